@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from dutchblitz import __version__
+from dutchblitz.protocol.version import GAME_VERSION
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -14,7 +14,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="blitz-node",
         description="Play Dutch Blitz with the laptops on your network: no server, no set-up.",
     )
-    parser.add_argument("--version", action="version", version=f"blitz-node {__version__}")
+    parser.add_argument("--version", action="version", version=f"blitz-node {GAME_VERSION}")
     parser.add_argument("--join", action="store_true", help="find the table on the LAN and sit down")
     return parser
 

@@ -1,7 +1,7 @@
 import subprocess
 import sys
 
-import dutchblitz
+from dutchblitz.protocol.version import GAME_VERSION
 
 
 def test_console_script_prints_version() -> None:
@@ -9,7 +9,7 @@ def test_console_script_prints_version() -> None:
         [sys.executable, "-m", "dutchblitz.node.cli", "--version"],
         capture_output=True, text=True, timeout=30, check=True,
     )
-    assert dutchblitz.__version__ in out.stdout
+    assert GAME_VERSION in out.stdout
 
 
 def test_no_top_level_node_or_client_installed() -> None:
