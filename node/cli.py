@@ -15,7 +15,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play Dutch Blitz with the laptops on your network: no server, no set-up.",
     )
     parser.add_argument("--version", action="version", version=f"blitz-node {GAME_VERSION}")
-    parser.add_argument("--join", action="store_true", help="find the table on the LAN and sit down")
+    parser.add_argument(
+        "--join", action="store_true", help="find the table on the LAN and sit down"
+    )
     return parser
 
 

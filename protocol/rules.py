@@ -62,8 +62,15 @@ def apply(table: Table, move: Move) -> Refusal | None:
         return Refusal(Reason.UNKNOWN_SEAT)
     if not area.active:
         return Refusal(Reason.NOT_ACTIVE)
-    handler = _HANDLERS[type(move)]
-    return handler(table, area, move)
+    if isinstance(move, CentrePlay):
+        return _centre_play(table, area, move)
+    if isinstance(move, PostPlay):
+        return _post_play(table, area, move)
+    if isinstance(move, WoodFlip):
+        return _wood_flip(table, area, move)
+    if isinstance(move, WoodTurn):
+        return _wood_turn(table, area, move)
+    return _stuck_call(table, area, move)
 
 
 # -- centre plays ----------------------------------------------------------------
@@ -92,7 +99,7 @@ def _centre_play(table: Table, area: Area, move: CentrePlay) -> Refusal | None:
     return None
 
 
-def _centre_target(table: Table, played: Card, named: int | None) -> Pile | None | Refusal:
+def _centre_target(table: Table, played: Card, named: int | None) -> Pile | Refusal | None:
     """The pile a centre play lands on (None: a new pile), or why there is none."""
     if played.value == 1:
         return None  # a 1 always starts its own pile (R-11)
@@ -290,15 +297,6 @@ def _rotate_hands(table: Table, active: list[Area]) -> None:
         table.over = True  # a dead round ends with no Blitz and is scored as it lies
 
 
-_HANDLERS = {
-    CentrePlay: _centre_play,
-    PostPlay: _post_play,
-    WoodFlip: _wood_flip,
-    WoodTurn: _wood_turn,
-    StuckCall: _stuck_call,
-}
-
-
 # -- questions a client or bot asks ----------------------------------------------------
 
 
@@ -317,7 +315,7 @@ def playable_tops(area: Area) -> list[tuple[Source, int, Card]]:
     return tops
 
 
-def centre_pile_for(table: Table, played: Card) -> int | None | bool:
+def centre_pile_for(table: Table, played: Card) -> int | bool | None:
     """The pile a card would go on now: its id, None for a new pile, False if none."""
     if played.value == 1:
         return None

@@ -142,7 +142,7 @@ def _check_order(seat: int, order: list[Slot], posts: int) -> None:
         raise DealError(f"seat {seat}: the order holds another deck's card")
     if len(set(known)) != len(known):
         raise DealError(f"seat {seat}: a card appears twice")
-    face_up = order[:posts] + [order[posts + BLITZ_SIZE - 1]]
+    face_up = [*order[:posts], order[posts + BLITZ_SIZE - 1]]
     if any(c is None for c in face_up):
         raise DealError(f"seat {seat}: the Post row and Blitz top must be known")
 
@@ -160,7 +160,13 @@ def redact(table: Table, viewer: int) -> Table:
     for seat, area in copy.areas.items():
         if seat == viewer:
             continue
-        area.blitz = [None] * (len(area.blitz) - 1) + area.blitz[-1:]
-        area.wood = [None] * (len(area.wood) - 1) + area.wood[-1:]
-        area.hand = [None] * len(area.hand)
+        area.blitz = _covered(area.blitz)
+        area.wood = _covered(area.wood)
+        area.hand = [None for _ in area.hand]
     return copy
+
+
+def _covered(pile: list[Slot]) -> list[Slot]:
+    """A face-up-top pile as others see it: every card but the top unknown."""
+    hidden: list[Slot] = [None] * (len(pile) - 1)
+    return hidden + pile[-1:]

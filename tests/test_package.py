@@ -7,7 +7,10 @@ from dutchblitz.protocol.version import GAME_VERSION
 def test_console_script_prints_version() -> None:
     out = subprocess.run(
         [sys.executable, "-m", "dutchblitz.node.cli", "--version"],
-        capture_output=True, text=True, timeout=30, check=True,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=True,
     )
     assert GAME_VERSION in out.stdout
 
