@@ -1,0 +1,203 @@
+"""The messages nodes exchange, as plain data. ``codec`` turns them into bytes.
+
+Every message travels in an ``Envelope``. Sequenced messages (``Event``) form
+each sender's stream, numbered 1, 2, 3, ... and enter the table's total order;
+the others (``Hello``, ``Heartbeat``, ``RepairRequest``, ``Repair``) are not
+sequenced and never enter the log. See spec/protocol.md for the wire grammar.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+
+NODE_ID_SIZE = 16
+DIGEST_SIZE = 16
+
+
+class Kind(IntEnum):
+    """Envelope type codes on the wire."""
+
+    HELLO = 1
+    HEARTBEAT = 2
+    EVENT = 3
+    REPAIR_REQUEST = 4
+    REPAIR = 5
+
+
+class BodyKind(IntEnum):
+    """Event body type codes on the wire."""
+
+    ADMIT = 1
+    PROFILE = 2
+    READY = 3
+    START = 4
+    DEAL = 5
+    PLAY = 6
+    REVEAL = 7
+    SUSPECT = 8
+    BYE = 9
+
+
+class MoveKind(IntEnum):
+    CENTRE = 1
+    POST = 2
+    FLIP = 3
+    TURN = 4
+    STUCK = 5
+
+
+# -- unsequenced payloads ----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PeerAddress:
+    node: bytes
+    endpoint: str  # "tcp://198.18.0.2:5555"
+
+
+@dataclass(frozen=True, slots=True)
+class Hello:
+    """Sent when a connection opens: who I am, where I listen, whom I know."""
+
+    name: str
+    back: str
+    endpoint: str
+    peers: tuple[PeerAddress, ...]
+    epoch: bytes  # the id of the table log this node holds (empty: none yet)
+
+
+@dataclass(frozen=True, slots=True)
+class Ack:
+    node: bytes
+    held: int  # highest sequence number held contiguously from that node
+
+
+@dataclass(frozen=True, slots=True)
+class Heartbeat:
+    """Carries the sender's clock, its last sequence number, what it holds, and a digest."""
+
+    last_seq: int
+    acks: tuple[Ack, ...]
+    digest_index: int  # how many events of the stable log the digest covers
+    digest: bytes  # the public digest after ``digest_index`` events (empty: none)
+
+
+@dataclass(frozen=True, slots=True)
+class RepairRequest:
+    """Ask for ``origin``'s events ``first`` to ``last`` inclusive."""
+
+    origin: bytes
+    first: int
+    last: int
+
+
+@dataclass(frozen=True, slots=True)
+class Repair:
+    """Original encoded events of ``origin``, relayed byte for byte."""
+
+    origin: bytes
+    events: tuple[bytes, ...]
+
+
+# -- event bodies: what enters the total order ----------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Admit:
+    """A member admits ``node`` to the table; its events count from here on."""
+
+    node: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    name: str
+    back: str
+
+
+@dataclass(frozen=True, slots=True)
+class Ready:
+    ready: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    """Start the game once every seated player is ready."""
+
+    target: int
+    post_stacking: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """A player's face-up cards for a round, and a commitment to its whole order.
+
+    ``visible`` lists card codes: the Post row in order, then the Blitz top.
+    """
+
+    round: int
+    visible: tuple[int, ...]
+    commitment: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """One move of the sender's seat. Card codes as in ``Card.code``; -1 means none."""
+
+    round: int
+    move: MoveKind
+    source: int
+    slot: int
+    card: int
+    pile: int
+    shows: int
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """The end-of-round reveal of a player's deal, for the audit."""
+
+    round: int
+    secret: bytes
+    order: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Suspect:
+    """The sender takes ``node`` to have left; it holds its events up to ``held``."""
+
+    node: bytes
+    held: int
+
+
+@dataclass(frozen=True, slots=True)
+class Bye:
+    """The sender leaves the table."""
+
+
+Body = Admit | Profile | Ready | Start | Deal | Play | Reveal | Suspect | Bye
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    body: Body
+
+
+Payload = Hello | Heartbeat | Event | RepairRequest | Repair
+
+
+@dataclass(frozen=True, slots=True)
+class Envelope:
+    """What travels: the header every message has, and its payload.
+
+    ``lamport`` is the sender's Lamport time; ``seq`` its stream number for an
+    ``Event`` and 0 otherwise. ``auth`` is reserved for a signature (empty now).
+    """
+
+    table: str
+    sender: bytes
+    lamport: int
+    seq: int
+    payload: Payload
+    auth: bytes = b""
