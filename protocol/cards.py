@@ -82,7 +82,7 @@ def new_deck(deck: int) -> list[Card]:
 
 
 def post_count(players: int) -> int:
-    """Post row size: 5 cards for 2 players, 4 for 3, 3 for 4 or more (R-5)."""
+    """Post row size: 5 cards for 2 players, 4 for 3, 3 for 4 or more (R-7)."""
     if players <= 2:
         return 5
     if players == 3:
@@ -91,7 +91,7 @@ def post_count(players: int) -> int:
 
 
 def check_backs(backs: list[str] | tuple[str, ...]) -> str | None:
-    """Why this choice of deck backs is not allowed, or None if it is (R-3)."""
+    """Why this choice of deck backs is not allowed, or None if it is (R-5)."""
     count = len(backs)
     if not MIN_PLAYERS <= count <= MAX_PLAYERS:
         return f"a table seats {MIN_PLAYERS} to {MAX_PLAYERS} players, not {count}"

@@ -62,6 +62,11 @@ def _table(table: Table, full: bool) -> list[Any]:
     ]
 
 
+def public_form(table: Table) -> list[Any]:
+    """The public part of a table as plain data, in a canonical shape."""
+    return _table(table, False)
+
+
 def canonical_bytes(value: Any) -> bytes:
     return msgpack.packb(value, use_bin_type=True)  # type: ignore[no-any-return]
 

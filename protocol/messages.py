@@ -65,6 +65,7 @@ class Hello:
     endpoint: str
     peers: tuple[PeerAddress, ...]
     epoch: bytes  # the id of the table log this node holds (empty: none yet)
+    resume_seq: int  # >0: not a member, asks to be admitted with its stream resuming here
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,9 +106,14 @@ class Repair:
 
 @dataclass(frozen=True, slots=True)
 class Admit:
-    """A member admits ``node`` to the table; its events count from here on."""
+    """A member admits ``node`` to the table; its events count from here on.
+
+    ``first_seq`` is where the admitted node's stream resumes: a node that was
+    removed and comes back skips every number it may already have used.
+    """
 
     node: bytes
+    first_seq: int
 
 
 @dataclass(frozen=True, slots=True)

@@ -55,7 +55,7 @@ def post_play(table: Table, seat: int, source: Source, slot: int) -> PostPlay | 
 
 def wood_flip(table: Table, seat: int) -> WoodFlip | None:
     area = table.areas[seat]
-    if not area.hand:
+    if area.stuck or not area.hand:
         return None
     shows = area.hand[-min(FLIP_COUNT, len(area.hand))]
     return None if shows is None else WoodFlip(seat, shows)
@@ -63,7 +63,7 @@ def wood_flip(table: Table, seat: int) -> WoodFlip | None:
 
 def wood_turn(table: Table, seat: int) -> WoodTurn | None:
     area = table.areas[seat]
-    return WoodTurn(seat) if not area.hand and area.wood else None
+    return WoodTurn(seat) if not area.stuck and not area.hand and area.wood else None
 
 
 def flip_or_turn(table: Table, seat: int) -> WoodFlip | WoodTurn | None:

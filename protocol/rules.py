@@ -1,14 +1,16 @@
 """The rules of a round: check a move against a table, and apply it.
 
 ``apply`` either changes the table and returns None, or returns a ``Refusal``
-and leaves the table exactly as it was (R-30). Every check happens before the
+and leaves the table exactly as it was (R-31). Every check happens before the
 first change.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from .cards import Card
 from .moves import CentrePlay, Move, PostPlay, Source, StuckCall, WoodFlip, WoodTurn
@@ -16,7 +18,7 @@ from .state import Area, Pile, Slot, Table
 
 FLIP_COUNT = 3
 # After this many stalemates in a row with no centre play, every rotation of every
-# hand has been tried (a hand holds at most 27 cards): the round is dead (R-24).
+# hand has been tried (a hand holds at most 27 cards): the round is dead (R-25).
 DEADLOCK_STALEMATES = 30
 
 
@@ -42,6 +44,7 @@ class Reason(StrEnum):
     HAND_NOT_EMPTY = "hand_not_empty"
     WOOD_EMPTY = "wood_empty"
     HAS_PLAY = "has_play"
+    STUCK = "stuck"
     SHOWS_MISMATCH = "shows_mismatch"
 
 
@@ -55,6 +58,10 @@ class Refusal:
 
 def apply(table: Table, move: Move) -> Refusal | None:
     """Apply ``move`` to ``table`` in place, or refuse it without any change."""
+    rule = _RULES.get(type(move))
+    if rule is None:
+        # Not a peer's illegal move but our own bug: a decoder let a non-move through.
+        raise TypeError(f"not a move: {move!r}")
     if table.over:
         return Refusal(Reason.ROUND_OVER)
     area = table.areas.get(move.seat)
@@ -62,15 +69,7 @@ def apply(table: Table, move: Move) -> Refusal | None:
         return Refusal(Reason.UNKNOWN_SEAT)
     if not area.active:
         return Refusal(Reason.NOT_ACTIVE)
-    if isinstance(move, CentrePlay):
-        return _centre_play(table, area, move)
-    if isinstance(move, PostPlay):
-        return _post_play(table, area, move)
-    if isinstance(move, WoodFlip):
-        return _wood_flip(table, area, move)
-    if isinstance(move, WoodTurn):
-        return _wood_turn(table, area, move)
-    return _stuck_call(table, area, move)
+    return rule(table, area, move)
 
 
 # -- centre plays ----------------------------------------------------------------
@@ -92,7 +91,7 @@ def _centre_play(table: Table, area: Area, move: CentrePlay) -> Refusal | None:
         table.piles.append(Pile(len(table.piles), played.colour, [played]))
     else:
         target.cards.append(played)
-    # A new centre card may unblock anyone, so every stuck call lapses (R-22).
+    # A new centre card may unblock anyone, so every stuck call lapses (R-23).
     for other in table.areas.values():
         other.stuck = False
     table.idle_stalemates = 0
@@ -102,11 +101,11 @@ def _centre_play(table: Table, area: Area, move: CentrePlay) -> Refusal | None:
 def _centre_target(table: Table, played: Card, named: int | None) -> Pile | Refusal | None:
     """The pile a centre play lands on (None: a new pile), or why there is none."""
     if played.value == 1:
-        return None  # a 1 always starts its own pile (R-11)
+        return None  # a 1 always starts its own pile (R-12)
     piles = table.piles
     if named is not None and 0 <= named < len(piles) and piles[named].takes(played):
         return piles[named]
-    for pile in piles:  # the oldest other pile that takes the card (R-13)
+    for pile in piles:  # the oldest other pile that takes the card (R-14)
         if pile.takes(played):
             return pile
     return _why_no_pile(piles, played, named)
@@ -115,13 +114,13 @@ def _centre_target(table: Table, played: Card, named: int | None) -> Pile | Refu
 def _why_no_pile(piles: list[Pile], played: Card, named: int | None) -> Refusal:
     if named is None or not 0 <= named < len(piles):
         if not any(pile.colour == played.colour for pile in piles):
-            return Refusal(Reason.NEEDS_A_ONE)  # only a 1 starts a pile (R-11)
+            return Refusal(Reason.NEEDS_A_ONE)  # only a 1 starts a pile (R-15)
         return Refusal(Reason.NO_PILE)
     pile = piles[named]
     if pile.colour != played.colour:
         return Refusal(Reason.WRONG_COLOUR)
     if pile.top >= played.value:
-        # Someone else's card already holds this place: a lost race (R-14).
+        # Someone else's card already holds this place: a lost race (R-16).
         return Refusal(Reason.PILE_TAKEN, by=pile.cards[played.value - 1].deck)
     return Refusal(Reason.WRONG_VALUE)
 
@@ -199,7 +198,7 @@ def _check_shows(
 
 
 def _check_reveal(table: Table, area: Area, known: Slot, shows: Card | None) -> Refusal | None:
-    """A revealed card must match what we know, or be a card we cannot place yet (R-28)."""
+    """A revealed card must match what we know, or be a card we cannot place yet (R-35)."""
     if shows is None:
         return Refusal(Reason.SHOWS_MISMATCH)
     if known is not None:
@@ -222,7 +221,7 @@ def _take_top(table: Table, area: Area, source: Source, slot: int, shows: Card |
         stack.pop()
         if stack:
             return
-        # An emptied Post slot is refilled at once from the Blitz top (R-16).
+        # An emptied Post slot is refilled at once from the Blitz top (R-17).
         refill = area.blitz.pop()
         assert refill is not None  # the Blitz top is always face up, so known
         stack.append(refill)
@@ -231,7 +230,7 @@ def _take_top(table: Table, area: Area, source: Source, slot: int, shows: Card |
     if area.blitz:
         area.blitz[-1] = shows
     else:
-        # Blitz! The round ends the moment a Blitz pile is empty (R-18).
+        # Blitz! The round ends the moment a Blitz pile is empty (R-26).
         table.over = True
         table.blitz_by = area.seat
 
@@ -240,6 +239,8 @@ def _take_top(table: Table, area: Area, source: Source, slot: int, shows: Card |
 
 
 def _wood_flip(table: Table, area: Area, move: WoodFlip) -> Refusal | None:
+    if area.stuck:
+        return Refusal(Reason.STUCK)
     if not area.hand:
         return Refusal(Reason.HAND_EMPTY)
     count = min(FLIP_COUNT, len(area.hand))
@@ -253,17 +254,17 @@ def _wood_flip(table: Table, area: Area, move: WoodFlip) -> Refusal | None:
     packet.reverse()
     packet[-1] = move.shows
     area.wood.extend(packet)
-    area.stuck = False
     return None
 
 
 def _wood_turn(table: Table, area: Area, move: WoodTurn) -> Refusal | None:
+    if area.stuck:
+        return Refusal(Reason.STUCK)
     if area.hand:
         return Refusal(Reason.HAND_NOT_EMPTY)
     if not area.wood:
         return Refusal(Reason.WOOD_EMPTY)
     _turn_wood(area)
-    area.stuck = False
     return None
 
 
@@ -271,6 +272,13 @@ def _turn_wood(area: Area) -> None:
     # Turning the pile over face down makes its bottom card the hand's top (R-21).
     area.hand = area.wood[::-1]
     area.wood = []
+
+
+# A stuck player waits: their flips and turns are refused until the call lapses (R-22).
+# A stalemate turns every hand, and only the owner knows a hand's cards; a flip sent
+# before a stalemate but ordered after it would name a card the rotation has moved,
+# which the owner's table would refuse and every other table accept. A player who is
+# stuck cannot have such a flip in flight, so every table agrees.
 
 
 def _stuck_call(table: Table, area: Area, move: StuckCall) -> Refusal | None:
@@ -284,7 +292,7 @@ def _stuck_call(table: Table, area: Area, move: StuckCall) -> Refusal | None:
 
 
 def _rotate_hands(table: Table, active: list[Area]) -> None:
-    """Stalemate: each player moves the top card of the hand to the bottom (R-23)."""
+    """Stalemate: each player moves the top card of the hand to the bottom (R-24)."""
     for each in active:
         if not each.hand and each.wood:
             _turn_wood(each)
@@ -295,6 +303,16 @@ def _rotate_hands(table: Table, active: list[Area]) -> None:
     table.idle_stalemates += 1
     if table.idle_stalemates >= DEADLOCK_STALEMATES:
         table.over = True  # a dead round ends with no Blitz and is scored as it lies
+
+
+# Each move type and the rule that applies it: a missing type is a clear error in ``apply``.
+_RULES: dict[type, Callable[[Table, Area, Any], Refusal | None]] = {
+    CentrePlay: _centre_play,
+    PostPlay: _post_play,
+    WoodFlip: _wood_flip,
+    WoodTurn: _wood_turn,
+    StuckCall: _stuck_call,
+}
 
 
 # -- questions a client or bot asks ----------------------------------------------------

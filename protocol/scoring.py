@@ -12,7 +12,7 @@ DEFAULT_TARGET = 75
 
 
 def round_scores(table: Table) -> dict[int, int]:
-    """+1 per own card in the centre, -2 per card left in the own Blitz pile (R-25)."""
+    """+1 per own card in the centre, -2 per card left in the own Blitz pile (R-28)."""
     scores = {seat: BLITZ_PENALTY * len(table.areas[seat].blitz) for seat in table.seats}
     for pile in table.piles:
         for placed in pile.cards:
@@ -27,9 +27,9 @@ def add_scores(totals: Mapping[int, int], scores: Mapping[int, int]) -> dict[int
 def game_winner(totals: Mapping[int, int], target: int = DEFAULT_TARGET) -> int | None:
     """The winner once someone has reached ``target``, or None while the game goes on.
 
-    The highest total wins (R-26). When two or more players share the highest
+    The highest total wins (R-29). When two or more players share the highest
     total at or above the target, nobody has won yet: another full round is
-    played by everyone, until one player alone has the highest total (R-27).
+    played by everyone, until one player alone has the highest total (R-30).
     """
     if not totals:
         return None

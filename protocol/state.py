@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from .cards import BLITZ_SIZE, DECK_SIZE, Card, Colour, post_count
+from .cards import BLITZ_SIZE, DECK_SIZE, MAX_PLAYERS, MIN_PLAYERS, Card, Colour, post_count
 
 Slot = Card | None
 
@@ -105,8 +105,9 @@ def deal(
     orders: Mapping[int, Sequence[Slot]],
     *,
     post_stacking: bool = True,
+    players: int | None = None,
 ) -> Table:
-    """Lay out a round from each deck's card order, top of the deck first (R-5, R-6, R-7).
+    """Lay out a round from each deck's card order, top of the deck first (R-6 to R-9).
 
     The order is an input: the core never shuffles. An order may hold ``None``
     for cards this replica does not know, except where the card is dealt face
@@ -115,7 +116,11 @@ def deal(
     seats = tuple(seats)
     if len(set(seats)) != len(seats):
         raise DealError("a seat appears twice")
-    posts = post_count(len(seats))
+    # The Post row follows the game's player count, even if a player sits a round out.
+    count = len(seats) if players is None else players
+    if not MIN_PLAYERS <= count <= MAX_PLAYERS:
+        raise DealError(f"a table seats {MIN_PLAYERS} to {MAX_PLAYERS} players, not {count}")
+    posts = post_count(count)
     areas: dict[int, Area] = {}
     for seat in seats:
         order = list(orders[seat])
@@ -152,6 +157,12 @@ def visible_order(seat_order: Sequence[Card], players: int) -> list[Slot]:
     posts = post_count(players)
     blitz_top = posts + BLITZ_SIZE - 1
     return [c if i < posts or i == blitz_top else None for i, c in enumerate(seat_order)]
+
+
+def visible_codes(order: Sequence[Card], players: int) -> tuple[int, ...]:
+    """The card codes a Deal shows: the Post row in order, then the Blitz top."""
+    posts = post_count(players)
+    return (*tuple(c.code for c in order[:posts]), order[posts + BLITZ_SIZE - 1].code)
 
 
 def redact(table: Table, viewer: int) -> Table:

@@ -1,0 +1,465 @@
+"""A seeded simulation of whole tables on an in-memory network with injected faults.
+
+N real protocol replicas (the same sans-IO code a node runs) play with bots on
+a virtual clock. One seed draws the table size, the bots' choices, latencies and
+every fault: loss, duplication, reordering and delay, partitions (symmetric and
+one-way) that heal, crashes with a restart from the persisted log, pauses, and
+clock skew. Invariants are checked as the run goes and after everything heals.
+
+    python -m dutchblitz.node.sim --seeds 300       # a sweep
+    python -m dutchblitz.node.sim --seed 1234 -v    # replay one seed, with its trace
+
+The same seed always gives the same trace.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import heapq
+import random
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+
+from dutchblitz.protocol.cards import Card, new_deck
+from dutchblitz.protocol.core import Identity, Replica, Settings
+from dutchblitz.protocol.effects import (
+    Alarm,
+    Delivered,
+    Effect,
+    Persist,
+    PersistClock,
+    Send,
+    Timer,
+    Withdrawn,
+)
+from dutchblitz.protocol.game import Game, Phase
+from dutchblitz.protocol.messages import Body, Deal, Profile, Ready, Start
+from dutchblitz.protocol.rules import Reason
+from dutchblitz.protocol.state import visible_codes
+from dutchblitz.protocol.wire_moves import play_from_move
+
+from .bots import LEVELS, Bot, think_time
+
+TABLE = "sim"
+
+
+class InvariantViolated(AssertionError):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Scenario:
+    """What one seed draws: the table and its faults."""
+
+    players: int
+    target: int
+    loss: float
+    duplicate: float
+    latency: tuple[float, float]
+    partitions: tuple[tuple[float, float, frozenset[int], bool], ...]  # start, end, side, one-way
+    crashes: tuple[tuple[float, float, int], ...]  # at, restart at, node
+    pauses: tuple[tuple[float, float, int], ...]  # at, resume at, node
+    skews: tuple[float, ...]
+    heal_at: float
+
+    @staticmethod
+    def draw(rng: random.Random, faults: bool = True) -> Scenario:
+        players = rng.choice((2, 3, 3, 4, 4, 5))
+        skews = tuple(rng.uniform(-0.05, 0.05) if faults else 0.0 for _ in range(players))
+        if not faults:
+            return Scenario(players, 12, 0.0, 0.0, (0.0005, 0.003), (), (), (), skews, 0.0)
+        partitions, crashes, pauses = [], [], []
+        for _ in range(rng.choice((0, 0, 1, 2))):
+            start = rng.uniform(1.0, 25.0)
+            side = frozenset(rng.sample(range(players), rng.randint(1, max(1, players // 2))))
+            partitions.append((start, start + rng.uniform(0.5, 6.0), side, rng.random() < 0.3))
+        for _ in range(rng.choice((0, 0, 1))):
+            at = rng.uniform(1.0, 25.0)
+            crashes.append((at, at + rng.uniform(0.2, 6.0), rng.randrange(players)))
+        for _ in range(rng.choice((0, 0, 1))):
+            at = rng.uniform(1.0, 25.0)
+            pauses.append((at, at + rng.uniform(0.2, 4.0), rng.randrange(players)))
+        return Scenario(
+            players=players,
+            target=rng.choice((8, 12, 20)),
+            loss=rng.choice((0.0, 0.01, 0.05, 0.15)),
+            duplicate=rng.choice((0.0, 0.02, 0.1)),
+            latency=rng.choice(((0.0005, 0.003), (0.001, 0.02), (0.002, 0.15))),
+            partitions=tuple(partitions),
+            crashes=tuple(crashes),
+            pauses=tuple(pauses),
+            skews=skews,
+            heal_at=30.0,
+        )
+
+
+@dataclass(slots=True)
+class Disk:
+    """What survives a crash: the appended log, the clock mark and the deal secrets."""
+
+    records: list[bytes] = field(default_factory=list)
+    clock_mark: int = 0
+    orders: dict[int, list[Card]] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class SimNode:
+    index: int
+    node_id: bytes
+    replica: Replica
+    disk: Disk
+    rng: random.Random
+    up: bool = True
+    paused: bool = False
+    inbox: list[bytes] = field(default_factory=list)
+    submitted: dict[int, Body] = field(default_factory=dict)  # seq -> body
+    settled_seqs: set[int] = field(default_factory=set)
+    timer_due: float = 0.0
+    incarnation: int = 0
+    bot: Bot | None = None
+
+
+class Simulation:
+    """One seeded run. ``run`` returns a summary or raises InvariantViolated."""
+
+    def __init__(self, seed: int, faults: bool = True, trace: Callable[[str], None] | None = None):
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.scenario = Scenario.draw(self.rng, faults)
+        self.trace = trace
+        self.now = 0.0
+        self.queue: list[tuple[float, int, Callable[[], None]]] = []
+        self.counter = 0
+        self.settings = Settings(heartbeat_every=0.1, suspect_after=1.0, repair_retry=0.15)
+        self.nodes: list[SimNode] = []
+        self.epoch = hashlib.blake2b(f"epoch-{seed}".encode(), digest_size=16).digest()
+        self.reference: list[tuple[bytes, int]] = []  # the longest stable log seen
+        self.messages = 0
+        for index in range(self.scenario.players):
+            node_id = hashlib.blake2b(f"node-{seed}-{index}".encode(), digest_size=16).digest()
+            node = SimNode(
+                index, node_id, self._replica(node_id), Disk(), random.Random(seed * 31 + index)
+            )
+            self.nodes.append(node)
+
+    # -- the event loop -------------------------------------------------------------------
+
+    def at(self, when: float, action: Callable[[], None]) -> None:
+        self.counter += 1
+        heapq.heappush(self.queue, (when, self.counter, action))
+
+    def log(self, text: str) -> None:
+        if self.trace is not None:
+            self.trace(f"{self.now:9.4f} {text}")
+
+    def run(self, limit: float = 600.0) -> dict[str, object]:
+        self._schedule_faults()
+        founder = self.nodes[0]
+        self._effects(founder, founder.replica.found(self.now))
+        for node in self.nodes[1:]:
+            self.at(0.01 * node.index, partial(self._join, node))
+        for node in self.nodes:
+            self.at(0.0, partial(self._tick, node))
+            self.at(0.05, partial(self._bot, node))
+        while self.queue:
+            when, _, action = heapq.heappop(self.queue)
+            if when > limit:
+                break
+            self.now = when
+            action()
+            if self._finished():
+                break
+        self._check_final(limit)
+        return self._summary()
+
+    def _finished(self) -> bool:
+        if self.now < self.scenario.heal_at:
+            return False
+        games = [node.replica.stable for node in self.nodes]
+        if not all(g.phase == Phase.OVER for g in games):
+            return False
+        return len({len(node.replica.log) for node in self.nodes}) == 1
+
+    # -- nodes --------------------------------------------------------------------------------
+
+    def _replica(self, node_id: bytes) -> Replica:
+        identity = Identity(
+            node_id,
+            TABLE,
+            self.epoch,
+            name=f"bot-{node_id.hex()[:4]}",
+            endpoint="tcp://127.0.0.1:1",
+        )
+        return Replica(identity, self.now, self.settings)
+
+    def _local_now(self, node: SimNode) -> float:
+        return self.now + self.scenario.skews[node.index]
+
+    def _join(self, node: SimNode) -> None:
+        if node.up and not node.paused:
+            self._effects(node, node.replica.ask_to_join(self._local_now(node)))
+
+    def _tick(self, node: SimNode) -> None:
+        if node.up and not node.paused:
+            self._effects(node, node.replica.tick(self._local_now(node)))
+        self.at(self.now + 0.05, partial(self._tick, node))
+
+    def _deliver(self, node: SimNode, data: bytes, incarnation: int) -> None:
+        if not node.up or node.incarnation != incarnation:
+            return
+        if node.paused:
+            node.inbox.append(data)
+            return
+        local = self._local_now(node)
+        self._effects(node, node.replica.receive(data, local))
+        self._effects(node, node.replica.flush(local))
+
+    def _effects(self, node: SimNode, effects: Sequence[Effect]) -> None:
+        for effect in effects:
+            if isinstance(effect, Send):
+                self._send(node, effect)
+            elif isinstance(effect, Persist):
+                node.disk.records.append(effect.data)
+            elif isinstance(effect, PersistClock):
+                node.disk.clock_mark = effect.mark
+            elif isinstance(effect, Delivered):
+                self._check_delivered(node, effect)
+                if self.trace is not None:
+                    entry = effect.entry
+                    self.log(
+                        f"node {node.index} #{entry.index} {entry.sender.hex()[:4]}:{entry.seq}"
+                        f" L{entry.lamport} {entry.body} -> {entry.outcome.refusal or 'ok'}"
+                    )
+            elif isinstance(effect, Withdrawn):
+                node.settled_seqs.add(effect.seq)
+            elif isinstance(effect, Alarm) and effect.kind == "desync":
+                raise InvariantViolated(f"node {node.index}: {effect.detail}")
+            elif isinstance(effect, Timer):
+                pass  # the simulation ticks every node on a fixed period
+
+    def _send(self, sender: SimNode, effect: Send) -> None:
+        targets = (
+            self.nodes if effect.to is None else [n for n in self.nodes if n.node_id == effect.to]
+        )
+        for target in targets:
+            if target is sender or not self._link_open(sender.index, target.index):
+                continue
+            if self.rng.random() < self.scenario.loss and self.now < self.scenario.heal_at:
+                continue
+            copies = 2 if self.rng.random() < self.scenario.duplicate else 1
+            for _ in range(copies):
+                delay = self.rng.uniform(*self.scenario.latency)
+                self.messages += 1
+                incarnation = target.incarnation
+                self.at(self.now + delay, partial(self._deliver, target, effect.data, incarnation))
+
+    def _link_open(self, a: int, b: int) -> bool:
+        for start, end, side, one_way in self.scenario.partitions:
+            if not start <= self.now < end:
+                continue
+            if a in side and b not in side:
+                return False
+            if not one_way and b in side and a not in side:
+                return False
+        return True
+
+    # -- bots ----------------------------------------------------------------------------------
+
+    def _bot(self, node: SimNode) -> None:
+        level = LEVELS["fast"]
+        self.at(self.now + think_time(level, node.rng), partial(self._bot, node))
+        if not node.up or node.paused or not node.replica.can_play():
+            return
+        replica = node.replica
+        game = replica.optimistic()
+        me = game.members.get(node.node_id)
+        if me is None:
+            return
+        local = self._local_now(node)
+        if game.phase == Phase.LOBBY:
+            self._lobby_step(node, game, me.seat, local)
+        elif game.phase == Phase.DEALING and me.seat in game.players and me.seat not in game.deals:
+            self._deal(node, game.round, me.seat, local)
+        elif game.phase == Phase.PLAYING and game.table is not None and me.seat in game.table.areas:
+            if replica.pending_own():
+                return  # one move in flight at a time, as a careful player would
+            if node.bot is None:
+                node.bot = Bot(level, node.rng)
+            move = node.bot.choose(game.table, me.seat)
+            if move is not None:
+                self._submit(node, play_from_move(move, game.round), local)
+
+    def _lobby_step(self, node: SimNode, game: Game, seat: int, local: float) -> None:
+        member = game.members[node.node_id]
+        if node.replica.pending_own():
+            return
+        if member.name != f"bot{node.index}":
+            self._submit(node, Profile(f"bot{node.index}", member.back), local)
+        elif not member.ready:
+            self._submit(node, Ready(True), local)
+        elif (
+            seat == 0
+            and len(game.seated()) == self.scenario.players
+            and all(m.ready for m in game.seated())
+        ):
+            self._submit(node, Start(self.scenario.target, True), local)
+
+    def _deal(self, node: SimNode, round_number: int, seat: int, local: float) -> None:
+        order = node.disk.orders.get(round_number)
+        if order is None:
+            order = new_deck(seat)
+            node.rng.shuffle(order)
+            node.disk.orders[round_number] = order
+        node.replica.stable.own_orders[round_number] = order
+        players = len(node.replica.optimistic().players)
+        self._submit(node, Deal(round_number, visible_codes(order, players), b""), local)
+
+    def _submit(self, node: SimNode, body: Body, local: float) -> None:
+        effects = node.replica.submit(body, local)
+        node.submitted[node.replica.my_seq] = body
+        self._effects(node, effects)
+
+    # -- faults -------------------------------------------------------------------------------
+
+    def _schedule_faults(self) -> None:
+        for at, restart, index in self.scenario.crashes:
+            self.at(at, partial(self._crash, self.nodes[index]))
+            self.at(restart, partial(self._restart, self.nodes[index]))
+        for at, resume, index in self.scenario.pauses:
+            self.at(at, partial(self._pause, self.nodes[index], True))
+            self.at(resume, partial(self._pause, self.nodes[index], False))
+
+    def _crash(self, node: SimNode) -> None:
+        self.log(f"crash node {node.index}")
+        node.up = False
+        node.incarnation += 1
+
+    def _restart(self, node: SimNode) -> None:
+        self.log(f"restart node {node.index}")
+        node.replica = self._replica(node.node_id)
+        node.replica.stable.own_orders.update(node.disk.orders)
+        node.up = True
+        local = self._local_now(node)
+        self._effects(
+            node, node.replica.restore(list(node.disk.records), node.disk.clock_mark, local)
+        )
+        if not node.replica.is_member():
+            self._effects(node, node.replica.ask_to_join(local))
+
+    def _pause(self, node: SimNode, paused: bool) -> None:
+        self.log(f"{'pause' if paused else 'resume'} node {node.index}")
+        node.paused = paused
+        if not paused:
+            inbox, node.inbox = node.inbox, []
+            for data in inbox:
+                self._deliver(node, data, node.incarnation)
+
+    # -- invariants ----------------------------------------------------------------------------
+
+    def _check_delivered(self, node: SimNode, effect: Delivered) -> None:
+        entry = effect.entry
+        ident = (entry.sender, entry.seq)
+        log = node.replica.log
+        if entry.index < len(self.reference):
+            if self.reference[entry.index] != ident:
+                raise InvariantViolated(
+                    f"node {node.index} has a different event at log index {entry.index}"
+                )
+        else:
+            self.reference.append(ident)
+        if entry.sender == node.node_id:
+            node.settled_seqs.add(entry.seq)
+        if entry.outcome.refusal == Reason.PILE_TAKEN:
+            seat = node.replica.stable.seat_of(entry.sender)
+            if entry.outcome.by is None or entry.outcome.by == seat:
+                raise InvariantViolated(f"a lost race at index {entry.index} names no other winner")
+        del log  # the log itself is checked for duplicates at the end
+        self._check_cards(node)
+
+    def _check_cards(self, node: SimNode) -> None:
+        table = node.replica.stable.table
+        if table is None:
+            return
+        counts = {seat: area.card_count() for seat, area in table.areas.items()}
+        for pile in table.piles:
+            for placed in pile.cards:
+                counts[placed.deck] += 1
+        for seat, count in counts.items():
+            if count != 40:
+                raise InvariantViolated(f"node {node.index}: deck {seat} has {count} cards")
+
+    def _check_final(self, limit: float) -> None:
+        logs = [[(e.sender, e.seq) for e in node.replica.log] for node in self.nodes]
+        for node, log in zip(self.nodes, logs, strict=True):
+            if len(set(log)) != len(log):
+                raise InvariantViolated(f"node {node.index} applied an event twice")
+        if not self._finished():
+            phases = [n.replica.stable.phase.value for n in self.nodes]
+            lengths = [len(n.replica.log) for n in self.nodes]
+            raise InvariantViolated(
+                f"no progress to the end of the game by t={self.now:.1f}: phases {phases}, "
+                f"log lengths {lengths}"
+            )
+        digests = {node.replica.digest() for node in self.nodes}
+        if len(digests) != 1:
+            raise InvariantViolated("nodes with the same log have different digests")
+        for node in self.nodes:
+            lost = [seq for seq in node.submitted if seq not in node.settled_seqs]
+            if lost:
+                raise InvariantViolated(
+                    f"node {node.index}: submitted events {lost[:5]} never settled"
+                )
+
+    def _summary(self) -> dict[str, object]:
+        game = self.nodes[0].replica.stable
+        return {
+            "seed": self.seed,
+            "players": self.scenario.players,
+            "rounds": len(game.results),
+            "events": len(self.nodes[0].replica.log),
+            "messages": self.messages,
+            "virtual_seconds": round(self.now, 2),
+            "digest": self.nodes[0].replica.digest().hex(),
+        }
+
+
+def run_seed(seed: int, faults: bool = True, verbose: bool = False) -> dict[str, object]:
+    trace = print if verbose else None
+    return Simulation(seed, faults, trace).run()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m dutchblitz.node.sim", description=__doc__.split("\n\n")[0]
+    )
+    parser.add_argument("--seeds", type=int, default=100, help="how many seeds to sweep")
+    parser.add_argument("--first", type=int, default=0, help="the first seed of the sweep")
+    parser.add_argument("--seed", type=int, help="replay this one seed")
+    parser.add_argument("--no-faults", action="store_true", help="a clean network")
+    parser.add_argument("-v", "--verbose", action="store_true", help="print the trace")
+    args = parser.parse_args(argv)
+    seeds = [args.seed] if args.seed is not None else range(args.first, args.first + args.seeds)
+    started = time.perf_counter()
+    failures = 0
+    for seed in seeds:
+        try:
+            summary = run_seed(seed, not args.no_faults, args.verbose)
+        except InvariantViolated as error:
+            failures += 1
+            print(f"seed {seed}: FAILED: {error}")
+            print(f"  replay: python -m dutchblitz.node.sim --seed {seed} -v")
+            continue
+        if args.seed is not None or args.verbose:
+            print(summary)
+    elapsed = time.perf_counter() - started
+    count = len(seeds)
+    print(f"{count - failures} passed, {failures} failed ({count / elapsed:.1f} seeds/s)")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

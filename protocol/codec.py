@@ -1,0 +1,473 @@
+"""The wire codec: an ``Envelope`` to bytes and back, with strict validation.
+
+A message is one msgpack array ``[version, kind, table, sender, lamport, seq,
+payload, auth]`` (spec/protocol.md, Encoding). The layout of every payload and
+event body is data: a table of (field, validator) pairs per kind. ``decode``
+refuses whatever a well-behaved node would not send and raises nothing but
+``ProtocolError``; ``encode`` refuses the same things, so a node cannot emit
+what its peers would drop. One envelope has exactly one encoding.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import NoReturn
+
+import msgpack
+
+from .cards import DECK_SIZE, MAX_PLAYERS, post_count
+from .codec_fields import (
+    Blob,
+    Choice,
+    ErrorReason,
+    Field,
+    Flag,
+    Int,
+    ListOf,
+    ProtocolError,
+    Record,
+    Text,
+    refuse,
+    type_name,
+)
+from .messages import (
+    DIGEST_SIZE,
+    NODE_ID_SIZE,
+    Ack,
+    Admit,
+    BodyKind,
+    Bye,
+    Deal,
+    Envelope,
+    Event,
+    Heartbeat,
+    Hello,
+    Kind,
+    MoveKind,
+    PeerAddress,
+    Play,
+    Profile,
+    Ready,
+    Repair,
+    RepairRequest,
+    Reveal,
+    Start,
+    Suspect,
+)
+from .moves import Move
+from .version import PROTOCOL_VERSION
+from .wire_moves import move_from_play as _move_from_play
+from .wire_moves import play_from_move as _play_from_move
+
+__all__ = [
+    "MAX_MESSAGE_SIZE",
+    "ErrorReason",
+    "ProtocolError",
+    "decode",
+    "encode",
+    "move_from_play",
+    "play_from_move",
+]
+
+MAX_MESSAGE_SIZE = 65536
+MAX_DEPTH = 4  # envelope > payload > peers or acks > one peer or ack
+MAX_UINT63 = 2**63 - 1
+MAX_ROUND = 2**32 - 1
+MAX_TARGET = 1000
+MAX_NAME = 32
+MAX_ENDPOINT = 128
+MAX_AUTH = 128
+MAX_SECRET = 64
+MAX_PEERS = 64
+MAX_REPAIR_EVENTS = 256
+MAX_CARD = MAX_PLAYERS * DECK_SIZE - 1
+MAX_SLOT = post_count(2) - 1
+MAX_PILE = MAX_PLAYERS * 4 - 1
+NONE = -1  # a Play field that names no card or pile
+
+# The parser's own bounds: no declared length can make it allocate more than these.
+_UNPACKER_LIMITS = {
+    "max_buffer_size": MAX_MESSAGE_SIZE,
+    "max_bin_len": MAX_MESSAGE_SIZE,
+    "max_str_len": MAX_ENDPOINT,  # the longest str field
+    "max_array_len": MAX_REPAIR_EVENTS,  # the longest list field
+    "max_map_len": 0,
+    "max_ext_len": 0,
+}
+_LENGTH_LIMITS = ("max_bin_len", "max_str_len", "max_array_len")
+
+
+# -- whole-record rules -------------------------------------------------------------------
+
+
+def _distinct_nodes(items: Sequence[PeerAddress] | Sequence[Ack], where: str) -> None:
+    nodes = [item.node for item in items]
+    if len(set(nodes)) != len(nodes):
+        refuse(ErrorReason.BAD_FIELD, where, "a node appears twice")
+
+
+def _check_hello(hello: object) -> None:
+    assert isinstance(hello, Hello)
+    _distinct_nodes(hello.peers, "payload.peers")
+
+
+def _check_heartbeat(beat: object) -> None:
+    assert isinstance(beat, Heartbeat)
+    _distinct_nodes(beat.acks, "payload.acks")
+    if not beat.digest and beat.digest_index != 0:
+        refuse(ErrorReason.BAD_FIELD, "payload.digest_index", "must be 0 without a digest")
+
+
+def _check_repair_request(request: object) -> None:
+    assert isinstance(request, RepairRequest)
+    if not request.first <= request.last < request.first + MAX_REPAIR_EVENTS:
+        refuse(ErrorReason.BAD_FIELD, "payload.last", f"more than {MAX_REPAIR_EVENTS} or none")
+
+
+def _one_deck(codes: Sequence[int], where: str) -> None:
+    if len({code // DECK_SIZE for code in codes}) > 1:
+        refuse(ErrorReason.BAD_FIELD, where, "cards of more than one deck")
+    if len(set(codes)) != len(codes):
+        refuse(ErrorReason.BAD_FIELD, where, "a card appears twice")
+
+
+def _check_deal(deal: object) -> None:
+    assert isinstance(deal, Deal)
+    _one_deck(deal.visible, "payload.visible")
+
+
+def _check_reveal(reveal: object) -> None:
+    assert isinstance(reveal, Reveal)
+    _one_deck(reveal.order, "payload.order")
+
+
+def _check_play(play: object) -> None:
+    """The fields must fit the move kind; the seat stands in as the deck the cards name."""
+    assert isinstance(play, Play)
+    seat = next((code // DECK_SIZE for code in (play.card, play.shows) if code != NONE), 0)
+    try:
+        _move_from_play(play, seat)
+    except ValueError as exc:
+        refuse(ErrorReason.BAD_FIELD, "payload", f"not a {play.move.name} move: {exc}")
+
+
+# -- the tables: every payload and body, field by field --------------------------------------
+
+UINT63 = Int(0, MAX_UINT63)
+SEQ = Int(1, MAX_UINT63)
+NODE = Blob((NODE_ID_SIZE,))
+DIGEST = Blob((0, DIGEST_SIZE))
+NAME = Text(1, MAX_NAME)
+ENDPOINT = Text(1, MAX_ENDPOINT)
+ROUND = Int(0, MAX_ROUND)
+CARD = Int(0, MAX_CARD)
+PLAY_CARD = Int(NONE, MAX_CARD)
+SECRET = Blob(range(MAX_SECRET + 1))
+AUTH = Blob(range(MAX_AUTH + 1))
+REPAIRED = Blob(range(1, MAX_MESSAGE_SIZE + 1))
+
+PEER = Record(PeerAddress, (("node", NODE), ("endpoint", ENDPOINT)))
+ACK = Record(Ack, (("node", NODE), ("held", UINT63)))
+PLAY = Record(
+    Play,
+    (
+        ("round", ROUND),
+        ("move", Choice(MoveKind)),
+        ("source", Int(0, 2)),
+        ("slot", Int(0, MAX_SLOT)),
+        ("card", PLAY_CARD),
+        ("pile", Int(NONE, MAX_PILE)),
+        ("shows", PLAY_CARD),
+    ),
+    _check_play,
+)
+
+BODIES: dict[BodyKind, Record] = {
+    BodyKind.ADMIT: Record(Admit, (("node", NODE), ("first_seq", SEQ))),
+    BodyKind.PROFILE: Record(Profile, (("name", NAME), ("back", NAME))),
+    BodyKind.READY: Record(Ready, (("ready", Flag()),)),
+    BodyKind.START: Record(Start, (("target", Int(1, MAX_TARGET)), ("post_stacking", Flag()))),
+    BodyKind.DEAL: Record(
+        Deal,
+        (("round", ROUND), ("visible", ListOf(CARD, 4, 6)), ("commitment", SECRET)),
+        _check_deal,
+    ),
+    BodyKind.PLAY: PLAY,
+    BodyKind.REVEAL: Record(
+        Reveal,
+        (("round", ROUND), ("secret", SECRET), ("order", ListOf(CARD, DECK_SIZE, DECK_SIZE))),
+        _check_reveal,
+    ),
+    BodyKind.SUSPECT: Record(Suspect, (("node", NODE), ("held", UINT63))),
+    BodyKind.BYE: Record(Bye, ()),
+}
+BODY_KIND: dict[object, BodyKind] = {record.cls: kind for kind, record in BODIES.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class EventPayload:
+    """``[body_kind, ...body fields]``."""
+
+    def load(self, value: object, where: str) -> object:
+        if type(value) is not list:
+            refuse(ErrorReason.BAD_FIELD, where, f"an array, not {type_name(value)}")
+        if not value:
+            refuse(ErrorReason.BAD_LENGTH, where, "an event needs a body kind")
+        head = value[0]
+        if type(head) is not int or head not in set(BodyKind):
+            refuse(ErrorReason.UNKNOWN_BODY, where, f"body kind {head!r}")
+        return Event(BODIES[BodyKind(head)].load_items(value[1:], where))  # type: ignore[arg-type]
+
+    def dump(self, value: object, where: str) -> object:
+        if not isinstance(value, Event):
+            refuse(ErrorReason.BAD_FIELD, where, f"an Event, not {type_name(value)}")
+        kind = BODY_KIND.get(type(value.body))
+        if kind is None:
+            refuse(ErrorReason.BAD_FIELD, where, f"{type_name(value.body)} is not a body")
+        return [int(kind), *BODIES[kind].dump_items(value.body, where)]
+
+
+PAYLOADS: dict[Kind, Field] = {
+    Kind.HELLO: Record(
+        Hello,
+        (
+            ("name", NAME),
+            ("back", NAME),
+            ("endpoint", ENDPOINT),
+            ("peers", ListOf(PEER, 0, MAX_PEERS)),
+            ("epoch", DIGEST),
+            ("resume_seq", UINT63),
+        ),
+        _check_hello,
+    ),
+    Kind.HEARTBEAT: Record(
+        Heartbeat,
+        (
+            ("last_seq", UINT63),
+            ("acks", ListOf(ACK, 0, MAX_PEERS)),
+            ("digest_index", UINT63),
+            ("digest", DIGEST),
+        ),
+        _check_heartbeat,
+    ),
+    Kind.EVENT: EventPayload(),
+    Kind.REPAIR_REQUEST: Record(
+        RepairRequest, (("origin", NODE), ("first", SEQ), ("last", SEQ)), _check_repair_request
+    ),
+    Kind.REPAIR: Record(
+        Repair, (("origin", NODE), ("events", ListOf(REPAIRED, 1, MAX_REPAIR_EVENTS)))
+    ),
+}
+KIND_OF: dict[type, Kind] = {
+    Hello: Kind.HELLO,
+    Heartbeat: Kind.HEARTBEAT,
+    Event: Kind.EVENT,
+    RepairRequest: Kind.REPAIR_REQUEST,
+    Repair: Kind.REPAIR,
+}
+HEADER: tuple[tuple[str, Field], ...] = (
+    ("table", NAME),
+    ("sender", NODE),
+    ("lamport", UINT63),
+    ("seq", UINT63),
+)
+ENVELOPE_LENGTH = 8
+
+
+# -- bytes to msgpack values ---------------------------------------------------------------
+
+
+class _ExtRefused(ValueError):
+    pass
+
+
+def _refuse_ext(code: int, data: bytes) -> NoReturn:
+    raise _ExtRefused(f"ext type {code} is not allowed")
+
+
+def _parse(data: bytes) -> object:
+    """One msgpack value from ``data``, within every limit, or ProtocolError."""
+    if not isinstance(data, bytes | bytearray):
+        refuse(ErrorReason.MALFORMED, "message", f"bytes, not {type_name(data)}")
+    if len(data) > MAX_MESSAGE_SIZE:
+        refuse(ErrorReason.OVERSIZE, "message", f"{len(data)} bytes > {MAX_MESSAGE_SIZE}")
+    unpacker = msgpack.Unpacker(
+        None, raw=False, strict_map_key=True, ext_hook=_refuse_ext, **_UNPACKER_LIMITS
+    )
+    try:
+        unpacker.feed(data)
+        value: object = unpacker.unpack()
+    except Exception as exc:  # any parser failure at all is the sender's fault
+        raise ProtocolError(*_parse_failure(exc)) from None
+    if unpacker.tell() != len(data):
+        refuse(ErrorReason.TRAILING_BYTES, "message", f"{len(data) - unpacker.tell()} extra")
+    _check_shape(value)
+    return value
+
+
+def _parse_failure(exc: Exception) -> tuple[ErrorReason, str]:
+    if isinstance(exc, msgpack.StackError):
+        return ErrorReason.TOO_DEEP, "message: nested beyond the parser's stack"
+    if isinstance(exc, UnicodeDecodeError):
+        return ErrorReason.MALFORMED, "message: a str is not valid UTF-8"
+    if isinstance(exc, msgpack.OutOfData):
+        return ErrorReason.MALFORMED, "message: truncated"
+    if isinstance(exc, msgpack.FormatError):
+        return ErrorReason.MALFORMED, "message: a byte that starts no msgpack value"
+    if isinstance(exc, ValueError) and any(word in str(exc) for word in _LENGTH_LIMITS):
+        return ErrorReason.BAD_LENGTH, f"message: {exc}"
+    return ErrorReason.MALFORMED, f"message: {str(exc) or type_name(exc)}"
+
+
+_SCALARS = (bool, int, str, bytes)
+
+
+def _check_shape(value: object) -> None:
+    """Only int, bool, str, bin and arrays nested at most MAX_DEPTH deep."""
+    for item, depth in _walk(value):
+        if isinstance(item, list):
+            if depth > MAX_DEPTH:
+                refuse(ErrorReason.TOO_DEEP, "message", f"arrays nested {depth} deep")
+        elif type(item) not in _SCALARS:
+            refuse(ErrorReason.MALFORMED, "message", f"msgpack {type_name(item)} not allowed")
+
+
+def _walk(value: object) -> Iterator[tuple[object, int]]:
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        yield item, depth
+        if isinstance(item, list):
+            stack.extend((child, depth + 1) for child in item)
+
+
+def _pack(wire: list[object]) -> bytes:
+    packed: bytes = msgpack.packb(wire, use_bin_type=True)
+    return packed
+
+
+# -- envelopes --------------------------------------------------------------------------------
+
+
+def _load_envelope(wire: object, kinds: frozenset[Kind]) -> Envelope:
+    if type(wire) is not list:
+        refuse(ErrorReason.MALFORMED, "message", f"an array, not {type_name(wire)}")
+    if not wire:
+        refuse(ErrorReason.BAD_LENGTH, "message", "an empty array")
+    if type(wire[0]) is not int or wire[0] != PROTOCOL_VERSION:
+        refuse(ErrorReason.BAD_VERSION, "version", f"{wire[0]!r}, not {PROTOCOL_VERSION}")
+    if len(wire) != ENVELOPE_LENGTH:
+        refuse(ErrorReason.BAD_LENGTH, "message", f"{len(wire)} items, not {ENVELOPE_LENGTH}")
+    kind = _load_kind(wire[1], kinds)
+    fields = [
+        field.load(value, name) for (name, field), value in zip(HEADER, wire[2:6], strict=True)
+    ]
+    fields += [PAYLOADS[kind].load(wire[6], "payload"), AUTH.load(wire[7], "auth")]
+    envelope = Envelope(*fields)  # type: ignore[arg-type]
+    _check_envelope(envelope)
+    return envelope
+
+
+def _load_kind(value: object, kinds: frozenset[Kind]) -> Kind:
+    if type(value) is not int or value not in set(Kind):
+        refuse(ErrorReason.UNKNOWN_KIND, "kind", repr(value))
+    if value not in kinds:
+        refuse(ErrorReason.BAD_FIELD, "kind", f"{Kind(value).name} is not allowed here")
+    return Kind(value)
+
+
+def _dump_envelope(envelope: Envelope) -> list[object]:
+    if not isinstance(envelope, Envelope):
+        refuse(ErrorReason.BAD_FIELD, "message", f"an Envelope, not {type_name(envelope)}")
+    kind = KIND_OF.get(type(envelope.payload))
+    if kind is None:
+        refuse(ErrorReason.BAD_FIELD, "payload", f"{type_name(envelope.payload)} has no kind")
+    header = [field.dump(getattr(envelope, name), name) for name, field in HEADER]
+    payload = PAYLOADS[kind].dump(envelope.payload, "payload")
+    auth = AUTH.dump(envelope.auth, "auth")
+    _check_envelope(envelope)
+    return [PROTOCOL_VERSION, int(kind), *header, payload, auth]
+
+
+def _check_envelope(envelope: Envelope) -> None:
+    """The rules that join the header to the payload."""
+    if isinstance(envelope.payload, Event):
+        if envelope.seq < 1:
+            refuse(ErrorReason.BAD_FIELD, "seq", "an Event is numbered from 1")
+        if envelope.lamport < 1:
+            refuse(ErrorReason.BAD_FIELD, "lamport", "an Event is stamped from 1")
+    elif envelope.seq != 0:
+        refuse(ErrorReason.BAD_FIELD, "seq", "must be 0 outside an Event")
+    if isinstance(envelope.payload, Repair):
+        _check_repaired(envelope.table, envelope.payload)
+
+
+def _check_repaired(table: str, repair: Repair) -> None:
+    """Each relayed event is a complete, valid Event message of ``origin``, in stream order."""
+    last_seq = 0
+    for index, data in enumerate(repair.events):
+        where = f"payload.events[{index}]"
+        try:
+            event = _decode(data, frozenset({Kind.EVENT}))
+        except ProtocolError as exc:
+            refuse(ErrorReason.BAD_FIELD, where, str(exc))
+        if event.sender != repair.origin or event.table != table:
+            refuse(ErrorReason.BAD_FIELD, where, "not an event of origin at this table")
+        if event.seq <= last_seq:
+            refuse(ErrorReason.BAD_FIELD, where, "sequence numbers must increase")
+        last_seq = event.seq
+
+
+def _decode(data: bytes, kinds: frozenset[Kind]) -> Envelope:
+    wire = _parse(data)
+    envelope = _load_envelope(wire, kinds)
+    if _pack(wire) != data:  # type: ignore[arg-type]
+        refuse(ErrorReason.NON_CANONICAL, "message", "not the shortest encoding")
+    return envelope
+
+
+ALL_KINDS = frozenset(Kind)
+
+
+def decode(data: bytes) -> Envelope:
+    """The envelope ``data`` encodes; ProtocolError (and nothing else) if it breaks a rule."""
+    return _decode(data, ALL_KINDS)
+
+
+def encode(envelope: Envelope) -> bytes:
+    """The one encoding of ``envelope``; ProtocolError(bad_field) if peers would refuse it."""
+    try:
+        data = _pack(_dump_envelope(envelope))
+        if len(data) > MAX_MESSAGE_SIZE:
+            refuse(ErrorReason.OVERSIZE, "message", f"{len(data)} bytes > {MAX_MESSAGE_SIZE}")
+    except ProtocolError as exc:
+        raise ProtocolError(ErrorReason.BAD_FIELD, f"cannot send: {exc}") from None
+    return data
+
+
+# -- moves on the wire -------------------------------------------------------------------------
+
+
+def play_from_move(move: Move, round: int) -> Play:
+    """The Play body of ``move`` in round ``round``; ProtocolError(bad_field) if malformed."""
+    try:
+        play = _play_from_move(move, round)
+    except (AttributeError, TypeError, ValueError) as exc:
+        raise ProtocolError(ErrorReason.BAD_FIELD, f"move: {exc}") from None
+    if move_from_play(play, getattr(move, "seat", NONE)) != move:
+        refuse(ErrorReason.BAD_FIELD, "move", "does not survive the wire unchanged")
+    return play
+
+
+def move_from_play(play: Play, seat: int) -> Move:
+    """The move ``play`` describes for the sender's ``seat``; ProtocolError(bad_field) if none."""
+    if type(seat) is not int or not 0 <= seat < MAX_PLAYERS:
+        refuse(ErrorReason.BAD_FIELD, "seat", f"{seat!r} is not a seat")
+    try:
+        PLAY.dump(play, "play")
+        return _move_from_play(play, seat)
+    except ProtocolError as exc:
+        raise ProtocolError(ErrorReason.BAD_FIELD, exc.detail) from None
+    except ValueError as exc:
+        raise ProtocolError(ErrorReason.BAD_FIELD, f"play: {exc}") from None

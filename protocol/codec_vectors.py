@@ -1,0 +1,176 @@
+"""Conformance cases for the codec, from spec/vectors/codec.json.
+
+The file has four lists, and every entry names the requirement it checks (``spec``):
+
+* ``valid``: an ``envelope`` written as JSON and its one encoding, ``bytes``.
+* ``invalid``: ``bytes`` a receiver must refuse, and the ``reason`` code it must give.
+* ``unencodable``: an ``envelope`` a sender must refuse to encode (``reason``: bad_field).
+* ``moves``: a Play body and the sender's ``seat``: the ``move`` it stands for, or ``reason``.
+
+In JSON every message object carries its class name in ``type``; bytes are hex strings; enum
+members are their names; a card is its code. ``bytes`` is a hex string, or a list of pieces,
+each a hex string or ``[hex, count]`` for ``count`` copies, so a 64 KiB vector stays short.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import fields, is_dataclass
+from enum import IntEnum
+from functools import partial
+from typing import Any, get_args, get_origin, get_type_hints
+
+from . import messages, moves
+from .cards import Card, card_from_code
+from .codec import ProtocolError, decode, encode, move_from_play, play_from_move
+from .conformance_case import Case
+from .messages import Envelope, Play
+
+_CLASSES: dict[str, type] = {
+    cls.__name__: cls
+    for module in (messages, moves)
+    for cls in vars(module).values()
+    if isinstance(cls, type) and is_dataclass(cls) and cls.__module__ == module.__name__
+}
+
+
+# -- JSON <-> messages --------------------------------------------------------------------
+
+
+def from_json(value: Any, hint: Any = None) -> Any:
+    """A message, move or field from its JSON form; values of the wrong type pass unchanged."""
+    if isinstance(value, dict):
+        cls = _CLASSES[value["type"]]
+        hints = get_type_hints(cls)
+        return cls(**{f.name: from_json(value[f.name], hints[f.name]) for f in fields(cls)})
+    if isinstance(value, list) and get_origin(hint) is tuple:
+        return tuple(from_json(item, get_args(hint)[0]) for item in value)
+    return _scalar(value, _without_none(hint))
+
+
+def _without_none(hint: Any) -> Any:
+    options = [arg for arg in get_args(hint) if arg is not type(None)]
+    return options[0] if get_origin(hint) is not tuple and len(options) == 1 else hint
+
+
+def _scalar(value: Any, hint: Any) -> Any:
+    if hint is bytes and isinstance(value, str):
+        return bytes.fromhex(value)
+    if hint is Card and type(value) is int:
+        return card_from_code(value)
+    if isinstance(hint, type) and issubclass(hint, IntEnum) and isinstance(value, str):
+        return hint[value]
+    return value
+
+
+def to_json(value: Any) -> Any:
+    """The JSON form of a message, move or field."""
+    if value is None or isinstance(value, bool | str):
+        return value
+    if isinstance(value, IntEnum):
+        return value.name
+    if isinstance(value, int):
+        return value
+    if isinstance(value, bytes):
+        return value.hex()
+    if isinstance(value, Card):
+        return value.code
+    if isinstance(value, tuple | list):
+        return [to_json(item) for item in value]
+    names = [f.name for f in fields(value)]
+    return {"type": type(value).__name__, **{n: to_json(getattr(value, n)) for n in names}}
+
+
+def vector_bytes(spec: str | list[Any]) -> bytes:
+    """The bytes of a vector: hex, or a list of hex pieces and ``[hex, count]`` runs."""
+    if isinstance(spec, str):
+        return bytes.fromhex(spec)
+    return b"".join(_piece(piece) for piece in spec)
+
+
+def _piece(piece: Any) -> bytes:
+    if isinstance(piece, str):
+        return bytes.fromhex(piece)
+    hex_text, count = piece
+    return bytes.fromhex(hex_text) * int(count)
+
+
+# -- the checks ------------------------------------------------------------------------------
+
+
+def _check_valid(vector: Mapping[str, Any]) -> str | None:
+    expected = from_json(vector["envelope"], Envelope)
+    data = vector_bytes(vector["bytes"])
+    try:
+        decoded = decode(data)
+        encoded = encode(expected)
+    except ProtocolError as exc:
+        return f"refused a valid message: {exc}"
+    if decoded != expected:
+        return f"decoded {to_json(decoded)}"
+    if encoded != data:
+        return f"encoded as {encoded.hex()}"
+    return None
+
+
+def _check_invalid(vector: Mapping[str, Any]) -> str | None:
+    return _expect_refusal(partial(decode, vector_bytes(vector["bytes"])), vector["reason"])
+
+
+def _check_unencodable(vector: Mapping[str, Any]) -> str | None:
+    envelope = from_json(vector["envelope"], Envelope)
+    return _expect_refusal(partial(encode, envelope), vector["reason"])
+
+
+def _check_move(vector: Mapping[str, Any]) -> str | None:
+    play = from_json(vector["play"], Play)
+    if "reason" in vector:
+        return _expect_refusal(partial(move_from_play, play, vector["seat"]), vector["reason"])
+    expected = from_json(vector["move"])
+    try:
+        move = move_from_play(play, vector["seat"])
+        back = play_from_move(expected, play.round)
+    except ProtocolError as exc:
+        return f"refused a valid play: {exc}"
+    if move != expected:
+        return f"read the move {to_json(move)}"
+    return None if back == play else f"wrote the play {to_json(back)}"
+
+
+def _expect_refusal(attempt: Callable[[], object], reason: str) -> str | None:
+    try:
+        attempt()
+    except ProtocolError as exc:
+        return None if exc.reason == reason else f"refused with {exc}, not {reason}"
+    return f"accepted it, but it must be refused with {reason}"
+
+
+def _guarded(
+    check: Callable[[Mapping[str, Any]], str | None], vector: Mapping[str, Any]
+) -> str | None:
+    """Run one check; a vector the checker cannot read fails its case, not the whole run."""
+    try:
+        return check(vector)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        return f"unreadable vector: {type(exc).__name__}: {exc}"
+
+
+_CHECKS: dict[str, Callable[[Mapping[str, Any]], str | None]] = {
+    "valid": _check_valid,
+    "invalid": _check_invalid,
+    "unencodable": _check_unencodable,
+    "moves": _check_move,
+}
+
+
+def cases(data: Mapping[str, Any]) -> list[Case]:
+    """One case per vector of codec.json, in file order."""
+    return [
+        Case(
+            str(vector.get("spec", "?")),
+            f"{group}: {vector.get('name', '?')}",
+            partial(_guarded, check, vector),
+        )
+        for group, check in _CHECKS.items()
+        for vector in data.get(group, [])
+    ]

@@ -1,0 +1,644 @@
+"""The sans-IO replica: bytes and timer ticks in, effects out.
+
+A ``Replica`` holds every sender's stream, orders events by Lamport time with a
+fair tie-break, applies an event to the game once it is stable (nobody can
+still send anything that sorts before it), repairs gaps from any peer, settles
+who has left, and checks its state digest against its peers'. It never reads a
+clock or touches a socket: ``now`` is passed in, and effects come back.
+"""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from .clock import LamportClock, OrderKey, order_key
+from .codec import ProtocolError, decode, encode
+from .digest import DIGEST_SIZE, canonical_bytes
+from .effects import (
+    Alarm,
+    Delivered,
+    Effect,
+    LogEntry,
+    PeerSeen,
+    Persist,
+    PersistClock,
+    Send,
+    Timer,
+    Withdrawn,
+)
+from .game import Game, Outcome
+from .messages import (
+    Ack,
+    Admit,
+    Body,
+    Bye,
+    Envelope,
+    Event,
+    Heartbeat,
+    Hello,
+    PeerAddress,
+    Repair,
+    RepairRequest,
+    Suspect,
+)
+from .streams import Held, Stream
+
+MAX_ACKS = 64
+MAX_PEERS = 64
+REPAIR_BATCH = 64
+CLOCK_MARK_STEP = 1024
+DIGEST_MEMORY = 256
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Timing of the protocol, in seconds of the ``now`` the shell passes in."""
+
+    heartbeat_every: float = 0.25
+    suspect_after: float = 2.0
+    repair_retry: float = 0.3
+    hello_every: float = 1.0
+
+
+@dataclass(slots=True)
+class Counters:
+    received: int = 0
+    dropped: dict[str, int] = field(default_factory=dict)
+    duplicates: int = 0
+    repairs_asked: int = 0
+    repairs_served: int = 0
+    desyncs: int = 0
+    sent: int = 0
+
+    def drop(self, reason: str) -> bool:
+        """Count a dropped message; True the first time this reason is seen (log it once)."""
+        self.dropped[reason] = self.dropped.get(reason, 0) + 1
+        return self.dropped[reason] == 1
+
+
+@dataclass(slots=True)
+class Identity:
+    node: bytes
+    table: str
+    epoch: bytes  # the table's log id; also the seed of the tie-break
+    name: str = "player"
+    back: str = "pump"
+    endpoint: str = ""
+
+
+class Replica:
+    """One node's copy of the table log and game, fed by ``receive`` and ``tick``."""
+
+    def __init__(self, identity: Identity, now: float, settings: Settings | None = None) -> None:
+        self.me = identity
+        self.settings = settings or Settings()
+        self.clock = LamportClock()
+        self.my_seq = 0
+        self.streams: dict[bytes, Stream] = {}
+        self.pending: list[tuple[OrderKey, bytes, int]] = []  # (key, sender, seq)
+        self.stable = Game()
+        self.log: list[LogEntry] = []
+        self.stable_raws: dict[tuple[bytes, int], bytes] = {}  # to serve repairs
+        self.chain = b""
+        self.counters = Counters()
+        self.endpoints: dict[bytes, str] = {}
+        self.suspected: dict[bytes, int] = {}  # node -> what I held when I suspected it
+        self.suspect_seqs: dict[bytes, int] = {}  # node -> the number of my Suspect event
+        self.claims: dict[bytes, dict[bytes, int]] = {}  # target -> {suspecter: held}
+        self.settled: dict[bytes, int] = {}  # target -> agreed cut
+        self.rejoining = False
+        self.genesis = False  # nothing is final before the founder's own Admit is held
+        self.admitted: set[tuple[bytes, int]] = set()
+        self._optimistic: Game | None = None
+        self._ack_due = False
+        self._clock_mark = 0
+        self._last_heartbeat = -1e18
+        self._last_hello = -1e18
+        self._repair_asked: dict[bytes, tuple[float, int]] = {}
+        self._digests: dict[int, bytes] = {}
+        self._peer_digests: dict[int, tuple[bytes, bytes]] = {}
+        self.now = now
+
+    # -- starting --------------------------------------------------------------------
+
+    def found(self, now: float) -> list[Effect]:
+        """Start a new table with this node as its first member."""
+        return self.submit(Admit(self.me.node, 1), now)
+
+    def ask_to_join(self, now: float) -> list[Effect]:
+        """Say hello as a non-member asking to be admitted (a newcomer, or after removal)."""
+        self.rejoining = True
+        return [self._hello(None)]
+
+    def restore(self, raws: Iterable[bytes], clock_mark: int, now: float) -> list[Effect]:
+        """Reload the durable log after a restart: every event held, own ones included."""
+        effects: list[Effect] = []
+        self.clock.observe(clock_mark)
+        self._clock_mark = clock_mark
+        for raw in raws:
+            try:
+                envelope = decode(raw)
+            except ProtocolError:
+                continue  # a torn or damaged record: the log reader should have cut it
+            if envelope.sender == self.me.node:
+                self.my_seq = max(self.my_seq, envelope.seq)
+            effects += self._take_event(envelope, raw, now, persist=False)
+        effects += self._advance(now)
+        return effects
+
+    # -- the shell's entry points ----------------------------------------------------------
+
+    def receive(self, data: bytes, now: float, via: bytes | None = None) -> list[Effect]:
+        """Handle one message from the network. Never raises on bad input."""
+        self.now = now
+        self.counters.received += 1
+        try:
+            envelope = decode(data)
+        except ProtocolError as error:
+            return self._dropped(str(error.reason), f"undecodable message: {error}")
+        if envelope.table != self.me.table:
+            return self._dropped("other_table", f"message for table {envelope.table!r}")
+        if envelope.sender == self.me.node:
+            return self._dropped("from_myself", "a message claiming to be from this node")
+        self.clock.observe(envelope.lamport)
+        self._stream(envelope.sender).last_heard = now
+        payload = envelope.payload
+        if isinstance(payload, Event):
+            effects = self._take_event(envelope, data, now, persist=True)
+        elif isinstance(payload, Heartbeat):
+            effects = self._take_heartbeat(envelope, payload, now)
+        elif isinstance(payload, Hello):
+            effects = self._take_hello(envelope, payload, now)
+        elif isinstance(payload, RepairRequest):
+            effects = self._serve_repair(envelope.sender, payload)
+        else:
+            effects = self._take_repair(payload, now)
+        return effects + self._advance(now)
+
+    def submit(self, body: Body, now: float) -> list[Effect]:
+        """Send one event of ours into the total order."""
+        self.now = now
+        self.my_seq += 1
+        lamport = self.clock.tick()
+        envelope = Envelope(self.me.table, self.me.node, lamport, self.my_seq, Event(body))
+        raw = encode(envelope)
+        effects: list[Effect] = [Persist(raw)]
+        effects += self._take_event(envelope, raw, now, persist=False)
+        effects.append(Send(None, raw))
+        self.counters.sent += 1
+        return effects + self._advance(now)
+
+    def flush(self, now: float) -> list[Effect]:
+        """Send the acknowledgement owed for what was received since the last flush."""
+        if not self._ack_due:
+            return []
+        return self._heartbeat(now)
+
+    def tick(self, now: float) -> list[Effect]:
+        """Timers: heartbeats, suspicion, repair retries and hellos."""
+        self.now = now
+        effects: list[Effect] = []
+        if now - self._last_heartbeat >= self.settings.heartbeat_every:
+            effects += self._heartbeat(now)
+        if self.rejoining and now - self._last_hello >= self.settings.hello_every:
+            self._last_hello = now
+            effects.append(self._hello(None))
+        effects += self._suspect_silent(now)
+        effects += self._ask_repairs(now)
+        effects += self._advance(now)
+        effects.append(Timer(now + min(self.settings.heartbeat_every, self.settings.repair_retry)))
+        return effects
+
+    # -- views -------------------------------------------------------------------------------
+
+    def optimistic(self) -> Game:
+        """The stable game with every pending event applied in its current order."""
+        if self._optimistic is None:
+            game = self.stable.copy()
+            for _key, sender, seq in self.pending:
+                held = self.streams[sender].events.get(seq)
+                if held is not None and isinstance(held.envelope.payload, Event):
+                    game.apply(sender, held.envelope.payload.body)
+            self._optimistic = game
+        return self._optimistic
+
+    def pending_own(self) -> list[Body]:
+        """Our own events that are not final yet."""
+        own = self.streams.get(self.me.node)
+        if own is None:
+            return []
+        found: list[Body] = []
+        for _key, sender, seq in self.pending:
+            if sender == self.me.node and seq in own.events:
+                payload = own.events[seq].envelope.payload
+                if isinstance(payload, Event):
+                    found.append(payload.body)
+        return found
+
+    def is_member(self) -> bool:
+        member = self.stable.members.get(self.me.node)
+        return member is not None and member.present
+
+    def digest(self) -> bytes:
+        """The digest of the stable state after ``len(self.log)`` events."""
+        index = len(self.log)
+        known = self._digests.get(index)
+        if known is None:
+            body = canonical_bytes([self.chain, self.stable.public_form()])
+            known = hashlib.blake2b(body, digest_size=DIGEST_SIZE).digest()
+            self._digests[index] = known
+            for old in [i for i in self._digests if i < index - DIGEST_MEMORY]:
+                del self._digests[old]
+        return known
+
+    # -- events --------------------------------------------------------------------------
+
+    def _stream(self, node: bytes) -> Stream:
+        stream = self.streams.get(node)
+        if stream is None:
+            stream = self.streams[node] = Stream(node, last_heard=self.now)
+        return stream
+
+    def _take_event(
+        self, envelope: Envelope, raw: bytes, now: float, persist: bool
+    ) -> list[Effect]:
+        stream = self._stream(envelope.sender)
+        if not stream.accepts(envelope.seq):
+            self.counters.duplicates += 1
+            return []
+        effects: list[Effect] = [Persist(raw)] if persist else []
+        for held in stream.store(envelope.seq, Held(envelope, raw)):
+            effects += self._on_contiguous(held, now)
+        if persist:
+            self._ack_due = True
+        return effects
+
+    def _on_contiguous(self, held: Held, now: float) -> list[Effect]:
+        envelope = held.envelope
+        self.clock.observe(envelope.lamport)
+        key = order_key(self.me.epoch, envelope.lamport, envelope.sender)
+        bisect.insort(self.pending, (key, envelope.sender, envelope.seq))
+        self._optimistic = None
+        assert isinstance(envelope.payload, Event)
+        body = envelope.payload.body
+        if envelope.seq == 1 and isinstance(body, Admit) and body.node == envelope.sender:
+            self.genesis = True
+        if isinstance(body, Suspect):
+            return self._note_suspect(envelope.sender, body, now)
+        if isinstance(body, Bye):
+            self._note_bye(envelope.sender, envelope.seq)
+        return []
+
+    def _advance(self, now: float) -> list[Effect]:
+        """Apply, in order, every pending event that has become stable."""
+        effects: list[Effect] = []
+        effects += self._settle_leaves()
+        while self.genesis and self.pending and self._is_stable(self.pending[0]):
+            key, sender, seq = self.pending.pop(0)
+            effects += self._apply_stable(key, sender, seq, now)
+        return effects
+
+    def _is_stable(self, item: tuple[OrderKey, bytes, int]) -> bool:
+        (lamport, _tie, _node), sender, seq = item
+        origin = self.stable.members.get(sender)
+        # Every present member must hold a present member's event before it is final, so
+        # a later agreement on a silent member's cut can never drop a final event.
+        need_acks = origin is not None and origin.present
+        if need_acks and self.streams[sender].ack_level() < seq and sender != self.me.node:
+            return False  # we stated a cut below it: it must wait for the agreement
+        for member in self.stable.members.values():
+            node = member.node
+            if not member.present or node in (self.me.node, sender):
+                continue
+            stream = self.streams.get(node)
+            if stream is None:
+                return False
+            cut = self.settled.get(node)
+            if cut is not None and stream.held >= cut:
+                continue  # it has left: it can send nothing more that counts
+            if stream.horizon < lamport:
+                return False
+            if need_acks and stream.acks.get(sender, 0) < seq:
+                return False
+        return True
+
+    def _apply_stable(self, key: OrderKey, sender: bytes, seq: int, now: float) -> list[Effect]:
+        stream = self.streams[sender]
+        held = stream.events.pop(seq)
+        envelope = held.envelope
+        assert isinstance(envelope.payload, Event)
+        body = envelope.payload.body
+        outcome = self._apply_body(sender, seq, body)
+        self.chain = hashlib.blake2b(
+            self.chain + sender + seq.to_bytes(8, "big") + held.raw, digest_size=DIGEST_SIZE
+        ).digest()
+        entry = LogEntry(len(self.log), sender, seq, envelope.lamport, body, outcome)
+        self.log.append(entry)
+        self.stable_raws[(sender, seq)] = held.raw
+        self._optimistic = None
+        effects: list[Effect] = [Delivered(entry)]
+        if outcome.accepted and isinstance(body, Admit):
+            effects += self._on_admitted(body, now)
+        if isinstance(body, Suspect) and body.node == self.me.node and not self.is_member():
+            effects += self.ask_to_join(now)
+        effects += self._check_peer_digests()
+        return effects
+
+    def _apply_body(self, sender: bytes, seq: int, body: Body) -> Outcome:
+        member = self.stable.members.get(sender)
+        stream = self.streams[sender]
+        if member is not None and not member.present and not isinstance(body, Admit):
+            return self.stable.apply(sender, body)  # refused: the sender has left
+        if seq < stream.first_seq:
+            return Outcome("stale")
+        return self.stable.apply(sender, body)
+
+    def _on_admitted(self, body: Admit, now: float) -> list[Effect]:
+        node = body.node
+        self.settled.pop(node, None)
+        self.suspected.pop(node, None)
+        self.claims.pop(node, None)
+        self._stream(node).skip_to(body.first_seq)
+        if node == self.me.node:
+            self.rejoining = False
+        return []
+
+    # -- leaving: suspicion, agreement on the cut, and goodbyes
+
+    def _suspect_silent(self, now: float) -> list[Effect]:
+        effects: list[Effect] = []
+        if not self.is_member():
+            return effects
+        for member in list(self.stable.members.values()):
+            node = member.node
+            if not member.present or node == self.me.node or node in self.suspected:
+                continue
+            if node in self.settled:
+                continue
+            stream = self._stream(node)
+            if now - stream.last_heard > self.settings.suspect_after:
+                effects += self._suspect(node, now)
+        return effects
+
+    def _suspect(self, node: bytes, now: float) -> list[Effect]:
+        stream = self._stream(node)
+        self.suspected[node] = stream.held
+        stream.ack_cap = stream.held
+        self.suspect_seqs[node] = self.my_seq + 1
+        return self.submit(Suspect(node, stream.held), now)
+
+    def _note_suspect(self, sender: bytes, body: Suspect, now: float) -> list[Effect]:
+        self.claims.setdefault(body.node, {})[sender] = body.held
+        target = body.node
+        if sender == self.me.node and target not in self.suspected:
+            # Reloaded from our own log after a restart: suspect it again, as before.
+            self.suspected[target] = body.held
+            self.suspect_seqs[target] = self.my_seq
+            if target not in self.settled:
+                self._stream(target).ack_cap = body.held
+        if target == self.me.node or target in self.suspected or sender in self.suspected:
+            return []
+        if not self.is_member() or sender == self.me.node:
+            return []
+        member = self.stable.members.get(target)
+        if member is None or not member.present:
+            return []
+        return self._suspect(target, now)  # join in, so that every survivor states its cut
+
+    def _note_bye(self, sender: bytes, seq: int) -> None:
+        self.settled[sender] = seq
+        self._cut_stream(sender, seq)
+
+    def _cut_stream(self, node: bytes, cut: int) -> None:
+        dropped = self._stream(node).cut_at(cut)
+        if dropped:
+            gone = set(dropped)
+            self.pending = [p for p in self.pending if p[1] != node or p[2] not in gone]
+            self._optimistic = None
+
+    def _settle_leaves(self) -> list[Effect]:
+        """Agree on the cut of a silent member once every other survivor has stated its own."""
+        present = [m.node for m in self.stable.members.values() if m.present]
+        effects: list[Effect] = []
+        for target, claims in list(self.claims.items()):
+            if target in self.settled:
+                continue
+            if target == self.me.node:
+                survivors = [n for n in present if n != target]  # our suspicions are void
+            else:
+                survivors = [n for n in present if n not in self.suspected and n != target]
+            if len(survivors) * 2 <= len(present) or target not in present:
+                continue  # no majority here: wait for the network to heal
+            if not all(n in claims for n in survivors):
+                continue
+            cut = max(claims[n] for n in survivors)
+            self.settled[target] = cut
+            if target == self.me.node:
+                effects += self._cut_myself(cut)
+            else:
+                self._cut_stream(target, cut)
+        return effects
+
+    def _cut_myself(self, cut: int) -> list[Effect]:
+        """The others have removed us at ``cut``: what we sent past it never happened."""
+        own = self._stream(self.me.node)
+        effects: list[Effect] = []
+        for seq in sorted(s for s in own.events if s > cut):
+            payload = own.events.pop(seq).envelope.payload
+            assert isinstance(payload, Event)
+            effects.append(Withdrawn(seq, payload.body, "removed_from_table"))
+        own.held = min(own.held, cut)
+        self.pending = [p for p in self.pending if p[1] != self.me.node or p[2] <= cut]
+        self._optimistic = None
+        for target, seq in list(self.suspect_seqs.items()):
+            if seq > cut:  # our suspicion of it was never heard: take it back
+                del self.suspect_seqs[target]
+                self.suspected.pop(target, None)
+                self.claims.get(target, {}).pop(self.me.node, None)
+                if target not in self.settled:
+                    self._stream(target).ack_cap = None
+        return effects
+
+    # -- heartbeats, hellos and repair ----------------------------------------------------------
+
+    def _heartbeat(self, now: float) -> list[Effect]:
+        self._ack_due = False
+        self._last_heartbeat = now
+        effects: list[Effect] = []
+        clock = self.clock.time
+        if clock >= self._clock_mark:
+            self._clock_mark = clock + CLOCK_MARK_STEP
+            effects.append(PersistClock(self._clock_mark))
+        acks = tuple(
+            Ack(node, stream.ack_level())
+            for node, stream in sorted(self.streams.items())[:MAX_ACKS]
+            if stream.ack_level() > 0 and node != self.me.node
+        )
+        beat = Heartbeat(self.my_seq, acks, len(self.log), self.digest() if self.log else b"")
+        envelope = Envelope(self.me.table, self.me.node, clock, 0, beat)
+        effects.append(Send(None, encode(envelope)))
+        return effects
+
+    def _take_heartbeat(self, envelope: Envelope, beat: Heartbeat, now: float) -> list[Effect]:
+        stream = self._stream(envelope.sender)
+        stream.promise(beat.last_seq, envelope.lamport)
+        for ack in beat.acks:
+            stream.acks[ack.node] = max(stream.acks.get(ack.node, 0), ack.held)
+            self._stream(ack.node).announced = max(self._stream(ack.node).announced, ack.held)
+        if beat.digest:
+            return self._compare_digest(envelope.sender, beat.digest_index, beat.digest)
+        return []
+
+    def can_play(self) -> bool:
+        """Whether this node may send game events now (a member, not being removed)."""
+        return self.is_member() and not self.rejoining and self.me.node not in self.settled
+
+    def _hello(self, to: bytes | None) -> Send:
+        peers = tuple(PeerAddress(n, e) for n, e in sorted(self.endpoints.items())[:MAX_PEERS])
+        resume = self.my_seq + 1 if self.rejoining or not self.is_member() else 0
+        hello = Hello(self.me.name, self.me.back, self.me.endpoint, peers, self.me.epoch, resume)
+        return Send(to, encode(Envelope(self.me.table, self.me.node, self.clock.time, 0, hello)))
+
+    def _take_hello(self, envelope: Envelope, hello: Hello, now: float) -> list[Effect]:
+        sender = envelope.sender
+        effects: list[Effect] = []
+        if hello.endpoint and self.endpoints.get(sender) != hello.endpoint:
+            self.endpoints[sender] = hello.endpoint
+            effects.append(PeerSeen(sender, hello.endpoint))
+        for peer in hello.peers:
+            if peer.node != self.me.node and peer.node not in self.endpoints:
+                self.endpoints[peer.node] = peer.endpoint
+                effects.append(PeerSeen(peer.node, peer.endpoint))
+        if hello.resume_seq > 0 and hello.epoch in (b"", self.me.epoch):
+            effects += self._admit(sender, hello.resume_seq, now)
+        return effects
+
+    def _admit(self, node: bytes, first_seq: int, now: float) -> list[Effect]:
+        if not self.is_member() or (node, first_seq) in self.admitted:
+            return []
+        member = self.stable.members.get(node)
+        if member is not None and member.present:
+            return []
+        self.admitted.add((node, first_seq))
+        return self.submit(Admit(node, first_seq), now)
+
+    def _ask_repairs(self, now: float) -> list[Effect]:
+        effects: list[Effect] = []
+        for node, stream in self.streams.items():
+            if node == self.me.node:
+                continue
+            gap = stream.missing()
+            if gap is None:
+                continue
+            asked = self._repair_asked.get(node)
+            if asked is not None and now - asked[0] < self.settings.repair_retry:
+                continue
+            attempt = 0 if asked is None else asked[1] + 1
+            source = self._repair_source(node, gap[0], attempt)
+            if source is None:
+                continue
+            self._repair_asked[node] = (now, attempt)
+            self.counters.repairs_asked += 1
+            last = min(gap[1], gap[0] + REPAIR_BATCH - 1)
+            request = RepairRequest(node, gap[0], last)
+            envelope = Envelope(self.me.table, self.me.node, self.clock.time, 0, request)
+            effects.append(Send(source, encode(envelope)))
+        return effects
+
+    def _repair_source(self, origin: bytes, first: int, attempt: int) -> bytes | None:
+        """Ask the origin first, then each peer whose acks show it holds the events."""
+        holders = [
+            node
+            for node, stream in sorted(self.streams.items())
+            if node not in (self.me.node, origin) and stream.acks.get(origin, 0) >= first
+        ]
+        candidates = ([origin] if origin not in self.settled else []) + holders
+        if not candidates:
+            return None
+        return candidates[attempt % len(candidates)]
+
+    def _serve_repair(self, requester: bytes, request: RepairRequest) -> list[Effect]:
+        raws = self._held_raws(request.origin, request.first, request.last)
+        if not raws:
+            return []
+        self.counters.repairs_served += 1
+        repair = Repair(request.origin, tuple(raws))
+        envelope = Envelope(self.me.table, self.me.node, self.clock.time, 0, repair)
+        return [Send(requester, encode(envelope))]
+
+    def _held_raws(self, origin: bytes, first: int, last: int) -> list[bytes]:
+        stream = self.streams.get(origin)
+        if stream is None:
+            return []
+        found: list[bytes] = []
+        for seq in range(first, min(last, first + REPAIR_BATCH - 1) + 1):
+            held = stream.events.get(seq)
+            raw = held.raw if held is not None else self._logged_raw(origin, seq)
+            if raw is None:
+                break
+            found.append(raw)
+        return found
+
+    def _logged_raw(self, origin: bytes, seq: int) -> bytes | None:
+        return self.stable_raws.get((origin, seq))
+
+    def _take_repair(self, repair: Repair, now: float) -> list[Effect]:
+        effects: list[Effect] = []
+        for raw in repair.events:
+            try:
+                envelope = decode(raw)
+            except ProtocolError as error:
+                effects += self._dropped(str(error.reason), f"bad event in a repair: {error}")
+                continue
+            if envelope.sender != repair.origin or not isinstance(envelope.payload, Event):
+                effects += self._dropped("bad_repair", "a repair held another node's event")
+                continue
+            if envelope.sender == self.me.node:
+                continue
+            self.clock.observe(envelope.lamport)
+            effects += self._take_event(envelope, raw, now, persist=True)
+        self._repair_asked.pop(repair.origin, None)
+        return effects
+
+    # -- desync detection -------------------------------------------------------------------------
+
+    def _compare_digest(self, sender: bytes, index: int, digest: bytes) -> list[Effect]:
+        if index > len(self.log):
+            if len(self._peer_digests) < DIGEST_MEMORY:
+                self._peer_digests[index] = (sender, digest)
+            return []
+        return self._check_digest(sender, index, digest)
+
+    def _check_peer_digests(self) -> list[Effect]:
+        waiting = self._peer_digests.pop(len(self.log), None)
+        if waiting is None:
+            return []
+        return self._check_digest(waiting[0], len(self.log), waiting[1])
+
+    def _check_digest(self, sender: bytes, index: int, digest: bytes) -> list[Effect]:
+        if index == len(self.log):
+            mine: bytes | None = self.digest()
+        else:
+            mine = self._digests.get(index)
+        if mine is None or mine == digest:
+            return []
+        self.counters.desyncs += 1
+        detail = f"state after event {index} differs from {sender.hex()[:8]}'s: resyncing"
+        return [Alarm("desync", detail), *self._resync()]
+
+    def _resync(self) -> list[Effect]:
+        """Rebuild the stable game by replaying the stable log from the start."""
+        game = Game(own_orders=self.stable.own_orders)
+        for entry in self.log:
+            game.apply(entry.sender, entry.body)
+        self.stable = game
+        self._optimistic = None
+        self._digests.clear()
+        return []
+
+    def _dropped(self, reason: str, detail: str) -> list[Effect]:
+        first = self.counters.drop(reason)
+        return [Alarm("dropped", detail)] if first else []

@@ -1,0 +1,105 @@
+"""Moves on the wire: a ``Play`` body carries card codes and no seat.
+
+The seat is always the sender's, so no one can play in another's name.
+"""
+
+from __future__ import annotations
+
+from .cards import Card, card_from_code
+from .messages import MoveKind, Play
+from .moves import CentrePlay, Move, PostPlay, Source, StuckCall, WoodFlip, WoodTurn
+
+NO_CARD = -1
+MAX_CODE = 8 * 40 - 1
+
+
+class WireMoveError(ValueError):
+    """A Play body that does not describe a move of its sender."""
+
+
+def play_from_move(move: Move, round_number: int) -> Play:
+    if isinstance(move, CentrePlay):
+        pile = NO_CARD if move.pile is None else move.pile
+        return Play(
+            round_number, MoveKind.CENTRE, move.source, move.slot,
+            move.card.code, pile, _code(move.shows),
+        )  # fmt: skip
+    if isinstance(move, PostPlay):
+        return Play(
+            round_number, MoveKind.POST, move.source, move.slot,
+            move.card.code, NO_CARD, _code(move.shows),
+        )  # fmt: skip
+    if isinstance(move, WoodFlip):
+        return Play(round_number, MoveKind.FLIP, 0, 0, NO_CARD, NO_CARD, move.shows.code)
+    kind = MoveKind.TURN if isinstance(move, WoodTurn) else MoveKind.STUCK
+    return Play(round_number, kind, 0, 0, NO_CARD, NO_CARD, NO_CARD)
+
+
+def move_from_play(play: Play, seat: int) -> Move:
+    """The move a Play body describes for ``seat``; WireMoveError if it is malformed."""
+    kind = play.move
+    if kind == MoveKind.CENTRE:
+        source = _source(play.source, (Source.BLITZ, Source.WOOD, Source.POST))
+        pile = None if play.pile == NO_CARD else _index(play.pile)
+        slot = _index(play.slot) if source == Source.POST else _zero(play.slot)
+        return CentrePlay(
+            seat, source, slot, _card(play.card, seat), pile, _maybe_card(play.shows, seat)
+        )
+    if kind == MoveKind.POST:
+        source = _source(play.source, (Source.BLITZ, Source.WOOD))
+        _none(play.pile)
+        return PostPlay(
+            seat, source, _card(play.card, seat), _index(play.slot), _maybe_card(play.shows, seat)
+        )
+    _zero(play.source)
+    _zero(play.slot)
+    _none(play.card)
+    _none(play.pile)
+    if kind == MoveKind.FLIP:
+        return WoodFlip(seat, _card(play.shows, seat))
+    _none(play.shows)
+    if kind == MoveKind.TURN:
+        return WoodTurn(seat)
+    if kind == MoveKind.STUCK:
+        return StuckCall(seat)
+    raise WireMoveError(f"unknown move kind {kind}")
+
+
+def _code(shown: Card | None) -> int:
+    return NO_CARD if shown is None else shown.code
+
+
+def _source(value: int, allowed: tuple[Source, ...]) -> Source:
+    if value not in allowed:
+        raise WireMoveError(f"source {value} is not allowed here")
+    return Source(value)
+
+
+def _card(code: int, seat: int) -> Card:
+    if not 0 <= code <= MAX_CODE:
+        raise WireMoveError(f"card code {code} is out of range")
+    found = card_from_code(code)
+    if found.deck != seat:
+        raise WireMoveError("the card is not from the sender's deck")
+    return found
+
+
+def _maybe_card(code: int, seat: int) -> Card | None:
+    return None if code == NO_CARD else _card(code, seat)
+
+
+def _index(value: int) -> int:
+    if not 0 <= value < 1024:
+        raise WireMoveError(f"index {value} is out of range")
+    return value
+
+
+def _zero(value: int) -> int:
+    if value != 0:
+        raise WireMoveError("field must be 0 for this move")
+    return value
+
+
+def _none(value: int) -> None:
+    if value != NO_CARD:
+        raise WireMoveError("field must be -1 for this move")

@@ -1,0 +1,383 @@
+"""The real LAN test: nodes in their own network namespaces find each other by zeroconf.
+
+Each test builds a private LAN: a hub namespace holding a Linux bridge (with
+multicast snooping off, as on a plain switch) and one namespace per node, joined
+to the bridge by a veth pair and addressed in 198.18.0.0/24 (the benchmarking
+range, never anyone's real network). Nothing is added to the host's own
+namespace, so no packet leaves the machine. Each node runs
+``python -m dutchblitz.node.discovery_probe``, which announces itself, greets
+every peer it finds over ZeroMQ and prints what happens as JSON lines.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import dutchblitz
+import pytest
+from dutchblitz.protocol.version import PROTOCOL_VERSION
+
+pytestmark = [pytest.mark.netns, pytest.mark.timeout(120)]
+
+SUBNET = "198.18.0"
+WAIT_S = 30.0
+Event = dict[str, Any]
+
+
+def ip(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["ip", *args], capture_output=True, text=True, timeout=15)
+
+
+def must(result: subprocess.CompletedProcess[str]) -> None:
+    if result.returncode != 0:
+        raise RuntimeError(f"{' '.join(map(str, result.args))}: {result.stderr.strip()}")
+
+
+@dataclass(frozen=True)
+class Host:
+    namespace: str
+    interface: str
+    address: str
+
+
+class Lan:
+    """A bridge in a hub namespace, and one namespace per host plugged into it."""
+
+    def __init__(self) -> None:
+        self.prefix = "bz" + secrets.token_hex(3)  # unique per run; 15-char names fit
+        self.hub = f"{self.prefix}-hub"
+        self.namespaces: list[str] = []
+
+    def build(self) -> None:
+        result = ip("netns", "add", self.hub)
+        if result.returncode != 0:
+            pytest.skip(f"cannot make network namespaces: {result.stderr.strip()}")
+        self.namespaces.append(self.hub)
+        must(ip("-n", self.hub, "link", "add", "br0", "type", "bridge", "mcast_snooping", "0"))
+        must(ip("-n", self.hub, "link", "set", "br0", "up"))
+        snooping = self.run_in(self.hub, "cat", "/sys/class/net/br0/bridge/multicast_snooping")
+        assert snooping.stdout.strip() == "0"
+
+    def add_host(self, number: int) -> Host:
+        host = Host(
+            f"{self.prefix}-n{number}", f"{self.prefix}a{number}", f"{SUBNET}.{10 + number}"
+        )
+        must(ip("netns", "add", host.namespace))
+        self.namespaces.append(host.namespace)
+        hub_end = f"{self.prefix}b{number}"
+        must(
+            ip(
+                "link", "add", host.interface, "netns", host.namespace,
+                "type", "veth", "peer", "name", hub_end, "netns", self.hub,
+            )
+        )  # fmt: skip
+        must(ip("-n", self.hub, "link", "set", hub_end, "master", "br0", "up"))
+        must(ip("-n", host.namespace, "addr", "add", f"{host.address}/24", "dev", host.interface))
+        must(ip("-n", host.namespace, "link", "set", host.interface, "up"))
+        must(ip("-n", host.namespace, "link", "set", "lo", "up"))
+        return host
+
+    def add_lonely_host(self, number: int) -> Host:
+        """A namespace with nothing but its loopback interface."""
+        host = Host(f"{self.prefix}-n{number}", "lo", "127.0.0.1")
+        must(ip("netns", "add", host.namespace))
+        self.namespaces.append(host.namespace)
+        must(ip("-n", host.namespace, "link", "set", "lo", "up"))
+        return host
+
+    def run_in(self, namespace: str, *command: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            ["ip", "netns", "exec", namespace, *command],
+            capture_output=True,
+            text=True,
+            timeout=15,
+            env=child_env(),
+        )
+
+    def destroy(self) -> None:
+        # Deleting a namespace deletes its veth ends and the bridge with it.
+        for namespace in reversed(self.namespaces):
+            ip("netns", "del", namespace)
+
+
+def child_env(**extra: str) -> dict[str, str]:
+    """Our environment, with the tree that holds ``dutchblitz`` on the path."""
+    roots = [str(Path(path).parent) for path in dutchblitz.__path__]
+    python_path = os.pathsep.join([*roots, os.environ.get("PYTHONPATH", "")])
+    return {**os.environ, "PYTHONPATH": python_path, **extra}
+
+
+@pytest.fixture
+def lan() -> Iterator[Lan]:
+    if not sys.platform.startswith("linux"):
+        pytest.skip("network namespaces are Linux only")
+    if os.geteuid() != 0:
+        pytest.skip("making network namespaces needs root")
+    if shutil.which("ip") is None:
+        pytest.skip("needs the ip command (iproute2)")
+    network = Lan()
+    try:
+        network.build()
+        yield network
+    finally:
+        network.destroy()
+
+
+class Process:
+    """A child process whose output lines are read on a thread and awaited with a deadline."""
+
+    def __init__(self, label: str, command: list[str], env: dict[str, str] | None = None) -> None:
+        self.label = label
+        self.lines: list[str] = []
+        self._incoming: queue.Queue[str | None] = queue.Queue()
+        self.process = subprocess.Popen(
+            command,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env=env or child_env(),
+        )
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self._incoming.put(line.rstrip("\n"))
+        self._incoming.put(None)
+
+    def wait_for_line(self, accept: Callable[[list[str]], bool], what: str) -> None:
+        deadline = time.monotonic() + WAIT_S
+        while not accept(self.lines):
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise AssertionError(f"{self.label}: no {what} in {WAIT_S}s:\n" + self.output())
+            try:
+                line = self._incoming.get(timeout=remaining)
+            except queue.Empty:
+                continue
+            if line is None:
+                raise AssertionError(f"{self.label} ended before {what}:\n" + self.output())
+            self.lines.append(line)
+
+    def output(self) -> str:
+        return "\n".join(self.lines)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(10)
+
+
+class Probe(Process):
+    """One ``discovery_probe`` on one host."""
+
+    def __init__(self, host: Host, table: str, name: str, choose: bool = True) -> None:
+        command = [
+            "ip", "netns", "exec", host.namespace,
+            sys.executable, "-m", "dutchblitz.node.discovery_probe",
+            "--table", table, "--name", name, "--seconds", "110",
+        ]  # fmt: skip
+        if choose:
+            command += ["--interface", host.interface]
+        super().__init__(name, command)
+        self.wait_for(lambda events: any(e["event"] == "ready" for e in events), "ready line")
+        self.ready = self.first("ready")
+        self.node_id: str = self.ready["id"]
+
+    def events(self) -> list[Event]:
+        parsed = []
+        for line in self.lines:
+            try:
+                parsed.append(json.loads(line))
+            except json.JSONDecodeError:
+                parsed.append({"event": "text", "line": line})
+        return parsed
+
+    def wait_for(self, accept: Callable[[list[Event]], bool], what: str) -> None:
+        self.wait_for_line(lambda _: accept(self.events()), what)
+
+    def wait_to_see(self, kind: str, ids: set[str], key: str = "id") -> None:
+        """Wait until events of ``kind`` have named every id in ``ids``."""
+        self.wait_for(lambda _: self.ids(kind, key) >= ids, f"{kind} {sorted(ids)}")
+
+    def first(self, kind: str) -> Event:
+        return next(e for e in self.events() if e["event"] == kind)
+
+    def ids(self, kind: str, key: str = "id") -> set[str]:
+        return {e[key] for e in self.events() if e["event"] == kind}
+
+    def close(self) -> Event:
+        self.process.send_signal(signal.SIGTERM)
+        self.wait_for(lambda events: events[-1]["event"] == "closed", "closed line")
+        self.process.wait(10)
+        return self.first("closed")
+
+
+def test_nodes_at_one_table_find_and_greet_each_other_by_zeroconf_alone(lan: Lan) -> None:
+    hosts = [lan.add_host(number) for number in (1, 2, 3, 4)]
+    table = f"kitchen-{lan.prefix}"
+    probes = [Probe(host, table, f"player{n}") for n, host in enumerate(hosts[:3], 1)]
+    stranger = Probe(hosts[3], "garden", "stranger")
+    try:
+        for probe in probes:
+            others = {p.node_id for p in probes if p is not probe}
+            probe.wait_to_see("found", others)
+            probe.wait_to_see("received", others, key="sender")
+            by_id = {e["id"]: e for e in probe.events() if e["event"] == "found"}
+            for other, host in zip(probes, hosts, strict=False):
+                if other is not probe:
+                    assert by_id[other.node_id]["name"] == other.label
+                    assert by_id[other.node_id]["endpoint"] == other.ready["endpoint"]
+                    assert other.ready["endpoint"].startswith(f"tcp://{host.address}:")
+
+        leaver, stayers = probes[2], probes[:2]
+        assert leaver.close()["transport"]["received"] == 2
+        for probe in stayers:
+            probe.wait_to_see("lost", {leaver.node_id})
+
+        for probe in stayers:
+            closed = probe.close()
+            assert stranger.node_id not in probe.ids("found")
+            assert closed["discovery"]["other_table"] >= 1
+            assert closed["discovery"]["ignored_self"] >= 1
+        assert stranger.ids("found") == set()
+    finally:
+        for probe in [*probes, stranger]:
+            probe.stop()
+
+
+def test_nodes_on_a_machine_with_no_network_meet_on_loopback(lan: Lan) -> None:
+    host = lan.add_lonely_host(1)
+    probes = [Probe(host, "solo", name, choose=False) for name in ("left", "right")]
+    try:
+        for probe, other in zip(probes, reversed(probes), strict=True):
+            assert probe.ready["interface"] == "lo 127.0.0.1 (no network found: this machine only)"
+            probe.wait_to_see("found", {other.node_id})
+            probe.wait_to_see("received", {other.node_id}, key="sender")
+    finally:
+        for probe in probes:
+            probe.stop()
+
+
+AVAHI_TOOLS = ("avahi-daemon", "avahi-browse", "avahi-publish", "dbus-daemon")
+
+BUS_CONFIG = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>system</type>
+  <listen>unix:path={socket}</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow user="*"/>
+    <allow own="*"/>
+    <allow send_destination="*"/>
+    <allow receive_sender="*"/>
+  </policy>
+</busconfig>
+"""
+
+AVAHI_CONFIG = """[server]
+host-name=avahi-peer
+use-ipv4=yes
+use-ipv6=no
+allow-interfaces={interface}
+enable-dbus=yes
+[publish]
+publish-workstation=no
+publish-hinfo=no
+[reflector]
+enable-reflector=no
+"""
+
+
+@pytest.mark.skipif(
+    any(shutil.which(tool) is None for tool in AVAHI_TOOLS),
+    reason="needs avahi-daemon, avahi-utils and dbus (apt-get install avahi-daemon avahi-utils)",
+)
+def test_avahi_sees_our_node_and_we_see_avahis(lan: Lan, tmp_path: Path) -> None:
+    ours, theirs = lan.add_host(1), lan.add_host(2)
+    (tmp_path / "bus.conf").write_text(BUS_CONFIG.format(socket=tmp_path / "bus"))
+    (tmp_path / "avahi.conf").write_text(AVAHI_CONFIG.format(interface=theirs.interface))
+    # A private system bus, so avahi runs beside (never instead of) the machine's own.
+    bus_command = ["dbus-daemon", "--config-file", str(tmp_path / "bus.conf"), "--nofork"]
+    bus = Process("dbus", [*bus_command, "--print-address"])
+    avahi_env = child_env(DBUS_SYSTEM_BUS_ADDRESS=f"unix:path={tmp_path / 'bus'}")
+    # ip netns exec gives the daemon its own mount namespace: its pid file
+    # directory is a private tmpfs there.
+    start_avahi = (
+        "mkdir -p /run/avahi-daemon && mount -t tmpfs tmpfs /run/avahi-daemon && exec "
+        f"avahi-daemon -f {tmp_path / 'avahi.conf'} --no-drop-root --no-chroot --no-rlimits"
+    )
+    daemons = [bus]
+    probe: Probe | None = None
+    try:
+        bus.wait_for_line(lambda lines: bool(lines), "bus address")
+        avahi = Process(
+            "avahi-daemon",
+            ["ip", "netns", "exec", theirs.namespace, "sh", "-c", start_avahi],
+            env=avahi_env,
+        )
+        daemons.append(avahi)
+        avahi.wait_for_line(
+            lambda lines: any("Server startup complete" in x for x in lines), "start-up"
+        )
+
+        probe = Probe(ours, "kitchen", "Ada")
+        resolved = f"=;{theirs.interface};IPv4;Ada-{probe.node_id[:8]};_blitz._tcp;local;"
+        browse = ["ip", "netns", "exec", theirs.namespace, "avahi-browse", "-rtpk", "_blitz._tcp"]
+        deadline = time.monotonic() + WAIT_S
+        line = ""
+        while not line and time.monotonic() < deadline:
+            listing = subprocess.run(
+                browse, capture_output=True, text=True, env=avahi_env, timeout=20
+            )
+            line = next((x for x in listing.stdout.splitlines() if x.startswith(resolved)), "")
+        assert line, f"avahi-browse never resolved {resolved!r}"
+        port = probe.ready["endpoint"].rpartition(":")[2]
+        assert f";blitz-{probe.node_id[:12]}.local;{ours.address};{port};" in line
+        for entry in (f"id={probe.node_id}", f"v={PROTOCOL_VERSION}", "table=kitchen", "name=Ada"):
+            assert f'"{entry}"' in line
+
+        grace_id = secrets.token_hex(16)
+        publish = Process(
+            "avahi-publish",
+            [
+                "ip", "netns", "exec", theirs.namespace, "avahi-publish", "-s", "Grace",
+                "_blitz._tcp", "4242", f"id={grace_id}", f"v={PROTOCOL_VERSION}",
+                "table=kitchen", "name=Grace", "port=4242",
+            ],
+            env=avahi_env,
+        )  # fmt: skip
+        daemons.append(publish)
+        probe.wait_to_see("found", {grace_id})
+        found = next(e for e in probe.events() if e.get("id") == grace_id)
+        assert found == {
+            "event": "found",
+            "id": grace_id,
+            "name": "Grace",
+            "endpoint": f"tcp://{theirs.address}:4242",
+        }
+        publish.stop()
+        probe.wait_to_see("lost", {grace_id})
+    finally:
+        if probe is not None:
+            probe.stop()
+        for daemon in reversed(daemons):
+            daemon.stop()

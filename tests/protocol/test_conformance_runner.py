@@ -1,0 +1,108 @@
+"""The conformance runner: `python -m dutchblitz.protocol.conformance`."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from dutchblitz.protocol import codec_vectors, conformance
+from dutchblitz.protocol.conformance import VectorFile, load_cases, main
+from dutchblitz.protocol.conformance_case import Case
+
+TOTAL = re.compile(r"^(\d+) passed, (\d+) failed$")
+
+
+def _total(output: str) -> tuple[int, int]:
+    found = TOTAL.match(output.strip().splitlines()[-1])
+    assert found is not None, output[-300:]
+    return int(found.group(1)), int(found.group(2))
+
+
+def test_every_vector_passes(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([]) == 0
+    passed, failed = _total(capsys.readouterr().out)
+    assert passed > 200
+    assert failed == 0
+
+
+def test_report_is_grouped_by_spec_id(capsys: pytest.CaptureFixture[str]) -> None:
+    main([])
+    lines = capsys.readouterr().out.splitlines()
+    headings = [line for line in lines if re.fullmatch(r"P-\d+", line)]
+    numbers = [int(h[2:]) for h in headings]
+    assert numbers == sorted(set(numbers))
+    assert lines[lines.index("P-2") + 1].startswith("  OK ")
+
+
+def test_json_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "report.json"
+    assert main(["--json", str(target)]) == 0
+    passed, failed = _total(capsys.readouterr().out)
+    report = json.loads(target.read_text())
+    assert (report["passed"], report["failed"]) == (passed, failed)
+    assert len(report["results"]) == passed + failed
+    assert {"spec", "name", "ok", "message"} <= set(report["results"][0])
+
+
+def test_a_failing_case_fails_the_run(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def crash() -> str | None:
+        raise RuntimeError("boom")
+
+    broken = [
+        Case("P-1", "passes", lambda: None),
+        Case("P-1", "fails", lambda: "wrong bytes"),
+        Case("P-3", "crashes", crash),
+    ]
+    monkeypatch.setattr(codec_vectors, "cases", lambda data: broken)
+    assert main([]) == 1
+    out = capsys.readouterr().out
+    assert "  FAILED fails: wrong bytes" in out
+    assert "  FAILED crashes: crashed: RuntimeError: boom" in out
+    passed, failed = _total(out)
+    assert failed == 2
+    assert passed >= 1
+
+
+def test_a_missing_optional_module_is_skipped_with_a_note() -> None:
+    found, note = load_cases(VectorFile("later.json", "no_such_vectors", required=False))
+    assert found == []
+    assert note is not None and "later.json" in note
+
+
+def test_a_missing_optional_file_is_skipped_with_a_note() -> None:
+    found, note = load_cases(VectorFile("no-such-file.json", "codec_vectors", required=False))
+    assert found == []
+    assert note is not None and "no-such-file.json" in note
+
+
+def test_a_missing_required_file_fails() -> None:
+    found, note = load_cases(VectorFile("no-such-file.json", "codec_vectors", required=True))
+    assert note is None
+    assert [case.run() for case in found] == ["the vector file is missing"]
+
+
+def test_the_runner_knows_the_three_vector_files() -> None:
+    files = {f.file: f.module for f in conformance.VECTOR_FILES}
+    assert files == {
+        "codec.json": "codec_vectors",
+        "rules.json": "rules_vectors",
+        "ordering.json": "order_vectors",
+    }
+
+
+def test_the_command_line() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "dutchblitz.protocol.conformance"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert _total(done.stdout)[1] == 0
