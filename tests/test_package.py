@@ -6,7 +6,7 @@ from dutchblitz.protocol.version import GAME_VERSION
 
 def test_console_script_prints_version() -> None:
     out = subprocess.run(
-        [sys.executable, "-m", "dutchblitz.node.cli", "--version"],
+        [sys.executable, "-m", "dutchblitz.client.main", "--version"],
         capture_output=True,
         text=True,
         timeout=30,

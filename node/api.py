@@ -1,0 +1,97 @@
+"""The small API the terminal client (and anything else) uses to talk to a node.
+
+The client never touches a socket: it reads ``Snapshot``s, subscribes to
+changes, and calls the actions below. A ``Session`` is what a running node
+offers; tests can offer their own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Protocol
+
+from dutchblitz.protocol.game import Game
+
+
+class Action(StrEnum):
+    """One keystroke's worth of play; the node picks the legal target."""
+
+    BLITZ_TO_CENTRE = "blitz_to_centre"
+    POST_TO_CENTRE = "post_to_centre"  # with slot
+    WOOD_TO_CENTRE = "wood_to_centre"
+    FLIP = "flip"  # flip three, or turn the Wood pile over when the hand is empty
+    STUCK = "stuck"
+    BLITZ_TO_POST = "blitz_to_post"  # with slot
+    WOOD_TO_POST = "wood_to_post"  # with slot
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerInfo:
+    seat: int
+    node: bytes
+    name: str
+    back: str
+    ready: bool
+    present: bool
+    is_me: bool
+    is_local_bot: bool
+    fingerprint: str = ""  # a short key fingerprint, once tables are authenticated
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """Something to flash on screen: a lost race, a refusal, a Blitz, a player leaving."""
+
+    kind: str  # lost_race | refused | blitz | round_over | game_over | joined | left | info | alarm
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """Everything a screen needs, as of one moment."""
+
+    table: str
+    interface: str  # "eth0 192.0.2.2 (interface of the default route)"
+    endpoint: str
+    my_node: bytes
+    my_seat: int | None
+    players: tuple[PlayerInfo, ...]
+    game: Game  # optimistic: our own pending moves shown; do not mutate
+    stable: Game  # final events only; do not mutate
+    pending_moves: int  # our own moves not final yet
+    peers_seen: int  # other nodes found on the network so far
+    seconds_running: float
+    can_start: bool
+    bot_levels: tuple[str, ...]
+
+
+class Session(Protocol):
+    def snapshot(self) -> Snapshot: ...
+
+    def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
+        """Call ``callback`` (on the event loop) whenever the snapshot changes; returns unsubscribe."""
+        ...
+
+    def take_notices(self) -> list[Notice]:
+        """Notices since the last call, oldest first."""
+        ...
+
+    def act(self, action: Action, slot: int = 0) -> str | None:
+        """Play at once (optimistically); returns why not, or None if the move was sent."""
+        ...
+
+    def set_name(self, name: str) -> str | None: ...
+
+    def set_back(self, back: str) -> str | None: ...
+
+    def set_ready(self, ready: bool) -> str | None: ...
+
+    def start(self) -> str | None: ...
+
+    def add_bot(self, level: str) -> str | None: ...
+
+    def remove_bot(self) -> str | None: ...
+
+    async def leave(self) -> None: ...
