@@ -54,6 +54,8 @@ class Bot:
 
     def choose(self, table: Table, seat: int) -> Move | None:
         """A move for ``seat``, or None when the round is over or the seat is out."""
+        if table.areas[seat].stuck:
+            return None  # wait for a centre play or the stalemate rotation
         moves = legal_moves(table, seat)
         if not moves:
             return None

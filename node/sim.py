@@ -157,6 +157,9 @@ class Simulation:
             self.trace(f"{self.now:9.4f} {text}")
 
     def run(self, limit: float = 600.0) -> dict[str, object]:
+        self.log(f"scenario {self.scenario}")
+        for node in self.nodes:
+            self.log(f"node {node.index} is {node.node_id.hex()[:4]}")
         self._schedule_faults()
         founder = self.nodes[0]
         self._effects(founder, founder.replica.found(self.now))
@@ -227,13 +230,13 @@ class Simulation:
             elif isinstance(effect, PersistClock):
                 node.disk.clock_mark = effect.mark
             elif isinstance(effect, Delivered):
-                self._check_delivered(node, effect)
                 if self.trace is not None:
                     entry = effect.entry
                     self.log(
                         f"node {node.index} #{entry.index} {entry.sender.hex()[:4]}:{entry.seq}"
                         f" L{entry.lamport} {entry.body} -> {entry.outcome.refusal or 'ok'}"
                     )
+                self._check_delivered(node, effect)
             elif isinstance(effect, Withdrawn):
                 node.settled_seqs.add(effect.seq)
             elif isinstance(effect, Alarm) and effect.kind == "desync":

@@ -38,6 +38,7 @@ from .messages import (
     Admit,
     BodyKind,
     Bye,
+    Cut,
     Deal,
     Envelope,
     Event,
@@ -201,6 +202,7 @@ BODIES: dict[BodyKind, Record] = {
     ),
     BodyKind.SUSPECT: Record(Suspect, (("node", NODE), ("held", UINT63))),
     BodyKind.BYE: Record(Bye, ()),
+    BodyKind.CUT: Record(Cut, (("node", NODE), ("seq", UINT63))),
 }
 BODY_KIND: dict[object, BodyKind] = {record.cls: kind for kind, record in BODIES.items()}
 

@@ -35,6 +35,7 @@ from .messages import (
     Admit,
     Body,
     Bye,
+    Cut,
     Envelope,
     Event,
     Heartbeat,
@@ -288,6 +289,8 @@ class Replica:
             self.genesis = True
         if isinstance(body, Suspect):
             return self._note_suspect(envelope.sender, body, now)
+        if isinstance(body, Cut):
+            return self._note_cut(body)
         if isinstance(body, Bye):
             self._note_bye(envelope.sender, envelope.seq)
         return []
@@ -408,6 +411,22 @@ class Replica:
             return []
         return self._suspect(target, now)  # join in, so that every survivor states its cut
 
+    def _maybe_retract(self, node: bytes) -> None:
+        """Take back a suspicion of a member we hear again, if no majority can remove it.
+
+        Without a majority of unsuspected members nobody can agree on its cut, so holding
+        back our acknowledgements would only stall the table (a healed even split, or a
+        table of two). Our Suspect stays in the log and is applied in order like any event.
+        """
+        if node not in self.suspected or node in self.settled:
+            return
+        present = [m.node for m in self.stable.members.values() if m.present]
+        unsuspected = [n for n in present if n not in self.suspected]
+        if len(unsuspected) * 2 > len(present):
+            return
+        del self.suspected[node]
+        self._stream(node).ack_cap = None
+
     def _note_bye(self, sender: bytes, seq: int) -> None:
         self.settled[sender] = seq
         self._cut_stream(sender, seq)
@@ -420,27 +439,37 @@ class Replica:
             self._optimistic = None
 
     def _settle_leaves(self) -> list[Effect]:
-        """Agree on the cut of a silent member once every other survivor has stated its own."""
+        """Agree on the cut of a silent member once every other survivor has stated its own.
+
+        Only a node that sees a majority of unsuspected members may settle; it then says
+        so with a CUT event, which every other node (the removed one included) adopts.
+        """
         present = [m.node for m in self.stable.members.values() if m.present]
         effects: list[Effect] = []
         for target, claims in list(self.claims.items()):
-            if target in self.settled:
+            if target in self.settled or target == self.me.node or target not in present:
                 continue
-            if target == self.me.node:
-                survivors = [n for n in present if n != target]  # our suspicions are void
-            else:
-                survivors = [n for n in present if n not in self.suspected and n != target]
-            if len(survivors) * 2 <= len(present) or target not in present:
-                continue  # no majority here: wait for the network to heal
+            survivors = [n for n in present if n not in self.suspected and n != target]
+            if len(survivors) * 2 <= len(present) or self.me.node not in survivors:
+                continue  # no majority here: wait for the network to heal, or for a CUT
             if not all(n in claims for n in survivors):
                 continue
             cut = max(claims[n] for n in survivors)
             self.settled[target] = cut
-            if target == self.me.node:
-                effects += self._cut_myself(cut)
-            else:
-                self._cut_stream(target, cut)
+            self._cut_stream(target, cut)
+            effects += self.submit(Cut(target, cut), self.now)
         return effects
+
+    def _note_cut(self, body: Cut) -> list[Effect]:
+        if body.node == self.me.node:
+            if self.settled.get(self.me.node) is None:
+                self.settled[self.me.node] = body.seq
+                return self._cut_myself(body.seq)
+            return []
+        if body.node not in self.settled:
+            self.settled[body.node] = body.seq
+            self._cut_stream(body.node, body.seq)
+        return []
 
     def _cut_myself(self, cut: int) -> list[Effect]:
         """The others have removed us at ``cut``: what we sent past it never happened."""
@@ -485,6 +514,7 @@ class Replica:
     def _take_heartbeat(self, envelope: Envelope, beat: Heartbeat, now: float) -> list[Effect]:
         stream = self._stream(envelope.sender)
         stream.promise(beat.last_seq, envelope.lamport)
+        self._maybe_retract(envelope.sender)
         for ack in beat.acks:
             stream.acks[ack.node] = max(stream.acks.get(ack.node, 0), ack.held)
             self._stream(ack.node).announced = max(self._stream(ack.node).announced, ack.held)

@@ -15,7 +15,7 @@ from enum import StrEnum
 from typing import Any
 
 from .cards import ALL_BACKS, Card, card_from_code, check_backs, post_count
-from .messages import Admit, Body, Bye, Deal, Play, Profile, Ready, Reveal, Start, Suspect
+from .messages import Admit, Body, Bye, Cut, Deal, Play, Profile, Ready, Reveal, Start, Suspect
 from .moves import Move
 from .rules import Reason, Refusal, apply
 from .scoring import DEFAULT_TARGET, add_scores, game_winner, round_scores
@@ -296,6 +296,9 @@ class Game:
     def _reveal(self, sender: bytes, body: Reveal) -> Outcome:
         return ACCEPTED  # audited by the security layer; ordered here so all agree
 
+    def _cut(self, sender: bytes, body: Cut) -> Outcome:
+        return ACCEPTED  # where a stream ends is the core's business; kept in the log
+
     def _bye(self, sender: bytes, body: Bye) -> Outcome:
         self.leave(sender)
         return ACCEPTED
@@ -345,6 +348,7 @@ _TRANSITIONS: Mapping[tuple[Phase, type], Handler] = {
     **{(phase, Bye): Game._bye for phase in _ANY_PHASE},
     **{(phase, Suspect): Game._suspect for phase in _ANY_PHASE},
     **{(phase, Reveal): Game._reveal for phase in _ANY_PHASE},
+    **{(phase, Cut): Game._cut for phase in _ANY_PHASE},
     (Phase.LOBBY, Profile): Game._profile,
     (Phase.LOBBY, Ready): Game._ready,
     (Phase.LOBBY, Start): Game._start,

@@ -37,6 +37,7 @@ class BodyKind(IntEnum):
     REVEAL = 7
     SUSPECT = 8
     BYE = 9
+    CUT = 10
 
 
 class MoveKind(IntEnum):
@@ -182,7 +183,15 @@ class Bye:
     """The sender leaves the table."""
 
 
-Body = Admit | Profile | Ready | Start | Deal | Play | Reveal | Suspect | Bye
+@dataclass(frozen=True, slots=True)
+class Cut:
+    """The sender has agreed where ``node``'s stream ends: nothing after ``seq`` counts."""
+
+    node: bytes
+    seq: int
+
+
+Body = Admit | Profile | Ready | Start | Deal | Play | Reveal | Suspect | Bye | Cut
 
 
 @dataclass(frozen=True, slots=True)

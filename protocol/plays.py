@@ -55,7 +55,7 @@ def post_play(table: Table, seat: int, source: Source, slot: int) -> PostPlay | 
 
 def wood_flip(table: Table, seat: int) -> WoodFlip | None:
     area = table.areas[seat]
-    if area.stuck or not area.hand:
+    if not area.hand:
         return None
     shows = area.hand[-min(FLIP_COUNT, len(area.hand))]
     return None if shows is None else WoodFlip(seat, shows)
@@ -63,7 +63,7 @@ def wood_flip(table: Table, seat: int) -> WoodFlip | None:
 
 def wood_turn(table: Table, seat: int) -> WoodTurn | None:
     area = table.areas[seat]
-    return WoodTurn(seat) if not area.stuck and not area.hand and area.wood else None
+    return WoodTurn(seat) if not area.hand and area.wood else None
 
 
 def flip_or_turn(table: Table, seat: int) -> WoodFlip | WoodTurn | None:
@@ -88,9 +88,16 @@ def post_moves(table: Table, seat: int) -> list[PostPlay]:
 
 
 def legal_moves(table: Table, seat: int) -> list[Move]:
-    """Every move the rules allow ``seat`` now, for a node that knows its cards."""
-    if table.over or not table.areas[seat].active:
+    """Every move the rules allow ``seat`` now, for a node that knows its cards.
+
+    A node decides on the table it has applied with its own moves still in flight
+    applied on top, so from its stuck call on it offers nothing but waiting.
+    """
+    area = table.areas[seat]
+    if table.over or not area.active:
         return []
+    if area.stuck:
+        return [StuckCall(seat)]  # allowed, and changes nothing: a stuck player waits
     moves: list[Move] = [*centre_moves(table, seat), *post_moves(table, seat)]
     cycle = flip_or_turn(table, seat)
     if cycle is not None:

@@ -69,6 +69,13 @@ def apply(table: Table, move: Move) -> Refusal | None:
         return Refusal(Reason.UNKNOWN_SEAT)
     if not area.active:
         return Refusal(Reason.NOT_ACTIVE)
+    if area.stuck and rule is not _stuck_call:
+        # A stuck player waits until the call lapses. A stalemate turns every
+        # hand, and only its owner knows a hand's cards: a flip sent before a stalemate
+        # but ordered after it would name a card the rotation has moved, which the
+        # owner's table would refuse and every other table accept. A player who waits
+        # from the stuck call on can have no such move in flight.
+        return Refusal(Reason.STUCK)
     return rule(table, area, move)
 
 
@@ -149,7 +156,6 @@ def _post_play(table: Table, area: Area, move: PostPlay) -> Refusal | None:
         return refusal
     _take_top(table, area, move.source, 0, move.shows)
     area.post[move.slot].append(played)
-    area.stuck = False
     return None
 
 
@@ -239,8 +245,6 @@ def _take_top(table: Table, area: Area, source: Source, slot: int, shows: Card |
 
 
 def _wood_flip(table: Table, area: Area, move: WoodFlip) -> Refusal | None:
-    if area.stuck:
-        return Refusal(Reason.STUCK)
     if not area.hand:
         return Refusal(Reason.HAND_EMPTY)
     count = min(FLIP_COUNT, len(area.hand))
@@ -258,8 +262,6 @@ def _wood_flip(table: Table, area: Area, move: WoodFlip) -> Refusal | None:
 
 
 def _wood_turn(table: Table, area: Area, move: WoodTurn) -> Refusal | None:
-    if area.stuck:
-        return Refusal(Reason.STUCK)
     if area.hand:
         return Refusal(Reason.HAND_NOT_EMPTY)
     if not area.wood:
@@ -272,13 +274,6 @@ def _turn_wood(area: Area) -> None:
     # Turning the pile over face down makes its bottom card the hand's top.
     area.hand = area.wood[::-1]
     area.wood = []
-
-
-# A stuck player waits: their flips and turns are refused until the call lapses.
-# A stalemate turns every hand, and only the owner knows a hand's cards; a flip sent
-# before a stalemate but ordered after it would name a card the rotation has moved,
-# which the owner's table would refuse and every other table accept. A player who is
-# stuck cannot have such a flip in flight, so every table agrees.
 
 
 def _stuck_call(table: Table, area: Area, move: StuckCall) -> Refusal | None:

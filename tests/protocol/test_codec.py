@@ -43,6 +43,7 @@ from dutchblitz.protocol.messages import (
     Reveal,
     Start,
     Suspect,
+    Cut,
 )
 from dutchblitz.protocol.moves import MOVE_TYPES, CentrePlay, PostPlay, Source, StuckCall, WoodFlip
 from dutchblitz.protocol.plays import legal_moves
@@ -82,6 +83,7 @@ ONE_OF_EACH_BODY = [
     Reveal(1, b"s" * 32, tuple(range(40))),
     Suspect(BOB, 3),
     Bye(),
+    Cut(BOB, 7),
 ]
 ONE_OF_EACH_KIND = [
     Envelope("kitchen", ANN, 0, 0, Hello("Ann", "pump", "tcp://h:1", (), b"", 1)),
