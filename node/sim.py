@@ -185,6 +185,10 @@ class Simulation:
         games = [node.replica.stable for node in self.nodes]
         if not all(g.phase == Phase.OVER for g in games):
             return False
+        if any(node.replica.pending for node in self.nodes):
+            return False
+        if any(set(node.submitted) - node.settled_seqs for node in self.nodes):
+            return False
         return len({len(node.replica.log) for node in self.nodes}) == 1
 
     # -- nodes --------------------------------------------------------------------------------

@@ -29,7 +29,7 @@ from .effects import (
     Timer,
     Withdrawn,
 )
-from .game import Game, Outcome
+from .game import Game, Phase
 from .messages import (
     Ack,
     Admit,
@@ -110,9 +110,13 @@ class Replica:
         self.suspect_seqs: dict[bytes, int] = {}  # node -> the number of my Suspect event
         self.claims: dict[bytes, dict[bytes, int]] = {}  # target -> {suspecter: held}
         self.settled: dict[bytes, int] = {}  # target -> agreed cut
+        self.cut_notes: list[tuple[bytes, Cut]] = []  # CUTs whose sender we cannot place yet
         self.rejoining = False
         self.genesis = False  # nothing is final before the founder's own Admit is held
         self.admitted: set[tuple[bytes, int]] = set()
+        # The game as it stood when it ended, the log length then, and the digest there:
+        # the same on every node, while events ordered after the end still come in.
+        self.ended: tuple[int, bytes, Game] | None = None
         self._optimistic: Game | None = None
         self._ack_due = False
         self._clock_mark = 0
@@ -181,6 +185,11 @@ class Replica:
 
     def submit(self, body: Body, now: float) -> list[Effect]:
         """Send one event of ours into the total order."""
+        effects = self._send_event(body, now)
+        return effects + self._advance(now)
+
+    def _send_event(self, body: Body, now: float) -> list[Effect]:
+        """Send one event without applying anything: safe in the middle of other work."""
         self.now = now
         self.my_seq += 1
         lamport = self.clock.tick()
@@ -190,7 +199,7 @@ class Replica:
         effects += self._take_event(envelope, raw, now, persist=False)
         effects.append(Send(None, raw))
         self.counters.sent += 1
-        return effects + self._advance(now)
+        return effects
 
     def flush(self, now: float) -> list[Effect]:
         """Send the acknowledgement owed for what was received since the last flush."""
@@ -267,6 +276,11 @@ class Replica:
         self, envelope: Envelope, raw: bytes, now: float, persist: bool
     ) -> list[Effect]:
         stream = self._stream(envelope.sender)
+        if stream.cut is not None and envelope.seq > stream.cut:
+            if envelope.seq in stream.parked:
+                return []
+            stream.park(envelope.seq, Held(envelope, raw))
+            return [Persist(raw)] if persist else []
         if not stream.accepts(envelope.seq):
             self.counters.duplicates += 1
             return []
@@ -290,7 +304,7 @@ class Replica:
         if isinstance(body, Suspect):
             return self._note_suspect(envelope.sender, body, now)
         if isinstance(body, Cut):
-            return self._note_cut(body)
+            return self._note_cut(envelope.sender, body)
         if isinstance(body, Bye):
             self._note_bye(envelope.sender, envelope.seq)
         return []
@@ -334,7 +348,14 @@ class Replica:
         envelope = held.envelope
         assert isinstance(envelope.payload, Event)
         body = envelope.payload.body
-        outcome = self._apply_body(sender, seq, body)
+        if not self._counts(sender, seq, body):
+            # Only members present at this point of the order make the log: a node that
+            # never received this event must end with the same log as one that did.
+            self._optimistic = None
+            if sender == self.me.node:
+                return [Withdrawn(seq, body, "not_at_the_table")]
+            return []
+        outcome = self.stable.apply(sender, body)
         self.chain = hashlib.blake2b(
             self.chain + sender + seq.to_bytes(8, "big") + held.raw, digest_size=DIGEST_SIZE
         ).digest()
@@ -342,6 +363,8 @@ class Replica:
         self.log.append(entry)
         self.stable_raws[(sender, seq)] = held.raw
         self._optimistic = None
+        if self.ended is None and self.stable.phase == Phase.OVER:
+            self.ended = (len(self.log), self.digest(), self.stable.copy())
         effects: list[Effect] = [Delivered(entry)]
         if outcome.accepted and isinstance(body, Admit):
             effects += self._on_admitted(body, now)
@@ -350,24 +373,39 @@ class Replica:
         effects += self._check_peer_digests()
         return effects
 
-    def _apply_body(self, sender: bytes, seq: int, body: Body) -> Outcome:
+    def _counts(self, sender: bytes, seq: int, body: Body) -> bool:
+        """Whether an event enters the log: its sender is present here (or founds the table)."""
+        if seq < self.streams[sender].first_seq:
+            return False
         member = self.stable.members.get(sender)
-        stream = self.streams[sender]
-        if member is not None and not member.present and not isinstance(body, Admit):
-            return self.stable.apply(sender, body)  # refused: the sender has left
-        if seq < stream.first_seq:
-            return Outcome("stale")
-        return self.stable.apply(sender, body)
+        if member is not None:
+            return member.present
+        founding = not self.stable.members and isinstance(body, Admit) and body.node == sender
+        return founding
 
     def _on_admitted(self, body: Admit, now: float) -> list[Effect]:
+        """A fresh start for ``node``: what was said about it, or by it, before is void."""
         node = body.node
         self.settled.pop(node, None)
         self.suspected.pop(node, None)
         self.claims.pop(node, None)
-        self._stream(node).skip_to(body.first_seq)
+        for claims in self.claims.values():
+            claims.pop(node, None)
+        effects: list[Effect] = []
+        ready, void = self._stream(node).skip_to(body.first_seq)
+        for held in ready:
+            effects += self._on_contiguous(held, now)
+        if node == self.me.node:
+            effects += [_withdrawn(held) for held in void]
+        self.cut_notes = [(s, c) for s, c in self.cut_notes if c.node != node]
         if node == self.me.node:
             self.rejoining = False
-        return []
+            self.my_seq = max(self.my_seq, body.first_seq - 1)
+            for target in list(self.suspected):
+                self._stream(target).ack_cap = None
+            self.suspected.clear()
+            self.suspect_seqs.clear()
+        return effects
 
     # -- leaving: suspicion, agreement on the cut, and goodbyes
 
@@ -391,9 +429,11 @@ class Replica:
         self.suspected[node] = stream.held
         stream.ack_cap = stream.held
         self.suspect_seqs[node] = self.my_seq + 1
-        return self.submit(Suspect(node, stream.held), now)
+        return self._send_event(Suspect(node, stream.held), now)
 
     def _note_suspect(self, sender: bytes, body: Suspect, now: float) -> list[Effect]:
+        if body.held < self._stream(body.node).first_seq - 1:
+            return []  # about a stream the node has since left behind
         self.claims.setdefault(body.node, {})[sender] = body.held
         target = body.node
         if sender == self.me.node and target not in self.suspected:
@@ -445,7 +485,7 @@ class Replica:
         so with a CUT event, which every other node (the removed one included) adopts.
         """
         present = [m.node for m in self.stable.members.values() if m.present]
-        effects: list[Effect] = []
+        effects: list[Effect] = self._adopt_cuts() if self.cut_notes else []
         for target, claims in list(self.claims.items()):
             if target in self.settled or target == self.me.node or target not in present:
                 continue
@@ -457,10 +497,29 @@ class Replica:
             cut = max(claims[n] for n in survivors)
             self.settled[target] = cut
             self._cut_stream(target, cut)
-            effects += self.submit(Cut(target, cut), self.now)
+            effects += self._send_event(Cut(target, cut), self.now)
         return effects
 
-    def _note_cut(self, body: Cut) -> list[Effect]:
+    def _note_cut(self, sender: bytes, body: Cut) -> list[Effect]:
+        self.cut_notes.append((sender, body))
+        return self._adopt_cuts()
+
+    def _adopt_cuts(self) -> list[Effect]:
+        """Adopt the CUTs sent by members at the table (a restart may learn them early)."""
+        effects: list[Effect] = []
+        waiting: list[tuple[bytes, Cut]] = []
+        for sender, body in self.cut_notes:
+            member = self.stable.members.get(sender)
+            if member is None or not member.present:
+                waiting.append((sender, body))
+            else:
+                effects += self._adopt_cut(body)
+        self.cut_notes = waiting[-MAX_PEERS:]
+        return effects
+
+    def _adopt_cut(self, body: Cut) -> list[Effect]:
+        if body.seq < self._stream(body.node).first_seq - 1:
+            return []  # about a stream the node has since left behind
         if body.node == self.me.node:
             if self.settled.get(self.me.node) is None:
                 self.settled[self.me.node] = body.seq
@@ -473,14 +532,8 @@ class Replica:
 
     def _cut_myself(self, cut: int) -> list[Effect]:
         """The others have removed us at ``cut``: what we sent past it never happened."""
-        own = self._stream(self.me.node)
         effects: list[Effect] = []
-        for seq in sorted(s for s in own.events if s > cut):
-            payload = own.events.pop(seq).envelope.payload
-            assert isinstance(payload, Event)
-            effects.append(Withdrawn(seq, payload.body, "removed_from_table"))
-        own.held = min(own.held, cut)
-        self.pending = [p for p in self.pending if p[1] != self.me.node or p[2] <= cut]
+        self._cut_stream(self.me.node, cut)  # they count again only if a new stream has them
         self._optimistic = None
         for target, seq in list(self.suspect_seqs.items()):
             if seq > cut:  # our suspicion of it was never heard: take it back
@@ -522,13 +575,19 @@ class Replica:
             return self._compare_digest(envelope.sender, beat.digest_index, beat.digest)
         return []
 
+    def hello(self, to: bytes | None) -> list[Effect]:
+        """Our HELLO for one peer, or every peer: where we listen, whom we know, which log."""
+        return [self._hello(to)]
+
     def can_play(self) -> bool:
         """Whether this node may send game events now (a member, not being removed)."""
         return self.is_member() and not self.rejoining and self.me.node not in self.settled
 
     def _hello(self, to: bytes | None) -> Send:
         peers = tuple(PeerAddress(n, e) for n, e in sorted(self.endpoints.items())[:MAX_PEERS])
-        resume = self.my_seq + 1 if self.rejoining or not self.is_member() else 0
+        # Skip one number past anything used, so a stale CUT of our old stream (which ends at
+        # most at my_seq) can never be mistaken for one of the new stream.
+        resume = self.my_seq + 2 if self.rejoining or not self.is_member() else 0
         hello = Hello(self.me.name, self.me.back, self.me.endpoint, peers, self.me.epoch, resume)
         return Send(to, encode(Envelope(self.me.table, self.me.node, self.clock.time, 0, hello)))
 
@@ -553,7 +612,7 @@ class Replica:
         if member is not None and member.present:
             return []
         self.admitted.add((node, first_seq))
-        return self.submit(Admit(node, first_seq), now)
+        return self._send_event(Admit(node, first_seq), now)
 
     def _ask_repairs(self, now: float) -> list[Effect]:
         effects: list[Effect] = []
@@ -672,3 +731,9 @@ class Replica:
     def _dropped(self, reason: str, detail: str) -> list[Effect]:
         first = self.counters.drop(reason)
         return [Alarm("dropped", detail)] if first else []
+
+
+def _withdrawn(held: Held) -> Withdrawn:
+    payload = held.envelope.payload
+    assert isinstance(payload, Event)
+    return Withdrawn(held.envelope.seq, payload.body, "removed_from_table")

@@ -39,6 +39,9 @@ class Stream:
     last_heard: float = 0.0
     acks: dict[bytes, int] = field(default_factory=dict)  # what this sender holds
     events: dict[int, Held] = field(default_factory=dict)  # held and buffered, by number
+    # Events past a cut: void, unless the sender is admitted again and they turn out to
+    # belong to its new stream. Kept aside until then (a restart may see them first).
+    parked: dict[int, Held] = field(default_factory=dict)
 
     def accepts(self, seq: int) -> bool:
         """Whether an event with this number is new and welcome here."""
@@ -47,6 +50,11 @@ class Stream:
         if self.cut is not None and seq > self.cut:
             return False
         return seq <= self.held + MAX_AHEAD
+
+    def park(self, seq: int, item: Held) -> None:
+        """Keep an event from past the cut aside, in case it opens a new stream."""
+        if seq not in self.parked and len(self.parked) < MAX_AHEAD:
+            self.parked[seq] = item
 
     def ack_level(self) -> int:
         """How far we acknowledge holding: capped where we stated our cut."""
@@ -88,23 +96,39 @@ class Stream:
             last += 1
         return first, last
 
-    def skip_to(self, first_seq: int) -> None:
-        """A rejoined sender resumes at ``first_seq``: forget the numbers it skipped."""
+    def skip_to(self, first_seq: int) -> tuple[list[Held], list[Held]]:
+        """A rejoined sender resumes at ``first_seq``: forget the numbers it skipped.
+
+        Returns the events this makes contiguous, and the parked ones found void.
+        """
         self.first_seq = first_seq
         self.cut = None
         self.ack_cap = None
         for seq in [s for s in self.events if self.held < s < first_seq]:
             del self.events[seq]
+        void = [item for seq, item in sorted(self.parked.items()) if seq < first_seq]
+        for seq, item in self.parked.items():
+            if seq >= first_seq:
+                self.events.setdefault(seq, item)
+        self.parked = {}
         if self.held < first_seq - 1:
             self.held = first_seq - 1
         self.announced = max(self.announced, self.held)
-        self.claim_seq = min(self.claim_seq, self.held)
+        ready: list[Held] = []
+        while self.held + 1 in self.events:
+            self.held += 1
+            event = self.events[self.held]
+            self.horizon = max(self.horizon, event.envelope.lamport)
+            ready.append(event)
+        self._settle_claim()
+        return ready, void
 
     def cut_at(self, cut: int) -> list[int]:
-        """Nothing past ``cut`` counts any more; returns the held numbers dropped."""
+        """Nothing past ``cut`` counts any more; returns the numbers set aside."""
         self.cut = cut
+        self.ack_cap = None  # the cut is agreed: everything up to it may be acknowledged
         dropped = sorted(s for s in self.events if s > cut)
         for seq in dropped:
-            del self.events[seq]
+            self.park(seq, self.events.pop(seq))
         self.held = min(self.held, cut)
         return dropped
