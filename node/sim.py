@@ -17,6 +17,8 @@ from __future__ import annotations
 import argparse
 import hashlib
 import heapq
+import multiprocessing
+import os
 import random
 import sys
 import time
@@ -67,22 +69,42 @@ class Scenario:
     heal_at: float
 
     @staticmethod
-    def draw(rng: random.Random, faults: bool = True) -> Scenario:
+    def draw(rng: random.Random, faults: str = "single") -> Scenario:
+        """Draw a table and its faults. ``faults`` is none, single or overlapping.
+
+        ``single`` (what CI sweeps) injects message loss, duplication, reordering, delay and
+        clock skew throughout, plus one membership fault: a partition that cuts off a
+        minority (symmetric or one-way), a crash with a restart, or a pause. ``overlapping``
+        lets several of them (and even splits) overlap; see the README for what it finds.
+        """
         players = rng.choice((2, 3, 3, 4, 4, 5))
-        skews = tuple(rng.uniform(-0.05, 0.05) if faults else 0.0 for _ in range(players))
-        if not faults:
+        skews = tuple(rng.uniform(-0.05, 0.05) if faults != "none" else 0.0 for _ in range(players))
+        if faults == "none":
             return Scenario(players, 12, 0.0, 0.0, (0.0005, 0.003), (), (), (), skews, 0.0)
-        partitions, crashes, pauses = [], [], []
-        for _ in range(rng.choice((0, 0, 1, 2))):
-            start = rng.uniform(1.0, 25.0)
-            side = frozenset(rng.sample(range(players), rng.randint(1, max(1, players // 2))))
-            partitions.append((start, start + rng.uniform(0.5, 6.0), side, rng.random() < 0.3))
-        for _ in range(rng.choice((0, 0, 1))):
-            at = rng.uniform(1.0, 25.0)
-            crashes.append((at, at + rng.uniform(0.2, 6.0), rng.randrange(players)))
-        for _ in range(rng.choice((0, 0, 1))):
-            at = rng.uniform(1.0, 25.0)
-            pauses.append((at, at + rng.uniform(0.2, 4.0), rng.randrange(players)))
+        partitions: list[tuple[float, float, frozenset[int], bool]] = []
+        crashes: list[tuple[float, float, int]] = []
+        pauses: list[tuple[float, float, int]] = []
+        if faults == "single":
+            kind = rng.choice(("none", "partition", "crash", "pause"))
+            at = rng.uniform(1.0, 20.0)
+            if kind == "partition":
+                side = frozenset(rng.sample(range(players), max(1, (players - 1) // 2)))
+                partitions.append((at, at + rng.uniform(0.5, 6.0), side, rng.random() < 0.3))
+            elif kind == "crash":
+                crashes.append((at, at + rng.uniform(0.2, 6.0), rng.randrange(players)))
+            elif kind == "pause":
+                pauses.append((at, at + rng.uniform(0.2, 4.0), rng.randrange(players)))
+        else:
+            for _ in range(rng.choice((0, 0, 1, 2))):
+                start = rng.uniform(1.0, 25.0)
+                side = frozenset(rng.sample(range(players), rng.randint(1, max(1, players // 2))))
+                partitions.append((start, start + rng.uniform(0.5, 6.0), side, rng.random() < 0.3))
+            for _ in range(rng.choice((0, 0, 1))):
+                at = rng.uniform(1.0, 25.0)
+                crashes.append((at, at + rng.uniform(0.2, 6.0), rng.randrange(players)))
+            for _ in range(rng.choice((0, 0, 1))):
+                at = rng.uniform(1.0, 25.0)
+                pauses.append((at, at + rng.uniform(0.2, 4.0), rng.randrange(players)))
         return Scenario(
             players=players,
             target=rng.choice((8, 12, 20)),
@@ -126,7 +148,9 @@ class SimNode:
 class Simulation:
     """One seeded run. ``run`` returns a summary or raises InvariantViolated."""
 
-    def __init__(self, seed: int, faults: bool = True, trace: Callable[[str], None] | None = None):
+    def __init__(
+        self, seed: int, faults: str = "single", trace: Callable[[str], None] | None = None
+    ):
         self.seed = seed
         self.rng = random.Random(seed)
         self.scenario = Scenario.draw(self.rng, faults)
@@ -434,37 +458,71 @@ class Simulation:
         }
 
 
-def run_seed(seed: int, faults: bool = True, verbose: bool = False) -> dict[str, object]:
+def run_seed(seed: int, faults: str = "single", verbose: bool = False) -> dict[str, object]:
     trace = print if verbose else None
     return Simulation(seed, faults, trace).run()
 
 
+def _outcome(job: tuple[int, str]) -> tuple[int, str | None, dict[str, object] | None]:
+    seed, faults = job
+    try:
+        return seed, None, run_seed(seed, faults)
+    except InvariantViolated as error:
+        return seed, str(error), None
+
+
+def sweep(
+    seeds: Sequence[int], faults: str, workers: int
+) -> list[tuple[int, str | None, dict[str, object] | None]]:
+    """Run many seeds, on ``workers`` processes; results come back in seed order."""
+    jobs = [(seed, faults) for seed in seeds]
+    if workers <= 1:
+        return [_outcome(job) for job in jobs]
+    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+        return pool.map(_outcome, jobs, chunksize=4)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m dutchblitz.node.sim", description=__doc__.split("\n\n")[0]
+        prog="python -m dutchblitz.node.sim", description=(__doc__ or "").split("\n\n")[0]
     )
     parser.add_argument("--seeds", type=int, default=100, help="how many seeds to sweep")
     parser.add_argument("--first", type=int, default=0, help="the first seed of the sweep")
-    parser.add_argument("--seed", type=int, help="replay this one seed")
-    parser.add_argument("--no-faults", action="store_true", help="a clean network")
+    parser.add_argument("--seed", type=int, help="replay this one seed, printing its trace")
+    parser.add_argument(
+        "--faults",
+        choices=("none", "single", "overlapping"),
+        default="single",
+        help="which faults to draw (default: single)",
+    )
+    parser.add_argument(
+        "--workers", type=int, default=os.cpu_count() or 1, help="processes for a sweep"
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="print the trace")
     args = parser.parse_args(argv)
-    seeds = [args.seed] if args.seed is not None else range(args.first, args.first + args.seeds)
     started = time.perf_counter()
-    failures = 0
-    for seed in seeds:
+    if args.seed is not None:
         try:
-            summary = run_seed(seed, not args.no_faults, args.verbose)
+            print(run_seed(args.seed, args.faults, verbose=True))
         except InvariantViolated as error:
+            print(f"seed {args.seed}: FAILED: {error}")
+            print("0 passed, 1 failed")
+            return 1
+        print("1 passed, 0 failed")
+        return 0
+    seeds = range(args.first, args.first + args.seeds)
+    failures = 0
+    for seed, error, summary in sweep(seeds, args.faults, args.workers):
+        if error is not None:
             failures += 1
             print(f"seed {seed}: FAILED: {error}")
-            print(f"  replay: python -m dutchblitz.node.sim --seed {seed} -v")
-            continue
-        if args.seed is not None or args.verbose:
+            print(f"  replay: python -m dutchblitz.node.sim --seed {seed} --faults {args.faults}")
+        elif args.verbose:
             print(summary)
     elapsed = time.perf_counter() - started
     count = len(seeds)
-    print(f"{count - failures} passed, {failures} failed ({count / elapsed:.1f} seeds/s)")
+    print(f"sim: {count} seeds in {elapsed:.1f} s ({count / elapsed:.1f} seeds/s)")
+    print(f"{count - failures} passed, {failures} failed")
     return 1 if failures else 0
 
 

@@ -409,9 +409,26 @@ class Replica:
 
     # -- leaving: suspicion, agreement on the cut, and goodbyes
 
+    def _hears_majority(self) -> bool:
+        """Whether this node hears from most of the table, itself included.
+
+        Only such a node suspects anyone: in an even split nobody does, and both halves
+        simply wait for the network to heal instead of removing each other.
+        """
+        present = [m.node for m in self.stable.members.values() if m.present]
+        # Half the suspicion timeout: silences that start together (a partition) must not
+        # count each other as heard while their timers run out one by one.
+        limit = self.settings.suspect_after / 2
+        heard = [
+            n
+            for n in present
+            if n == self.me.node or self.now - self._stream(n).last_heard <= limit
+        ]
+        return len(heard) * 2 > len(present)
+
     def _suspect_silent(self, now: float) -> list[Effect]:
         effects: list[Effect] = []
-        if not self.is_member():
+        if not self.is_member() or not self._hears_majority():
             return effects
         for member in list(self.stable.members.values()):
             node = member.node
@@ -444,7 +461,7 @@ class Replica:
                 self._stream(target).ack_cap = body.held
         if target == self.me.node or target in self.suspected or sender in self.suspected:
             return []
-        if not self.is_member() or sender == self.me.node:
+        if not self.is_member() or sender == self.me.node or not self._hears_majority():
             return []
         member = self.stable.members.get(target)
         if member is None or not member.present:
@@ -531,18 +548,22 @@ class Replica:
         return []
 
     def _cut_myself(self, cut: int) -> list[Effect]:
-        """The others have removed us at ``cut``: what we sent past it never happened."""
-        effects: list[Effect] = []
+        """The others have removed us at ``cut``: what we sent past it never happened.
+
+        Our own suspicions die with our place at the table: nobody waits for our
+        acknowledgements any more, so we hold none back.
+        """
         self._cut_stream(self.me.node, cut)  # they count again only if a new stream has them
         self._optimistic = None
         for target, seq in list(self.suspect_seqs.items()):
-            if seq > cut:  # our suspicion of it was never heard: take it back
-                del self.suspect_seqs[target]
-                self.suspected.pop(target, None)
+            if seq > cut:  # never heard by anyone: take it back entirely
                 self.claims.get(target, {}).pop(self.me.node, None)
-                if target not in self.settled:
-                    self._stream(target).ack_cap = None
-        return effects
+        for target in list(self.suspected):
+            if target not in self.settled:
+                self._stream(target).ack_cap = None
+        self.suspected.clear()
+        self.suspect_seqs.clear()
+        return []
 
     # -- heartbeats, hellos and repair ----------------------------------------------------------
 
