@@ -1,4 +1,4 @@
-"""Hostile input: decode refuses it with a ProtocolError, and nothing else, quickly (P-85).
+"""Hostile input: decode refuses it with a ProtocolError, and nothing else, quickly (P-98).
 
 Whatever decode accepts, it accepts only in its one canonical encoding (P-10, P-11), so
 every accepted byte string must come back unchanged from ``encode``.
