@@ -293,6 +293,9 @@ class Replica:
 
     def _on_contiguous(self, held: Held, now: float) -> list[Effect]:
         envelope = held.envelope
+        cut = self.streams[envelope.sender].cut
+        if cut is not None and envelope.seq > cut:
+            return []  # a BYE or CUT earlier in the same run of events has set it aside
         self.clock.observe(envelope.lamport)
         key = order_key(self.me.epoch, envelope.lamport, envelope.sender)
         bisect.insort(self.pending, (key, envelope.sender, envelope.seq))
@@ -348,6 +351,7 @@ class Replica:
         envelope = held.envelope
         assert isinstance(envelope.payload, Event)
         body = envelope.payload.body
+        self.stable_raws[(sender, seq)] = held.raw  # a void event is still served in repairs
         if not self._counts(sender, seq, body):
             # Only members present at this point of the order make the log: a node that
             # never received this event must end with the same log as one that did.
@@ -361,7 +365,6 @@ class Replica:
         ).digest()
         entry = LogEntry(len(self.log), sender, seq, envelope.lamport, body, outcome)
         self.log.append(entry)
-        self.stable_raws[(sender, seq)] = held.raw
         self._optimistic = None
         if self.ended is None and self.stable.phase == Phase.OVER:
             self.ended = (len(self.log), self.digest(), self.stable.copy())
@@ -430,6 +433,8 @@ class Replica:
         effects: list[Effect] = []
         if not self.is_member() or not self._hears_majority():
             return effects
+        if self.me.node in self.settled:
+            return effects  # we are being removed: a suspicion would only hold back our acks
         for member in list(self.stable.members.values()):
             node = member.node
             if not member.present or node == self.me.node or node in self.suspected:

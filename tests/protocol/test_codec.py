@@ -27,6 +27,7 @@ from dutchblitz.protocol.messages import (
     Admit,
     BodyKind,
     Bye,
+    Cut,
     Deal,
     Envelope,
     Event,
@@ -43,7 +44,6 @@ from dutchblitz.protocol.messages import (
     Reveal,
     Start,
     Suspect,
-    Cut,
 )
 from dutchblitz.protocol.moves import MOVE_TYPES, CentrePlay, PostPlay, Source, StuckCall, WoodFlip
 from dutchblitz.protocol.plays import legal_moves
