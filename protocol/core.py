@@ -112,6 +112,7 @@ class Replica:
         self.settled: dict[bytes, int] = {}  # target -> agreed cut
         self.cut_notes: list[tuple[bytes, Cut]] = []  # CUTs whose sender we cannot place yet
         self.rejoining = False
+        self._majority_since: float | None = None  # when we last came to hear a majority
         self.genesis = False  # nothing is final before the founder's own Admit is held
         self.admitted: set[tuple[bytes, int]] = set()
         # The game as it stood when it ended, the log length then, and the digest there:
@@ -432,6 +433,13 @@ class Replica:
     def _suspect_silent(self, now: float) -> list[Effect]:
         effects: list[Effect] = []
         if not self.is_member() or not self._hears_majority():
+            self._majority_since = None
+            return effects
+        if self._majority_since is None:
+            self._majority_since = now
+        if now - self._majority_since < self.settings.suspect_after / 2:
+            # A majority just came back (a healed split): give the rest of the table a
+            # moment to be heard too before calling anyone silent.
             return effects
         if self.me.node in self.settled:
             return effects  # we are being removed: a suspicion would only hold back our acks

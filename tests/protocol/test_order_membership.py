@@ -503,14 +503,11 @@ def test_a_bye_that_arrives_after_a_later_event_P94() -> None:
     assert _present(net, A) == [True, True, False]
 
 
-@pytest.mark.xfail(strict=True, reason="two removals at once: a known limit (section 12)")
 def test_a_healed_even_split_removes_nobody_P85_P92() -> None:
-    """P-85, P-92: section 12 says an even split removes nobody and both halves wait. But as
-    the split heals, a node that hears one node of the other half first hears a majority while the
-    other one is still silent past the timeout, and suspects it. If node 0 is heard first
-    on one side and node 3 on the other, both halves suspect someone at once: nodes 1
-    and 2 are both removed, the table stalls, and nodes 2 and 3 even lose node 1's
-    SUSPECT of node 2 that nodes 0 and 1 applied. This test fails until that is fixed."""
+    """P-85, P-92: an even split removes nobody and both halves wait. As the split heals, a
+    node that hears one node of the other half first hears a majority while the other one is
+    still silent past the timeout; it must give the rest of the table a moment to be heard
+    before suspecting anyone, or both halves would remove someone at once."""
     net = Net(4)
     net.open_table()
     left, right = {A, C}, {B, D}
