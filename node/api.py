@@ -71,7 +71,9 @@ class Session(Protocol):
     def snapshot(self) -> Snapshot: ...
 
     def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
-        """Call ``callback`` (on the event loop) whenever the snapshot changes; returns unsubscribe."""
+        """Call ``callback`` on the event loop whenever the snapshot changes.
+
+        Returns a function that unsubscribes."""
         ...
 
     def take_notices(self) -> list[Notice]:

@@ -1,16 +1,89 @@
-"""The ``blitz-node`` command."""
+"""The ``blitz-node`` command: flags, and running a node until the game ends.
+
+``run_node`` is what the client calls to run the terminal table on the same
+event loop (``attach_ui``); ``main`` runs a headless node. Exit codes: 0 the
+game ended (or the UI closed), 1 the node failed (the state directory cannot be
+written, say), 2 a wrong flag or value, 128 + the signal number when stopped
+by a signal.
+"""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
+import logging
+import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
+from typing import NoReturn
 
 from dutchblitz.protocol.version import GAME_VERSION
 
+from .api import Session
+from .bots import LEVELS
+from .runtime import Node, Options, StartError
+from .session import NodeSession
+from .store import StoreError
+
+log = logging.getLogger("dutchblitz.node")
+
+MAX_TEXT_BYTES = 32
+MAX_PLAYERS = 8
+MAX_TARGET = 1000
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose every complaint is one line."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def _text(what: str) -> Callable[[str], str]:
+    def check(value: str) -> str:
+        if not value.strip() or len(value.encode()) > MAX_TEXT_BYTES:
+            raise argparse.ArgumentTypeError(
+                f"a {what} is 1 to {MAX_TEXT_BYTES} bytes, got {value!r}"
+            )
+        return value.strip()
+
+    return check
+
+
+def _int_in(low: int, high: int) -> Callable[[str], int]:
+    def check(value: str) -> int:
+        try:
+            number = int(value)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {value!r}") from None
+        if not low <= number <= high:
+            raise argparse.ArgumentTypeError(f"must be from {low} to {high}, got {number}")
+        return number
+
+    return check
+
+
+def _seconds(value: str) -> float:
+    try:
+        number = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds, got {value!r}") from None
+    if not 0.2 <= number <= 600:
+        raise argparse.ArgumentTypeError(f"must be from 0.2 to 600 seconds, got {value}")
+    return number
+
+
+def _peer(value: str) -> str:
+    host, sep, port = value.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise argparse.ArgumentTypeError(f"expected HOST:PORT, got {value!r}")
+    return value
+
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="blitz-node",
         description="Play Dutch Blitz with the laptops on your network: no server, no set-up.",
     )
@@ -18,17 +91,236 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--join", action="store_true", help="find the table on the LAN and sit down"
     )
+    parser.add_argument(
+        "--table", type=_text("table name"), default="blitz", help="table name (default: blitz)"
+    )
+    parser.add_argument("--name", type=_text("name"), help="your name at the table")
+    parser.add_argument(
+        "--peer",
+        type=_peer,
+        action="append",
+        default=[],
+        metavar="HOST:PORT",
+        help="a node to greet directly, besides those found on the LAN (repeatable)",
+    )
+    parser.add_argument("--interface", metavar="IF", help="network interface name or IPv4 address")
+    parser.add_argument(
+        "--port", type=_int_in(0, 65535), default=0, help="port to listen on (0: any free port)"
+    )
+    parser.add_argument("--bot", action="store_true", help="let a bot play this seat")
+    parser.add_argument(
+        "--bot-level", choices=tuple(LEVELS), default="normal", help="how fast the bot plays"
+    )
+    parser.add_argument(
+        "--headless", action="store_true", help="no terminal table: log lines to stderr"
+    )
+    parser.add_argument(
+        "--players",
+        type=_int_in(2, MAX_PLAYERS),
+        metavar="N",
+        help="with --headless: start as soon as N players are seated and ready",
+    )
+    parser.add_argument(
+        "--target",
+        type=_int_in(1, MAX_TARGET),
+        default=75,
+        metavar="N",
+        help="the score that ends the game (default: 75)",
+    )
+    parser.add_argument(
+        "--seed", type=_int_in(0, 2**63 - 1), metavar="N", help="make the shuffles repeatable"
+    )
+    parser.add_argument(
+        "--state-dir", type=Path, metavar="DIR", help="where the node keeps its state"
+    )
+    parser.add_argument(
+        "--summary-json", type=Path, metavar="PATH", help="write the result here at the end"
+    )
+    parser.add_argument(
+        "--suspect-after",
+        type=_seconds,
+        default=2.0,
+        metavar="SECONDS",
+        help="how long a silent player keeps their seat (default: 2.0)",
+    )
+    parser.add_argument(
+        "--no-discovery", action="store_true", help="find no one on the LAN: use --peer only"
+    )
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def options_from_args(args: argparse.Namespace) -> Options:
+    return Options(
+        table=args.table,
+        name=args.name,
+        peers=tuple(args.peer),
+        interface=args.interface,
+        port=args.port,
+        bot=args.bot,
+        bot_level=args.bot_level,
+        headless=args.headless,
+        players=args.players,
+        target=args.target,
+        seed=args.seed,
+        state_dir=args.state_dir,
+        summary_json=args.summary_json,
+        suspect_after=args.suspect_after,
+        discovery=not args.no_discovery,
+    )
+
+
+def parse_options(argv: Sequence[str] | None = None) -> Options | None:
+    """The options for ``argv``, or None when the command asks only for help; exits on error."""
     parser = build_parser()
     args = parser.parse_args(argv)
     if not args.join:
         parser.print_help()
+        return None
+    if args.headless and not args.bot:
+        parser.error("--headless needs --bot: nobody would play this seat")
+    return options_from_args(args)
+
+
+def _log_to(stream_or_file: logging.Handler) -> None:
+    logger = logging.getLogger("dutchblitz")
+    stream_or_file.setFormatter(
+        logging.Formatter("%(asctime)s.%(msecs)03d %(message)s", datefmt="%H:%M:%S")
+    )
+    logger.handlers[:] = [stream_or_file]
+    logger.setLevel(logging.INFO)
+    logger.propagate = False
+
+
+UI = Callable[[Session], Awaitable[object]]
+
+
+async def run_node(options: Options | argparse.Namespace, attach_ui: UI | None = None) -> int:
+    """Run a node until its game ends (headless), its UI returns, or a signal stops it."""
+    if isinstance(options, argparse.Namespace):
+        options = options_from_args(options)
+    if attach_ui is None:
+        _log_to(logging.StreamHandler(sys.stderr))
+    node = Node(options)
+    stopping: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+    _catch_signals(stopping)
+    try:
+        await node.start()
+    except StartError as error:
+        print(f"blitz-node: {error}", file=sys.stderr)
+        await node.stop(goodbye=False)
+        return 2
+    except StoreError as error:
+        print(f"blitz-node: {error}", file=sys.stderr)
+        await node.stop(goodbye=False)
+        return 1
+    if attach_ui is not None and node.state_root is not None:
+        with contextlib.suppress(OSError):
+            _log_to(logging.FileHandler(node.state_root / "node.log", encoding="utf-8"))
+    try:
+        if attach_ui is not None:
+            return await _with_ui(node, attach_ui, stopping)
+        return await _headless(node, stopping)
+    finally:
+        _release_signals()
+
+
+async def _first(*waits: Awaitable[object]) -> int:
+    """Wait for the first of ``waits``; return its position."""
+    tasks = [asyncio.ensure_future(wait) for wait in waits]
+    try:
+        done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        return next(i for i, task in enumerate(tasks) if task in done)
+    finally:
+        for task, wait in zip(tasks, waits, strict=True):
+            if task is not wait:  # a future we were handed is not ours to cancel
+                task.cancel()
+
+
+async def _headless(node: Node, stopping: asyncio.Future[int]) -> int:
+    main = node.main
+    assert main is not None
+    which = await _first(main.game_over.wait(), main.failed.wait(), stopping)
+    if which == 0:
+        summary = node.write_summary()
+        if summary is not None:
+            scores = ", ".join(
+                f"{name} {points}" for name, points in summary["final_scores"].items()
+            )
+            log.info("%s: game over: %s wins (%s)", main.label, summary["winner"], scores)
+        which = await _first(main.finished.wait(), main.failed.wait(), stopping)
+        if which == 0:
+            await node.stop(goodbye=False)
+            return 0 if summary is not None else 1
+    if which == 1:
+        await node.stop(goodbye=False)
+        return 1
+    await node.stop()
+    return stopping.result()
+
+
+async def _with_ui(node: Node, attach_ui: UI, stopping: asyncio.Future[int]) -> int:
+    main = node.main
+    assert main is not None
+    ui = asyncio.ensure_future(attach_ui(NodeSession(node)))
+    written = asyncio.ensure_future(_write_summary_at_end(node))
+    try:
+        which = await _first(ui, main.failed.wait(), stopping)
+    finally:
+        written.cancel()
+    if which == 1:
+        ui.cancel()
+        await node.stop(goodbye=False)
+        print(f"blitz-node: {main.failure}", file=sys.stderr)
+        return 1
+    if which == 2:
+        ui.cancel()
+    await node.stop()
+    return stopping.result() if stopping.done() else 0
+
+
+async def _write_summary_at_end(node: Node) -> None:
+    main = node.main
+    assert main is not None
+    await main.game_over.wait()
+    node.write_summary()
+
+
+_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+def _catch_signals(stopping: asyncio.Future[int]) -> None:
+    loop = asyncio.get_running_loop()
+    for signum in _SIGNALS:
+
+        def stop(signum: int = signum) -> None:
+            if not stopping.done():
+                stopping.set_result(128 + signum)
+
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(signum, stop)
+
+
+def _release_signals() -> None:
+    loop = asyncio.get_running_loop()
+    for signum in _SIGNALS:
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.remove_signal_handler(signum)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    options = parse_options(argv)
+    if options is None:
         return 0
-    print("blitz-node: the networked table is not built yet", file=sys.stderr)
-    return 2
+    if not options.headless:
+        print(
+            "blitz-node: the terminal table is not built yet; run a bot with --headless --bot",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        return asyncio.run(run_node(options))
+    except KeyboardInterrupt:
+        return 130
 
 
 if __name__ == "__main__":

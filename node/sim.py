@@ -504,8 +504,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.seed is not None:
         try:
             print(run_seed(args.seed, args.faults, verbose=True))
-        except InvariantViolated as error:
-            print(f"seed {args.seed}: FAILED: {error}")
+        except InvariantViolated as violation:
+            print(f"seed {args.seed}: FAILED: {violation}")
             print("0 passed, 1 failed")
             return 1
         print("1 passed, 0 failed")

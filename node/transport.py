@@ -216,6 +216,35 @@ class Transport:
             self._stats.received += 1
             return sender, data
 
+    def try_recv(self) -> tuple[bytes, bytes] | None:
+        """The next message if one has already arrived, else None; never waits.
+
+        A reader drains a batch this way after one ``recv``, so that it can
+        answer the whole batch at once (one acknowledgement, not one per message).
+        """
+        self._check_open()
+        while True:
+            # With NOBLOCK, pyzmq's asyncio socket hands back a future that is already
+            # done: the frames, or zmq.Again when nothing is waiting.
+            outcome = cast(
+                "asyncio.Future[list[bytes]]", self._router.recv_multipart(flags=zmq.NOBLOCK)
+            )
+            error = outcome.exception()
+            if isinstance(error, zmq.Again):
+                return None
+            if error is not None:
+                raise error
+            frames = outcome.result()
+            if len(frames) != 2:
+                self._stats.malformed += 1
+                continue
+            sender, data = frames
+            if len(data) > MAX_PAYLOAD:
+                self._stats.oversize_received += 1
+                continue
+            self._stats.received += 1
+            return sender, data
+
     def close(self) -> None:
         """Close every socket at once, dropping whatever is still queued or held."""
         if self._closed:

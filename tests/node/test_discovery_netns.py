@@ -12,177 +12,30 @@ every peer it finds over ZeroMQ and prints what happens as JSON lines.
 from __future__ import annotations
 
 import json
-import os
-import queue
 import secrets
 import shutil
 import signal
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import dutchblitz
 import pytest
 from dutchblitz.protocol.version import PROTOCOL_VERSION
 
+from tests.netns_helpers import WAIT_S, Host, Lan, Process, child_env, private_lan
+
 pytestmark = [pytest.mark.netns, pytest.mark.timeout(120)]
 
-SUBNET = "198.18.0"
-WAIT_S = 30.0
 Event = dict[str, Any]
-
-
-def ip(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["ip", *args], capture_output=True, text=True, timeout=15)
-
-
-def must(result: subprocess.CompletedProcess[str]) -> None:
-    if result.returncode != 0:
-        raise RuntimeError(f"{' '.join(map(str, result.args))}: {result.stderr.strip()}")
-
-
-@dataclass(frozen=True)
-class Host:
-    namespace: str
-    interface: str
-    address: str
-
-
-class Lan:
-    """A bridge in a hub namespace, and one namespace per host plugged into it."""
-
-    def __init__(self) -> None:
-        self.prefix = "bz" + secrets.token_hex(3)  # unique per run; 15-char names fit
-        self.hub = f"{self.prefix}-hub"
-        self.namespaces: list[str] = []
-
-    def build(self) -> None:
-        result = ip("netns", "add", self.hub)
-        if result.returncode != 0:
-            pytest.skip(f"cannot make network namespaces: {result.stderr.strip()}")
-        self.namespaces.append(self.hub)
-        must(ip("-n", self.hub, "link", "add", "br0", "type", "bridge", "mcast_snooping", "0"))
-        must(ip("-n", self.hub, "link", "set", "br0", "up"))
-        snooping = self.run_in(self.hub, "cat", "/sys/class/net/br0/bridge/multicast_snooping")
-        assert snooping.stdout.strip() == "0"
-
-    def add_host(self, number: int) -> Host:
-        host = Host(
-            f"{self.prefix}-n{number}", f"{self.prefix}a{number}", f"{SUBNET}.{10 + number}"
-        )
-        must(ip("netns", "add", host.namespace))
-        self.namespaces.append(host.namespace)
-        hub_end = f"{self.prefix}b{number}"
-        must(
-            ip(
-                "link", "add", host.interface, "netns", host.namespace,
-                "type", "veth", "peer", "name", hub_end, "netns", self.hub,
-            )
-        )  # fmt: skip
-        must(ip("-n", self.hub, "link", "set", hub_end, "master", "br0", "up"))
-        must(ip("-n", host.namespace, "addr", "add", f"{host.address}/24", "dev", host.interface))
-        must(ip("-n", host.namespace, "link", "set", host.interface, "up"))
-        must(ip("-n", host.namespace, "link", "set", "lo", "up"))
-        return host
-
-    def add_lonely_host(self, number: int) -> Host:
-        """A namespace with nothing but its loopback interface."""
-        host = Host(f"{self.prefix}-n{number}", "lo", "127.0.0.1")
-        must(ip("netns", "add", host.namespace))
-        self.namespaces.append(host.namespace)
-        must(ip("-n", host.namespace, "link", "set", "lo", "up"))
-        return host
-
-    def run_in(self, namespace: str, *command: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            ["ip", "netns", "exec", namespace, *command],
-            capture_output=True,
-            text=True,
-            timeout=15,
-            env=child_env(),
-        )
-
-    def destroy(self) -> None:
-        # Deleting a namespace deletes its veth ends and the bridge with it.
-        for namespace in reversed(self.namespaces):
-            ip("netns", "del", namespace)
-
-
-def child_env(**extra: str) -> dict[str, str]:
-    """Our environment, with the tree that holds ``dutchblitz`` on the path."""
-    roots = [str(Path(path).parent) for path in dutchblitz.__path__]
-    python_path = os.pathsep.join([*roots, os.environ.get("PYTHONPATH", "")])
-    return {**os.environ, "PYTHONPATH": python_path, **extra}
 
 
 @pytest.fixture
 def lan() -> Iterator[Lan]:
-    if not sys.platform.startswith("linux"):
-        pytest.skip("network namespaces are Linux only")
-    if os.geteuid() != 0:
-        pytest.skip("making network namespaces needs root")
-    if shutil.which("ip") is None:
-        pytest.skip("needs the ip command (iproute2)")
-    network = Lan()
-    try:
-        network.build()
+    with private_lan() as network:
         yield network
-    finally:
-        network.destroy()
-
-
-class Process:
-    """A child process whose output lines are read on a thread and awaited with a deadline."""
-
-    def __init__(self, label: str, command: list[str], env: dict[str, str] | None = None) -> None:
-        self.label = label
-        self.lines: list[str] = []
-        self._incoming: queue.Queue[str | None] = queue.Queue()
-        self.process = subprocess.Popen(
-            command,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            env=env or child_env(),
-        )
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        assert self.process.stdout is not None
-        for line in self.process.stdout:
-            self._incoming.put(line.rstrip("\n"))
-        self._incoming.put(None)
-
-    def wait_for_line(self, accept: Callable[[list[str]], bool], what: str) -> None:
-        deadline = time.monotonic() + WAIT_S
-        while not accept(self.lines):
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise AssertionError(f"{self.label}: no {what} in {WAIT_S}s:\n" + self.output())
-            try:
-                line = self._incoming.get(timeout=remaining)
-            except queue.Empty:
-                continue
-            if line is None:
-                raise AssertionError(f"{self.label} ended before {what}:\n" + self.output())
-            self.lines.append(line)
-
-    def output(self) -> str:
-        return "\n".join(self.lines)
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(10)
 
 
 class Probe(Process):

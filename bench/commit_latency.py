@@ -1,0 +1,294 @@
+"""How long a move takes to become final everywhere, against a raw ZeroMQ round trip.
+
+    PYTHONPATH=... python bench/commit_latency.py [--sizes 2,4,8] [--seconds 6] [--level fast]
+
+For each table size it starts that many real node processes on 127.0.0.1, each
+with a bot seat, and lets them play. Every move (PLAY event) is timed from the
+moment its node submits it until the moment it is delivered as final (stable)
+at *every* node; CLOCK_MONOTONIC is shared by all processes on the machine, so
+the times compare directly. The baseline, measured in the same run, is the
+round trip of a raw pyzmq asyncio DEALER to a ROUTER in another process that
+echoes. Also printed: the time from the nodes' launch until each has found all
+the others.
+
+As root (with ``ip``) the nodes run in a private network namespace holding only
+its loopback, and find each other by zeroconf alone; otherwise they meet through
+``--peer`` and the HELLO peer lists. Either way no packet leaves 127.0.0.1.
+
+The goal: p50 within 2x the raw round trip with 4 nodes, and 3x with 8.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import secrets
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+GOALS = {4: 2.0, 8: 3.0}
+PINGS = 2000
+
+
+def free_ports(count: int) -> list[int]:
+    probes = []
+    try:
+        for _ in range(count):
+            probe = socket.socket()
+            probe.bind(("127.0.0.1", 0))
+            probes.append(probe)
+        return [int(probe.getsockname()[1]) for probe in probes]
+    finally:
+        for probe in probes:
+            probe.close()
+
+
+def percentile(values: Sequence[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+# -- the baseline: a raw DEALER/ROUTER round trip --------------------------------------------
+
+
+async def echo(port: int) -> None:
+    import zmq
+    import zmq.asyncio
+
+    context = zmq.asyncio.Context()
+    router = context.socket(zmq.ROUTER)
+    router.setsockopt(zmq.LINGER, 0)
+    router.bind(f"tcp://127.0.0.1:{port}")
+    while True:
+        frames = await router.recv_multipart()
+        await router.send_multipart(frames)
+
+
+async def round_trips(port: int) -> list[float]:
+    import zmq
+    import zmq.asyncio
+
+    context = zmq.asyncio.Context()
+    dealer = context.socket(zmq.DEALER)
+    dealer.setsockopt(zmq.LINGER, 0)
+    dealer.connect(f"tcp://127.0.0.1:{port}")
+    payload = bytes(48)  # about the size of a PLAY message
+    times = []
+    try:
+        for number in range(PINGS + 200):
+            started = time.monotonic()
+            await dealer.send(payload)
+            await dealer.recv()
+            if number >= 200:  # the first ones warm the connection up
+                times.append(time.monotonic() - started)
+    finally:
+        dealer.close()
+        context.term()
+    return times
+
+
+# -- one node, as a worker process ----------------------------------------------------------
+
+
+async def worker(args: argparse.Namespace) -> None:
+    from dutchblitz.node.runtime import Node, Options
+    from dutchblitz.protocol.effects import Delivered, Effect
+    from dutchblitz.protocol.game import Phase
+    from dutchblitz.protocol.messages import Body, Play
+
+    ports = [int(p) for p in args.ports.split(",")]
+    peers = () if args.zeroconf else tuple(f"127.0.0.1:{p}" for p in ports)
+    options = Options(
+        name=f"node{args.index}",
+        peers=peers,
+        interface="127.0.0.1",
+        port=ports[args.index],
+        bot=True,
+        bot_level=args.level,
+        headless=True,
+        players=len(ports),
+        target=1000,  # never reached: the run is cut by time
+        seed=args.index,
+        state_dir=Path(args.state),
+        discovery=args.zeroconf,
+        suspect_after=10.0,
+    )
+    node = Node(options)
+    submitted: dict[int, float] = {}
+    delivered: dict[str, float] = {}
+    found_all: list[float] = []
+
+    async def watch_discovery() -> None:
+        while not found_all:
+            if node.main is not None and node.main.peers_seen >= len(ports) - 1:
+                found_all.append(time.monotonic())
+            await asyncio.sleep(0.002)
+
+    watcher = asyncio.ensure_future(watch_discovery())
+    await node.start()
+    seat = node.main
+    assert seat is not None
+    submit = seat.steward.submit  # the bot's moves go out through its steward
+
+    def timed_submit(body: Body) -> bool:
+        started = time.monotonic()
+        sent = submit(body)
+        if sent and isinstance(body, Play) and seat.replica is not None:
+            submitted[seat.replica.my_seq] = started
+        return sent
+
+    def on_effect(effect: Effect, live: bool) -> None:
+        if isinstance(effect, Delivered) and isinstance(effect.entry.body, Play):
+            delivered[f"{effect.entry.sender.hex()}:{effect.entry.seq}"] = time.monotonic()
+
+    seat.steward.submit = timed_submit
+    seat.listeners.append(on_effect)
+    while seat.replica is None or seat.replica.stable.phase != Phase.PLAYING:
+        await asyncio.sleep(0.01)
+    await asyncio.sleep(args.seconds)
+    watcher.cancel()
+    result: dict[str, Any] = {
+        "node": seat.node_id.hex(),
+        "submitted": submitted,
+        "delivered": delivered,
+        "found_all": found_all[0] if found_all else None,
+    }
+    Path(args.out).write_text(json.dumps(result))
+    await node.stop(goodbye=False)
+
+
+# -- the runs --------------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def private_loopback(wanted: bool) -> Iterator[list[str]]:
+    """A command prefix that runs in a fresh namespace holding only loopback (as root)."""
+    if not wanted:
+        yield []
+        return
+    name = f"bzbench-{secrets.token_hex(3)}"
+    subprocess.run(["ip", "netns", "add", name], check=True)
+    try:
+        subprocess.run(["ip", "-n", name, "link", "set", "lo", "up"], check=True)
+        yield ["ip", "netns", "exec", name]
+    finally:
+        subprocess.run(["ip", "netns", "del", name], check=False)
+
+
+def me(*args: str) -> list[str]:
+    return [sys.executable, str(Path(__file__).resolve()), *args]
+
+
+def baseline(prefix: list[str]) -> list[float]:
+    port = free_ports(1)[0]
+    echoer = subprocess.Popen([*prefix, *me("--echo", str(port))])
+    try:
+        command = [*prefix, *me("--ping", str(port))]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=True)
+        return [float(x) for x in json.loads(done.stdout)]
+    finally:
+        echoer.kill()
+        echoer.wait()
+
+
+def worker_args(
+    index: int, ports: list[int], args: argparse.Namespace, folder: str, zeroconf: bool
+) -> list[str]:
+    return [
+        "--worker", str(index), "--ports", ",".join(map(str, ports)),
+        "--seconds", str(args.seconds), "--level", args.level,
+        "--state", f"{folder}/state{index}", "--out", f"{folder}/out{index}.json",
+        *(["--zeroconf"] if zeroconf else []),
+    ]  # fmt: skip
+
+
+def table_run(size: int, args: argparse.Namespace, prefix: list[str]) -> dict[str, Any]:
+    ports = free_ports(size)
+    with tempfile.TemporaryDirectory() as folder:
+        launched = time.monotonic()
+        workers = [
+            subprocess.Popen(
+                [*prefix, *me(*worker_args(index, ports, args, f"{folder}", bool(prefix)))],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+            for index in range(size)
+        ]
+        for process in workers:
+            process.wait(timeout=args.seconds + 90)
+        results = [json.loads(Path(f"{folder}/out{i}.json").read_text()) for i in range(size)]
+    latencies = []
+    for result in results:
+        for seq, started in result["submitted"].items():
+            key = f"{result['node']}:{seq}"
+            times = [other["delivered"].get(key) for other in results]
+            if all(t is not None for t in times):
+                latencies.append(max(times) - started)
+    found = [r["found_all"] - launched for r in results if r["found_all"] is not None]
+    return {"latencies": latencies, "found": found}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="bench/commit_latency.py", description=__doc__)
+    parser.add_argument("--sizes", default="2,4,8", help="table sizes (default: 2,4,8)")
+    parser.add_argument("--seconds", type=float, default=6.0, help="play time per table size")
+    parser.add_argument("--level", default="fast", help="bot level (default: fast)")
+    parser.add_argument("--no-netns", action="store_true", help="never use a namespace")
+    parser.add_argument("--worker", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--ports", help=argparse.SUPPRESS)
+    parser.add_argument("--state", help=argparse.SUPPRESS)
+    parser.add_argument("--out", help=argparse.SUPPRESS)
+    parser.add_argument("--zeroconf", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--echo", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--ping", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.echo is not None:
+        asyncio.run(echo(args.echo))
+        return 0
+    if args.ping is not None:
+        print(json.dumps(asyncio.run(round_trips(args.ping))))
+        return 0
+    if args.worker is not None:
+        args.index = args.worker
+        asyncio.run(worker(args))
+        return 0
+    use_netns = (
+        not args.no_netns and sys.platform.startswith("linux") and os.geteuid() == 0
+    ) and shutil.which("ip") is not None
+    with private_loopback(use_netns) as prefix:
+        rtts = baseline(prefix)
+        rtt = statistics.median(rtts)
+        how = "zeroconf in a private namespace" if prefix else "--peer and HELLO peer lists"
+        print(f"raw pyzmq DEALER/ROUTER round trip: p50 {rtt * 1e3:.3f} ms, "
+              f"p99 {percentile(rtts, 0.99) * 1e3:.3f} ms ({len(rtts)} pings)")  # fmt: skip
+        print(f"bots: {args.level}; nodes meet by {how}; {args.seconds:g} s of play per size\n")
+        print("nodes  moves  p50 ms  p99 ms  p50/RTT  p99/RTT  goal  all found (s, max)")
+        for size in (int(s) for s in args.sizes.split(",")):
+            run = table_run(size, args, prefix)
+            latencies = run["latencies"]
+            if not latencies:
+                print(f"{size:5d}  no move became final everywhere")
+                continue
+            p50, p99 = statistics.median(latencies), percentile(latencies, 0.99)
+            goal = f"{GOALS[size]:.0f}x" if size in GOALS else "-"
+            found = f"{max(run['found']):.2f}" if run["found"] else "-"
+            print(
+                f"{size:5d}  {len(latencies):5d}  {p50 * 1e3:6.2f}  {p99 * 1e3:6.2f}  "
+                f"{p50 / rtt:7.1f}  {p99 / rtt:7.1f}  {goal:>4}  {found:>6}"
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,117 @@
+"""Every key binding, from one factory. Handlers are thin: the state does the work.
+
+The map itself (which key does what) is data in keymap.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from dutchblitz.node.api import Action
+from dutchblitz.protocol.game import Phase
+from prompt_toolkit.filters import Condition, Filter
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.keys import Keys
+
+from . import keymap
+from .layout import sync_focus
+from .state import ClientState, Screen
+
+Handler = Callable[[KeyPressEvent], None]
+
+
+def create_key_bindings(state: ClientState) -> KeyBindings:
+    bindings = KeyBindings()
+    asking = Condition(lambda: state.asking_quit)
+    helping = Condition(lambda: state.help_shown)
+    editing = Condition(lambda: state.editing_name)
+    free = ~asking & ~helping & ~editing
+    playing = free & Condition(lambda: state.phase == Phase.PLAYING)
+    lobby = free & Condition(lambda: state.screen == Screen.LOBBY)
+    _table_keys(bindings, state, playing)
+    _lobby_keys(bindings, state, lobby)
+    _name_keys(bindings, state, editing & ~asking)
+    _help_and_quit_keys(bindings, state, asking, helping, editing)
+    return bindings
+
+
+def _table_keys(bindings: KeyBindings, state: ClientState, playing: Filter) -> None:
+    def play(action: Action) -> Handler:
+        return lambda event: state.play(action)
+
+    def post(slot: int) -> Handler:
+        return lambda event: state.post_key(slot)
+
+    def stack(action: Action) -> Handler:
+        return lambda event: state.begin_stack(action)
+
+    stacking = Condition(lambda: state.stack_action is not None)
+    # Any other key ends a half-typed stacking move (a named binding wins over Keys.Any).
+    bindings.add(Keys.Any, filter=playing & stacking)(lambda event: state.cancel_stack())
+    bindings.add("escape", filter=playing & stacking)(lambda event: state.cancel_stack())
+    bindings.add(keymap.BLITZ_TO_CENTRE, filter=playing)(play(Action.BLITZ_TO_CENTRE))
+    bindings.add(keymap.WOOD_TO_CENTRE, filter=playing)(play(Action.WOOD_TO_CENTRE))
+    for key in keymap.FLIP_KEYS:
+        bindings.add(key, filter=playing)(play(Action.FLIP))
+    bindings.add(keymap.STUCK, filter=playing)(play(Action.STUCK))
+    for slot, key in enumerate(keymap.POST_KEYS):
+        bindings.add(key, filter=playing)(post(slot))
+    bindings.add(keymap.BLITZ_ONTO_POST, filter=playing)(stack(Action.BLITZ_TO_POST))
+    bindings.add(keymap.WOOD_ONTO_POST, filter=playing)(stack(Action.WOOD_TO_POST))
+    bindings.add(keymap.SCORES, filter=playing)(lambda event: state.toggle_scores())
+
+
+def _lobby_keys(bindings: KeyBindings, state: ClientState, lobby: Filter) -> None:
+    @bindings.add(keymap.NAME, filter=lobby)
+    def _name(event: KeyPressEvent) -> None:
+        state.begin_name()
+        sync_focus(event.app.layout, state)
+
+    bindings.add(keymap.BACK, filter=lobby)(lambda event: state.next_back())
+    bindings.add(keymap.READY, filter=lobby)(lambda event: state.toggle_ready())
+    bindings.add(keymap.START, filter=lobby)(lambda event: state.start())
+    bindings.add("enter", filter=lobby)(lambda event: state.start())
+    bindings.add(keymap.ADD_BOT, filter=lobby)(lambda event: state.add_bot())
+    bindings.add("=", filter=lobby)(lambda event: state.add_bot())  # "+" without Shift
+    bindings.add(keymap.REMOVE_BOT, filter=lobby)(lambda event: state.remove_bot())
+    bindings.add(keymap.BOT_LEVEL, filter=lobby)(lambda event: state.next_bot_level())
+
+
+def _name_keys(bindings: KeyBindings, state: ClientState, editing: Filter) -> None:
+    @bindings.add("enter", filter=editing)
+    def _keep(event: KeyPressEvent) -> None:
+        state.commit_name()
+        sync_focus(event.app.layout, state)
+
+    @bindings.add("escape", filter=editing)
+    def _cancel(event: KeyPressEvent) -> None:
+        state.cancel_name()
+        sync_focus(event.app.layout, state)
+
+
+def _help_and_quit_keys(
+    bindings: KeyBindings, state: ClientState, asking: Filter, helping: Filter, editing: Filter
+) -> None:
+    def leave_if(wanted: bool, event: KeyPressEvent) -> None:
+        if wanted and not event.app.is_done:
+            event.app.exit()
+
+    bindings.add(keymap.HELP, filter=~asking & ~editing)(lambda event: state.toggle_help())
+    for key in ("escape", "enter", "space", keymap.QUIT):
+        bindings.add(key, filter=helping & ~asking)(lambda event: state.toggle_help())
+
+    @bindings.add(keymap.QUIT, filter=~asking & ~helping & ~editing)
+    def _quit(event: KeyPressEvent) -> None:
+        leave_if(state.ask_quit(), event)
+
+    @bindings.add("c-c")
+    @bindings.add(Keys.SIGINT)
+    def _interrupt(event: KeyPressEvent) -> None:
+        state.cancel_name()
+        sync_focus(event.app.layout, state)
+        leave_if(state.interrupt(), event)
+
+    for key in ("y", "Y", "enter", keymap.QUIT):
+        bindings.add(key, filter=asking)(lambda event: leave_if(state.confirm_quit(), event))
+    for key in ("n", "N", "escape"):
+        bindings.add(key, filter=asking)(lambda event: state.cancel_quit())

@@ -1,0 +1,219 @@
+"""The containers: a title bar, the current screen, the notices and a key bar.
+
+The layout only reads the state (``Condition(lambda: ...)`` and text callables);
+the words of each screen are in screens.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from dutchblitz.protocol.game import Phase
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.layout import (
+    ConditionalContainer,
+    Float,
+    FloatContainer,
+    HSplit,
+    Layout,
+    VSplit,
+    Window,
+)
+from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
+from prompt_toolkit.styles import Style
+from prompt_toolkit.widgets import Frame
+
+from . import keymap, screens
+from .state import ClientState, Screen
+
+NOTICE_LINES = 2
+
+STYLE = Style.from_dict(
+    {
+        "title": "reverse bold",
+        "keybar": "reverse",
+        "keybar.key": "reverse bold",
+        "header": "bold",
+        "name": "bold",
+        "key": "bold underline",
+        "count": "",
+        "hint": "italic",
+        "strong": "bold",
+        "ready": "bold",
+        "notready": "",
+        "status": "italic",
+        "pending": "italic",
+        "card.red": "ansired bold",
+        "card.blue": "ansibrightblue bold",
+        "card.green": "ansigreen bold",
+        "card.yellow": "ansiyellow bold",
+        "card.unknown": "",
+        "notice": "bold",
+        "notice.lost_race": "bold ansimagenta",
+        "notice.refused": "bold ansired",
+        "notice.blitz": "bold reverse",
+        "notice.round_over": "bold",
+        "notice.game_over": "bold reverse",
+        "notice.alarm": "bold reverse ansired",
+        "dialog": "reverse",
+    }
+)
+
+NOTICE_MARKERS = {
+    "lost_race": "RACE LOST",
+    "refused": "NO",
+    "blitz": "BLITZ!",
+    "round_over": "ROUND",
+    "game_over": "GAME OVER",
+    "joined": "+",
+    "left": "-",
+    "alarm": "ALARM",
+}
+
+
+def build_layout(state: ClientState) -> Layout:
+    main = Window(FormattedTextControl(lambda: body_text(state), focusable=True), wrap_lines=False)
+    name_editor = ConditionalContainer(
+        VSplit(
+            [
+                Window(FormattedTextControl(" Your name: "), width=12, style="class:header"),
+                Window(BufferControl(state.name_buffer), height=1),
+                Window(
+                    FormattedTextControl(" Enter keeps, Esc cancels "), width=27, style="class:hint"
+                ),
+            ]
+        ),
+        filter=Condition(lambda: state.editing_name),
+    )
+    root = HSplit(
+        [
+            Window(FormattedTextControl(lambda: title_text(state)), height=1, style="class:title"),
+            main,
+            name_editor,
+            Window(
+                FormattedTextControl(lambda: notices_text(state)),
+                height=NOTICE_LINES,
+                wrap_lines=False,
+            ),
+            Window(
+                FormattedTextControl(lambda: keybar_text(state)), height=1, style="class:keybar"
+            ),
+        ]
+    )
+    asking = Condition(lambda: state.asking_quit)
+    question = Frame(
+        Window(FormattedTextControl(QUIT_QUESTION), width=len(QUIT_QUESTION[1][1]) + 2, height=3),
+        title="Leave?",
+        style="class:dialog",
+    )
+    floats = [Float(ConditionalContainer(question, filter=asking))]
+    return Layout(FloatContainer(root, floats), focused_element=main)
+
+
+QUIT_QUESTION: StyleAndTextTuples = [
+    ("bold", " Leave the game?\n"),
+    ("", " The others play on without you; your cards stay and still score.\n"),
+    ("bold", " y / q / Enter: leave      n / Esc: stay"),
+]
+
+
+def sync_focus(layout: Layout, state: ClientState) -> None:
+    """Give the name editor the focus exactly while the state says a name is being typed."""
+    on_name = layout.has_focus(state.name_buffer)
+    if state.editing_name and not on_name:
+        layout.focus(state.name_buffer)
+    elif not state.editing_name and on_name:
+        main = next(
+            w
+            for w in layout.find_all_windows()
+            if isinstance(w.content, FormattedTextControl) and w.content.is_focusable()
+        )
+        layout.focus(main)
+
+
+def body_text(state: ClientState) -> StyleAndTextTuples:
+    if state.help_shown:
+        return screens.help_screen(state)
+    render: Callable[[ClientState], StyleAndTextTuples] = {
+        Screen.LOBBY: screens.lobby_screen,
+        Screen.TABLE: screens.table_screen,
+        Screen.SCORES: screens.scores_screen,
+    }[state.screen]
+    return render(state)
+
+
+def title_text(state: ClientState) -> StyleAndTextTuples:
+    snap = state.snap
+    game = snap.game
+    parts = [" Dutch Blitz"]
+    if snap.table:
+        parts.append(f"table {snap.table}")
+    if game.phase == Phase.LOBBY:
+        parts.append("lobby")
+    elif game.phase == Phase.OVER:
+        parts.append("game over")
+    else:
+        parts.append(f"round {game.round}")
+        parts.append(f"to {game.target}")
+    return [("", "  ·  ".join(parts))]
+
+
+def notices_text(state: ClientState) -> StyleAndTextTuples:
+    fragments: StyleAndTextTuples = []
+    for notice in state.notices()[-NOTICE_LINES:]:
+        marker = NOTICE_MARKERS.get(notice.kind, "")
+        style = f"class:notice class:notice.{notice.kind}"
+        fragments.append((style, f" {marker} " if marker else " "))
+        fragments.append(("class:notice", f" {notice.text}\n"))
+    return fragments
+
+
+def keybar_text(state: ClientState) -> StyleAndTextTuples:
+    if state.asking_quit:
+        return bar(("y", "leave"), ("n", "stay"))
+    if state.help_shown:
+        return bar(("?/Esc", "close help"))
+    if state.editing_name:
+        return bar(("Enter", "keep"), ("Esc", "cancel"))
+    screen = state.screen
+    if screen == Screen.LOBBY:
+        return bar(
+            (keymap.NAME, "name"),
+            (keymap.BACK, "back"),
+            (keymap.READY, "ready"),
+            (keymap.START, "start"),
+            (keymap.ADD_BOT, "bot"),
+            (keymap.REMOVE_BOT, "no bot"),
+            (keymap.BOT_LEVEL, "level"),
+            ("?", "help"),
+            ("q", "leave"),
+        )
+    if screen == Screen.SCORES:
+        if state.phase == Phase.PLAYING:
+            return bar(("Tab/Space", "back to the table"), ("?", "help"), ("q", "leave"))
+        return bar(("?", "help"), ("q", "leave"))
+    if state.stack_action is not None:
+        source = "Blitz" if state.stack_action.value.startswith("blitz") else "Wood"
+        return bar(
+            (" ".join(keymap.POST_KEYS), f"{source} top onto which Post stack?"), ("Esc", "cancel")
+        )
+    return bar(
+        (keymap.BLITZ_TO_CENTRE, "Blitz"),
+        ("asdfg", "Post"),
+        (keymap.WOOD_TO_CENTRE, "Wood"),
+        ("Spc", "flip"),
+        (keymap.STUCK, "stuck"),
+        ("b/v", "stack"),
+        ("Tab", "score"),
+        ("?", "help"),
+        ("q", "quit"),
+    )
+
+
+def bar(*pairs: tuple[str, str]) -> StyleAndTextTuples:
+    fragments: StyleAndTextTuples = []
+    for key, what in pairs:
+        fragments.append(("class:keybar.key", f" {key}"))
+        fragments.append(("class:keybar", f" {what}"))
+    return fragments

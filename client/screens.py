@@ -1,0 +1,377 @@
+"""What each screen says, as styled text: pure functions of the client state.
+
+Every card is shown twice over: in its colour, and by its label (``5R♂``: value,
+colour letter, boy or girl), so the table reads the same in monochrome and for
+colour-blind players. A ``~`` after a card marks a move that is not final yet.
+Everything fits in 80 columns; the title, notices and key bar are in layout.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from dutchblitz.node.api import Snapshot
+from dutchblitz.protocol.cards import Card, Colour
+from dutchblitz.protocol.game import Game, Phase
+from dutchblitz.protocol.scoring import round_scores
+from dutchblitz.protocol.state import Area, Slot, Table
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+
+from . import keymap
+from .keymap import KeyHelp
+from .state import ClientState
+
+CELL = 5  # "10R♂~" is the widest card
+PENDING = "~"
+COLOUR_NAMES = {
+    Colour.RED: "Red",
+    Colour.BLUE: "Blue",
+    Colour.GREEN: "Green",
+    Colour.YELLOW: "Yellow",
+}
+COLOUR_STYLES = {
+    Colour.RED: "class:card.red",
+    Colour.BLUE: "class:card.blue",
+    Colour.GREEN: "class:card.green",
+    Colour.YELLOW: "class:card.yellow",
+}
+
+
+class Text:
+    """A small builder of styled lines."""
+
+    def __init__(self) -> None:
+        self.fragments: StyleAndTextTuples = []
+
+    def add(self, text: str, style: str = "") -> Text:
+        self.fragments.append((style, text))
+        return self
+
+    def cell(self, text: str, width: int, style: str = "") -> Text:
+        return self.add(fit(text, width), style)
+
+    def card(
+        self, shown: Slot, width: int = CELL, *, pending: bool = False, empty: str = "·"
+    ) -> Text:
+        self.fragments.extend(card_cell(shown, width, pending=pending, empty=empty))
+        return self
+
+    def line(self, text: str = "", style: str = "") -> Text:
+        if text:
+            self.add(text, style)
+        return self.add("\n")
+
+
+def fit(text: str, width: int) -> str:
+    """``text`` cut or padded to exactly ``width`` columns."""
+    return text[:width].ljust(width)
+
+
+def card_cell(
+    shown: Slot, width: int = CELL, *, pending: bool = False, empty: str = "·"
+) -> StyleAndTextTuples:
+    if shown is None:
+        return [("class:card.unknown", fit(empty, width))]
+    label = shown.label() + (PENDING if pending else "")
+    style = COLOUR_STYLES[shown.colour] + (" class:pending" if pending else "")
+    return [(style, label), ("", " " * max(0, width - len(label)))]
+
+
+# -- pending moves: what the optimistic game shows that the stable one does not yet -------
+
+
+def final_table(snap: Snapshot) -> Table | None:
+    if snap.stable.round != snap.game.round:
+        return None
+    return snap.stable.table
+
+
+def pending_centre(snap: Snapshot) -> set[Card]:
+    """Centre cards shown at once for our own moves, not final yet."""
+    table = snap.game.table
+    if table is None or snap.pending_moves == 0:
+        return set()
+    final = final_table(snap)
+    settled = set() if final is None else {c for pile in final.piles for c in pile.cards}
+    return {c for pile in table.piles for c in pile.cards if c not in settled}
+
+
+def pending_places(snap: Snapshot) -> set[str]:
+    """Our own places ("blitz", "wood", "post0"...) whose top differs from the final table."""
+    table, seat = snap.game.table, snap.my_seat
+    if table is None or seat is None or seat not in table.areas or snap.pending_moves == 0:
+        return set()
+    final = final_table(snap)
+    if final is None or seat not in final.areas:
+        return {"blitz", "wood", *(f"post{i}" for i in range(len(table.areas[seat].post)))}
+    now, then = table.areas[seat], final.areas[seat]
+    places = {
+        name
+        for name, a, b in (("blitz", now.blitz, then.blitz), ("wood", now.wood, then.wood))
+        if a != b
+    }
+    places.update(
+        f"post{i}"
+        for i, stack in enumerate(now.post)
+        if i >= len(then.post) or stack != then.post[i]
+    )
+    return places
+
+
+def top(pile: Sequence[Slot]) -> Slot:
+    return pile[-1] if pile else None
+
+
+# -- the table ---------------------------------------------------------------------------
+
+
+def table_screen(state: ClientState) -> StyleAndTextTuples:
+    snap = state.snap
+    game, table = snap.game, snap.game.table
+    text = Text()
+    if table is None:
+        text.line()
+        text.line(f"  Dealing round {game.round}...", "class:hint")
+        return text.fragments
+    live = round_scores(table)
+    opponents_block(text, state, table, live)
+    text.line()
+    centre_block(text, table, pending_centre(snap))
+    text.line()
+    mine_block(text, state, table, live)
+    return text.fragments
+
+
+def seat_order(game: Game, me: int | None) -> list[int]:
+    """The players round the table, starting after ``me``."""
+    seats = list(game.players) or sorted(game.table.areas if game.table else [])
+    if me in seats:
+        at = seats.index(me)
+        seats = seats[at + 1 :] + seats[:at]
+    return seats
+
+
+def opponents_block(text: Text, state: ClientState, table: Table, live: dict[int, int]) -> None:
+    snap = state.snap
+    posts = max((len(a.post) for a in table.areas.values()), default=0)
+    text.add(" ").cell("Player", 16, "class:header").cell("Blitz", 10, "class:header")
+    text.cell("Post", posts * CELL + 2, "class:header").cell("Wood", 7, "class:header")
+    text.line(f"{'Total':>6}{'Round':>6}", "class:header")
+    bots = {p.seat for p in snap.players if p.is_local_bot}
+    for seat in seat_order(snap.game, snap.my_seat):
+        area = table.areas.get(seat)
+        if area is None:
+            continue
+        name = state.name_of(seat) + (" (bot)" if seat in bots else "")
+        text.add(" ").cell(name, 16, "class:name")
+        blitz_row(text, area, pending=False)
+        for stack in area.post:
+            text.card(top(stack))
+        text.add(" " * ((posts - len(area.post)) * CELL + 2))
+        text.card(top(area.wood), 7, empty="-")
+        text.add(f"{snap.game.totals.get(seat, 0):>6}{live.get(seat, 0):>+6}")
+        text.line(status_of(area), "class:status")
+
+
+def blitz_row(text: Text, area: Area, *, pending: bool) -> None:
+    text.card(top(area.blitz), CELL + 1, pending=pending, empty="-")
+    text.cell(f"x{len(area.blitz)}" if area.blitz else "Blitz!", 4, "class:count")
+
+
+def status_of(area: Area) -> str:
+    if not area.active:
+        return "  left"
+    return "  stuck" if area.stuck else ""
+
+
+def centre_block(text: Text, table: Table, pending: set[Card]) -> None:
+    for colour in Colour:
+        piles = [p for p in table.piles if p.colour == colour]
+        done = [p for p in piles if len(p.cards) >= 10]
+        text.add(" Centre " if colour == Colour.RED else "        ", "class:header")
+        text.cell(COLOUR_NAMES[colour], 8, COLOUR_STYLES[colour])
+        open_piles = [p for p in piles if len(p.cards) < 10]
+        if not open_piles and not done:
+            text.add("-", "class:card.unknown")
+        for pile in open_piles:
+            shown = pile.cards[-1]
+            text.card(shown, pending=shown in pending)
+        if done:
+            text.add(f" {len(done)} done", "class:count")
+        text.line()
+
+
+def mine_block(text: Text, state: ClientState, table: Table, live: dict[int, int]) -> None:
+    snap = state.snap
+    seat = snap.my_seat
+    area = table.areas.get(seat) if seat is not None else None
+    if area is None or seat is None:
+        text.line(" You are watching this round.", "class:hint")
+        return
+    places = pending_places(snap)
+    me = state.me
+    text.add(" You  ", "class:header").cell(
+        me.name if me else state.name_of(seat), 16, "class:name"
+    )
+    text.add(f"Total {snap.game.totals.get(seat, 0)}   Round {live.get(seat, 0):+}")
+    if snap.pending_moves:
+        moves = "move" if snap.pending_moves == 1 else "moves"
+        text.add(f"   {PENDING} {snap.pending_moves} {moves} not final yet", "class:pending")
+    text.line()
+    key = "class:key"
+    text.add("      ").add(keymap.BLITZ_TO_CENTRE, key).cell(" Blitz", 9)
+    for slot in range(len(area.post)):
+        text.add(keymap.POST_KEYS[slot] if slot < len(keymap.POST_KEYS) else " ", key).add(
+            " " * (CELL - 1)
+        )
+    text.add("  ").add(keymap.WOOD_TO_CENTRE, key).line(" Wood      Hand")
+    text.add("      ")
+    blitz_row(text, area, pending="blitz" in places)
+    for slot, stack in enumerate(area.post):
+        text.card(top(stack), pending=f"post{slot}" in places)
+    text.add("  ").card(top(area.wood), CELL + 1, pending="wood" in places, empty="-")
+    text.cell(f"x{len(area.wood)}" if area.wood else "", 4, "class:count")
+    text.line(f"{len(area.hand)}", "class:count")
+    if area.stuck:
+        text.line(" You called stuck: waiting for a centre play or a stalemate.", "class:hint")
+    elif not area.active:
+        text.line(" You have left this round.", "class:hint")
+
+
+# -- the lobby ---------------------------------------------------------------------------
+
+
+def peer_address(endpoint: str) -> str:
+    """``tcp://192.0.2.2:5555`` as the HOST:PORT that ``--peer`` takes."""
+    return endpoint.split("://", 1)[-1]
+
+
+def lobby_screen(state: ClientState) -> StyleAndTextTuples:
+    snap = state.snap
+    text = Text()
+    address = peer_address(snap.endpoint)
+    text.add(" Table    ", "class:header").cell(snap.table or "(none yet)", 24)
+    text.add("Address  ", "class:header").line(address or "(not listening yet)")
+    text.add(" Network  ", "class:header").line(snap.interface or "(finding...)")
+    text.line()
+    text.add("  #  ").cell("Player", 22, "class:header").cell("Back", 10, "class:header")
+    text.cell("Ready", 11, "class:header").line("Key", "class:header")
+    players = sorted((p for p in snap.players if p.present), key=lambda p: p.seat)
+    for player in players:
+        tag = " (you)" if player.is_me else " (bot)" if player.is_local_bot else ""
+        text.add(f"  {player.seat + 1:<3}").cell(player.name + tag, 22, "class:name")
+        text.cell(player.back or "-", 10)
+        text.cell(
+            "ready" if player.ready else "not ready",
+            11,
+            "class:ready" if player.ready else "class:notready",
+        )
+        text.line(player.fingerprint, "class:count")
+    text.line()
+    waited = int(state.seconds_waiting())
+    text.line(f" Other nodes found: {snap.peers_seen}   waiting {waited} s", "class:count")
+    if len(players) < 2:
+        text.line(
+            f" Alone? {keymap.ADD_BOT} adds a bot, {keymap.READY} gets you ready, "
+            f"{keymap.START} starts: you play at once.",
+            "class:strong",
+        )
+    if state.alone():
+        peer_hint(text, address)
+    text.add(" Next bot: ", "class:header").cell(state.bot_level, 10, "class:name")
+    if snap.can_start:
+        text.line(f"Everyone is ready: press {keymap.START} to start!", "class:strong")
+    else:
+        text.line(f"{keymap.START} starts once every player is ready.")
+    return text.fragments
+
+
+def peer_hint(text: Text, address: str) -> None:
+    text.line(" A friend not showing up? On their machine run:")
+    text.line(f"     blitz-node --join --peer {address or 'HOST:PORT'}", "class:strong")
+    text.line(" Still nothing? Check that the firewall lets that port in, and that the Wi-Fi")
+    text.line(" has no 'client isolation' (guest networks often keep players apart).")
+
+
+# -- the scores --------------------------------------------------------------------------
+
+MAX_ROUND_COLUMNS = 8
+
+
+def scores_screen(state: ClientState) -> StyleAndTextTuples:
+    snap = state.snap
+    game = snap.game
+    text = Text()
+    results = game.results[-MAX_ROUND_COLUMNS:]
+    last = game.results[-1].round if game.results else 0
+    text.line(f" Scores after round {last}   (first to {game.target} wins)", "class:header")
+    text.line()
+    text.add("  ").cell("Player", 22, "class:header")
+    for result in results:
+        text.cell(f"R{result.round}", 6, "class:header")
+    text.line(f"{'Total':>7}", "class:header")
+    seats = sorted(game.players, key=lambda s: (-game.totals.get(s, 0), s))
+    for seat in seats:
+        tag = " (you)" if seat == snap.my_seat else ""
+        style = "class:strong" if seat == game.winner else "class:name"
+        text.add("  ").cell(state.name_of(seat) + tag, 22, style)
+        for result in results:
+            text.cell(f"{result.scores.get(seat, 0):+}", 6)
+        text.line(f"{game.totals.get(seat, 0):>7}", style)
+    text.line()
+    if game.results:
+        blitz_by = game.results[-1].blitz_by
+        said = f"Blitz! called by {state.name_of(blitz_by)}" if blitz_by is not None else "no Blitz"
+        text.line(f" Round {last}: {said}.")
+    if game.phase == Phase.OVER and game.winner is not None:
+        winner = state.name_of(game.winner)
+        text.line()
+        text.line(
+            f" GAME OVER: {winner} wins with {game.totals.get(game.winner, 0)} points!",
+            "class:strong",
+        )
+    elif game.phase == Phase.DEALING:
+        text.line(f" Round {game.round} is being dealt...", "class:hint")
+    elif game.phase == Phase.PLAYING:
+        text.line(f" Round {game.round} is on: press Tab or Space for the table.", "class:hint")
+    return text.fragments
+
+
+# -- help ----------------------------------------------------------------------------------
+
+KEY_WIDTH = 11
+LEFT_WIDTH = 44
+
+
+def help_screen(state: ClientState) -> StyleAndTextTuples:
+    left = [("At the table", keymap.TABLE_HELP)]
+    right = [("In the lobby", keymap.LOBBY_HELP), ("Everywhere", keymap.GLOBAL_HELP)]
+    left_lines = list(help_lines(left))
+    right_lines = list(help_lines(right))
+    text = Text()
+    text.line(" Keys (? or Esc closes this)", "class:header")
+    blank: StyleAndTextTuples = [("", "")]
+    for i in range(max(len(left_lines), len(right_lines))):
+        row_left = left_lines[i] if i < len(left_lines) else blank
+        row_right = right_lines[i] if i < len(right_lines) else blank
+        text.add(" ")
+        text.fragments.extend(pad_fragments(row_left, LEFT_WIDTH))
+        text.fragments.extend(row_right)
+        text.line()
+    text.line()
+    text.line(" Cards read 5R♂: value, colour (R B G Y), boy ♂ (red, blue) or girl ♀ (green,")
+    text.line(" yellow). A ~ after a card: your move is shown but not final yet.")
+    text.line(" Post stacking: one lower, boy on girl or girl on boy.")
+    return text.fragments
+
+
+def help_lines(sections: Iterable[tuple[str, Sequence[KeyHelp]]]) -> Iterable[StyleAndTextTuples]:
+    for title, rows in sections:
+        yield [("class:header", title)]
+        for row in rows:
+            yield [("class:key", fit(row.keys, KEY_WIDTH)), ("", row.what)]
+
+
+def pad_fragments(fragments: StyleAndTextTuples, width: int) -> StyleAndTextTuples:
+    used = sum(len(t) for _, t, *_ in fragments)
+    return [*fragments, ("", " " * max(0, width - used))]

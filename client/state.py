@@ -1,0 +1,277 @@
+"""The one object that owns the client's state: what the layout reads and the keys change.
+
+Nothing here draws or binds keys. The game itself lives in the node: the state
+keeps the latest ``Snapshot``, the notices still on screen, and the few things
+only the face knows (help shown, a question asked, a half-typed stacking move).
+Time comes in as a clock, so tests can make notices expire without waiting.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
+
+from dutchblitz.node.api import Action, Notice, PlayerInfo, Session, Snapshot
+from dutchblitz.protocol.cards import ALL_BACKS, STANDARD_BACKS
+from dutchblitz.protocol.game import Phase
+from dutchblitz.protocol.state import Area
+from prompt_toolkit.buffer import Buffer
+
+from .words import in_words
+
+# How long each kind of notice stays on screen, in seconds.
+NOTICE_SECONDS = {
+    "lost_race": 2.5,
+    "refused": 2.5,
+    "blitz": 6.0,
+    "round_over": 6.0,
+    "game_over": 12.0,
+    "alarm": 12.0,
+}
+DEFAULT_NOTICE_SECONDS = 4.0
+MAX_NOTICES = 3
+ALONE_HINT_SECONDS = 5.0  # with no peer found after this long, say how to get one
+SCORES_SECONDS = 4.0  # the scores show this long after a round ends, unless dismissed
+PREFERRED_BOT_LEVEL = "normal"
+
+
+class Screen(StrEnum):
+    LOBBY = "lobby"
+    TABLE = "table"
+    SCORES = "scores"
+
+
+@dataclass(frozen=True, slots=True)
+class Flash:
+    notice: Notice
+    until: float
+
+
+class ClientState:
+    """Everything the face knows; the layout reads it, the key bindings call its methods."""
+
+    def __init__(self, session: Session, clock: Callable[[], float] = time.monotonic) -> None:
+        self.session = session
+        self.clock = clock
+        self.snap: Snapshot = session.snapshot()
+        self.snap_at = self.started_at = clock()
+        self.flashes: list[Flash] = []
+        self.help_shown = False
+        self.asking_quit = False
+        self.leave_requested = False
+        self.editing_name = False
+        self.name_buffer = Buffer(multiline=False, name="name")
+        self.stack_action: Action | None = None  # BLITZ_TO_POST or WOOD_TO_POST, waiting a slot
+        levels = self.snap.bot_levels
+        self.bot_level = (
+            levels[0] if levels and PREFERRED_BOT_LEVEL not in levels else PREFERRED_BOT_LEVEL
+        )
+        self.scores_pinned = False
+        self.scores_until = 0.0
+        self.results_seen = len(self.snap.game.results)
+
+    # -- following the node -----------------------------------------------------------
+
+    def refresh(self) -> None:
+        """Take a new snapshot and the notices that came with it."""
+        self.snap = self.session.snapshot()
+        self.snap_at = self.clock()
+        results = len(self.snap.game.results)
+        if results > self.results_seen:
+            self.scores_until = self.snap_at + SCORES_SECONDS
+        self.results_seen = results
+        if self.editing_name and self.phase != Phase.LOBBY:
+            self.editing_name = False  # the game started while the name was being typed
+        for notice in self.session.take_notices():
+            self.flash(notice)
+
+    def flash(self, notice: Notice) -> None:
+        seconds = NOTICE_SECONDS.get(notice.kind, DEFAULT_NOTICE_SECONDS)
+        shown = Notice(notice.kind, in_words(notice.text))
+        self.flashes = [*self.flashes, Flash(shown, self.clock() + seconds)][-MAX_NOTICES:]
+
+    def refuse(self, reason: str | None) -> None:
+        if reason is not None:
+            self.flash(Notice("refused", reason))
+
+    def tick(self) -> None:
+        """Forget notices whose time is up."""
+        now = self.clock()
+        self.flashes = [f for f in self.flashes if f.until > now]
+
+    def notices(self) -> list[Notice]:
+        """The notices still on screen, oldest first."""
+        now = self.clock()
+        return [f.notice for f in self.flashes if f.until > now]
+
+    # -- what the layout asks ---------------------------------------------------------
+
+    @property
+    def phase(self) -> Phase:
+        return self.snap.game.phase
+
+    @property
+    def game_running(self) -> bool:
+        return self.phase in (Phase.DEALING, Phase.PLAYING)
+
+    @property
+    def scores_visible(self) -> bool:
+        if self.phase == Phase.OVER:
+            return True
+        if self.phase == Phase.DEALING:
+            return bool(self.snap.game.results)
+        if self.phase == Phase.PLAYING:
+            return self.scores_pinned or self.clock() < self.scores_until
+        return False
+
+    @property
+    def screen(self) -> Screen:
+        if self.phase == Phase.LOBBY:
+            return Screen.LOBBY
+        return Screen.SCORES if self.scores_visible else Screen.TABLE
+
+    @property
+    def me(self) -> PlayerInfo | None:
+        return next((p for p in self.snap.players if p.is_me), None)
+
+    def my_area(self) -> Area | None:
+        table, seat = self.snap.game.table, self.snap.my_seat
+        if table is None or seat is None:
+            return None
+        return table.areas.get(seat)
+
+    def name_of(self, seat: int) -> str:
+        for player in self.snap.players:
+            if player.seat == seat:
+                return player.name
+        member = self.snap.game.by_seat().get(seat)
+        return member.name if member is not None else f"seat {seat + 1}"
+
+    def seconds_waiting(self) -> float:
+        now = self.clock()
+        return max(self.snap.seconds_running + now - self.snap_at, now - self.started_at)
+
+    def alone(self) -> bool:
+        """No other node has appeared after a few seconds: time to say what to do."""
+        return self.snap.peers_seen == 0 and self.seconds_waiting() >= ALONE_HINT_SECONDS
+
+    # -- at the table -----------------------------------------------------------------
+
+    def play(self, action: Action, slot: int = 0) -> None:
+        """One keystroke's play. While the scores cover the table, a key only uncovers it."""
+        self.stack_action = None
+        if self.phase == Phase.PLAYING and self.scores_visible:
+            self.hide_scores()
+            return
+        self.refuse(self.session.act(action, slot))
+        self.refresh()
+
+    def post_key(self, slot: int) -> None:
+        """A Post key: that stack to the centre, or the end of a "b"/"v" stacking move."""
+        action = self.stack_action or Action.POST_TO_CENTRE
+        self.play(action, slot)
+
+    def begin_stack(self, action: Action) -> None:
+        if self.phase == Phase.PLAYING and self.scores_visible:
+            self.hide_scores()
+            return
+        self.stack_action = action
+
+    def cancel_stack(self) -> None:
+        self.stack_action = None
+
+    def toggle_scores(self) -> None:
+        if self.scores_visible:
+            self.hide_scores()
+        else:
+            self.scores_pinned = True
+
+    def hide_scores(self) -> None:
+        self.scores_pinned = False
+        self.scores_until = 0.0
+
+    # -- in the lobby -----------------------------------------------------------------
+
+    def toggle_ready(self) -> None:
+        me = self.me
+        self.refuse(self.session.set_ready(not (me is not None and me.ready)))
+        self.refresh()
+
+    def next_back(self) -> None:
+        """Move to the next deck back no other player holds."""
+        me = self.me
+        players = [p for p in self.snap.players if p.present]
+        allowed = STANDARD_BACKS if len(players) <= len(STANDARD_BACKS) else ALL_BACKS
+        taken = {p.back for p in players if not p.is_me}
+        current = me.back if me is not None else ""
+        start = allowed.index(current) + 1 if current in allowed else 0
+        for step in range(len(allowed)):
+            back = allowed[(start + step) % len(allowed)]
+            if back not in taken:
+                if back != current:
+                    self.refuse(self.session.set_back(back))
+                    self.refresh()
+                return
+        self.refuse("every deck back is taken")
+
+    def start(self) -> None:
+        self.refuse(self.session.start())
+        self.refresh()
+
+    def add_bot(self) -> None:
+        self.refuse(self.session.add_bot(self.bot_level))
+        self.refresh()
+
+    def remove_bot(self) -> None:
+        self.refuse(self.session.remove_bot())
+        self.refresh()
+
+    def next_bot_level(self) -> None:
+        levels = self.snap.bot_levels
+        if not levels:
+            return
+        index = levels.index(self.bot_level) if self.bot_level in levels else -1
+        self.bot_level = levels[(index + 1) % len(levels)]
+
+    def begin_name(self) -> None:
+        me = self.me
+        self.name_buffer.text = me.name if me is not None else ""
+        self.name_buffer.cursor_position = len(self.name_buffer.text)
+        self.editing_name = True
+
+    def commit_name(self) -> None:
+        name = self.name_buffer.text.strip()
+        self.editing_name = False
+        me = self.me
+        if name and (me is None or name != me.name):
+            self.refuse(self.session.set_name(name))
+            self.refresh()
+
+    def cancel_name(self) -> None:
+        self.editing_name = False
+
+    # -- help and leaving -------------------------------------------------------------
+
+    def toggle_help(self) -> None:
+        self.help_shown = not self.help_shown
+
+    def ask_quit(self) -> bool:
+        """``q``: True when the client should leave now; during a game, ask first."""
+        if self.game_running and not self.asking_quit:
+            self.asking_quit = True
+            return False
+        return self.confirm_quit()
+
+    def interrupt(self) -> bool:
+        """Ctrl-C: like ``q``, and a second Ctrl-C while asking leaves."""
+        return self.ask_quit()
+
+    def confirm_quit(self) -> bool:
+        self.asking_quit = False
+        self.leave_requested = True
+        return True
+
+    def cancel_quit(self) -> None:
+        self.asking_quit = False

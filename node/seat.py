@@ -1,0 +1,708 @@
+"""One seat this process plays at the table: the person's own, or a local bot's.
+
+A ``LocalSeat`` is a whole peer: its own node id, state directory, ZeroMQ
+transport and protocol ``Replica``. It runs one task per role:
+
+* receive: wait for a message, drain whatever else has arrived (a batch), feed
+  each to the replica, then ``flush`` once (one acknowledgement per batch);
+* timer: ``tick`` the replica no later than the ``Timer`` it asked for;
+* duties: after each change, send what the seat owes the table (``duties``)
+  and, for a bot, its next move.
+
+Finding the table (spec/protocol.md section 12): a seat that holds a log
+restores it and says hello as a member (or asks to be admitted if it never
+was). A seat with no log *probes* for a short window: it greets every peer it
+knows with a HELLO that holds no epoch, and a member answers with its own
+HELLO, which names the table's epoch. The seat then asks to be admitted to the
+smallest epoch it heard; if nobody answered, it founds a new table. Two tables
+of one name merge while in the lobby: a seat in the lobby that hears a live
+peer at a smaller epoch gives up its log and joins that table.
+
+Each seat answers a HELLO that does not list it (at its current endpoint) with
+its own, so a peer that restarted, or learnt of us from a third node, gets to
+know us; a HELLO that lists us is not answered, so greetings never ping-pong.
+Messages other than HELLO from a peer whose last HELLO named another epoch are
+dropped here: two tables of one name on one LAN never mix their logs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+from collections import Counter, deque
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass, field
+
+from dutchblitz.protocol.codec import ProtocolError, decode
+from dutchblitz.protocol.core import Identity, Replica, Settings
+from dutchblitz.protocol.effects import (
+    Alarm,
+    Delivered,
+    Effect,
+    PeerSeen,
+    Persist,
+    PersistClock,
+    Send,
+    Timer,
+    Withdrawn,
+)
+from dutchblitz.protocol.game import Phase
+from dutchblitz.protocol.messages import (
+    Admit,
+    Body,
+    Bye,
+    Event,
+    Heartbeat,
+    Hello,
+    Kind,
+    Start,
+    Suspect,
+)
+
+from .bots import Level, think_time
+from .contacts import Contacts
+from .duties import Steward, Wishes
+from .store import StateDir, StoreError, TableRecord
+from .transport import Transport, TransportClosed
+
+log = logging.getLogger("dutchblitz.node")
+
+JOIN_WINDOW_S = 1.5  # how long a new seat listens for an existing table
+MAX_BATCH = 256  # messages handled before the acknowledgement and a yield
+EARLY_LIMIT = 4096  # messages kept while the seat has no replica yet
+END_WAIT_S = 3.0  # at least this long for the others to reach the end, after the game
+_ENVELOPE_START = b"\x98\x01"  # fixarray of 8, version 1: the kind is the next byte
+
+Listener = Callable[[Effect, bool], None]  # an effect, and whether it happened live
+
+
+def message_kind(data: bytes) -> int | None:
+    """The kind of a message, read from its third byte without decoding it."""
+    if len(data) > 2 and data[:2] == _ENVELOPE_START:
+        return data[2]
+    return None
+
+
+def message_sender(data: bytes) -> bytes | None:
+    """The sender a message names, read from its header without decoding the rest.
+
+    The routing id ZeroMQ reports is not it: while a ROUTER hands a peer's old
+    connection over to a new one, what still arrives on the old one comes with a
+    stand-in id.
+    """
+    if message_kind(data) is None or len(data) < 4:
+        return None
+    head = data[3]
+    if 0xA0 <= head <= 0xBF:  # fixstr
+        start, length = 4, head & 0x1F
+    elif head == 0xD9 and len(data) > 4:  # str 8
+        start, length = 5, data[4]
+    else:
+        return None
+    at = start + length
+    if data[at : at + 2] != b"\xc4\x10" or len(data) < at + 18:
+        return None
+    return data[at + 2 : at + 18]
+
+
+@dataclass(slots=True)
+class SeatConfig:
+    table: str
+    wishes: Wishes
+    settings: Settings = field(default_factory=Settings)
+    bot: Level | None = None
+    seed: int | None = None
+    join_window: float = JOIN_WINDOW_S
+    restore: bool = True  # reload an unfinished game left in the state directory
+
+
+def _holds_a_start(raws: Iterable[bytes]) -> bool:
+    """Whether a game was started in this log (a START event is among the records)."""
+    for raw in raws:
+        if message_kind(raw) != Kind.EVENT:
+            continue
+        with contextlib.suppress(ProtocolError):
+            payload = decode(raw).payload
+            if isinstance(payload, Event) and isinstance(payload.body, Start):
+                return True
+    return False
+
+
+def _own_last_seq(raws: Iterable[bytes], node: bytes) -> int:
+    last = 0
+    for raw in raws:
+        with contextlib.suppress(ProtocolError):
+            envelope = decode(raw)
+            if envelope.sender == node:
+                last = max(last, envelope.seq)
+    return last
+
+
+class LocalSeat:
+    """A peer at the table, run on the caller's asyncio loop."""
+
+    def __init__(
+        self, config: SeatConfig, store: StateDir, transport: Transport, node_id: bytes
+    ) -> None:
+        self.config = config
+        self.store = store
+        self.transport = transport
+        self.node_id = node_id
+        self.endpoint = transport.endpoint
+        self.label = config.wishes.name
+        self.replica: Replica | None = None
+        self.listeners: list[Listener] = []
+        self.watchers: list[Callable[[], None]] = []
+        self.alarms: Counter[str] = Counter()
+        self.loop_errors = 0
+        self.dropped_other_table = 0
+        self.failure: StoreError | None = None
+        self.failed = asyncio.Event()
+        self.game_over = asyncio.Event()
+        self.finished = asyncio.Event()  # over, and the others have seen the end too
+        self.started_at = self._now()
+        self.contacts = Contacts(node_id, config.table, transport)
+        self._progress: dict[bytes, int] = {}
+        # Messages that came before the replica, each with its sender's epoch back then.
+        self._announce_due = False
+        self._early: deque[tuple[bytes, bytes, bytes | None]] = deque(maxlen=EARLY_LIMIT)
+        self._answered = asyncio.Event()
+        self._changed = asyncio.Event()
+        self._timer_wake = asyncio.Event()
+        self._next_tick = self._now()
+        self._joining_since: float | None = None
+        self._restored_at: float | None = None
+        self._admission_due: float | None = None
+        self._floor = 0
+        self._results_logged = 0
+        self._round_logged = 0
+        self._ended_at: float | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self.steward = Steward(
+            node_id, config.wishes, config.bot, config.seed, store.save_deal_order, self.submit
+        )
+        self._closed = False
+
+    # -- life ----------------------------------------------------------------------------
+
+    @staticmethod
+    def _now() -> float:
+        return asyncio.get_running_loop().time()
+
+    async def start(self) -> None:
+        """Find the table (restore, join or found), then run until ``close``."""
+        self._spawn(self._receive_loop(), "receive")
+        self._spawn(self._timer_loop(), "timer")
+        if not self._restore():
+            self._greet_all(force=True)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._answered.wait(), self.config.join_window)
+            if self.replica is None and not self._closed:
+                epoch = self._smallest_live_epoch(None)
+                self._begin(epoch, self._seq_floor(), found=epoch is None)
+        self._spawn(self._duty_loop(), "duties")
+
+    def _spawn(self, work: Awaitable[None], name: str) -> None:
+        self._tasks.append(asyncio.ensure_future(self._guard(work, name)))
+
+    async def _guard(self, work: Awaitable[None], name: str) -> None:
+        try:
+            await work
+        except StoreError as error:
+            self._fail(error)
+        except (asyncio.CancelledError, TransportClosed):
+            pass
+        except Exception:
+            log.exception("%s: the %s loop stopped", self.label, name)
+            self.loop_errors += 1
+            self._fail(StoreError(f"the {name} loop stopped unexpectedly"))
+
+    def _fail(self, error: StoreError) -> None:
+        if self.failure is None:
+            self.failure = error
+            log.error("%s: %s; stopping (everything written so far is kept)", self.label, error)
+        self.failed.set()
+
+    def counters(self) -> dict[str, object]:
+        """What this seat has seen: messages, what it refused and why, and its own errors."""
+        replica = self.replica
+        stats = self.transport.stats
+        return {
+            "received": stats.received,
+            "sent": stats.sent,
+            "dropped": dict(replica.counters.dropped) if replica is not None else {},
+            "other_table": self.dropped_other_table,
+            "transport_refused": stats.oversize_received + stats.malformed,
+            "alarms": dict(self.alarms),
+            "loop_errors": self.loop_errors,
+        }
+
+    async def close(self) -> None:
+        """Stop every task and close the sockets and files (no goodbye: see ``leave``)."""
+        if self._closed:
+            return
+        self._closed = True
+        log.info("%s: counters: %s", self.label, self.counters())
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        self.transport.close()
+        self.store.close()
+
+    async def leave(self, linger: float = 0.3) -> None:
+        """Say goodbye to the table (a BYE) if still playing, then close."""
+        replica = self.replica
+        if replica is not None and replica.is_member() and replica.stable.phase != Phase.OVER:
+            self.submit(Bye())
+        await asyncio.sleep(linger)  # let ZeroMQ hand the last messages over
+        await self.close()
+
+    # -- contacts ------------------------------------------------------------------------
+
+    def add_seed(self, endpoint: str) -> None:
+        """A peer known only by address (``--peer``): connect and greet it."""
+        stand_in = self.contacts.add_seed(endpoint)
+        if stand_in is not None:
+            self._greet(stand_in, force=True)
+
+    def meet(self, node: bytes, endpoint: str) -> None:
+        """A peer found by discovery or learnt from a HELLO: connect and greet it."""
+        if self.contacts.connect(node, endpoint):
+            self._greet(node)
+
+    @property
+    def peers_seen(self) -> int:
+        return len(self.contacts.endpoints)
+
+    def _greet(self, node: bytes, force: bool = False) -> None:
+        if not self.contacts.may_greet(node, self._now(), force):
+            return
+        if self.replica is not None:
+            self._execute(self.replica.hello(node))
+        else:
+            wishes = self.config.wishes
+            self.transport.send(node, self.contacts.probe_hello(wishes.name, wishes.back or "pump"))
+
+    def _announce(self) -> None:
+        """After learning of new peers, send every peer our HELLO with the longer list.
+
+        A peer learnt of through one member (a local bot seat, a node given one
+        ``--peer``) is introduced to all the others this way; each node does it
+        once per peer it learns of, so greetings stay bounded.
+        """
+        if self._announce_due and self.replica is not None:
+            self._announce_due = False
+            self._execute(self.replica.hello(None))
+
+    def _greet_all(self, force: bool = False) -> None:
+        for node in self.contacts.everyone():
+            self._greet(node, force)
+
+    # -- finding the table ----------------------------------------------------------------
+
+    def _identity(self, epoch: bytes) -> Identity:
+        wishes = self.config.wishes
+        return Identity(
+            self.node_id,
+            self.config.table,
+            epoch,
+            wishes.name,
+            wishes.back or "pump",
+            self.endpoint,
+        )
+
+    def _seq_floor(self) -> int:
+        record = self.store.table()
+        floor = record.seq_floor if record is not None else 0
+        mine = self.replica.my_seq if self.replica is not None else 0
+        return max(floor, mine, self._floor)
+
+    def _restore(self) -> bool:
+        """Reload a game that a previous run left unfinished; False if there is none.
+
+        A log of a table still in the lobby, or of a finished game, holds nothing
+        worth keeping: the seat starts afresh (and finds the same table again if it
+        is still there), remembering only how far its stream had counted.
+        """
+        record = self.store.table()
+        if record is None or record.table != self.config.table:
+            return False
+        now = self._now()
+        found = self.store.open_events()
+        if found.problem:
+            log.warning(
+                "%s: the event log ended in a damaged record (%s): cut off %d bytes",
+                self.label,
+                found.problem,
+                found.size - found.end,
+            )
+        # What is final after a restore is decided again with the others' heartbeats,
+        # so whether this log holds a game is read from the records themselves.
+        finished = self.store.has_results(record.epoch)
+        if not self.config.restore or finished or not _holds_a_start(found.records):
+            self._floor = max(record.seq_floor, _own_last_seq(found.records, self.node_id))
+            return False
+        replica = Replica(self._identity(record.epoch), now, self.config.settings)
+        self.steward.take_orders(replica, self.store.deal_orders())
+        self.replica = replica
+        self._execute(replica.restore(found.records, self.store.clock_mark(), now), live=False)
+        replica.my_seq = max(replica.my_seq, record.seq_floor)
+        self._results_logged = len(replica.stable.results)
+        self._round_logged = replica.stable.round
+        log.info(
+            "%s: restored %d events of the game at table %s; rejoining",
+            self.label,
+            len(found.records),
+            record.epoch.hex()[:8],
+        )
+        self._restored_at = now
+        self._admission_due = now + self.config.settings.suspect_after
+        self._execute(replica.hello(None))
+        return True
+
+    def _begin(self, epoch: bytes | None, seq_floor: int, found: bool) -> None:
+        """Start a fresh log: found a new table, or ask to join the one at ``epoch``."""
+        now = self._now()
+        epoch = os.urandom(16) if epoch is None else epoch
+        self.store.begin_table(TableRecord(self.config.table, epoch, seq_floor))
+        self.store.open_events()
+        self._progress.clear()
+        self._restored_at = self._admission_due = self._ended_at = None
+        self._results_logged = self._round_logged = 0
+        self.game_over.clear()
+        replica = Replica(self._identity(epoch), now, self.config.settings)
+        # A table we found is new to everyone: our stream there starts at 1 (P-80). One we
+        # join may hold our earlier stream, so there we resume above every number used.
+        replica.my_seq = 0 if found else seq_floor
+        self.replica = replica
+        self.steward.take_orders(replica, self.store.deal_orders())
+        self.contacts.forget_greetings()
+        if found:
+            log.info("%s: founded table %r (%s)", self.label, self.config.table, epoch.hex()[:8])
+            # The HELLO naming our epoch goes first, so that no peer takes our events
+            # for those of a table without one.
+            self._execute(replica.hello(None))
+            self._execute(replica.found(now))
+            self._joining_since = None
+        else:
+            log.info("%s: asking to join table %s", self.label, epoch.hex()[:8])
+            self._execute(replica.ask_to_join(now))
+            self._joining_since = now
+        early, self._early = list(self._early), deque(maxlen=EARLY_LIMIT)
+        for sender, data, epoch_then in early:
+            if message_kind(data) == Kind.HELLO:
+                self._execute(replica.receive(data, now))
+            elif epoch_then in (None, epoch):  # not a table its sender has since left
+                self._handle(sender, data, now)
+        self._execute(replica.flush(now))
+        self._changed.set()
+
+    def _live_epochs(self, now: float) -> list[bytes]:
+        window = max(self.config.settings.suspect_after, self.config.join_window)
+        return self.contacts.live_epochs(now, window)
+
+    def _smallest_live_epoch(self, below: bytes | None) -> bytes | None:
+        live = [e for e in self._live_epochs(self._now()) if below is None or e < below]
+        return min(live, default=None)
+
+    def _consider_moving(self, now: float) -> None:
+        """Lobby merge, and giving up on a table that never admits us."""
+        replica = self.replica
+        if replica is None:
+            return
+        epoch = replica.me.epoch
+        if replica.stable.phase == Phase.LOBBY and replica.optimistic().phase == Phase.LOBBY:
+            smaller = self._smallest_live_epoch(epoch)
+            if smaller is not None:
+                log.info(
+                    "%s: table %s is also in the lobby here: leaving %s to join it",
+                    self.label,
+                    smaller.hex()[:8],
+                    epoch.hex()[:8],
+                )
+                self._give_up(smaller)
+                return
+        patience = max(4.0, 2 * self.config.settings.suspect_after)
+        live = epoch in self._live_epochs(now)
+        if self._admission_due is not None and now >= self._admission_due:
+            self._admission_due = None
+            if not replica.is_member() and not replica.rejoining:
+                # Our goodbye, or the others' removal of us, is in the log: sit down again.
+                self._joining_since = now
+                self._execute(replica.ask_to_join(now))
+        if self._restored_at is not None:
+            if live:
+                self._restored_at = None  # the table lives on: the protocol takes it from here
+            elif now - self._restored_at > patience:
+                log.info(
+                    "%s: nobody at table %s answers: starting afresh", self.label, epoch.hex()[:8]
+                )
+                self._restored_at = None
+                self._give_up(None)
+                return
+        joining = None if self._joining_since is None else now - self._joining_since
+        if replica.is_member():
+            self._joining_since = None
+        elif joining is not None and joining > patience and not live:
+            log.info("%s: nobody at table %s answers: founding anew", self.label, epoch.hex()[:8])
+            self._give_up(None)
+
+    def _give_up(self, epoch: bytes | None) -> None:
+        replica = self.replica
+        assert replica is not None
+        others = [
+            m for m in replica.stable.members.values() if m.present and m.node != self.node_id
+        ]
+        if replica.is_member() and others:
+            self.submit(Bye())
+        self._begin(epoch, self._seq_floor(), found=epoch is None)
+
+    # -- the loops -----------------------------------------------------------------------
+
+    async def _receive_loop(self) -> None:
+        transport = self.transport
+        while True:
+            batch = [await transport.recv()]
+            while len(batch) < MAX_BATCH:
+                more = transport.try_recv()
+                if more is None:
+                    break
+                batch.append(more)
+            now = self._now()
+            for sender, data in batch:
+                try:
+                    self._handle(sender, data, now)
+                except StoreError:
+                    raise
+                except Exception:
+                    self._loop_error("handling a message")
+            try:
+                if self.replica is not None:
+                    self._execute(self.replica.flush(now))
+                    self._announce()
+            except StoreError:
+                raise
+            except Exception:
+                self._loop_error("acknowledging")
+            self._changed.set()
+            self._notify()
+            await asyncio.sleep(0)
+
+    def _loop_error(self, what: str) -> None:
+        self.loop_errors += 1
+        if self.loop_errors == 1:
+            log.exception("%s: error while %s (counted, not fatal)", self.label, what)
+
+    def _handle(self, routing_id: bytes, data: bytes, now: float) -> None:
+        sender = message_sender(data) or routing_id
+        self.contacts.heard[sender] = now
+        kind = message_kind(data)
+        if kind == Kind.HELLO:
+            self._note_hello(data)
+        replica = self.replica
+        if replica is None:
+            self._early.append((sender, data, self.contacts.epochs.get(sender)))
+            return
+        if kind != Kind.HELLO and not self.contacts.same_table(sender, replica.me.epoch):
+            self.dropped_other_table += 1
+            return
+        if kind == Kind.HEARTBEAT and replica.ended is not None:
+            self._note_progress(data)
+        self._execute(replica.receive(data, now))
+        if kind == Kind.HELLO:
+            self._consider_moving(now)
+
+    def _note_hello(self, data: bytes) -> None:
+        try:
+            envelope = decode(data)
+        except ProtocolError:
+            return  # the replica counts and reports it
+        hello = envelope.payload
+        sender = envelope.sender
+        if not isinstance(hello, Hello) or sender == self.node_id:
+            return
+        if envelope.table != self.config.table:
+            return
+        if self.contacts.note_hello(sender, hello):
+            self._greet(sender)
+        if self.replica is None:
+            self.contacts.learn(hello.peers)
+            if hello.epoch:
+                self._answered.set()
+
+    def _note_progress(self, data: bytes) -> None:
+        with contextlib.suppress(ProtocolError):
+            envelope = decode(data)
+            if isinstance(envelope.payload, Heartbeat):
+                known = self._progress.get(envelope.sender, 0)
+                self._progress[envelope.sender] = max(known, envelope.payload.digest_index)
+
+    async def _timer_loop(self) -> None:
+        while True:
+            delay = self._next_tick - self._now()
+            if delay > 0:
+                self._timer_wake.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._timer_wake.wait(), delay)
+                continue
+            now = self._now()
+            self._next_tick = now + 1.0  # unless the replica asks for sooner
+            try:
+                if self.replica is not None:
+                    self._execute(self.replica.tick(now))
+                    self._announce()
+                    self._consider_moving(now)
+                    self._check_finished(now)
+            except StoreError:
+                raise
+            except Exception:
+                self._loop_error("ticking")
+            self._changed.set()
+            self._notify()
+
+    async def _duty_loop(self) -> None:
+        while True:
+            await self._changed.wait()
+            self._changed.clear()
+            bot = self.steward.bot
+            if bot is not None:
+                pause = think_time(bot.level, self.steward.think_rng)
+                if pause > 0:
+                    await asyncio.sleep(pause)
+            try:
+                self._do_duties()
+            except StoreError:
+                raise
+            except Exception:
+                self._loop_error("choosing a move")
+            await asyncio.sleep(0)
+
+    # -- effects ---------------------------------------------------------------------------
+
+    def _execute(self, effects: Iterable[Effect], live: bool = True) -> None:
+        """Carry out the replica's effects in order: a failed write stops the later sends."""
+        for effect in effects:
+            if isinstance(effect, Send):
+                if effect.to is None:
+                    self.transport.broadcast(effect.data)
+                else:
+                    self.transport.send(effect.to, effect.data)
+            elif isinstance(effect, Persist):
+                self.store.append_event(effect.data)
+            elif isinstance(effect, PersistClock):
+                self.store.save_clock_mark(effect.mark)
+            elif isinstance(effect, PeerSeen):
+                self.meet(effect.node, effect.endpoint)
+                self._announce_due = True  # our peer list grew: tell the others too
+            elif isinstance(effect, Timer):
+                if effect.at < self._next_tick:
+                    self._next_tick = effect.at
+                    self._timer_wake.set()
+            else:
+                self._on_report(effect, live)
+
+    def _on_report(self, effect: Delivered | Withdrawn | Alarm, live: bool) -> None:
+        if isinstance(effect, Alarm):
+            self.alarms[effect.kind] += 1
+            if self.alarms[effect.kind] == 1:
+                log.warning(
+                    "%s: %s: %s (reported once per kind)", self.label, effect.kind, effect.detail
+                )
+        elif isinstance(effect, Delivered):
+            self._on_delivered(effect)
+            if live:
+                self._log_progress(effect)
+        for listener in self.listeners:
+            listener(effect, live)
+
+    def _on_delivered(self, effect: Delivered) -> None:
+        entry = effect.entry
+        replica = self.replica
+        if entry.sender == self.node_id and replica is not None:
+            self.steward.on_own_event(entry, replica.stable)
+        if replica is not None and replica.ended is not None and not self.game_over.is_set():
+            self._ended_at = self._now()
+            self.game_over.set()
+
+    def _log_progress(self, effect: Delivered) -> None:
+        replica = self.replica
+        if replica is None:
+            return
+        game = replica.stable
+        entry = effect.entry
+        body = entry.body
+        if entry.outcome.accepted and isinstance(body, Bye | Suspect):
+            gone = game.members.get(entry.sender if isinstance(body, Bye) else body.node)
+            if gone is not None:
+                log.info("%s: %s left the table", self.label, gone.name)
+        elif entry.outcome.accepted and isinstance(body, Admit):
+            log.info("%s: %s sat down", self.label, body.node.hex()[:8])
+        names = {m.seat: m.name for m in game.members.values()}
+        for result in game.results[self._results_logged :]:
+            scores = ", ".join(f"{names[s]} {p:+d}" for s, p in sorted(result.scores.items()))
+            blitz = "no Blitz" if result.blitz_by is None else f"Blitz by {names[result.blitz_by]}"
+            log.info("%s: round %d over (%s): %s", self.label, result.round, blitz, scores)
+        self._results_logged = len(game.results)
+        if game.phase == Phase.PLAYING and self._round_logged != game.round:
+            self._round_logged = game.round
+            log.info("%s: round %d: playing", self.label, game.round)
+
+    def _notify(self) -> None:
+        for watcher in list(self.watchers):
+            try:
+                watcher()
+            except Exception:
+                self._loop_error("telling the screen")
+
+    # -- what we send -------------------------------------------------------------------------
+
+    def poke(self) -> None:
+        """Look again at what the seat owes the table (after the person changed a wish)."""
+        self._changed.set()
+
+    def submit(self, body: Body) -> bool:
+        """Send one event of ours; False if it could not be written down (see ``failure``)."""
+        replica = self.replica
+        if replica is None or self.failure is not None:
+            return False
+        try:
+            self._execute(replica.submit(body, self._now()))
+        except StoreError as error:
+            self._fail(error)
+            return False
+        self._changed.set()
+        self._notify()
+        return True
+
+    def _do_duties(self) -> None:
+        if self.replica is not None and self.failure is None:
+            self.steward.step(self.replica)
+
+    # -- the end ---------------------------------------------------------------------------
+
+    def _check_finished(self, now: float) -> None:
+        """After the end, wait until every other player has applied it too, then finish.
+
+        Leaving at once could take away a HEARTBEAT that a slower node still needs
+        to make the last events final, so a seat stays until each present member
+        reports (in its HEARTBEAT's digest index) that it has reached the end.
+        """
+        replica = self.replica
+        if replica is None or replica.ended is None or self.finished.is_set():
+            return
+        if self._ended_at is None:
+            self._ended_at = now
+        index = replica.ended[0]
+        others = [
+            m.node for m in replica.stable.members.values() if m.present and m.node != self.node_id
+        ]
+        reached = all(self._progress.get(node, 0) >= index for node in others)
+        waited = now - self._ended_at
+        limit = max(END_WAIT_S, 3 * self.config.settings.suspect_after)
+        # One more heartbeat period, so that our own report of the end goes out too.
+        if (reached and waited > 2 * self.config.settings.heartbeat_every) or waited > limit:
+            if not reached:
+                log.warning("%s: not every player confirmed the end; finishing anyway", self.label)
+            self.finished.set()

@@ -1,0 +1,409 @@
+"""``NodeSession``: the client's ``Session`` (node/api.py) over a running ``Node``.
+
+Everything here runs on the node's event loop. ``act`` builds the move on the
+optimistic table, the one with our own moves in flight already applied, and
+refuses it here, with the reason, when the rules would refuse it: a fast key
+press never sends a move that cannot count. Notices come from what becomes
+final: a lost race, a refusal, a Blitz, the end of a round or of the game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from dutchblitz.protocol import plays, rules
+from dutchblitz.protocol.cards import ALL_BACKS, check_backs
+from dutchblitz.protocol.effects import Alarm, Delivered, Effect, Withdrawn
+from dutchblitz.protocol.game import Game, Phase
+from dutchblitz.protocol.messages import Admit, Body, Bye, MoveKind, Play, Ready, Start, Suspect
+from dutchblitz.protocol.moves import CentrePlay, Move, PostPlay, Source, StuckCall
+from dutchblitz.protocol.rules import Reason
+from dutchblitz.protocol.state import Area, Table
+from dutchblitz.protocol.wire_moves import play_from_move
+
+from .api import Action, Notice, PlayerInfo, Snapshot
+from .bots import LEVELS
+from .duties import can_start
+from .runtime import Node
+from .seat import LocalSeat
+
+MAX_NOTICES = 200
+MAX_NAME_BYTES = 32
+MAX_SEATS = 8
+
+REASONS = {
+    "pile_taken": "another player got to that pile first",
+    "not_on_top": "that card is no longer on top",
+    "wrong_colour": "no centre pile of that colour takes it",
+    "wrong_value": "that pile needs another value",
+    "no_pile": "no centre pile takes that card now",
+    "needs_a_one": "only a 1 starts a new centre pile",
+    "stuck": "you called stuck: wait for a centre play or the stalemate",
+    "has_play": "you still have a card for the centre",
+    "same_gender": "a Post stack alternates boys and girls",
+    "stacking_off": "Post stacking is off at this table",
+    "hand_empty": "your hand is empty",
+    "hand_not_empty": "turn the Wood pile over only when the hand is empty",
+    "wood_empty": "your Wood pile is empty",
+    "empty_source": "there is no card there",
+    "bad_slot": "there is no such Post stack",
+    "round_over": "the round is over",
+    "not_active": "you are out of this round",
+    "not_all_ready": "not everyone is ready",
+    "bad_backs": "every player needs a different deck back",
+    "back_taken": "another player has that back",
+    "bad_name": "a name is 1 to 32 bytes",
+    "removed_from_table": "the table removed you (you were silent too long)",
+}
+
+
+def reason_text(reason: str) -> str:
+    return REASONS.get(reason, reason.replace("_", " "))
+
+
+class NodeSession:
+    """The ``Session`` a running node offers its client."""
+
+    def __init__(self, node: Node) -> None:
+        assert node.main is not None, "start the node first"
+        self.node = node
+        self.seat: LocalSeat = node.main
+        self._notices: deque[Notice] = deque(maxlen=MAX_NOTICES)
+        self._callbacks: list[Callable[[], None]] = []
+        self._results_seen: tuple[int, int] = (0, 0)  # (id of the replica, rounds noticed)
+        self._over_noticed: set[int] = set()
+        self._tasks: set[asyncio.Future[object]] = set()
+        self.seat.listeners.append(self._on_effect)
+        node.watchers.append(self._changed)
+
+    # -- reading --------------------------------------------------------------------------
+
+    def snapshot(self) -> Snapshot:
+        seat, node = self.seat, self.node
+        replica = seat.replica
+        game = replica.optimistic() if replica is not None else Game()
+        stable = replica.stable if replica is not None else Game()
+        bots = node.local_bot_nodes()
+        players = tuple(
+            PlayerInfo(
+                m.seat,
+                m.node,
+                m.name,
+                m.back,
+                m.ready,
+                m.present,
+                m.node == seat.node_id,
+                m.node in bots,
+            )
+            for m in sorted(game.members.values(), key=lambda m: m.seat)
+        )
+        loop = asyncio.get_running_loop()
+        return Snapshot(
+            table=node.options.table,
+            interface=node.interface.describe() if node.interface else "",
+            endpoint=seat.endpoint,
+            my_node=seat.node_id,
+            my_seat=game.seat_of(seat.node_id),
+            players=players,
+            game=game,
+            stable=stable,
+            pending_moves=len(replica.pending_own()) if replica is not None else 0,
+            peers_seen=seat.peers_seen,
+            seconds_running=loop.time() - node.started_at,
+            can_start=self._why_not_start() is None,
+            bot_levels=tuple(LEVELS),
+        )
+
+    def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
+        self._callbacks.append(callback)
+
+        def unsubscribe() -> None:
+            if callback in self._callbacks:
+                self._callbacks.remove(callback)
+
+        return unsubscribe
+
+    def take_notices(self) -> list[Notice]:
+        taken = list(self._notices)
+        self._notices.clear()
+        return taken
+
+    def _changed(self) -> None:
+        for callback in list(self._callbacks):
+            callback()
+
+    def _notice(self, kind: str, text: str) -> None:
+        self._notices.append(Notice(kind, text))
+
+    # -- playing --------------------------------------------------------------------------
+
+    def act(self, action: Action, slot: int = 0) -> str | None:
+        replica = self.seat.replica
+        if replica is None or not replica.can_play():
+            return "you are not seated at the table yet"
+        game = replica.optimistic()
+        table = game.table
+        me = game.seat_of(self.seat.node_id)
+        if game.phase != Phase.PLAYING or table is None:
+            return "no round is being played"
+        if me is None or me not in table.areas:
+            return "you are not playing this round"
+        area = table.areas[me]
+        if not area.active:
+            return reason_text("not_active")
+        if area.stuck and action != Action.STUCK:
+            return reason_text("stuck")
+        if _centre_play_in_flight(replica.pending_own()):
+            # It may yet lose its race; a move built on top of it would then name cards
+            # that only this node knows are wrong, and the tables would disagree.
+            return "wait: your last card is still on its way to the centre"
+        move, why = self._build(action, slot, table, me, area)
+        if move is None:
+            return why
+        refusal = rules.apply(table.copy(), move)
+        if refusal is not None:
+            return reason_text(str(refusal.reason))
+        if not self.seat.submit(play_from_move(move, game.round)):
+            return self._failure_text()
+        return None
+
+    def _build(
+        self, action: Action, slot: int, table: Table, me: int, area: Area
+    ) -> tuple[Move | None, str]:
+        if action == Action.BLITZ_TO_CENTRE:
+            return _to_centre(table, me, Source.BLITZ, 0, area.blitz, "your Blitz pile is empty")
+        if action == Action.WOOD_TO_CENTRE:
+            return _to_centre(table, me, Source.WOOD, 0, area.wood, "your Wood pile is empty")
+        if action == Action.POST_TO_CENTRE:
+            if not 0 <= slot < len(area.post):
+                return None, f"there is no Post stack {slot + 1}"
+            return _to_centre(table, me, Source.POST, slot, area.post[slot], "that stack is empty")
+        if action == Action.FLIP:
+            move = plays.flip_or_turn(table, me)
+            return move, "your hand and Wood pile are empty"
+        if action == Action.STUCK:
+            if area.stuck:
+                return None, "you have already called stuck"
+            playable = rules.visible_centre_plays(table, me)
+            if playable:
+                return None, f"{playable[0][2]} can go to the centre"
+            return StuckCall(me), ""
+        source = Source.BLITZ if action == Action.BLITZ_TO_POST else Source.WOOD
+        return _to_post(table, me, source, slot, area)
+
+    # -- the lobby --------------------------------------------------------------------------
+
+    def set_name(self, name: str) -> str | None:
+        name = name.strip()
+        if not name or len(name.encode()) > MAX_NAME_BYTES:
+            return reason_text("bad_name")
+        if (why := self._lobby_only("change your name")) is not None:
+            return why
+        self.seat.config.wishes.name = name
+        self.seat.label = name
+        if self.seat.replica is not None:
+            self.seat.replica.me.name = name
+        self.seat.poke()
+        return None
+
+    def set_back(self, back: str) -> str | None:
+        if back not in ALL_BACKS:
+            return f"no back {back!r}: choose one of {', '.join(ALL_BACKS)}"
+        if (why := self._lobby_only("change your deck back")) is not None:
+            return why
+        replica = self.seat.replica
+        assert replica is not None
+        for member in replica.optimistic().members.values():
+            if member.present and member.back == back and member.node != self.seat.node_id:
+                return f"{member.name} has the {back} back"
+        self.seat.config.wishes.back = back
+        replica.me.back = back
+        self.seat.poke()
+        return None
+
+    def set_ready(self, ready: bool) -> str | None:
+        if (why := self._lobby_only("say you are ready")) is not None:
+            return why
+        self.seat.config.wishes.ready = ready
+        replica = self.seat.replica
+        assert replica is not None
+        me = replica.optimistic().members.get(self.seat.node_id)
+        if me is not None and me.ready != ready and not replica.pending_own():
+            if not self.seat.submit(Ready(ready)):
+                return self._failure_text()
+        else:
+            self.seat.poke()
+        return None
+
+    def start(self) -> str | None:
+        why = self._why_not_start()
+        if why is not None:
+            return why
+        if not self.seat.submit(Start(self.node.options.target, True)):
+            return self._failure_text()
+        return None
+
+    def _why_not_start(self) -> str | None:
+        replica = self.seat.replica
+        if replica is None or not replica.can_play():
+            return "you are not seated at the table yet"
+        stable = replica.stable
+        if stable.phase != Phase.LOBBY:
+            return "the game has already started"
+        if can_start(stable, self.seat.node_id):
+            return None
+        seated = stable.seated()
+        if len(seated) < 2:
+            return "a game needs at least 2 players"
+        waiting = [m.name for m in seated if not m.ready]
+        if waiting:
+            return f"waiting for {', '.join(waiting)} to be ready"
+        return check_backs([m.back for m in seated]) or "you are not seated"
+
+    def add_bot(self, level: str) -> str | None:
+        if level not in LEVELS:
+            return f"no bot level {level!r}: choose one of {', '.join(LEVELS)}"
+        if (why := self._lobby_only("seat a bot")) is not None:
+            return why
+        replica = self.seat.replica
+        assert replica is not None
+        if len(replica.optimistic().seated()) + self._bots_on_the_way() >= MAX_SEATS:
+            return f"the table is full ({MAX_SEATS} seats)"
+        self._background(self.node.add_bot(level))
+        return None
+
+    def remove_bot(self) -> str | None:
+        if not self.node.bots:
+            return "there is no local bot to remove"
+        self._background(self.node.remove_bot())
+        return None
+
+    async def leave(self) -> None:
+        await self.node.stop()
+
+    def _bots_on_the_way(self) -> int:
+        replica = self.seat.replica
+        seated = set() if replica is None else set(replica.optimistic().members)
+        return sum(1 for bot in self.node.bots if bot.seat.node_id not in seated)
+
+    def _background(self, work: Coroutine[Any, Any, object]) -> None:
+        task: asyncio.Future[object] = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._finished)
+
+    def _finished(self, task: asyncio.Future[object]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            self._notice("alarm", f"could not do that: {task.exception()}")
+            self._changed()
+
+    def _lobby_only(self, what: str) -> str | None:
+        replica = self.seat.replica
+        if replica is None or not replica.can_play():
+            return "you are not seated at the table yet"
+        if replica.optimistic().phase != Phase.LOBBY:
+            return f"you can {what} only in the lobby"
+        return None
+
+    def _failure_text(self) -> str:
+        failure = self.seat.failure
+        return str(failure) if failure is not None else "not sent"
+
+    # -- notices ------------------------------------------------------------------------------
+
+    def _on_effect(self, effect: Effect, live: bool) -> None:
+        if not live:
+            return
+        if isinstance(effect, Delivered):
+            self._on_delivered(effect)
+        elif isinstance(effect, Withdrawn):
+            self._notice("refused", reason_text(effect.reason))
+        elif isinstance(effect, Alarm) and effect.kind == "desync":
+            self._notice("alarm", effect.detail)
+
+    def _on_delivered(self, effect: Delivered) -> None:
+        replica = self.seat.replica
+        if replica is None:
+            return
+        entry = effect.entry
+        stable = replica.stable
+        outcome = entry.outcome
+        body = entry.body
+        if entry.sender == self.seat.node_id and not outcome.accepted:
+            if outcome.refusal == Reason.PILE_TAKEN:
+                self._notice("lost_race", _lost_race(stable, outcome.by, outcome.move))
+            elif not isinstance(body, Start):  # a second start is refused harmlessly
+                self._notice("refused", reason_text(outcome.refusal or ""))
+        elif outcome.accepted and isinstance(body, Admit):
+            member = stable.members.get(body.node)
+            if member is not None and body.node != self.seat.node_id:
+                self._notice("joined", f"{member.name} sat down")
+        elif outcome.accepted and isinstance(body, Bye | Suspect):
+            gone = entry.sender if isinstance(body, Bye) else body.node
+            member = stable.members.get(gone)
+            if member is not None:
+                self._notice("left", f"{member.name} left the table")
+        self._notice_results(replica.ended is not None, id(replica), stable)
+
+    def _notice_results(self, over: bool, replica_id: int, stable: Game) -> None:
+        known_id, seen = self._results_seen
+        if known_id != replica_id:
+            seen = 0
+        for result in stable.results[seen:]:
+            names = {m.seat: m.name for m in stable.members.values()}
+            if result.blitz_by is not None:
+                self._notice("blitz", f"{names.get(result.blitz_by, '?')} called Blitz!")
+            scores = ", ".join(
+                f"{names.get(seat, '?')} {points:+d}"
+                for seat, points in sorted(result.scores.items())
+            )
+            self._notice("round_over", f"round {result.round}: {scores}")
+        self._results_seen = (replica_id, len(stable.results))
+        if over and replica_id not in self._over_noticed and stable.winner is not None:
+            self._over_noticed.add(replica_id)
+            winner = stable.by_seat()[stable.winner]
+            points = stable.totals.get(stable.winner, 0)
+            self._notice("game_over", f"{winner.name} wins with {points} points")
+
+
+def _centre_play_in_flight(pending: list[Body]) -> bool:
+    return any(isinstance(body, Play) and body.move == MoveKind.CENTRE for body in pending)
+
+
+def _to_centre(
+    table: Table, me: int, source: Source, slot: int, pile: list[object], empty: str
+) -> tuple[Move | None, str]:
+    if not pile:
+        return None, empty
+    move = plays.centre_play(table, me, source, slot)
+    if move is None:
+        return None, f"no centre pile takes {pile[-1]} now"
+    return move, ""
+
+
+def _to_post(
+    table: Table, me: int, source: Source, slot: int, area: Area
+) -> tuple[Move | None, str]:
+    pile = area.blitz if source == Source.BLITZ else area.wood
+    if not table.post_stacking:
+        return None, reason_text("stacking_off")
+    if not 0 <= slot < len(area.post):
+        return None, f"there is no Post stack {slot + 1}"
+    if not pile:
+        return None, "there is no card there"
+    move = plays.post_play(table, me, source, slot)
+    if move is None:
+        top = area.post[slot][-1] if area.post[slot] else None
+        return None, f"{pile[-1]} cannot go on {top}: one lower, and boy on girl or girl on boy"
+    return move, ""
+
+
+def _lost_race(game: Game, by: int | None, move: Move | None) -> str:
+    winner = game.by_seat().get(by) if by is not None else None
+    name = winner.name if winner is not None else "another player"
+    if isinstance(move, CentrePlay | PostPlay):
+        return f"{name} beat you to {move.card}"
+    return f"{name} beat you to it"

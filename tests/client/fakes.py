@@ -1,0 +1,261 @@
+"""A ``Session`` for client tests: a real ``Game`` built with protocol functions.
+
+The fake plays our own moves on the optimistic game at once and on the stable
+game only when ``confirm`` is called, the way a node shows a move before the
+network makes it final. It records every call, can refuse on request, and can
+make another seat play from a full table it keeps on the side.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from dutchblitz.node.api import Action, Notice, PlayerInfo, Snapshot
+from dutchblitz.protocol.cards import Card, new_deck
+from dutchblitz.protocol.game import Game, Phase
+from dutchblitz.protocol.messages import Admit, Body, Deal, Profile, Ready, Start
+from dutchblitz.protocol.moves import Move, Source, StuckCall
+from dutchblitz.protocol.plays import centre_play, flip_or_turn, legal_moves, post_play
+from dutchblitz.protocol.rules import apply
+from dutchblitz.protocol.state import Table, deal, visible_codes
+from dutchblitz.protocol.wire_moves import play_from_move
+
+NAMES = ("Ada", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal")
+BOT_LEVELS = ("easy", "normal", "fast", "flat-out")
+
+
+def node_id(seat: int) -> bytes:
+    return bytes([seat + 1]) * 16
+
+
+def shuffled(seat: int, seed: int) -> list[Card]:
+    order = new_deck(seat)
+    random.Random(seed * 100 + seat).shuffle(order)
+    return order
+
+
+def lobby_game(players: int, *, ready: bool = False) -> Game:
+    """A lobby of ``players`` members, seat 0 founding it, all named, ready if asked."""
+    game = Game()
+    founder = node_id(0)
+    for seat in range(players):
+        assert game.apply(founder, Admit(node_id(seat), 1)).accepted
+        node = node_id(seat)
+        assert game.apply(node, Profile(NAMES[seat], game.members[node].back)).accepted
+        if ready:
+            assert game.apply(node, Ready(True)).accepted
+    return game
+
+
+@dataclass
+class Dealt:
+    game: Game
+    truth: Table  # every card known: lets the fake make other seats' moves
+
+
+def playing_game(players: int, *, me: int = 0, seed: int = 1) -> Dealt:
+    """A game in its first round, as seat ``me``'s node knows it."""
+    game = lobby_game(players, ready=True)
+    assert game.apply(node_id(0), Start(75, True)).accepted
+    orders = {seat: shuffled(seat, seed) for seat in range(players)}
+    game.own_orders[game.round] = orders[me]
+    for seat in range(players):
+        deal_body = Deal(game.round, visible_codes(orders[seat], players), b"")
+        assert game.apply(node_id(seat), deal_body).accepted
+    assert game.phase == Phase.PLAYING
+    truth = deal(range(players), orders, players=players)
+    return Dealt(game, truth)
+
+
+@dataclass
+class FakeSession:
+    game: Game
+    me: int = 0
+    truth: Table | None = None
+    table: str = "kitchen"
+    peers_seen: int = 1
+    seconds_running: float = 0.0
+    bots: set[int] = field(default_factory=set)
+    fingerprints: dict[int, str] = field(default_factory=dict)
+    calls: list[tuple[Any, ...]] = field(default_factory=list)
+    refusal: str | None = None  # every action returns this while it is set
+    notices: list[Notice] = field(default_factory=list)
+    left: bool = False
+    stable: Game = field(init=False)
+    pending: list[Body] = field(default_factory=list)
+    callbacks: list[Callable[[], None]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.stable = self.game.copy()
+
+    # -- Session ---------------------------------------------------------------------
+
+    def snapshot(self) -> Snapshot:
+        return Snapshot(
+            table=self.table,
+            interface="lo 127.0.0.1 (test)",
+            endpoint="tcp://127.0.0.1:5555",
+            my_node=node_id(self.me),
+            my_seat=self.me,
+            players=self.player_infos(),
+            game=self.game,
+            stable=self.stable,
+            pending_moves=len(self.pending),
+            peers_seen=self.peers_seen,
+            seconds_running=self.seconds_running,
+            can_start=self.game.phase == Phase.LOBBY
+            and all(m.ready for m in self.game.seated())
+            and len(self.game.seated()) >= 2,
+            bot_levels=BOT_LEVELS,
+        )
+
+    def player_infos(self) -> tuple[PlayerInfo, ...]:
+        return tuple(
+            PlayerInfo(
+                seat=m.seat,
+                node=m.node,
+                name=m.name,
+                back=m.back,
+                ready=m.ready,
+                present=m.present,
+                is_me=m.seat == self.me,
+                is_local_bot=m.seat in self.bots,
+                fingerprint=self.fingerprints.get(m.seat, ""),
+            )
+            for m in sorted(self.game.members.values(), key=lambda m: m.seat)
+        )
+
+    def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
+        self.callbacks.append(callback)
+        return lambda: self.callbacks.remove(callback)
+
+    def take_notices(self) -> list[Notice]:
+        taken, self.notices = self.notices, []
+        return taken
+
+    def act(self, action: Action, slot: int = 0) -> str | None:
+        self.calls.append(("act", action, slot))
+        if self.refusal is not None:
+            return self.refusal
+        table = self.game.table
+        if self.game.phase != Phase.PLAYING or table is None:
+            return "not_in_playing"
+        move = own_move(table, self.me, action, slot)
+        if move is None:
+            return "not legal now"
+        body = play_from_move(move, self.game.round)
+        outcome = self.game.apply(node_id(self.me), body)
+        if not outcome.accepted:
+            return outcome.refusal  # refused locally: nothing is sent
+        if self.truth is not None:
+            assert apply(self.truth, move) is None
+        self.pending.append(body)
+        self.notify()
+        return None
+
+    def set_name(self, name: str) -> str | None:
+        return self._lobby("set_name", name, lambda m: Profile(name, m.back))
+
+    def set_back(self, back: str) -> str | None:
+        return self._lobby("set_back", back, lambda m: Profile(m.name, back))
+
+    def set_ready(self, ready: bool) -> str | None:
+        return self._lobby("set_ready", ready, lambda m: Ready(ready))
+
+    def start(self) -> str | None:
+        return self._lobby("start", None, lambda m: Start(75, True))
+
+    def add_bot(self, level: str) -> str | None:
+        self.calls.append(("add_bot", level))
+        if self.refusal is not None:
+            return self.refusal
+        seat = len(self.game.members)
+        assert self.game.apply(node_id(self.me), Admit(node_id(seat), 1)).accepted
+        self.game.apply(node_id(seat), Ready(True))
+        self.bots.add(seat)
+        self.stable = self.game.copy()
+        return None
+
+    def remove_bot(self) -> str | None:
+        self.calls.append(("remove_bot",))
+        if self.refusal is not None:
+            return self.refusal
+        if not self.bots:
+            return "no bot to remove"
+        seat = max(self.bots)
+        self.bots.discard(seat)
+        self.game.leave(node_id(seat))
+        self.stable = self.game.copy()
+        return None
+
+    async def leave(self) -> None:
+        self.calls.append(("leave",))
+        self.left = True
+        await asyncio.sleep(0)
+
+    # -- what a test does to the session ------------------------------------------------
+
+    def notify(self) -> None:
+        for callback in list(self.callbacks):
+            callback()
+
+    def push(self, kind: str, text: str) -> None:
+        self.notices.append(Notice(kind, text))
+        self.notify()
+
+    def confirm(self) -> None:
+        """The network has made every pending move final."""
+        for body in self.pending:
+            self.stable.apply(node_id(self.me), body)
+        self.pending.clear()
+        self.notify()
+
+    def opponent_plays(self, seat: int) -> Move | None:
+        """Seat ``seat`` makes its best legal move (a centre play if it has one)."""
+        assert self.truth is not None
+        moves = legal_moves(self.truth, seat)
+        move = next((m for m in moves if not isinstance(m, StuckCall)), None)
+        if move is None:
+            return None
+        body = play_from_move(move, self.game.round)
+        assert self.game.apply(node_id(seat), body).accepted
+        assert self.stable.apply(node_id(seat), body).accepted
+        assert apply(self.truth, move) is None
+        self.notify()
+        return move
+
+    def _lobby(self, name: str, value: Any, body: Callable[[Any], Body]) -> str | None:
+        self.calls.append((name,) if value is None else (name, value))
+        if self.refusal is not None:
+            return self.refusal
+        node = node_id(self.me)
+        outcome = self.game.apply(node, body(self.game.members[node]))
+        self.stable = self.game.copy()
+        self.notify()
+        return outcome.refusal
+
+
+def own_move(table: Table, seat: int, action: Action, slot: int) -> Move | None:
+    """The move one keystroke asks for, the way a node picks its legal target."""
+    if action == Action.BLITZ_TO_CENTRE:
+        return centre_play(table, seat, Source.BLITZ)
+    if action == Action.WOOD_TO_CENTRE:
+        return centre_play(table, seat, Source.WOOD)
+    if action == Action.POST_TO_CENTRE:
+        return centre_play(table, seat, Source.POST, slot)
+    if action == Action.BLITZ_TO_POST:
+        return post_play(table, seat, Source.BLITZ, slot)
+    if action == Action.WOOD_TO_POST:
+        return post_play(table, seat, Source.WOOD, slot)
+    if action == Action.FLIP:
+        return flip_or_turn(table, seat)
+    return StuckCall(seat) if action == Action.STUCK else None
+
+
+def playing_session(players: int, *, seed: int = 1, **options: Any) -> FakeSession:
+    dealt = playing_game(players, seed=seed)
+    return FakeSession(dealt.game, truth=dealt.truth, **options)

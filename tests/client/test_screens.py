@@ -1,0 +1,145 @@
+"""Every screen at 80x24 with 2, 4 and 8 players: drawn without error, and all of it fits."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+import pytest
+from dutchblitz.client.layout import body_text
+from dutchblitz.client.screens import card_cell
+from dutchblitz.client.state import Screen
+from dutchblitz.node.api import Action
+from dutchblitz.protocol.cards import Colour, card
+from dutchblitz.protocol.game import Phase, RoundResult
+from prompt_toolkit.formatted_text import to_plain_text
+
+from tests.client.driving import Driver, running, screen_text, until, width
+from tests.client.fakes import NAMES, FakeSession, lobby_game, playing_session
+
+pytestmark = pytest.mark.timeout(30)
+PLAYER_COUNTS = (2, 4, 8)
+BODY_LINES = 24 - 4  # the title, two notice lines and the key bar take the rest
+
+
+def run(coro: Coroutine[Any, Any, None]) -> None:
+    asyncio.run(asyncio.wait_for(coro, 20))
+
+
+def busy_table(players: int) -> FakeSession:
+    """A round some way in: every seat has played a few times, our last move not final."""
+    session = playing_session(players, seed=players)
+    for _ in range(6):
+        for seat in range(players):
+            session.opponent_plays(seat)
+    session.act(Action.FLIP)
+    return session
+
+
+def scored(players: int, *, over: bool) -> FakeSession:
+    session = playing_session(players)
+    game = session.game
+    for number in range(1, 11):
+        scores = {seat: (seat * 7 + number * 3) % 17 - 4 for seat in range(players)}
+        game.results.append(RoundResult(number, scores, number % players))
+    game.totals = {s: sum(r.scores[s] for r in game.results) for s in range(players)}
+    game.round = 11
+    if over:
+        game.phase, game.winner = Phase.OVER, max(game.totals, key=lambda s: game.totals[s])
+    else:
+        game.phase, game.table = Phase.DEALING, None
+    return session
+
+
+MAKERS: dict[str, Callable[[int], FakeSession]] = {
+    "lobby": lambda n: FakeSession(lobby_game(n), peers_seen=0, seconds_running=60.0),
+    "table": busy_table,
+    "scores": lambda n: scored(n, over=False),
+    "game over": lambda n: scored(n, over=True),
+}
+EXPECTED_SCREEN = {
+    "lobby": Screen.LOBBY,
+    "table": Screen.TABLE,
+    "scores": Screen.SCORES,
+    "game over": Screen.SCORES,
+}
+
+
+async def drawn(drive: Driver) -> None:
+    """Wait for the real renderer to draw one more frame."""
+    frames = drive.app.render_counter
+    drive.app.invalidate()
+    await until(lambda: drive.app.render_counter > frames, "a frame")
+
+
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+@pytest.mark.parametrize("name", sorted(MAKERS))
+def test_every_screen_fits_80x24(name: str, players: int) -> None:
+    session = MAKERS[name](players)
+
+    async def go() -> None:
+        async with running(session, rows=24, columns=80) as drive:
+            await drawn(drive)
+            assert drive.state.screen == EXPECTED_SCREEN[name]
+            body = to_plain_text(body_text(drive.state)).rstrip("\n").split("\n")
+            assert len(body) <= BODY_LINES, "\n".join(body)
+            assert max(width(line) for line in body) <= 80, "\n".join(body)
+            shown = drive.screen()
+            assert shown[0].startswith(" Dutch Blitz")
+            assert shown[-1].strip(), "the key bar is on the last line"
+            text = "\n".join(shown)
+            for seat in range(players):
+                assert NAMES[seat] in text, f"{NAMES[seat]} is missing:\n{text}"
+            await drive.press("?")
+            await drawn(drive)
+            help_body = to_plain_text(body_text(drive.state)).rstrip("\n").split("\n")
+            assert len(help_body) <= BODY_LINES
+            assert max(width(line) for line in help_body) <= 80
+
+    run(go())
+
+
+def test_the_table_shows_each_area_and_the_centre_by_colour() -> None:
+    session = busy_table(4)
+
+    async def go() -> None:
+        async with running(session) as drive:
+            text = "\n".join(drive.screen())
+            for heading in ("Blitz", "Post", "Wood", "Total", "Centre", "Red", "Blue", "Green",
+                            "Yellow", "You", "Hand"):  # fmt: skip
+                assert heading in text
+            table = session.game.table
+            assert table is not None
+            for pile in table.piles:
+                assert pile.cards[-1].label() in text
+            for area in table.areas.values():
+                for stack in area.post:
+                    assert stack[-1].label() in text
+
+    run(go())
+
+
+def test_a_resize_redraws_without_error() -> None:
+    session = busy_table(8)
+
+    async def go() -> None:
+        async with running(session) as drive:
+            for rows, columns in ((24, 80), (20, 60), (40, 120), (10, 30), (24, 80)):
+                drive.app.output.size = type(drive.app.output.size)(rows=rows, columns=columns)  # type: ignore[attr-defined]
+                await drawn(drive)
+                assert len(screen_text(drive.app, rows, columns)) == rows
+
+    run(go())
+
+
+def test_a_card_shows_its_colour_and_its_text_marker() -> None:
+    shown = card_cell(card(0, Colour.GREEN, 7), pending=True)
+    assert "".join(text for _, text, *_ in shown).strip() == "7G♀~"
+    style = shown[0][0]
+    assert "card.green" in style and "pending" in style
+    for colour, letter, gender in ((Colour.RED, "R", "♂"), (Colour.BLUE, "B", "♂"),
+                                   (Colour.YELLOW, "Y", "♀")):  # fmt: skip
+        (style, text), *_ = card_cell(card(1, colour, 10))
+        assert text == f"10{letter}{gender}"
+        assert colour.name.lower() in style

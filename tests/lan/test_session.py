@@ -1,0 +1,155 @@
+"""The client's API over a real node: lobby, local bot seats, moves refused locally, notices.
+
+One node runs in this process on 127.0.0.1 with no discovery; the person's seat
+is driven through ``NodeSession`` exactly as the terminal table drives it, and
+the other players are local bot seats, full peers on their own sockets.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Coroutine
+from pathlib import Path
+from typing import Any
+
+import pytest
+from dutchblitz.node.api import Action, Session
+from dutchblitz.node.runtime import Node, Options
+from dutchblitz.node.session import NodeSession
+from dutchblitz.protocol.game import Phase
+
+pytestmark = [pytest.mark.lan, pytest.mark.timeout(60)]
+
+WAIT_S = 20.0
+
+
+def run(coro: Coroutine[Any, Any, None]) -> None:
+    asyncio.run(asyncio.wait_for(coro, 50))
+
+
+async def until(session: Session, check: Callable[[], bool], what: str) -> None:
+    """Wait, woken by the session's own change callbacks, until ``check`` holds."""
+    changed = asyncio.Event()
+    unsubscribe = session.subscribe(changed.set)
+    try:
+        async with asyncio.timeout(WAIT_S):
+            while not check():
+                changed.clear()
+                await changed.wait()
+    except TimeoutError:
+        raise AssertionError(f"no {what} in {WAIT_S}s") from None
+    finally:
+        unsubscribe()
+
+
+def options(tmp_path: Path) -> Options:
+    return Options(
+        name="Ada", interface="127.0.0.1", discovery=False, state_dir=tmp_path, target=10
+    )
+
+
+def test_a_person_and_two_local_bots_play_through_the_session(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        node = Node(options(tmp_path))
+        await node.start()
+        session = NodeSession(node)
+        try:
+            await until(session, lambda: session.snapshot().players[0].name == "Ada", "profile")
+            first = session.snapshot()
+            assert first.my_seat == 0 and first.players[0].is_me
+            assert first.endpoint.startswith("tcp://127.0.0.1:")
+            assert session.start() == "a game needs at least 2 players"
+            assert session.add_bot("warp") is not None
+            assert session.add_bot("flat-out") is None
+            assert session.add_bot("flat-out") is None
+            await until(session, lambda: len(session.snapshot().players) == 3, "two bots seated")
+            bots = [p for p in session.snapshot().players if p.is_local_bot]
+            assert len(bots) == 2 and session.snapshot().peers_seen >= 2
+            assert session.set_name("x" * 40) == "a name is 1 to 32 bytes"
+            assert session.set_back("no-such-back") is not None
+            assert session.set_back(bots[0].back) == f"{bots[0].name} has the {bots[0].back} back"
+            assert session.set_name("Grace") is None
+            renamed = lambda: session.snapshot().stable.seated()[0].name == "Grace"  # noqa: E731
+            await until(session, renamed, "the new name")
+            waiting = session.start() or ""
+            assert waiting.startswith("waiting for") and "Grace" in waiting
+            assert session.act(Action.FLIP) == "no round is being played"
+            assert session.set_ready(True) is None
+            await until(session, lambda: session.snapshot().can_start, "everyone ready")
+            assert session.start() is None
+            await until(session, lambda: session.snapshot().game.phase == Phase.PLAYING, "deal")
+            assert session.add_bot("flat-out") == "you can seat a bot only in the lobby"
+            assert session.set_name("Ada") == "you can change your name only in the lobby"
+            await play_a_while(session)
+            notices = session.take_notices()
+            kinds = {notice.kind for notice in notices}
+            assert "joined" in kinds and kinds & {"round_over", "blitz", "lost_race", "refused"}
+            assert session.remove_bot() is None
+        finally:
+            await session.leave()
+
+    run(scenario())
+
+
+KEYS = [
+    (Action.BLITZ_TO_CENTRE, 0),
+    *((Action.POST_TO_CENTRE, slot) for slot in range(5)),
+    (Action.WOOD_TO_CENTRE, 0),
+    (Action.BLITZ_TO_POST, 0),
+    (Action.FLIP, 0),
+    (Action.STUCK, 0),  # refused while there is a play; ends a stalemate otherwise
+]
+
+
+async def play_a_while(session: NodeSession) -> None:
+    """Press keys like an impatient person until a round has ended."""
+    refusals: set[str] = set()
+    sent = 0
+    last = ""
+    changed = asyncio.Event()
+    unsubscribe = session.subscribe(changed.set)
+    try:
+        async with asyncio.timeout(WAIT_S):
+            while not session.snapshot().stable.results:
+                last = describe(session)
+                for action, slot in KEYS:
+                    why = session.act(action, slot)
+                    if why is None:
+                        sent += 1
+                    else:
+                        refusals.add(why)
+                changed.clear()
+                await changed.wait()
+    except TimeoutError:
+        raise AssertionError(f"no round ended; refusals {refusals}; {last}") from None
+    finally:
+        unsubscribe()
+    assert sent > 0
+    assert all(isinstance(reason, str) and reason for reason in refusals)
+
+
+def test_snapshot_before_the_table_is_found(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        node = Node(options(tmp_path))
+        await node.start()
+        try:
+            snapshot = NodeSession(node).snapshot()
+            assert snapshot.table == "blitz" and snapshot.pending_moves == 0
+            assert "127.0.0.1" in snapshot.interface
+            assert snapshot.bot_levels == ("easy", "normal", "fast", "flat-out")
+        finally:
+            await node.stop()
+
+    run(scenario())
+
+
+def describe(session: NodeSession) -> str:
+    snapshot = session.snapshot()
+    table = snapshot.game.table
+    if table is None:
+        return f"phase {snapshot.game.phase}"
+    areas = {
+        seat: (area.stuck, area.active, len(area.hand), len(area.wood), len(area.blitz))
+        for seat, area in table.areas.items()
+    }
+    return f"pending {snapshot.pending_moves}, areas {areas}, piles {len(table.piles)}"

@@ -1,0 +1,132 @@
+"""``blitz-node`` flags: a wrong flag or value is one clear line and exit code 2."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from dutchblitz.node import cli
+from dutchblitz.node.runtime import Options
+
+from tests.netns_helpers import child_env
+
+pytestmark = pytest.mark.timeout(60)
+
+HEADLESS = ["--join", "--bot", "--headless"]
+
+BAD = [
+    (["--frobnicate"], "unrecognized arguments: --frobnicate"),
+    (["--port", "70000"], "--port: must be from 0 to 65535, got 70000"),
+    (["--port", "x"], "--port: expected a whole number, got 'x'"),
+    (["--players", "1"], "--players: must be from 2 to 8, got 1"),
+    (["--players", "9"], "--players: must be from 2 to 8, got 9"),
+    (["--target", "0"], "--target: must be from 1 to 1000, got 0"),
+    (["--peer", "nohost"], "--peer: expected HOST:PORT, got 'nohost'"),
+    (["--peer", "host:0"], "--peer: expected HOST:PORT, got 'host:0'"),
+    (["--peer", ":5555"], "--peer: expected HOST:PORT, got ':5555'"),
+    (["--table", " "], "--table: a table name is 1 to 32 bytes, got ' '"),
+    (["--name", "x" * 33], "--name: a name is 1 to 32 bytes"),
+    (["--bot-level", "warp"], "--bot-level: invalid choice: 'warp'"),
+    (["--suspect-after", "0"], "--suspect-after: must be from 0.2 to 600 seconds, got 0"),
+    (["--seed", "-1"], "--seed: must be from 0 to"),
+    (["--join", "--headless"], "--headless needs --bot"),
+]
+
+
+@pytest.mark.parametrize(("argv", "message"), BAD, ids=[" ".join(a)[:30] for a, _ in BAD])
+def test_a_wrong_flag_or_value_is_one_line_and_exit_code_2(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as caught:
+        cli.main(argv)
+    assert caught.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1, err
+    assert err.startswith("blitz-node: error: ") and message in err
+
+
+def test_the_console_script_says_the_same(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "dutchblitz.client.main", "--join", "--port", "-3"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env=child_env(),
+    )
+    assert done.returncode == 2
+    assert done.stderr.strip().startswith("blitz-node: error: argument --port")
+    assert done.stderr.count("\n") == 1
+
+
+def test_version_and_help(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as caught:
+        cli.main(["--version"])
+    assert caught.value.code == 0 and "blitz-node" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as caught:
+        cli.main(["--help"])
+    out = capsys.readouterr().out
+    assert caught.value.code == 0
+    for flag in ("--join", "--table", "--peer", "--players", "--summary-json", "--no-discovery"):
+        assert flag in out
+    assert cli.main([]) == 0  # no --join: the help, and nothing else
+
+
+def test_flags_become_options() -> None:
+    options = cli.parse_options(
+        [
+            *HEADLESS, "--table", "kitchen", "--name", "Ada", "--peer", "127.0.0.1:5555",
+            "--peer", "localhost:5556", "--interface", "lo", "--port", "0", "--players", "3",
+            "--target", "20", "--seed", "7", "--state-dir", "/tmp/x", "--summary-json", "/tmp/s",
+            "--suspect-after", "1.5", "--no-discovery", "--bot-level", "flat-out",
+        ]
+    )  # fmt: skip
+    assert options == Options(
+        table="kitchen", name="Ada", peers=("127.0.0.1:5555", "localhost:5556"),
+        interface="lo", port=0, bot=True, bot_level="flat-out", headless=True, players=3,
+        target=20, seed=7, state_dir=Path("/tmp/x"), summary_json=Path("/tmp/s"),
+        suspect_after=1.5, discovery=False,
+    )  # fmt: skip
+
+
+def run_node(*argv: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "dutchblitz.client.main", *HEADLESS, "--no-discovery", *argv],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env=child_env(),
+    )
+
+
+def test_an_unknown_interface_is_one_line_and_exit_code_2(tmp_path: Path) -> None:
+    done = run_node("--interface", "nosuch0", "--state-dir", str(tmp_path))
+    assert done.returncode == 2
+    assert done.stderr.startswith("blitz-node: no interface named or addressed 'nosuch0'")
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+
+
+def test_a_port_in_use_is_one_line_and_exit_code_2(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = run_node(
+            "--interface", "127.0.0.1", "--port", str(port), "--state-dir", str(tmp_path)
+        )
+    assert done.returncode == 2
+    assert f"cannot listen on 127.0.0.1:{port}" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_an_unusable_state_dir_stops_the_node_with_one_line_and_exit_code_1(
+    tmp_path: Path,
+) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    done = run_node("--interface", "127.0.0.1", "--state-dir", str(blocker / "state"))
+    assert done.returncode == 1
+    assert done.stderr.startswith("blitz-node: cannot create the state directory")
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
