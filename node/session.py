@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
 from dutchblitz.protocol import plays, rules
@@ -374,7 +374,7 @@ def _centre_play_in_flight(pending: list[Body]) -> bool:
 
 
 def _to_centre(
-    table: Table, me: int, source: Source, slot: int, pile: list[object], empty: str
+    table: Table, me: int, source: Source, slot: int, pile: Sequence[object], empty: str
 ) -> tuple[Move | None, str]:
     if not pile:
         return None, empty
