@@ -370,6 +370,9 @@ class Replica:
         if self.ended is None and self.stable.phase == Phase.OVER:
             self.ended = (len(self.log), self.digest(), self.stable.copy())
         effects: list[Effect] = [Delivered(entry)]
+        if isinstance(body, Admit):
+            # Our own offer to admit it has had its turn: a later hello may need a new one.
+            self.admitted = {pair for pair in self.admitted if pair[0] != body.node}
         if outcome.accepted and isinstance(body, Admit):
             effects += self._on_admitted(body, now)
         if isinstance(body, Suspect) and body.node == self.me.node and not self.is_member():
