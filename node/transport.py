@@ -205,16 +205,9 @@ class Transport:
     async def recv(self) -> tuple[bytes, bytes]:
         """Wait for the next message: (sender's routing id, data)."""
         while True:
-            frames = await self._recv_frames()
-            if len(frames) != 2:
-                self._stats.malformed += 1
-                continue
-            sender, data = frames
-            if len(data) > MAX_PAYLOAD:
-                self._stats.oversize_received += 1
-                continue
-            self._stats.received += 1
-            return sender, data
+            message = self._accept(await self._recv_frames())
+            if message is not None:
+                return message
 
     def try_recv(self) -> tuple[bytes, bytes] | None:
         """The next message if one has already arrived, else None; never waits.
@@ -234,16 +227,21 @@ class Transport:
                 return None
             if error is not None:
                 raise error
-            frames = outcome.result()
-            if len(frames) != 2:
-                self._stats.malformed += 1
-                continue
-            sender, data = frames
-            if len(data) > MAX_PAYLOAD:
-                self._stats.oversize_received += 1
-                continue
-            self._stats.received += 1
-            return sender, data
+            message = self._accept(outcome.result())
+            if message is not None:
+                return message
+
+    def _accept(self, frames: list[bytes]) -> tuple[bytes, bytes] | None:
+        """(sender, data) from a well-formed message, or None after counting why not."""
+        if len(frames) != 2:
+            self._stats.malformed += 1
+            return None
+        sender, data = frames
+        if len(data) > MAX_PAYLOAD:
+            self._stats.oversize_received += 1
+            return None
+        self._stats.received += 1
+        return sender, data
 
     def close(self) -> None:
         """Close every socket at once, dropping whatever is still queued or held."""
