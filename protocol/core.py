@@ -522,12 +522,15 @@ class Replica:
         for target, claims in list(self.claims.items()):
             if target in self.settled or target == self.me.node or target not in present:
                 continue
-            survivors = [n for n in present if n not in self.suspected and n != target]
+            # A member anyone has suspected may be on its way out: its word on the cut,
+            # ours included, must not count, or two sides could agree on different cuts.
+            doubted = {n for n, by in self.claims.items() if any(c in present for c in by)}
+            survivors = [n for n in present if n not in self.suspected and n not in doubted]
             if len(survivors) * 2 <= len(present) or self.me.node not in survivors:
                 continue  # no majority here: wait for the network to heal, or for a CUT
             if not all(n in claims for n in survivors):
                 continue
-            cut = max(claims[n] for n in survivors)
+            cut = min(claims[n] for n in survivors)
             self.settled[target] = cut
             self._cut_stream(target, cut)
             effects += self._send_event(Cut(target, cut), self.now)

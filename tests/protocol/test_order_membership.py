@@ -302,8 +302,9 @@ def test_no_withdrawal_while_a_majority_can_agree_P88() -> None:
 # -- agreeing on the cut --------------------------------------------------------------------------
 
 
-def test_the_cut_is_the_highest_held_among_the_suspects_P89() -> None:
-    """P-89: Node 2 crashes after an event only node 0 received: the cut keeps that event."""
+def test_the_cut_is_the_lowest_held_among_the_suspects_P89() -> None:
+    """P-89: Node 2 crashes after an event only node 0 received: no other survivor holds it,
+    so it was never final anywhere, and the cut (the lowest held) leaves it out."""
     net = Net(3)
     net.open_table()
     net.cut_links.add((C, B))
@@ -317,11 +318,12 @@ def test_the_cut_is_the_highest_held_among_the_suspects_P89() -> None:
     claims = {b.held for i in (A, B) for b in _own_bodies(net, i, Suspect)}
     cuts = _own_bodies(net, A, Cut) + _own_bodies(net, B, Cut)
     assert claims == {last - 1, last}
-    assert cuts and all(c == Cut(NODE_IDS[C], last) for c in cuts)
+    assert cuts and all(c == Cut(NODE_IDS[C], last - 1) for c in cuts)
     net.losing.clear()
     net.settle()
+    assert net.logs()[A] == net.logs()[B]
     for log in net.logs()[:2]:
-        assert (NODE_IDS[C], last) in log
+        assert (NODE_IDS[C], last) not in log
 
 
 def test_a_node_adopts_its_own_cut_stops_and_suspects_nobody_P90_P93() -> None:
