@@ -8,9 +8,6 @@ other three remove it from the table and finish the game in agreement.
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,6 +15,7 @@ import pytest
 from dutchblitz.node.store import StateDir
 
 from tests.lan.nodes import AGREED, BlitzNode, free_ports, loopback_args, stop_all
+from tests.netns_helpers import tiny_tmpfs
 
 pytestmark = [pytest.mark.lan, pytest.mark.timeout(180)]
 
@@ -26,21 +24,8 @@ PLAYERS = 4
 
 @pytest.fixture
 def tiny_disk(tmp_path: Path) -> Iterator[Path]:
-    if os.geteuid() != 0 or shutil.which("mount") is None:
-        pytest.skip("mounting a small tmpfs needs root")
-    mount_point = tmp_path / "tiny"
-    mount_point.mkdir()
-    mounted = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=32k", "tmpfs", str(mount_point)],
-        capture_output=True,
-        text=True,
-    )
-    if mounted.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs: {mounted.stderr.strip()}")
-    try:
+    with tiny_tmpfs(tmp_path, "32k") as mount_point:
         yield mount_point
-    finally:
-        subprocess.run(["umount", "-l", str(mount_point)], check=False)
 
 
 def test_a_full_disk_stops_one_node_cleanly_and_the_others_finish(

@@ -5,7 +5,6 @@ from __future__ import annotations
 import errno
 import os
 import random
-import shutil
 import signal
 import subprocess
 import sys
@@ -18,7 +17,7 @@ import pytest
 from dutchblitz.node import store
 from dutchblitz.node.store import MAGIC, RecordLog, StateDir, StoreError, TableRecord, frame, scan
 
-from tests.netns_helpers import child_env
+from tests.netns_helpers import child_env, tiny_tmpfs
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -135,22 +134,8 @@ def test_a_full_disk_is_a_clear_error_and_keeps_every_earlier_record(
 
 @pytest.fixture
 def tiny_disk(tmp_path: Path) -> Iterator[Path]:
-    """A real 256 KiB file system (tmpfs), so that ENOSPC comes from the kernel."""
-    if os.geteuid() != 0 or shutil.which("mount") is None:
-        pytest.skip("mounting a small tmpfs needs root")
-    mount_point = tmp_path / "tiny"
-    mount_point.mkdir()
-    mounted = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mount_point)],
-        capture_output=True,
-        text=True,
-    )
-    if mounted.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs: {mounted.stderr.strip()}")
-    try:
+    with tiny_tmpfs(tmp_path, "256k") as mount_point:
         yield mount_point
-    finally:
-        subprocess.run(["umount", "-l", str(mount_point)], check=False)
 
 
 def test_a_really_full_disk_stops_writing_cleanly(tiny_disk: Path) -> None:
