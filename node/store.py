@@ -38,6 +38,7 @@ from typing import Any
 
 import msgpack
 import platformdirs
+from dutchblitz.protocol.auth import SEED_SIZE, Signer
 
 NODE_ID_SIZE = 16
 MAGIC = b"DBLOG\x00\x01\n"
@@ -213,33 +214,46 @@ class StateDir:
         self._events: RecordLog | None = None
         self._deals: RecordLog | None = None
         self._table: TableRecord | None = None
+        self._identity: Signer | None = None
 
     # -- identity -----------------------------------------------------------------------
 
-    def node_id(self) -> bytes:
-        """This node's id: read it, or make it once (two racing starts agree on one)."""
-        path = self.root / "node-id"
+    def identity(self) -> Signer:
+        """This node's key pair: read its seed, or make it once (racing starts agree on one).
+
+        The seed is the node's only secret and lives in ``identity.key`` (mode 0600).
+        The node id is derived from the public key (``protocol.auth.node_id_of``).
+        """
+        if self._identity is not None:
+            return self._identity
+        path = self.root / "identity.key"
         if not path.exists():
-            temporary = path.with_name(f".node-id.{os.getpid()}.tmp")
+            temporary = path.with_name(f".identity.{os.getpid()}.tmp")
             try:
-                with open(temporary, "wb") as out:
-                    out.write(os.urandom(NODE_ID_SIZE))
+                descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+                with open(descriptor, "wb") as out:
+                    out.write(os.urandom(SEED_SIZE))
                     out.flush()
                     os.fsync(out.fileno())
                 with contextlib.suppress(FileExistsError):
                     os.link(temporary, path)  # fails if another start made it first
             except OSError as error:
-                raise _explain("create the node id", path, error) from None
+                raise _explain("create the node's key", path, error) from None
             finally:
                 with contextlib.suppress(OSError):
                     temporary.unlink()
         try:
             found = path.read_bytes()
         except OSError as error:
-            raise _explain("read the node id", path, error) from None
-        if len(found) != NODE_ID_SIZE:
-            raise StoreError(f"{path} is damaged ({len(found)} bytes, not {NODE_ID_SIZE})")
-        return found
+            raise _explain("read the node's key", path, error) from None
+        if len(found) != SEED_SIZE:
+            raise StoreError(f"{path} is damaged ({len(found)} bytes, not {SEED_SIZE})")
+        self._identity = Signer(found)
+        return self._identity
+
+    def node_id(self) -> bytes:
+        """This node's id, derived from its key (see ``identity``)."""
+        return self.identity().node_id
 
     # -- the current table --------------------------------------------------------------
 
