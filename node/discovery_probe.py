@@ -42,9 +42,19 @@ async def _greet_peers(events: asyncio.Queue[PeerEvent], transport: Transport) -
             transport.roster.learn(event.node_id, event.key, Source.ADVERT)
             transport.add_peer(event.node_id, event.endpoint, event.key)
             transport.send(event.node_id, GREETING + transport.node_id.hex().encode())
+            # A peer that has not found us yet refuses our key; greet again until
+            # it has (the transport connects again after a refusal).
+            loop = asyncio.get_running_loop()
+            for delay in (1.0, 2.0, 4.0, 8.0):
+                loop.call_later(delay, _greet_again, transport, event.node_id)
         else:
             _emit("lost", id=event.node_id.hex())
             transport.remove_peer(event.node_id)
+
+
+def _greet_again(transport: Transport, node_id: bytes) -> None:
+    if not transport.closed and node_id in transport.peers:
+        transport.send(node_id, GREETING + transport.node_id.hex().encode())
 
 
 async def _print_greetings(transport: Transport) -> None:
