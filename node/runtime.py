@@ -155,12 +155,12 @@ class Node:
         self.main.watchers.append(self._notify)
         self.door = await self._open_door(transport, name)
         log.info(
-            "%s: node %s (key %s) at the door %s, table %s (%s)",
+            "%s: node %s (key %s) listening on %s, door %s (%s)",
             name,
             node_id.hex()[:8],
             signer.fingerprint,
-            self.door.endpoint,
             transport.endpoint,
+            self.door.endpoint,
             self.interface.describe(),
         )
         knocks = [asyncio.ensure_future(self._knock_until_in(seed)) for seed in self._seeds]

@@ -89,7 +89,7 @@ def throw_at(endpoint: str, server: bytes, key: Signer, messages: list[list[byte
 def table_endpoint(node: BlitzNode) -> str:
     """Where the node's table ROUTER listens, from its first log line."""
     for line in node.lines:
-        found = re.search(r", table (tcp://\S+) ", line)
+        found = re.search(r"listening on (tcp://\S+), door ", line)
         if found:
             return found.group(1)
     raise AssertionError(f"{node.label}: no table endpoint logged:\n{node.output()}")
