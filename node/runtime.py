@@ -163,7 +163,8 @@ class Node:
             self.door.endpoint,
             self.interface.describe(),
         )
-        knocks = [asyncio.ensure_future(self._knock_until_in(seed)) for seed in self._seeds]
+        seeds = [seed for seed in self._seeds if seed != self.door.endpoint]
+        knocks = [asyncio.ensure_future(self._knock_until_in(seed)) for seed in seeds]
         self._tasks.extend(knocks)
         if options.discovery:
             await self._start_discovery(signer, name, transport.endpoint)
