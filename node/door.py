@@ -300,9 +300,9 @@ _FIELDS = {
 def decode(data: bytes) -> tuple[Kind, list[Any]]:
     """Parse one door message strictly: its kind and its fields after version and kind.
 
-    Raises ``_Malformed`` (a ``DoorRefused``-free internal error) for anything
-    that is not exactly one canonical msgpack array of the right shape; a
-    version other than ``DOOR_VERSION`` raises ``_Malformed("version")``.
+    Raises ``_Malformed`` for anything that is not exactly one canonical msgpack
+    array of the right shape; its text says what was wrong, and is "version"
+    for a message of another version than ``DOOR_VERSION``.
     """
     if len(data) > MAX_DOOR_MESSAGE:
         raise _Malformed("oversize")
@@ -325,7 +325,9 @@ def decode(data: bytes) -> tuple[Kind, list[Any]]:
     if _pack(value) != data:
         raise _Malformed("not canonical")
     version, kind = value[0], value[1]
-    if not _is_int(version) or version != DOOR_VERSION:
+    if not _is_int(version):
+        raise _Malformed("bad version")
+    if version != DOOR_VERSION:
         raise _Malformed("version")
     if not _is_int(kind) or kind not in _FIELDS:
         raise _Malformed("unknown kind")
@@ -367,11 +369,11 @@ def encode(kind: Kind, *fields: Any) -> bytes:
 # --- the exchange's cryptography ---------------------------------------------------------
 
 
-def _password(passphrase: str) -> bytes:
+def pake_password(passphrase: str) -> bytes:
     return unicodedata.normalize("NFC", passphrase).encode("utf-8")
 
 
-def _pake_identity(table: str) -> bytes:
+def pake_identity(table: str) -> bytes:
     return b"blitz-door/1/" + table.encode("utf-8")
 
 
@@ -411,7 +413,7 @@ def _mac(pake_key: bytes | None, label: bytes, digest: bytes) -> bytes:
 
 def _pake_exchange(password: bytes, table: str, inbound: bytes) -> tuple[bytes, bytes | None]:
     """The door's half of SPAKE2 in one go: its message, and the key (None if unusable)."""
-    pake = SPAKE2_Symmetric(password, idSymmetric=_pake_identity(table))
+    pake = SPAKE2_Symmetric(password, idSymmetric=pake_identity(table))
     outbound: bytes = pake.start()
     try:
         key: bytes = pake.finish(inbound)
@@ -441,12 +443,12 @@ def _check_own_card(card: Card, signer: Signer) -> None:
 
 @dataclass(slots=True)
 class _Session:
-    started: float
     source: str
     private: bool
     card: Card
     digest: bytes
     pake_key: bytes | None
+    timer: asyncio.TimerHandle | None = None
 
 
 @dataclass(slots=True)
@@ -549,7 +551,8 @@ class Door:
         if self._task is not None:
             self._task.cancel()
         self._router.close(linger=0)
-        self._sessions.clear()
+        for routing_id in list(self._sessions):
+            self._end(routing_id)
 
     # --- serving ---
 
@@ -591,17 +594,20 @@ class Door:
         self._stats.refused += 1
         self._send(routing_id, encode(Kind.REFUSED, reason))
 
-    def _expire(self, now: float) -> None:
-        timeout = self._limits.session_timeout
-        for routing_id, session in list(self._sessions.items()):
-            if now - session.started > timeout:
-                del self._sessions[routing_id]
-                self._stats.refused += 1
-                self._logged.once("timeout", "door: a knock was abandoned before it finished")
+    def _end(self, routing_id: bytes) -> _Session | None:
+        session = self._sessions.pop(routing_id, None)
+        if session is not None and session.timer is not None:
+            session.timer.cancel()
+        return session
+
+    def _timed_out(self, routing_id: bytes, session: _Session) -> None:
+        if self._closed or self._sessions.get(routing_id) is not session:
+            return
+        del self._sessions[routing_id]
+        self._stats.refused += 1
+        self._logged.once("timeout", "door: a knock was abandoned before it finished")
 
     async def _handle(self, frames: list[zmq.Frame]) -> None:
-        now = time.monotonic()
-        self._expire(now)
         if len(frames) != 2:
             self._malformed("not one frame")
             return
@@ -616,11 +622,11 @@ class Door:
                 self._malformed(str(error))
             return
         if kind is Kind.KNOCK:
-            await self._knocked(routing_id, self._source(frames[1], routing_id), fields, now)
+            await self._knocked(routing_id, self._source(frames[1], routing_id), fields)
         elif kind is Kind.CONFIRM:
-            self._confirmed(routing_id, fields, now)
+            self._confirmed(routing_id, fields)
         elif kind is Kind.REFUSED:
-            session = self._sessions.pop(routing_id, None)
+            session = self._end(routing_id)
             if session is None:
                 self._malformed("unexpected refusal")
                 return
@@ -640,10 +646,10 @@ class Door:
             address = None
         return address if isinstance(address, str) and address else "id:" + routing_id.hex()
 
-    async def _knocked(self, routing_id: bytes, source: str, fields: list[Any], now: float) -> None:
+    async def _knocked(self, routing_id: bytes, source: str, fields: list[Any]) -> None:
         table, private, nonce_k, pake_k, card_k = fields
         self._stats.attempts += 1
-        if self._sessions.pop(routing_id, None) is not None:
+        if self._end(routing_id) is not None:
             self._stats.refused += 1  # a second knock on one connection ends the first
         if len(self._sessions) >= self._limits.sessions:
             self._stats.throttled += 1
@@ -667,13 +673,22 @@ class Door:
             self._logged.once("throttled", "door: guesses come too fast; answering busy")
             self._send(routing_id, encode(Kind.REFUSED, "busy"))
             return
-        mine = self._card()
-        _check_own_card(mine, self._signer)
+        try:
+            mine = self._card()
+            _check_own_card(mine, self._signer)
+        except Exception:
+            if "own card" not in self._logged.seen:
+                self._logged.seen.add("own card")
+                log.exception("door: this node has no card to show; refusing knocks")
+            self._refuse(routing_id, "refused")
+            if passphrase is not None:
+                self._throttle.give_back(source)
+            return
         nonce_d = os.urandom(NONCE_SIZE)
         pake_d, pake_key = b"", None
         if passphrase is not None:
             pake_d, pake_key = await asyncio.to_thread(
-                _pake_exchange, _password(passphrase), table, pake_k
+                _pake_exchange, pake_password(passphrase), table, pake_k
             )
             if self._closed:
                 return
@@ -684,12 +699,16 @@ class Door:
         digest = transcript(table, private, nonce_k, pake_k, card_k, nonce_d, pake_d, mine)
         signature = self._signer.sign(_DOOR + digest)
         mac = _mac(pake_key, _DOOR, digest)
-        self._sessions[routing_id] = _Session(now, source, private, card_k, digest, pake_key)
+        session = _Session(source, private, card_k, digest, pake_key)
+        session.timer = asyncio.get_running_loop().call_later(
+            self._limits.session_timeout, self._timed_out, routing_id, session
+        )
+        self._sessions[routing_id] = session
         self._send(routing_id, encode(Kind.ANSWER, nonce_d, pake_d, mine, signature, mac))
 
-    def _confirmed(self, routing_id: bytes, fields: list[Any], now: float) -> None:
+    def _confirmed(self, routing_id: bytes, fields: list[Any]) -> None:
         signature, mac = fields
-        session = self._sessions.pop(routing_id, None)
+        session = self._end(routing_id)
         if session is None:
             self._malformed("unexpected CONFIRM")
             return
@@ -792,7 +811,7 @@ async def knock(
         pake = None
         pake_k = b""
         if phrase is not None:
-            pake = SPAKE2_Symmetric(_password(phrase), idSymmetric=_pake_identity(table))
+            pake = SPAKE2_Symmetric(pake_password(phrase), idSymmetric=pake_identity(table))
             pake_k = await asyncio.to_thread(pake.start)
         _tell(socket, Kind.KNOCK, table, private, nonce_k, pake_k, mine)
 
