@@ -236,7 +236,7 @@ class _Throttle:
 # --- encoding ---------------------------------------------------------------------------
 
 
-class _Malformed(Exception):
+class Malformed(ValueError):
     """A door message that does not parse or does not fit its grammar."""
 
 
@@ -255,20 +255,20 @@ def _is_int(value: Any) -> bool:
 
 def _bin(value: Any, *sizes: int) -> bytes:
     if not isinstance(value, bytes) or len(value) not in sizes:
-        raise _Malformed("bad bin")
+        raise Malformed("bad bin")
     return value
 
 
 def _str(value: Any, longest: int) -> str:
     if not isinstance(value, str) or not 1 <= len(value.encode("utf-8")) <= longest:
-        raise _Malformed("bad str")
+        raise Malformed("bad str")
     return value
 
 
 def _card(value: Any) -> Card:
     """A card from the wire: its shape only; ``_card_problem`` checks what it says."""
     if not isinstance(value, list) or len(value) != 4:
-        raise _Malformed("bad card shape")
+        raise Malformed("bad card shape")
     return Card(
         node_id=_bin(value[0], NODE_ID_SIZE),
         public_key=_bin(value[1], PUBLIC_KEY_SIZE),
@@ -300,12 +300,12 @@ _FIELDS = {
 def decode(data: bytes) -> tuple[Kind, list[Any]]:
     """Parse one door message strictly: its kind and its fields after version and kind.
 
-    Raises ``_Malformed`` for anything that is not exactly one canonical msgpack
+    Raises ``Malformed`` for anything that is not exactly one canonical msgpack
     array of the right shape; its text says what was wrong, and is "version"
     for a message of another version than ``DOOR_VERSION``.
     """
     if len(data) > MAX_DOOR_MESSAGE:
-        raise _Malformed("oversize")
+        raise Malformed("oversize")
     try:
         value = msgpack.unpackb(
             data,
@@ -319,27 +319,27 @@ def decode(data: bytes) -> tuple[Kind, list[Any]]:
             max_ext_len=0,
         )
     except Exception as error:
-        raise _Malformed("not msgpack") from error
+        raise Malformed("not msgpack") from error
     if not isinstance(value, list) or len(value) < 2:
-        raise _Malformed("not an array")
+        raise Malformed("not an array")
     if _pack(value) != data:
-        raise _Malformed("not canonical")
+        raise Malformed("not canonical")
     version, kind = value[0], value[1]
     if not _is_int(version):
-        raise _Malformed("bad version")
+        raise Malformed("bad version")
     if version != DOOR_VERSION:
-        raise _Malformed("version")
+        raise Malformed("version")
     if not _is_int(kind) or kind not in _FIELDS:
-        raise _Malformed("unknown kind")
+        raise Malformed("unknown kind")
     kind = Kind(kind)
     if len(value) != _FIELDS[kind]:
-        raise _Malformed("bad length")
+        raise Malformed("bad length")
     fields = value[2:]
     if kind is Kind.KNOCK:
         table, private, nonce, pake, card = fields
         _str(table, MAX_TABLE)
         if not isinstance(private, bool):
-            raise _Malformed("bad bool")
+            raise Malformed("bad bool")
         _bin(nonce, NONCE_SIZE)
         _bin(pake, PAKE_SIZE if private else 0)
         fields[4] = _card(card)
@@ -429,7 +429,7 @@ def _normal_phrase(passphrase: str | None) -> str | None:
 def _check_own_card(card: Card, signer: Signer) -> None:
     try:
         _card(_card_fields(card))
-    except _Malformed as error:
+    except Malformed as error:
         raise ValueError(f"this node's card does not fit the door's limits: {card!r}") from error
     if card.node_id != signer.node_id or card.public_key != signer.public_key:
         raise ValueError("this node's card does not carry its own key")
@@ -562,10 +562,14 @@ class Door:
                 frames = await self._router.recv_multipart(copy=False)
             except asyncio.CancelledError:
                 raise
-            except zmq.ZMQError:
-                if self._closed:
+            except zmq.ZMQError as error:
+                if self._closed or error.errno == zmq.ETERM:
                     return
-                raise
+                # Not the peer's doing; keep serving rather than leave the door shut.
+                self._stats.malformed += 1
+                self._logged.once("recv " + str(error.errno), "door: receive failed: %s", error)
+                await asyncio.sleep(0)
+                continue
             try:
                 await self._handle(frames)
             except asyncio.CancelledError:
@@ -614,7 +618,7 @@ class Door:
         routing_id = frames[0].bytes
         try:
             kind, fields = decode(frames[1].bytes)
-        except _Malformed as error:
+        except Malformed as error:
             if str(error) == "version":
                 self._malformed("version")
                 self._send(routing_id, encode(Kind.REFUSED, "version"))
@@ -728,7 +732,9 @@ class Door:
         try:
             self._on_admit(session.card)
         except Exception:
-            log.exception("door: on_admit failed for %s", session.card.node_id.hex())
+            if "on_admit" not in self._logged.seen:
+                self._logged.seen.add("on_admit")
+                log.exception("door: on_admit failed for %s", session.card.node_id.hex())
             self._refuse(routing_id, "refused")
             return
         if session.private:
@@ -750,7 +756,7 @@ async def _receive(socket: zmq.asyncio.Socket, deadline: float) -> tuple[Kind, l
         raise DoorRefused("timeout") from None
     try:
         kind, fields = decode(data)
-    except _Malformed as error:
+    except Malformed as error:
         raise DoorRefused("version" if str(error) == "version" else "malformed") from None
     if kind is Kind.REFUSED:
         reason = fields[0]

@@ -22,6 +22,7 @@ from dutchblitz.node.door import (
     DoorLimits,
     DoorRefused,
     Kind,
+    Malformed,
     decode,
     encode,
     knock,
@@ -30,6 +31,8 @@ from dutchblitz.node.door import (
     transcript,
 )
 from dutchblitz.protocol.auth import Signer, check_signature, node_id_of
+from hypothesis import given
+from hypothesis import strategies as st
 from spake2 import SPAKE2_Symmetric
 from zmq.auth.asyncio import AsyncioAuthenticator
 
@@ -646,10 +649,48 @@ def test_messages_round_trip_and_decoding_is_strict() -> None:
     data = encode(Kind.KNOCK, TABLE, False, b"\x00" * 32, b"", card)
     assert decode(data) == (Kind.KNOCK, [TABLE, False, b"\x00" * 32, b"", card])
     assert decode(encode(Kind.WELCOME)) == (Kind.WELCOME, [])
-    with pytest.raises(Exception, match="version"):
+    with pytest.raises(Malformed, match="version"):
         decode(msgpack.packb([2, 4]))
-    with pytest.raises(Exception, match="bad bin"):  # a private knock without a PAKE message
+    with pytest.raises(Malformed, match="bad bin"):  # a private knock without a PAKE message
         decode(encode(Kind.KNOCK, TABLE, True, b"\x00" * 32, b"", card))
     long_name = Card(card.node_id, card.public_key, card.table_endpoint, "n" * 33)
-    with pytest.raises(Exception, match="bad str"):
+    with pytest.raises(Malformed, match="bad str"):
         decode(encode(Kind.KNOCK, TABLE, False, b"\x00" * 32, b"", long_name))
+
+
+def _decodes_or_refuses(data: bytes) -> None:
+    try:
+        kind, _ = decode(data)
+    except Malformed:
+        return
+    assert encode(kind, *decode(data)[1]) == data
+
+
+@given(st.binary(max_size=1100))
+def test_decoding_any_bytes_gives_a_message_or_malformed(data: bytes) -> None:
+    """P-104: nothing but ``Malformed`` comes out of decoding hostile bytes."""
+    _decodes_or_refuses(data)
+
+
+MSGPACK_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**63), 2**64 - 1)
+    | st.floats()
+    | st.text(max_size=40)
+    | st.binary(max_size=70),
+    lambda inner: st.lists(inner, max_size=8) | st.dictionaries(st.text(max_size=4), inner),
+    max_leaves=20,
+)
+
+
+@given(
+    st.sampled_from([1, 2]),
+    st.sampled_from(list(Kind)),
+    st.lists(MSGPACK_VALUES, max_size=7),
+)
+def test_decoding_well_formed_msgpack_of_any_shape_is_safe(
+    version: int, kind: Kind, fields: list[Any]
+) -> None:
+    """P-104: any msgpack array, of any version, kind and fields, decodes or is refused."""
+    _decodes_or_refuses(msgpack.packb([version, int(kind), *fields], use_bin_type=True))
