@@ -161,11 +161,12 @@ class DoorLimits:
     is still held by the global bucket.
     """
 
-    source_burst: int = 5
-    """guesses one source may make at once"""
+    source_burst: int = 10
+    """guesses one source may make at once (a machine may run several nodes, and a
+    table of eight may knock at one door all at once)"""
     source_every: float = 10.0
     """seconds for one source to earn one more guess"""
-    global_burst: int = 20
+    global_burst: int = 30
     """guesses all sources together may make at once"""
     global_every: float = 3.0
     """seconds for the door to earn one more guess"""

@@ -222,6 +222,43 @@ def test_passphrase_is_compared_after_unicode_normalisation() -> None:
     run(main())
 
 
+def test_a_table_of_eight_knocks_at_once() -> None:
+    """Seven knocks from one address at one private door, all at once, all get in."""
+
+    async def main() -> None:
+        async with context() as ctx:
+            table = await open_door(ctx, passphrase="one two three")
+            try:
+                knocks = [
+                    knock_as(ctx, table.door.endpoint, n, passphrase="one two three")
+                    for n in range(2, 9)
+                ]
+                assert await asyncio.gather(*knocks) == [table.card] * 7
+                assert len({c.node_id for c in table.admitted}) == 7
+                assert table.door.stats.throttled == 0
+            finally:
+                table.door.close()
+
+    run(main())
+
+
+def test_a_door_made_private_later_wants_the_phrase() -> None:
+    async def main() -> None:
+        async with context() as ctx:
+            table = await open_door(ctx)
+            try:
+                assert not table.door.private
+                table.door.set_passphrase("now private")
+                assert table.door.private
+                assert await refused(knock_as(ctx, table.door.endpoint)) == "wrong passphrase"
+                got = await knock_as(ctx, table.door.endpoint, passphrase="now private")
+                assert got == table.card
+            finally:
+                table.door.close()
+
+    run(main())
+
+
 def test_a_phrase_where_none_is_wanted_and_none_where_one_is_are_wrong() -> None:
     """P-108."""
 
