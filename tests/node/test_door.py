@@ -521,6 +521,108 @@ def test_a_relay_that_swaps_a_key_is_caught(phrase: str | None, direction: str) 
     run(main())
 
 
+def fake_door(ctx: zmq.asyncio.Context) -> tuple[zmq.asyncio.Socket, str]:
+    socket = ctx.socket(zmq.ROUTER)
+    socket.setsockopt(zmq.LINGER, 0)
+    socket.curve_server = True
+    socket.curve_secretkey = DOOR_SECRET
+    socket.bind("tcp://127.0.0.1:*")
+    return socket, socket.getsockopt_string(zmq.LAST_ENDPOINT)
+
+
+def test_a_door_that_reflects_the_knockers_pake_message_is_refused() -> None:
+    """SPAKE2 refuses its own message sent back; the knocker says so and admits nobody."""
+
+    async def main() -> None:
+        async with context() as ctx:
+            fake, endpoint = fake_door(ctx)
+
+            async def reflect() -> list[Any]:
+                routing_id, data = await fake.recv_multipart()
+                _, (_table, _private, nonce_k, pake_k, _card) = decode(data)
+                card = card_of(signer(1), "door")
+                answer = encode(Kind.ANSWER, nonce_k, pake_k, card, b"\x00" * 64, b"\x00" * 32)
+                await fake.send_multipart([routing_id, answer])
+                return decode((await fake.recv_multipart())[1])[1]
+
+            serving = asyncio.ensure_future(reflect())
+            assert await refused(knock_as(ctx, endpoint, passphrase="pw")) == "malformed"
+            assert await asyncio.wait_for(serving, WAIT_S) == ["malformed"]
+            fake.close(linger=0)
+
+    run(main())
+
+
+@pytest.mark.parametrize(("phrase", "reason"), [("pw", "wrong passphrase"), (None, "bad card")])
+def test_a_replayed_answer_is_refused(phrase: str | None, reason: str) -> None:
+    """P-110, P-112: the knocker's fresh nonce makes an ANSWER from an earlier knock useless."""
+    recorded: list[bytes] = []
+
+    def record_or_replay(data: bytes) -> bytes:
+        if decode(data)[0] is not Kind.ANSWER:
+            return data
+        if not recorded:
+            recorded.append(data)
+        return recorded[0]
+
+    async def main() -> None:
+        async with context() as ctx:
+            table = await open_door(ctx, passphrase=phrase)
+            relay = Relay(ctx, table.door.endpoint, down=record_or_replay)
+            try:
+                assert await knock_as(ctx, relay.endpoint, passphrase=phrase) == table.card
+                assert await refused(knock_as(ctx, relay.endpoint, passphrase=phrase)) == reason
+                assert len(table.admitted) == 1
+            finally:
+                relay.close()
+                table.door.close()
+
+    run(main())
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [b"\xc1", msgpack.packb([1, 4, 0]), b"\x00" * 3000],
+    ids=["not msgpack", "bad welcome", "oversize"],
+)
+def test_a_door_that_answers_garbage_is_refused(answer: bytes) -> None:
+    async def main() -> None:
+        async with context() as ctx:
+            fake, endpoint = fake_door(ctx)
+
+            async def garbage() -> None:
+                routing_id, _ = await fake.recv_multipart()
+                await fake.send_multipart([routing_id, answer])
+
+            serving = asyncio.ensure_future(garbage())
+            reason = await refused(knock_as(ctx, endpoint, timeout=1.0))
+            # Too long a frame costs the door its connection instead: the knock times out.
+            assert reason == ("timeout" if len(answer) > MAX_DOOR_MESSAGE else "malformed")
+            await asyncio.wait_for(serving, WAIT_S)
+            fake.close(linger=0)
+
+    run(main())
+
+
+def test_a_knock_with_a_pake_message_that_is_no_point_is_refused() -> None:
+    async def main() -> None:
+        async with context() as ctx:
+            table = await open_door(ctx, passphrase="pw")
+            socket = raw_dealer(ctx, table.door.endpoint)
+            try:
+                card = card_of(signer(2), "knocker")
+                bogus = b"S" + b"\xff" * 32
+                await socket.send(encode(Kind.KNOCK, TABLE, True, b"\x03" * 32, bogus, card))
+                assert await reply(socket) == (Kind.REFUSED, ["malformed"])
+                assert table.door.stats.malformed == 1
+                assert await knock_as(ctx, table.door.endpoint, passphrase="pw") == table.card
+            finally:
+                socket.close(linger=0)
+                table.door.close()
+
+    run(main())
+
+
 # --- garbage and limits ---------------------------------------------------------------------
 
 
