@@ -161,11 +161,12 @@ class DoorLimits:
     is still held by the global bucket.
     """
 
-    source_burst: int = 5
-    """guesses one source may make at once"""
+    source_burst: int = 10
+    """guesses one source may make at once (a machine may run several nodes, and a
+    table of eight may knock at one door all at once)"""
     source_every: float = 10.0
     """seconds for one source to earn one more guess"""
-    global_burst: int = 20
+    global_burst: int = 30
     """guesses all sources together may make at once"""
     global_every: float = 3.0
     """seconds for the door to earn one more guess"""
@@ -236,7 +237,7 @@ class _Throttle:
 # --- encoding ---------------------------------------------------------------------------
 
 
-class _Malformed(Exception):
+class Malformed(ValueError):
     """A door message that does not parse or does not fit its grammar."""
 
 
@@ -255,20 +256,20 @@ def _is_int(value: Any) -> bool:
 
 def _bin(value: Any, *sizes: int) -> bytes:
     if not isinstance(value, bytes) or len(value) not in sizes:
-        raise _Malformed("bad bin")
+        raise Malformed("bad bin")
     return value
 
 
 def _str(value: Any, longest: int) -> str:
     if not isinstance(value, str) or not 1 <= len(value.encode("utf-8")) <= longest:
-        raise _Malformed("bad str")
+        raise Malformed("bad str")
     return value
 
 
 def _card(value: Any) -> Card:
     """A card from the wire: its shape only; ``_card_problem`` checks what it says."""
     if not isinstance(value, list) or len(value) != 4:
-        raise _Malformed("bad card shape")
+        raise Malformed("bad card shape")
     return Card(
         node_id=_bin(value[0], NODE_ID_SIZE),
         public_key=_bin(value[1], PUBLIC_KEY_SIZE),
@@ -300,12 +301,12 @@ _FIELDS = {
 def decode(data: bytes) -> tuple[Kind, list[Any]]:
     """Parse one door message strictly: its kind and its fields after version and kind.
 
-    Raises ``_Malformed`` (a ``DoorRefused``-free internal error) for anything
-    that is not exactly one canonical msgpack array of the right shape; a
-    version other than ``DOOR_VERSION`` raises ``_Malformed("version")``.
+    Raises ``Malformed`` for anything that is not exactly one canonical msgpack
+    array of the right shape; its text says what was wrong, and is "version"
+    for a message of another version than ``DOOR_VERSION``.
     """
     if len(data) > MAX_DOOR_MESSAGE:
-        raise _Malformed("oversize")
+        raise Malformed("oversize")
     try:
         value = msgpack.unpackb(
             data,
@@ -319,25 +320,27 @@ def decode(data: bytes) -> tuple[Kind, list[Any]]:
             max_ext_len=0,
         )
     except Exception as error:
-        raise _Malformed("not msgpack") from error
+        raise Malformed("not msgpack") from error
     if not isinstance(value, list) or len(value) < 2:
-        raise _Malformed("not an array")
+        raise Malformed("not an array")
     if _pack(value) != data:
-        raise _Malformed("not canonical")
+        raise Malformed("not canonical")
     version, kind = value[0], value[1]
-    if not _is_int(version) or version != DOOR_VERSION:
-        raise _Malformed("version")
+    if not _is_int(version):
+        raise Malformed("bad version")
+    if version != DOOR_VERSION:
+        raise Malformed("version")
     if not _is_int(kind) or kind not in _FIELDS:
-        raise _Malformed("unknown kind")
+        raise Malformed("unknown kind")
     kind = Kind(kind)
     if len(value) != _FIELDS[kind]:
-        raise _Malformed("bad length")
+        raise Malformed("bad length")
     fields = value[2:]
     if kind is Kind.KNOCK:
         table, private, nonce, pake, card = fields
         _str(table, MAX_TABLE)
         if not isinstance(private, bool):
-            raise _Malformed("bad bool")
+            raise Malformed("bad bool")
         _bin(nonce, NONCE_SIZE)
         _bin(pake, PAKE_SIZE if private else 0)
         fields[4] = _card(card)
@@ -367,11 +370,11 @@ def encode(kind: Kind, *fields: Any) -> bytes:
 # --- the exchange's cryptography ---------------------------------------------------------
 
 
-def _password(passphrase: str) -> bytes:
+def pake_password(passphrase: str) -> bytes:
     return unicodedata.normalize("NFC", passphrase).encode("utf-8")
 
 
-def _pake_identity(table: str) -> bytes:
+def pake_identity(table: str) -> bytes:
     return b"blitz-door/1/" + table.encode("utf-8")
 
 
@@ -411,7 +414,7 @@ def _mac(pake_key: bytes | None, label: bytes, digest: bytes) -> bytes:
 
 def _pake_exchange(password: bytes, table: str, inbound: bytes) -> tuple[bytes, bytes | None]:
     """The door's half of SPAKE2 in one go: its message, and the key (None if unusable)."""
-    pake = SPAKE2_Symmetric(password, idSymmetric=_pake_identity(table))
+    pake = SPAKE2_Symmetric(password, idSymmetric=pake_identity(table))
     outbound: bytes = pake.start()
     try:
         key: bytes = pake.finish(inbound)
@@ -427,7 +430,7 @@ def _normal_phrase(passphrase: str | None) -> str | None:
 def _check_own_card(card: Card, signer: Signer) -> None:
     try:
         _card(_card_fields(card))
-    except _Malformed as error:
+    except Malformed as error:
         raise ValueError(f"this node's card does not fit the door's limits: {card!r}") from error
     if card.node_id != signer.node_id or card.public_key != signer.public_key:
         raise ValueError("this node's card does not carry its own key")
@@ -441,12 +444,12 @@ def _check_own_card(card: Card, signer: Signer) -> None:
 
 @dataclass(slots=True)
 class _Session:
-    started: float
     source: str
     private: bool
     card: Card
     digest: bytes
     pake_key: bytes | None
+    timer: asyncio.TimerHandle | None = None
 
 
 @dataclass(slots=True)
@@ -549,7 +552,8 @@ class Door:
         if self._task is not None:
             self._task.cancel()
         self._router.close(linger=0)
-        self._sessions.clear()
+        for routing_id in list(self._sessions):
+            self._end(routing_id)
 
     # --- serving ---
 
@@ -559,10 +563,14 @@ class Door:
                 frames = await self._router.recv_multipart(copy=False)
             except asyncio.CancelledError:
                 raise
-            except zmq.ZMQError:
-                if self._closed:
+            except zmq.ZMQError as error:
+                if self._closed or error.errno == zmq.ETERM:
                     return
-                raise
+                # Not the peer's doing; keep serving rather than leave the door shut.
+                self._stats.malformed += 1
+                self._logged.once("recv " + str(error.errno), "door: receive failed: %s", error)
+                await asyncio.sleep(0)
+                continue
             try:
                 await self._handle(frames)
             except asyncio.CancelledError:
@@ -591,24 +599,27 @@ class Door:
         self._stats.refused += 1
         self._send(routing_id, encode(Kind.REFUSED, reason))
 
-    def _expire(self, now: float) -> None:
-        timeout = self._limits.session_timeout
-        for routing_id, session in list(self._sessions.items()):
-            if now - session.started > timeout:
-                del self._sessions[routing_id]
-                self._stats.refused += 1
-                self._logged.once("timeout", "door: a knock was abandoned before it finished")
+    def _end(self, routing_id: bytes) -> _Session | None:
+        session = self._sessions.pop(routing_id, None)
+        if session is not None and session.timer is not None:
+            session.timer.cancel()
+        return session
+
+    def _timed_out(self, routing_id: bytes, session: _Session) -> None:
+        if self._closed or self._sessions.get(routing_id) is not session:
+            return
+        del self._sessions[routing_id]
+        self._stats.refused += 1
+        self._logged.once("timeout", "door: a knock was abandoned before it finished")
 
     async def _handle(self, frames: list[zmq.Frame]) -> None:
-        now = time.monotonic()
-        self._expire(now)
         if len(frames) != 2:
             self._malformed("not one frame")
             return
         routing_id = frames[0].bytes
         try:
             kind, fields = decode(frames[1].bytes)
-        except _Malformed as error:
+        except Malformed as error:
             if str(error) == "version":
                 self._malformed("version")
                 self._send(routing_id, encode(Kind.REFUSED, "version"))
@@ -616,11 +627,11 @@ class Door:
                 self._malformed(str(error))
             return
         if kind is Kind.KNOCK:
-            await self._knocked(routing_id, self._source(frames[1], routing_id), fields, now)
+            await self._knocked(routing_id, self._source(frames[1], routing_id), fields)
         elif kind is Kind.CONFIRM:
-            self._confirmed(routing_id, fields, now)
+            self._confirmed(routing_id, fields)
         elif kind is Kind.REFUSED:
-            session = self._sessions.pop(routing_id, None)
+            session = self._end(routing_id)
             if session is None:
                 self._malformed("unexpected refusal")
                 return
@@ -640,10 +651,10 @@ class Door:
             address = None
         return address if isinstance(address, str) and address else "id:" + routing_id.hex()
 
-    async def _knocked(self, routing_id: bytes, source: str, fields: list[Any], now: float) -> None:
+    async def _knocked(self, routing_id: bytes, source: str, fields: list[Any]) -> None:
         table, private, nonce_k, pake_k, card_k = fields
         self._stats.attempts += 1
-        if self._sessions.pop(routing_id, None) is not None:
+        if self._end(routing_id) is not None:
             self._stats.refused += 1  # a second knock on one connection ends the first
         if len(self._sessions) >= self._limits.sessions:
             self._stats.throttled += 1
@@ -667,13 +678,22 @@ class Door:
             self._logged.once("throttled", "door: guesses come too fast; answering busy")
             self._send(routing_id, encode(Kind.REFUSED, "busy"))
             return
-        mine = self._card()
-        _check_own_card(mine, self._signer)
+        try:
+            mine = self._card()
+            _check_own_card(mine, self._signer)
+        except Exception:
+            if "own card" not in self._logged.seen:
+                self._logged.seen.add("own card")
+                log.exception("door: this node has no card to show; refusing knocks")
+            self._refuse(routing_id, "refused")
+            if passphrase is not None:
+                self._throttle.give_back(source)
+            return
         nonce_d = os.urandom(NONCE_SIZE)
         pake_d, pake_key = b"", None
         if passphrase is not None:
             pake_d, pake_key = await asyncio.to_thread(
-                _pake_exchange, _password(passphrase), table, pake_k
+                _pake_exchange, pake_password(passphrase), table, pake_k
             )
             if self._closed:
                 return
@@ -684,12 +704,16 @@ class Door:
         digest = transcript(table, private, nonce_k, pake_k, card_k, nonce_d, pake_d, mine)
         signature = self._signer.sign(_DOOR + digest)
         mac = _mac(pake_key, _DOOR, digest)
-        self._sessions[routing_id] = _Session(now, source, private, card_k, digest, pake_key)
+        session = _Session(source, private, card_k, digest, pake_key)
+        session.timer = asyncio.get_running_loop().call_later(
+            self._limits.session_timeout, self._timed_out, routing_id, session
+        )
+        self._sessions[routing_id] = session
         self._send(routing_id, encode(Kind.ANSWER, nonce_d, pake_d, mine, signature, mac))
 
-    def _confirmed(self, routing_id: bytes, fields: list[Any], now: float) -> None:
+    def _confirmed(self, routing_id: bytes, fields: list[Any]) -> None:
         signature, mac = fields
-        session = self._sessions.pop(routing_id, None)
+        session = self._end(routing_id)
         if session is None:
             self._malformed("unexpected CONFIRM")
             return
@@ -709,7 +733,9 @@ class Door:
         try:
             self._on_admit(session.card)
         except Exception:
-            log.exception("door: on_admit failed for %s", session.card.node_id.hex())
+            if "on_admit" not in self._logged.seen:
+                self._logged.seen.add("on_admit")
+                log.exception("door: on_admit failed for %s", session.card.node_id.hex())
             self._refuse(routing_id, "refused")
             return
         if session.private:
@@ -731,7 +757,7 @@ async def _receive(socket: zmq.asyncio.Socket, deadline: float) -> tuple[Kind, l
         raise DoorRefused("timeout") from None
     try:
         kind, fields = decode(data)
-    except _Malformed as error:
+    except Malformed as error:
         raise DoorRefused("version" if str(error) == "version" else "malformed") from None
     if kind is Kind.REFUSED:
         reason = fields[0]
@@ -792,7 +818,7 @@ async def knock(
         pake = None
         pake_k = b""
         if phrase is not None:
-            pake = SPAKE2_Symmetric(_password(phrase), idSymmetric=_pake_identity(table))
+            pake = SPAKE2_Symmetric(pake_password(phrase), idSymmetric=pake_identity(table))
             pake_k = await asyncio.to_thread(pake.start)
         _tell(socket, Kind.KNOCK, table, private, nonce_k, pake_k, mine)
 

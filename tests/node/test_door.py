@@ -22,12 +22,18 @@ from dutchblitz.node.door import (
     DoorLimits,
     DoorRefused,
     Kind,
+    Malformed,
     decode,
     encode,
     knock,
+    pake_identity,
+    pake_password,
     transcript,
 )
 from dutchblitz.protocol.auth import Signer, check_signature, node_id_of
+from hypothesis import given
+from hypothesis import strategies as st
+from spake2 import SPAKE2_Symmetric
 from zmq.auth.asyncio import AsyncioAuthenticator
 
 pytestmark = pytest.mark.timeout(60)
@@ -159,6 +165,8 @@ async def reply(socket: zmq.asyncio.Socket) -> tuple[Kind, list[Any]]:
 
 
 def test_open_table_swaps_cards_and_both_verify() -> None:
+    """P-103 (any client key, ZAP domain door), P-106, P-110, P-114."""
+
     async def main() -> None:
         async with context(authenticate=True) as ctx:
             table = await open_door(ctx)
@@ -177,6 +185,8 @@ def test_open_table_swaps_cards_and_both_verify() -> None:
 
 
 def test_right_passphrase_admits_and_wrong_one_refuses_on_both_sides() -> None:
+    """P-112, P-113: a wrong phrase is refused by both sides before knock returns."""
+
     async def main() -> None:
         async with context() as ctx:
             table = await open_door(ctx, passphrase="correct horse battery")
@@ -198,6 +208,8 @@ def test_right_passphrase_admits_and_wrong_one_refuses_on_both_sides() -> None:
 
 
 def test_passphrase_is_compared_after_unicode_normalisation() -> None:
+    """P-111: the phrase is NFC-normalised before SPAKE2."""
+
     async def main() -> None:
         async with context() as ctx:
             table = await open_door(ctx, passphrase="caf\u00e9")
@@ -210,7 +222,46 @@ def test_passphrase_is_compared_after_unicode_normalisation() -> None:
     run(main())
 
 
+def test_a_table_of_eight_knocks_at_once() -> None:
+    """Seven knocks from one address at one private door, all at once, all get in."""
+
+    async def main() -> None:
+        async with context() as ctx:
+            table = await open_door(ctx, passphrase="one two three")
+            try:
+                knocks = [
+                    knock_as(ctx, table.door.endpoint, n, passphrase="one two three")
+                    for n in range(2, 9)
+                ]
+                assert await asyncio.gather(*knocks) == [table.card] * 7
+                assert len({c.node_id for c in table.admitted}) == 7
+                assert table.door.stats.throttled == 0
+            finally:
+                table.door.close()
+
+    run(main())
+
+
+def test_a_door_made_private_later_wants_the_phrase() -> None:
+    async def main() -> None:
+        async with context() as ctx:
+            table = await open_door(ctx)
+            try:
+                assert not table.door.private
+                table.door.set_passphrase("now private")
+                assert table.door.private
+                assert await refused(knock_as(ctx, table.door.endpoint)) == "wrong passphrase"
+                got = await knock_as(ctx, table.door.endpoint, passphrase="now private")
+                assert got == table.card
+            finally:
+                table.door.close()
+
+    run(main())
+
+
 def test_a_phrase_where_none_is_wanted_and_none_where_one_is_are_wrong() -> None:
+    """P-108."""
+
     async def main() -> None:
         async with context() as ctx:
             private = await open_door(ctx, 1, passphrase="secret")
@@ -231,6 +282,8 @@ def test_a_phrase_where_none_is_wanted_and_none_where_one_is_are_wrong() -> None
 
 
 def test_another_table_is_refused() -> None:
+    """P-107."""
+
     async def main() -> None:
         async with context() as ctx:
             table = await open_door(ctx, passphrase="x")
@@ -246,6 +299,8 @@ def test_another_table_is_refused() -> None:
 
 
 def test_knocking_at_ones_own_door_is_refused() -> None:
+    """P-109, the door's side."""
+
     async def main() -> None:
         async with context() as ctx:
             table = await open_door(ctx, 1)
@@ -284,6 +339,8 @@ def knock_message(card: Card, *, table: str = TABLE, nonce: bytes = b"\x01" * NO
 
 
 def test_a_card_whose_id_is_not_its_keys_is_refused() -> None:
+    """P-106."""
+
     async def main() -> None:
         async with context() as ctx:
             table = await open_door(ctx)
@@ -312,6 +369,8 @@ def test_a_card_whose_id_is_not_its_keys_is_refused() -> None:
 
 
 def test_a_knocker_that_cannot_sign_for_its_key_is_refused() -> None:
+    """P-110, the door's side."""
+
     async def main() -> None:
         async with context() as ctx:
             table = await open_door(ctx)
@@ -337,7 +396,16 @@ def test_a_knocker_that_cannot_sign_for_its_key_is_refused() -> None:
     run(main())
 
 
-def test_a_door_that_cannot_sign_for_its_key_is_refused() -> None:
+@pytest.mark.parametrize(
+    ("claimed", "signed", "reason"),
+    [(1, True, "bad card"), (2, False, "self")],
+    ids=["signature by another key", "the knocker's own card"],
+)
+def test_a_door_that_cannot_sign_for_its_key_is_refused(
+    claimed: int, signed: bool, reason: str
+) -> None:
+    """P-110, P-109 and P-113, the knocker's side: an impostor door gets a REFUSED back."""
+
     async def main() -> None:
         async with context() as ctx:
             fake = ctx.socket(zmq.ROUTER)
@@ -350,17 +418,16 @@ def test_a_door_that_cannot_sign_for_its_key_is_refused() -> None:
             async def impostor() -> list[Any]:
                 routing_id, data = await fake.recv_multipart()
                 assert decode(data)[0] is Kind.KNOCK
-                claimed = card_of(signer(1), "door")
-                answer = encode(
-                    Kind.ANSWER, b"\x02" * NONCE_SIZE, b"", claimed, signer(9).sign(b"x"), b""
-                )
+                card = card_of(signer(claimed), "door")
+                signature = signer(9).sign(b"x") if signed else b"\x00" * 64
+                answer = encode(Kind.ANSWER, b"\x02" * NONCE_SIZE, b"", card, signature, b"")
                 await fake.send_multipart([routing_id, answer])
                 _, last = await fake.recv_multipart()
                 return decode(last)[1]
 
             serving = asyncio.ensure_future(impostor())
-            assert await refused(knock_as(ctx, endpoint)) == "bad card"
-            assert await asyncio.wait_for(serving, WAIT_S) == ["bad card"]
+            assert await refused(knock_as(ctx, endpoint)) == reason
+            assert await asyncio.wait_for(serving, WAIT_S) == [reason]
             fake.close(linger=0)
 
     run(main())
@@ -454,6 +521,108 @@ def test_a_relay_that_swaps_a_key_is_caught(phrase: str | None, direction: str) 
     run(main())
 
 
+def fake_door(ctx: zmq.asyncio.Context) -> tuple[zmq.asyncio.Socket, str]:
+    socket = ctx.socket(zmq.ROUTER)
+    socket.setsockopt(zmq.LINGER, 0)
+    socket.curve_server = True
+    socket.curve_secretkey = DOOR_SECRET
+    socket.bind("tcp://127.0.0.1:*")
+    return socket, socket.getsockopt_string(zmq.LAST_ENDPOINT)
+
+
+def test_a_door_that_reflects_the_knockers_pake_message_is_refused() -> None:
+    """SPAKE2 refuses its own message sent back; the knocker says so and admits nobody."""
+
+    async def main() -> None:
+        async with context() as ctx:
+            fake, endpoint = fake_door(ctx)
+
+            async def reflect() -> list[Any]:
+                routing_id, data = await fake.recv_multipart()
+                _, (_table, _private, nonce_k, pake_k, _card) = decode(data)
+                card = card_of(signer(1), "door")
+                answer = encode(Kind.ANSWER, nonce_k, pake_k, card, b"\x00" * 64, b"\x00" * 32)
+                await fake.send_multipart([routing_id, answer])
+                return decode((await fake.recv_multipart())[1])[1]
+
+            serving = asyncio.ensure_future(reflect())
+            assert await refused(knock_as(ctx, endpoint, passphrase="pw")) == "malformed"
+            assert await asyncio.wait_for(serving, WAIT_S) == ["malformed"]
+            fake.close(linger=0)
+
+    run(main())
+
+
+@pytest.mark.parametrize(("phrase", "reason"), [("pw", "wrong passphrase"), (None, "bad card")])
+def test_a_replayed_answer_is_refused(phrase: str | None, reason: str) -> None:
+    """P-110, P-112: the knocker's fresh nonce makes an ANSWER from an earlier knock useless."""
+    recorded: list[bytes] = []
+
+    def record_or_replay(data: bytes) -> bytes:
+        if decode(data)[0] is not Kind.ANSWER:
+            return data
+        if not recorded:
+            recorded.append(data)
+        return recorded[0]
+
+    async def main() -> None:
+        async with context() as ctx:
+            table = await open_door(ctx, passphrase=phrase)
+            relay = Relay(ctx, table.door.endpoint, down=record_or_replay)
+            try:
+                assert await knock_as(ctx, relay.endpoint, passphrase=phrase) == table.card
+                assert await refused(knock_as(ctx, relay.endpoint, passphrase=phrase)) == reason
+                assert len(table.admitted) == 1
+            finally:
+                relay.close()
+                table.door.close()
+
+    run(main())
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [b"\xc1", msgpack.packb([1, 4, 0]), b"\x00" * 3000],
+    ids=["not msgpack", "bad welcome", "oversize"],
+)
+def test_a_door_that_answers_garbage_is_refused(answer: bytes) -> None:
+    async def main() -> None:
+        async with context() as ctx:
+            fake, endpoint = fake_door(ctx)
+
+            async def garbage() -> None:
+                routing_id, _ = await fake.recv_multipart()
+                await fake.send_multipart([routing_id, answer])
+
+            serving = asyncio.ensure_future(garbage())
+            reason = await refused(knock_as(ctx, endpoint, timeout=1.0))
+            # Too long a frame costs the door its connection instead: the knock times out.
+            assert reason == ("timeout" if len(answer) > MAX_DOOR_MESSAGE else "malformed")
+            await asyncio.wait_for(serving, WAIT_S)
+            fake.close(linger=0)
+
+    run(main())
+
+
+def test_a_knock_with_a_pake_message_that_is_no_point_is_refused() -> None:
+    async def main() -> None:
+        async with context() as ctx:
+            table = await open_door(ctx, passphrase="pw")
+            socket = raw_dealer(ctx, table.door.endpoint)
+            try:
+                card = card_of(signer(2), "knocker")
+                bogus = b"S" + b"\xff" * 32
+                await socket.send(encode(Kind.KNOCK, TABLE, True, b"\x03" * 32, bogus, card))
+                assert await reply(socket) == (Kind.REFUSED, ["malformed"])
+                assert table.door.stats.malformed == 1
+                assert await knock_as(ctx, table.door.endpoint, passphrase="pw") == table.card
+            finally:
+                socket.close(linger=0)
+                table.door.close()
+
+    run(main())
+
+
 # --- garbage and limits ---------------------------------------------------------------------
 
 
@@ -479,6 +648,8 @@ GARBAGE: list[list[bytes]] = [
 
 
 def test_garbage_is_counted_and_the_door_stays_open() -> None:
+    """P-104, P-105: dropped, counted, unanswered (but for the version)."""
+
     async def main() -> None:
         async with context() as ctx:
             table = await open_door(ctx)
@@ -537,6 +708,7 @@ def test_a_failing_on_admit_refuses_and_keeps_the_door_open() -> None:
 
 
 def test_fast_failed_guesses_are_throttled() -> None:
+    """P-116: the source's bucket."""
     limits = DoorLimits(source_burst=3, source_every=1000.0, global_burst=100)
 
     async def main() -> None:
@@ -560,6 +732,7 @@ def test_fast_failed_guesses_are_throttled() -> None:
 
 
 def test_the_global_cap_holds_and_successes_cost_nothing() -> None:
+    """P-116: the global bucket; admissions give their tokens back."""
     limits = DoorLimits(source_burst=100, global_burst=2, global_every=1000.0)
 
     async def main() -> None:
@@ -582,6 +755,7 @@ def test_the_global_cap_holds_and_successes_cost_nothing() -> None:
 
 
 def test_an_abandoned_knock_times_out_at_the_door() -> None:
+    """P-114, P-115: an ANSWER without a CONFIRM admits nobody and ends."""
     limits = DoorLimits(session_timeout=0.2)
 
     async def main() -> None:
@@ -589,18 +763,15 @@ def test_an_abandoned_knock_times_out_at_the_door() -> None:
             table = await open_door(ctx, passphrase="p", limits=limits)
             socket = raw_dealer(ctx, table.door.endpoint)
             try:
-                from dutchblitz.node.door import _pake_identity, _password
-                from spake2 import SPAKE2_Symmetric
-
-                pake = SPAKE2_Symmetric(_password("guess"), idSymmetric=_pake_identity(TABLE))
+                pake = SPAKE2_Symmetric(pake_password("guess"), idSymmetric=pake_identity(TABLE))
                 card = card_of(signer(2), "knocker")
                 await socket.send(encode(Kind.KNOCK, TABLE, True, b"\x03" * 32, pake.start(), card))
                 kind, _ = await reply(socket)
                 assert kind is Kind.ANSWER
                 # The knocker now knows whether its one guess was right, and walks away.
-                await asyncio.sleep(0.3)
+                await until(lambda: table.door.stats.refused == 1, "the abandoned knock to end")
+                assert table.admitted == []
                 assert await knock_as(ctx, table.door.endpoint, 3, passphrase="p") == table.card
-                await until(lambda: table.door.stats.refused == 1, "the abandoned knock to count")
             finally:
                 socket.close(linger=0)
                 table.door.close()
@@ -612,14 +783,53 @@ def test_an_abandoned_knock_times_out_at_the_door() -> None:
 
 
 def test_messages_round_trip_and_decoding_is_strict() -> None:
+    """P-104."""
     card = card_of(signer(2), "n")
     data = encode(Kind.KNOCK, TABLE, False, b"\x00" * 32, b"", card)
     assert decode(data) == (Kind.KNOCK, [TABLE, False, b"\x00" * 32, b"", card])
     assert decode(encode(Kind.WELCOME)) == (Kind.WELCOME, [])
-    with pytest.raises(Exception, match="version"):
+    with pytest.raises(Malformed, match="version"):
         decode(msgpack.packb([2, 4]))
-    with pytest.raises(Exception, match="bad bin"):  # a private knock without a PAKE message
+    with pytest.raises(Malformed, match="bad bin"):  # a private knock without a PAKE message
         decode(encode(Kind.KNOCK, TABLE, True, b"\x00" * 32, b"", card))
     long_name = Card(card.node_id, card.public_key, card.table_endpoint, "n" * 33)
-    with pytest.raises(Exception, match="bad str"):
+    with pytest.raises(Malformed, match="bad str"):
         decode(encode(Kind.KNOCK, TABLE, False, b"\x00" * 32, b"", long_name))
+
+
+def _decodes_or_refuses(data: bytes) -> None:
+    try:
+        kind, _ = decode(data)
+    except Malformed:
+        return
+    assert encode(kind, *decode(data)[1]) == data
+
+
+@given(st.binary(max_size=1100))
+def test_decoding_any_bytes_gives_a_message_or_malformed(data: bytes) -> None:
+    """P-104: nothing but ``Malformed`` comes out of decoding hostile bytes."""
+    _decodes_or_refuses(data)
+
+
+MSGPACK_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**63), 2**64 - 1)
+    | st.floats()
+    | st.text(max_size=40)
+    | st.binary(max_size=70),
+    lambda inner: st.lists(inner, max_size=8) | st.dictionaries(st.text(max_size=4), inner),
+    max_leaves=20,
+)
+
+
+@given(
+    st.sampled_from([1, 2]),
+    st.sampled_from(list(Kind)),
+    st.lists(MSGPACK_VALUES, max_size=7),
+)
+def test_decoding_well_formed_msgpack_of_any_shape_is_safe(
+    version: int, kind: Kind, fields: list[Any]
+) -> None:
+    """P-104: any msgpack array, of any version, kind and fields, decodes or is refused."""
+    _decodes_or_refuses(msgpack.packb([version, int(kind), *fields], use_bin_type=True))
