@@ -50,7 +50,10 @@ from .transport import Transport
 log = logging.getLogger("dutchblitz.node")
 
 MAX_NAME_BYTES = 32
-KNOCK_RETRY_S = 1.0  # between knocks at a seed's door that is not answering yet
+KNOCK_RETRY_S = 1.0  # first wait between knocks at a seed's door that is not answering yet
+KNOCK_RETRY_MAX_S = 8.0
+# A door that says this will say it again: knocking on would only spend guesses.
+FINAL_REFUSALS = frozenset({"wrong passphrase", "other table", "bad card", "version"})
 SEED_WAIT_S = 3.0  # how long the seat waits for the seeds' doors before looking for a table
 
 
@@ -127,6 +130,7 @@ class Node:
     started_at: float = 0.0
     _tasks: list[asyncio.Task[None]] = field(default_factory=list)
     _seeds: list[str] = field(default_factory=list)
+    _knocking: dict[str, asyncio.Task[None]] = field(default_factory=dict)
     watchers: list[Callable[[], None]] = field(default_factory=list)
 
     async def start(self) -> None:
@@ -164,8 +168,7 @@ class Node:
             self.interface.describe(),
         )
         seeds = [seed for seed in self._seeds if seed != self.door.endpoint]
-        knocks = [asyncio.ensure_future(self._knock_until_in(seed)) for seed in seeds]
-        self._tasks.extend(knocks)
+        knocks = [self._knock_later(seed) for seed in seeds]
         if options.discovery:
             await self._start_discovery(signer, name, transport.endpoint)
         if knocks:
@@ -247,23 +250,36 @@ class Node:
         self._admit(card)
         return card
 
+    def _knock_later(self, door_endpoint: str) -> asyncio.Task[None]:
+        """Knock at a door in the background, unless we are knocking there already."""
+        knocking = self._knocking.get(door_endpoint)
+        if knocking is None or knocking.done():
+            knocking = asyncio.ensure_future(self._knock_until_in(door_endpoint))
+            self._knocking[door_endpoint] = knocking
+            self._tasks.append(knocking)
+        return knocking
+
     async def _knock_until_in(self, door_endpoint: str) -> None:
-        """Knock at a ``--peer`` door until it answers; give up only when refused outright."""
+        """Knock at a ``--peer`` door until it lets us in; give up only when it never will."""
         main = self.main
         label = main.label if main is not None else "node"
+        wait = KNOCK_RETRY_S
         while True:
             try:
                 await self.knock_at(door_endpoint)
                 return
             except DoorRefused as error:
-                if error.reason != "timeout":
-                    log.error(
-                        "%s: the door at %s refused us: %s", label, door_endpoint, error.reason
-                    )
+                if error.reason == "self":
+                    return  # our own door, under another address
+                if error.reason in FINAL_REFUSALS:
+                    reason = error.reason
+                    log.error("%s: the door at %s refused us: %s", label, door_endpoint, reason)
                     return
+                log.debug("%s: knocking at %s: %s", label, door_endpoint, error.reason)
             except (OSError, zmq.ZMQError) as error:
                 log.debug("%s: knocking at %s: %s", label, door_endpoint, error)
-            await asyncio.sleep(KNOCK_RETRY_S)
+            await asyncio.sleep(wait)
+            wait = min(2 * wait, KNOCK_RETRY_MAX_S)
 
     async def _start_discovery(self, signer: Signer, name: str, endpoint: str) -> None:
         assert self.interface is not None and self.door is not None
@@ -291,24 +307,13 @@ class Node:
                 if self.options.passphrase is not None:
                     # A private table takes nobody at their advert's word: knock.
                     if not self.main.roster.allows(event.node_id):
-                        self._tasks.append(asyncio.ensure_future(self._knock_found(event)))
+                        self._knock_later(event.door)
                     continue
                 self.main.roster.learn(event.node_id, event.key, Source.ADVERT)
                 try:
                     self.main.meet(event.node_id, event.endpoint)
                 except Exception:
                     log.exception("discovery: cannot greet %s", event.endpoint)
-
-    async def _knock_found(self, found: Found) -> None:
-        try:
-            card = await self.knock_at(found.door)
-        except DoorRefused as error:
-            log.info("discovery: the door of %s refused us: %s", found.name, error.reason)
-        except (OSError, zmq.ZMQError) as error:
-            log.info("discovery: cannot knock at %s: %s", found.door, error)
-        else:
-            if card.node_id != found.node_id:
-                log.info("discovery: the door of %s answered for another node", found.name)
 
     # -- local bot seats ----------------------------------------------------------------
 
