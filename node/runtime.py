@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import getpass
+import json
 import logging
 import socket
 from collections.abc import Callable
@@ -50,6 +51,7 @@ from .transport import Transport
 log = logging.getLogger("dutchblitz.node")
 
 MAX_NAME_BYTES = 32
+TABLE_SOCKET_FILE = "table-socket.json"  # the table port and let-in keys, for a restart
 KNOCK_RETRY_S = 1.0  # first wait between knocks at a seed's door that is not answering yet
 KNOCK_RETRY_MAX_S = 8.0
 # A door that says this will say it again: knocking on would only spend guesses.
@@ -107,6 +109,28 @@ def resolve_peer(spec: str) -> str:
     return f"tcp://{infos[0][4][0]}:{int(port)}"
 
 
+def remembered(root: Path) -> tuple[int, dict[bytes, bytes]]:
+    """The table port and the let-in keys a node at ``root`` had last time (0, {} if none)."""
+    try:
+        found = json.loads((root / TABLE_SOCKET_FILE).read_text(encoding="utf-8"))
+        port = found["port"]
+        keys = {bytes.fromhex(n): bytes.fromhex(k) for n, k in found["keys"].items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return 0, {}
+    return (port if isinstance(port, int) and 0 < port < 65536 else 0), keys
+
+
+def remember(root: Path, transport: Transport) -> None:
+    """Note the table port and the keys the roster lets in, for the next start."""
+    roster = transport.roster
+    keys = {n.hex(): k.hex() for n, k in roster.keys.items() if roster.allows(n)}
+    port = int(transport.endpoint.rpartition(":")[2])
+    try:
+        write_json(root / TABLE_SOCKET_FILE, {"port": port, "keys": keys})
+    except StoreError as error:
+        log.warning("cannot remember the table's keys: %s", error)
+
+
 @dataclass(slots=True)
 class BotSeat:
     number: int
@@ -146,7 +170,7 @@ class Node:
         store = StateDir(self.state_root)
         signer = self.signer = store.identity()
         node_id = signer.node_id
-        transport = await self._open_transport(signer)
+        transport = await self._open_transport(signer, self.state_root)
         name = options.name or default_name(options.bot, node_id)
         wishes = Wishes(
             name=name,
@@ -180,15 +204,29 @@ class Node:
         settings = Settings(suspect_after=options.suspect_after)
         return SeatConfig(options.table, wishes, settings, level, options.seed, options.join_window)
 
-    async def _open_transport(self, signer: Signer) -> Transport:
+    async def _open_transport(self, signer: Signer, root: Path) -> Transport:
+        """The seat's table socket, on the port it had last time if that is still free.
+
+        Keeping the port lets peers' connections to a restarted node come back by
+        themselves, and the keys it let in last time are let in again at once.
+        """
         assert self.interface is not None
         roster = Roster(private=self.options.passphrase is not None)
         roster.learn(signer.node_id, signer.public_key, Source.LOCAL)
+        port, keys = remembered(root)
+        for node, key in keys.items():
+            roster.learn(node, key, Source.HELLO)
+        address = self.interface.address
         try:
-            return await Transport.open(signer, self.interface.address, 0, roster=roster)
-        except zmq.ZMQError as error:
-            where = f"{self.interface.address}:any"
-            raise StartError(f"cannot listen on {where}: {error.strerror}") from None
+            transport = await Transport.open(signer, address, port, roster=roster)
+        except zmq.ZMQError:
+            try:
+                transport = await Transport.open(signer, address, 0, roster=roster)
+            except zmq.ZMQError as error:
+                raise StartError(f"cannot listen on {address}: {error.strerror}") from None
+        remember(root, transport)
+        roster.listeners.append(lambda node, key: remember(root, transport))
+        return transport
 
     async def _open_door(self, transport: Transport, name: str) -> Door:
         assert self.interface is not None and self.signer is not None
@@ -224,6 +262,7 @@ class Node:
             return
         for bot in self.bots:
             bot.seat.roster.learn(card.node_id, card.public_key, source)
+        remember(main.store.root, main.transport)
         try:
             main.meet(card.node_id, card.table_endpoint, force=True)
         except Exception:
@@ -326,7 +365,7 @@ class Node:
         store = StateDir(self.state_root / "bots" / str(number))
         signer = store.identity()
         node_id = signer.node_id
-        transport = await self._open_transport(signer)
+        transport = await self._open_transport(signer, store.root)
         roster = transport.roster
         for other, key in main.roster.keys.items():
             # Local seats vouch for each other; the rest the bot learns as the player did.

@@ -242,6 +242,8 @@ class LocalSeat:
             "dropped": dict(replica.counters.dropped) if replica is not None else {},
             "other_table": self.dropped_other_table,
             "transport_refused": stats.oversize_received + stats.malformed,
+            "no_peer": stats.no_peer,
+            "handshake_failed": stats.handshake_failed,
             "impostor": stats.impostor,
             "not_on_roster": stats.not_on_roster,
             "forged_sender": self.forged_sender,

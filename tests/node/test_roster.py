@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from types import SimpleNamespace
+
 import pytest
 from dutchblitz.node.roster import Roster, RosterStats, Source
+from dutchblitz.node.runtime import TABLE_SOCKET_FILE, remember, remembered
 from dutchblitz.node.transport import TableAuthenticator, _RosterCallback
 from dutchblitz.protocol.auth import Signer
 from zmq.utils import z85
@@ -97,3 +101,25 @@ def test_the_zap_handler_names_a_connection_by_the_keys_node_id() -> None:
     assert callback.callback("blitz-table", z85.encode(BOB.curve_public))
     assert not callback.callback("blitz-table", z85.encode(CAT.curve_public))
     assert not callback.callback("blitz-table", b"not z85!")
+
+
+def test_a_restarted_node_remembers_its_table_port_and_the_keys_it_let_in(tmp_path: Path) -> None:
+    roster = Roster(private=True)
+    roster.learn(ANN.node_id, ANN.public_key, Source.LOCAL)
+    roster.learn(BOB.node_id, BOB.public_key, Source.PAKE)
+    roster.learn(CAT.node_id, CAT.public_key, Source.ADVERT)  # learnt, never let in
+    transport = SimpleNamespace(roster=roster, endpoint="tcp://127.0.0.1:4567")
+    remember(tmp_path, transport)  # type: ignore[arg-type]
+    port, keys = remembered(tmp_path)
+    assert port == 4567
+    assert keys == {ANN.node_id: ANN.public_key, BOB.node_id: BOB.public_key}
+
+
+@pytest.mark.parametrize(
+    "text", ["", "{", "[]", '{"port": "x", "keys": {}}', '{"port": 1, "keys": {"zz": "00"}}']
+)
+def test_a_damaged_memory_of_the_table_socket_is_no_memory(tmp_path: Path, text: str) -> None:
+    (tmp_path / TABLE_SOCKET_FILE).write_text(text)
+    port, keys = remembered(tmp_path)
+    assert keys == {} or port == 0
+    assert remembered(tmp_path / "nowhere") == (0, {})
