@@ -150,6 +150,7 @@ class LocalSeat:
         self.store = store
         self.transport = transport
         self.node_id = node_id
+        self.signer = store.identity()
         self.endpoint = transport.endpoint
         self.label = config.wishes.name
         self.replica: Replica | None = None
@@ -344,7 +345,7 @@ class LocalSeat:
         if not self.config.restore or finished or not _holds_a_start(found.records):
             self._floor = max(record.seq_floor, _own_last_seq(found.records, self.node_id))
             return False
-        replica = Replica(self._identity(record.epoch), now, self.config.settings)
+        replica = Replica(self._identity(record.epoch), now, self.config.settings, self.signer)
         self.steward.take_orders(replica, self.store.deal_orders())
         self.replica = replica
         self._execute(replica.restore(found.records, self.store.clock_mark(), now), live=False)
@@ -372,7 +373,7 @@ class LocalSeat:
         self._restored_at = self._admission_due = self._ended_at = None
         self._results_logged = self._round_logged = 0
         self.game_over.clear()
-        replica = Replica(self._identity(epoch), now, self.config.settings)
+        replica = Replica(self._identity(epoch), now, self.config.settings, self.signer)
         # A table we found is new to everyone: our stream there starts at 1 (P-80). One we
         # join may hold our earlier stream, so there we resume above every number used.
         replica.my_seq = 0 if found else seq_floor

@@ -26,6 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 
+from dutchblitz.protocol.auth import Signer
 from dutchblitz.protocol.cards import Card, new_deck
 from dutchblitz.protocol.core import Identity, Replica, Settings
 from dutchblitz.protocol.effects import (
@@ -163,8 +164,11 @@ class Simulation:
         self.epoch = hashlib.blake2b(f"epoch-{seed}".encode(), digest_size=16).digest()
         self.reference: list[tuple[bytes, int]] = []  # the longest stable log seen
         self.messages = 0
+        self.signers: dict[bytes, Signer] = {}
         for index in range(self.scenario.players):
-            node_id = hashlib.blake2b(f"node-{seed}-{index}".encode(), digest_size=16).digest()
+            signer = Signer(hashlib.blake2b(f"key-{seed}-{index}".encode()).digest()[:32])
+            node_id = signer.node_id
+            self.signers[node_id] = signer
             node = SimNode(
                 index, node_id, self._replica(node_id), Disk(), random.Random(seed * 31 + index)
             )
@@ -225,7 +229,7 @@ class Simulation:
             name=f"bot-{node_id.hex()[:4]}",
             endpoint="tcp://127.0.0.1:1",
         )
-        return Replica(identity, self.now, self.settings)
+        return Replica(identity, self.now, self.settings, self.signers[node_id])
 
     def _local_now(self, node: SimNode) -> float:
         return self.now + self.scenario.skews[node.index]

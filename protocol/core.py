@@ -12,8 +12,9 @@ from __future__ import annotations
 import bisect
 import hashlib
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
+from .auth import AUTH_SIZE, Signer
 from .clock import LamportClock, OrderKey, order_key
 from .codec import ProtocolError, decode, encode
 from .digest import DIGEST_SIZE, canonical_bytes
@@ -45,6 +46,7 @@ from .messages import (
     RepairRequest,
     Suspect,
 )
+from .signing import authentic, sign_encoded
 from .streams import Held, Stream
 
 MAX_ACKS = 64
@@ -62,6 +64,10 @@ class Settings:
     suspect_after: float = 2.0
     repair_retry: float = 0.3
     hello_every: float = 1.0
+    # Check the signature of an event that comes straight from its origin. The node may
+    # turn this off when its channel has already authenticated the sender (CURVE); an
+    # event relayed by anyone else, or inside a REPAIR, is always checked.
+    verify_direct: bool = True
 
 
 @dataclass(slots=True)
@@ -73,6 +79,7 @@ class Counters:
     repairs_served: int = 0
     desyncs: int = 0
     sent: int = 0
+    bad_signatures: int = 0
 
     def drop(self, reason: str) -> bool:
         """Count a dropped message; True the first time this reason is seen (log it once)."""
@@ -93,8 +100,17 @@ class Identity:
 class Replica:
     """One node's copy of the table log and game, fed by ``receive`` and ``tick``."""
 
-    def __init__(self, identity: Identity, now: float, settings: Settings | None = None) -> None:
+    def __init__(
+        self,
+        identity: Identity,
+        now: float,
+        settings: Settings | None = None,
+        signer: Signer | None = None,
+    ) -> None:
+        if signer is not None and signer.node_id != identity.node:
+            raise ValueError("the signer's key does not go with this node's id")
         self.me = identity
+        self.signer = signer  # None: our events go out unsigned (peers will refuse them)
         self.settings = settings or Settings()
         self.clock = LamportClock()
         self.my_seq = 0
@@ -149,6 +165,13 @@ class Replica:
                 envelope = decode(raw)
             except ProtocolError:
                 continue  # a torn or damaged record: the log reader should have cut it
+            if not isinstance(envelope.payload, Event):
+                continue
+            if not self._is_duplicate(envelope) and not authentic(
+                envelope.sender, raw, envelope.auth
+            ):
+                effects += self._forged(envelope, "in the stored log")
+                continue
             if envelope.sender == self.me.node:
                 self.my_seq = max(self.my_seq, envelope.seq)
             effects += self._take_event(envelope, raw, now, persist=False)
@@ -169,9 +192,15 @@ class Replica:
             return self._dropped("other_table", f"message for table {envelope.table!r}")
         if envelope.sender == self.me.node:
             return self._dropped("from_myself", "a message claiming to be from this node")
+        payload = envelope.payload
+        if isinstance(payload, Event) and not self._is_duplicate(envelope):
+            direct = via is not None and via == envelope.sender
+            if not (direct and not self.settings.verify_direct) and not authentic(
+                envelope.sender, data, envelope.auth
+            ):
+                return self._forged(envelope, "" if direct else "relayed")
         self.clock.observe(envelope.lamport)
         self._stream(envelope.sender).last_heard = now
-        payload = envelope.payload
         if isinstance(payload, Event):
             effects = self._take_event(envelope, data, now, persist=True)
         elif isinstance(payload, Heartbeat):
@@ -196,6 +225,9 @@ class Replica:
         lamport = self.clock.tick()
         envelope = Envelope(self.me.table, self.me.node, lamport, self.my_seq, Event(body))
         raw = encode(envelope)
+        if self.signer is not None:
+            raw = sign_encoded(self.signer, raw)
+            envelope = replace(envelope, auth=raw[-AUTH_SIZE:])
         effects: list[Effect] = [Persist(raw)]
         effects += self._take_event(envelope, raw, now, persist=False)
         effects.append(Send(None, raw))
@@ -727,6 +759,11 @@ class Replica:
                 continue
             if envelope.sender == self.me.node:
                 continue
+            if not self._is_duplicate(envelope) and not authentic(
+                envelope.sender, raw, envelope.auth
+            ):
+                effects += self._forged(envelope, "in a repair")
+                continue
             self.clock.observe(envelope.lamport)
             effects += self._take_event(envelope, raw, now, persist=True)
         self._repair_asked.pop(repair.origin, None)
@@ -767,6 +804,22 @@ class Replica:
         self._optimistic = None
         self._digests.clear()
         return []
+
+    def _is_duplicate(self, envelope: Envelope) -> bool:
+        """An event we already hold (or have set aside): dropped without a signature check."""
+        stream = self.streams.get(envelope.sender)
+        if stream is None:
+            return False
+        if stream.cut is not None and envelope.seq > stream.cut:
+            return envelope.seq in stream.parked
+        return not stream.accepts(envelope.seq)
+
+    def _forged(self, envelope: Envelope, where: str) -> list[Effect]:
+        """An event whose auth does not prove its origin: refused, counted, logged once."""
+        self.counters.bad_signatures += 1
+        place = f" ({where})" if where else ""
+        detail = f"event {envelope.seq} of {envelope.sender.hex()[:8]} has a bad signature{place}"
+        return self._dropped("bad_signature", detail)
 
     def _dropped(self, reason: str, detail: str) -> list[Effect]:
         first = self.counters.drop(reason)

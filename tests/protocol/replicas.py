@@ -18,6 +18,7 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from dutchblitz.protocol.auth import Signer
 from dutchblitz.protocol.cards import BLITZ_SIZE, Card, Colour, card, new_deck, post_count
 from dutchblitz.protocol.codec import decode
 from dutchblitz.protocol.core import Identity, Replica, Settings
@@ -39,9 +40,11 @@ from dutchblitz.protocol.wire_moves import play_from_move
 
 TABLE = "kitchen"
 EPOCH = hashlib.blake2b(b"dbp test epoch", digest_size=16).digest()
-NODE_IDS = tuple(
-    hashlib.blake2b(b"dbp test node %d" % index, digest_size=16).digest() for index in range(9)
+SIGNERS = tuple(
+    Signer(hashlib.blake2b(b"dbp test key %d" % index, digest_size=32).digest())
+    for index in range(9)
 )
+NODE_IDS = tuple(signer.node_id for signer in SIGNERS)
 STEP = 0.1  # seconds of virtual time per tick round: below every timeout of Settings()
 
 
@@ -148,7 +151,7 @@ class Net:
         identity = Identity(
             NODE_IDS[index], TABLE, self.epoch, name=f"p{index}", endpoint=f"tcp://p{index}:1"
         )
-        return Replica(identity, self.now, self.settings)
+        return Replica(identity, self.now, self.settings, SIGNERS[index])
 
     # -- looking -----------------------------------------------------------------------
 
