@@ -34,6 +34,7 @@ from .game import Game, Phase
 from .messages import (
     Ack,
     Admit,
+    Backdated,
     Body,
     Bye,
     Cut,
@@ -80,6 +81,7 @@ class Counters:
     desyncs: int = 0
     sent: int = 0
     bad_signatures: int = 0
+    backdated: int = 0
 
     def drop(self, reason: str) -> bool:
         """Count a dropped message; True the first time this reason is seen (log it once)."""
@@ -131,7 +133,12 @@ class Replica:
         self._majority_since: float | None = None  # when we last came to hear a majority
         self.genesis = False  # nothing is final before the founder's own Admit is held
         self.admitted: set[tuple[bytes, int]] = set()
-        # The game as it stood when it ended, the log length then, and the digest there:
+        # Each peer's highest announced clock, with its last seq then: any later event of
+        # its must be stamped above it, or it is reported as backdated.
+        self.announced_clocks: dict[bytes, tuple[int, int]] = {}
+        self._reported: set[tuple[bytes, int]] = set()
+        # The game as it stood when it ended and its last round was audited, the log length
+        # then, and the digest there:
         # the same on every node, while events ordered after the end still come in.
         self.ended: tuple[int, bytes, Game] | None = None
         self._optimistic: Game | None = None
@@ -335,15 +342,27 @@ class Replica:
         self._optimistic = None
         assert isinstance(envelope.payload, Event)
         body = envelope.payload.body
+        effects = self._check_backdated(envelope.sender, envelope.seq, envelope.lamport, now)
         if envelope.seq == 1 and isinstance(body, Admit) and body.node == envelope.sender:
             self.genesis = True
         if isinstance(body, Suspect):
-            return self._note_suspect(envelope.sender, body, now)
+            return effects + self._note_suspect(envelope.sender, body, now)
         if isinstance(body, Cut):
-            return self._note_cut(envelope.sender, body)
+            return effects + self._note_cut(envelope.sender, body)
         if isinstance(body, Bye):
             self._note_bye(envelope.sender, envelope.seq)
-        return []
+        return effects
+
+    def _check_backdated(self, sender: bytes, seq: int, lamport: int, now: float) -> list[Effect]:
+        """Report an event stamped at or below a clock its sender announced before it."""
+        mark = self.announced_clocks.get(sender)
+        if mark is None or sender == self.me.node or seq <= mark[0] or lamport > mark[1]:
+            return []
+        if (sender, seq) in self._reported or not self.can_play():
+            return []
+        self._reported.add((sender, seq))
+        self.counters.backdated += 1
+        return self._send_event(Backdated(sender, seq, lamport, mark[1]), now)
 
     def _advance(self, now: float) -> list[Effect]:
         """Apply, in order, every pending event that has become stable."""
@@ -399,7 +418,7 @@ class Replica:
         entry = LogEntry(len(self.log), sender, seq, envelope.lamport, body, outcome)
         self.log.append(entry)
         self._optimistic = None
-        if self.ended is None and self.stable.phase == Phase.OVER:
+        if self.ended is None and self.stable.phase == Phase.OVER and self.stable.audit_complete():
             self.ended = (len(self.log), self.digest(), self.stable.copy())
         effects: list[Effect] = [Delivered(entry)]
         if isinstance(body, Admit):
@@ -639,13 +658,22 @@ class Replica:
     def _take_heartbeat(self, envelope: Envelope, beat: Heartbeat, now: float) -> list[Effect]:
         stream = self._stream(envelope.sender)
         stream.promise(beat.last_seq, envelope.lamport)
+        effects: list[Effect] = []
+        mark = self.announced_clocks.get(envelope.sender)
+        if mark is None or envelope.lamport > mark[1]:
+            self.announced_clocks[envelope.sender] = (beat.last_seq, envelope.lamport)
+            for seq, held in list(stream.events.items()):
+                if seq > beat.last_seq and held.envelope.lamport <= envelope.lamport:
+                    effects += self._check_backdated(
+                        envelope.sender, seq, held.envelope.lamport, now
+                    )
         self._maybe_retract(envelope.sender)
         for ack in beat.acks:
             stream.acks[ack.node] = max(stream.acks.get(ack.node, 0), ack.held)
             self._stream(ack.node).announced = max(self._stream(ack.node).announced, ack.held)
         if beat.digest:
-            return self._compare_digest(envelope.sender, beat.digest_index, beat.digest)
-        return []
+            effects += self._compare_digest(envelope.sender, beat.digest_index, beat.digest)
+        return effects
 
     def hello(self, to: bytes | None) -> list[Effect]:
         """Our HELLO for one peer, or every peer: where we listen, whom we know, which log."""
@@ -797,7 +825,7 @@ class Replica:
 
     def _resync(self) -> list[Effect]:
         """Rebuild the stable game by replaying the stable log from the start."""
-        game = Game(own_orders=self.stable.own_orders)
+        game = Game(own_orders=self.stable.own_orders, own_secrets=self.stable.own_secrets)
         for entry in self.log:
             game.apply(entry.sender, entry.body)
         self.stable = game
