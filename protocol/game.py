@@ -240,7 +240,8 @@ class Game:
             if self.phase == Phase.PLAYING:
                 self.steps.append((member.seat, False))
         if self.phase == Phase.DEALING:
-            self._maybe_close_commits()
+            self._maybe_close_commits()  # each step waits only for present players
+            self._maybe_fix_joint()
             self._maybe_begin_play()
 
     def _refuse(self, reason: str, by: int | None = None, move: Move | None = None) -> Outcome:

@@ -193,6 +193,19 @@ def test_the_joint_randomness_is_fixed_by_every_share_in_seat_order_R41() -> Non
     assert game.dealers == (0, 1, 2)
 
 
+def test_a_player_that_leaves_before_sharing_holds_nobody_up_R41() -> None:
+    """R-41: the joint randomness waits only for present players; the leaver sits out."""
+    game = _started()
+    for seat in range(3):
+        game.apply(NODE_IDS[seat], _commit(seat))
+    for seat in (0, 1):
+        game.apply(NODE_IDS[seat], Share(1, _share(seat)))
+    assert game.joint is None
+    game.leave(NODE_IDS[2])
+    assert game.joint == joint_randomness(1, [_share(0), _share(1)])
+    assert game.dealers == (0, 1)
+
+
 def test_each_node_knows_its_own_deck_and_no_other_R39_R42_R43() -> None:
     """R-39, R-42, R-43: the deal shows face-up cards; only the owner knows the rest."""
     game = _started(2)
