@@ -376,6 +376,10 @@ class LocalSeat:
         self._results_logged = self._round_logged = 0
         self.game_over.clear()
         replica = Replica(self._identity(epoch), now, self.config.settings, self.signer)
+        if self.replica is not None:
+            # Our clock never goes back, even on another table's log: peers that heard our
+            # heartbeats before would take our next events for backdated ones.
+            replica.clock.observe(self.replica.clock.time)
         # A table we found is new to everyone: our stream there starts at 1 (P-80). One we
         # join may hold our earlier stream, so there we resume above every number used.
         replica.my_seq = 0 if found else seq_floor
