@@ -9,7 +9,10 @@ from dutchblitz.protocol.codec import decode, encode
 from dutchblitz.protocol.core import Replica, Settings
 from dutchblitz.protocol.effects import Persist
 from dutchblitz.protocol.messages import Envelope, Event, Profile, Ready, Repair
+from dutchblitz.protocol.moves import WoodFlip
+from dutchblitz.protocol.plays import legal_moves
 from dutchblitz.protocol.signing import EMPTY_AUTH, authentic, sign_encoded, signed_part
+from dutchblitz.protocol.wire_moves import play_from_move
 
 from tests.protocol.replicas import NODE_IDS, SIGNERS, TABLE, Flight, Net
 
@@ -166,3 +169,30 @@ def test_a_replica_refuses_a_signer_of_another_id() -> None:
     except ValueError:
         return
     raise AssertionError("a signer whose id differs from the identity's must be refused")
+
+
+def test_a_forged_move_injected_by_a_peer_is_refused_everywhere_P102() -> None:
+    """P-102: player 2 forges player 1's next Play; no replica takes it, player 1 included."""
+    net = _table(3)
+    net.lobby()
+    net.deal()
+    game = net.replica(1).optimistic()
+    assert game.table is not None
+    seat = net.seat(1)
+    move = next(m for m in legal_moves(game.table, seat) if isinstance(m, WoodFlip))
+    body = play_from_move(move, game.round)
+    seq, lamport = net.replica(1).my_seq + 1, net.replica(2).clock.time + 1
+    plain = encode(Envelope(TABLE, NODE_IDS[1], lamport, seq, Event(body)))
+    forged = sign_encoded(SIGNERS[2], plain)  # the forger signs with its own key
+    digests = [net.replica(i).digest() for i in range(3)]
+    for target in (0, 1):
+        net.deliver(Flight(2, target, forged))
+        relay = Envelope(TABLE, NODE_IDS[2], lamport, 0, Repair(NODE_IDS[1], (forged,)))
+        net.deliver(Flight(2, target, encode(relay)))
+    assert net.replica(0).counters.bad_signatures == 2
+    # Player 1 takes no event in its own name from anyone else, signed or not.
+    assert net.replica(1).counters.dropped.get("from_myself") == 1
+    net.settle()
+    assert [net.replica(i).digest() for i in range(3)] == digests
+    for index in range(3):
+        assert net.replica(index).streams[NODE_IDS[1]].held == seq - 1
