@@ -200,7 +200,11 @@ class Replica:
         if envelope.sender == self.me.node:
             return self._dropped("from_myself", "a message claiming to be from this node")
         payload = envelope.payload
-        if isinstance(payload, Event) and not self._is_duplicate(envelope):
+        if isinstance(payload, Event):
+            if self._is_duplicate(envelope):
+                # Held already (or too far ahead): unchecked, so it may not move the clock.
+                self.counters.duplicates += 1
+                return []
             direct = via is not None and via == envelope.sender
             if not (direct and not self.settings.verify_direct) and not authentic(
                 envelope.sender, data, envelope.auth
@@ -787,9 +791,10 @@ class Replica:
                 continue
             if envelope.sender == self.me.node:
                 continue
-            if not self._is_duplicate(envelope) and not authentic(
-                envelope.sender, raw, envelope.auth
-            ):
+            if self._is_duplicate(envelope):
+                self.counters.duplicates += 1
+                continue
+            if not authentic(envelope.sender, raw, envelope.auth):
                 effects += self._forged(envelope, "in a repair")
                 continue
             self.clock.observe(envelope.lamport)

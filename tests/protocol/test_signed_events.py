@@ -196,3 +196,17 @@ def test_a_forged_move_injected_by_a_peer_is_refused_everywhere_P102() -> None:
     assert [net.replica(i).digest() for i in range(3)] == digests
     for index in range(3):
         assert net.replica(index).streams[NODE_IDS[1]].held == seq - 1
+
+
+def test_an_unchecked_duplicate_or_far_ahead_event_does_not_move_the_clock_P102() -> None:
+    """P-102: an event dropped unchecked (held already, or too far ahead) changes nothing."""
+    net = _table(2)
+    replica = net.replica(0)
+    before = _state(net, 0)
+    for seq in (1, 10_000):
+        body = Event(Profile("mallory", "pump"))
+        replica.receive(encode(Envelope(TABLE, NODE_IDS[1], 10**9, seq, body)), net.now)
+        wrapped = Repair(NODE_IDS[1], (encode(Envelope(TABLE, NODE_IDS[1], 10**9, seq, body)),))
+        replica.receive(encode(Envelope(TABLE, NODE_IDS[1], 1, 0, wrapped)), net.now)
+    after = _state(net, 0)
+    assert after[0] == before[0] and after[1:] == before[1:]
