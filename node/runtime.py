@@ -310,4 +310,14 @@ def game_summary(table: str, game: Game, digest: bytes) -> dict[str, Any]:
         "races_lost": game.races_lost,
         "refused": game.refused,
         "over": game.phase == Phase.OVER,
+        "flags": [
+            {
+                "round": flag.round,
+                "name": names.get(flag.seat, f"seat {flag.seat + 1}"),
+                "node_id": flag.node.hex(),
+                "kind": flag.kind.value,
+                "detail": flag.detail,
+            }
+            for flag in game.flags
+        ],
     }

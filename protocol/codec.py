@@ -36,8 +36,10 @@ from .messages import (
     NODE_ID_SIZE,
     Ack,
     Admit,
+    Backdated,
     BodyKind,
     Bye,
+    Commit,
     Cut,
     Deal,
     Envelope,
@@ -53,6 +55,7 @@ from .messages import (
     Repair,
     RepairRequest,
     Reveal,
+    Share,
     Start,
     Suspect,
 )
@@ -80,6 +83,7 @@ MAX_NAME = 32
 MAX_ENDPOINT = 128
 MAX_AUTH = 128
 MAX_SECRET = 64
+HASH_SIZE = 32  # a commitment or a share (protocol.fairdeal)
 MAX_PEERS = 64
 MAX_REPAIR_EVENTS = 256
 MAX_CARD = MAX_PLAYERS * DECK_SIZE - 1
@@ -166,6 +170,7 @@ CARD = Int(0, MAX_CARD)
 PLAY_CARD = Int(NONE, MAX_CARD)
 SECRET = Blob(range(MAX_SECRET + 1))
 AUTH = Blob(range(MAX_AUTH + 1))
+HASH = Blob((HASH_SIZE,))
 REPAIRED = Blob(range(1, MAX_MESSAGE_SIZE + 1))
 
 PEER = Record(PeerAddress, (("node", NODE), ("endpoint", ENDPOINT)))
@@ -203,6 +208,14 @@ BODIES: dict[BodyKind, Record] = {
     BodyKind.SUSPECT: Record(Suspect, (("node", NODE), ("held", UINT63))),
     BodyKind.BYE: Record(Bye, ()),
     BodyKind.CUT: Record(Cut, (("node", NODE), ("seq", UINT63))),
+    BodyKind.COMMIT: Record(
+        Commit, (("round", ROUND), ("secret_hash", HASH), ("share_hash", HASH))
+    ),
+    BodyKind.SHARE: Record(Share, (("round", ROUND), ("share", HASH))),
+    BodyKind.BACKDATED: Record(
+        Backdated,
+        (("node", NODE), ("seq", SEQ), ("lamport", UINT63), ("announced", UINT63)),
+    ),
 }
 BODY_KIND: dict[object, BodyKind] = {record.cls: kind for kind, record in BODIES.items()}
 
