@@ -39,6 +39,7 @@ from typing import Any
 
 GOALS = {4: 2.0, 8: 3.0}
 PINGS = 2000
+MAX_SEATS = 8  # a larger table seats eight players; the others watch, and count for stability
 
 
 def free_ports(count: int) -> list[int]:
@@ -117,7 +118,7 @@ async def worker(args: argparse.Namespace) -> None:
         bot=True,
         bot_level=args.level,
         headless=True,
-        players=len(ports),
+        players=min(len(ports), MAX_SEATS),
         target=1000,  # never reached: the run is cut by time
         seed=args.index,
         state_dir=Path(args.state),
@@ -156,16 +157,91 @@ async def worker(args: argparse.Namespace) -> None:
     seat.listeners.append(on_effect)
     while seat.replica is None or seat.replica.stable.phase != Phase.PLAYING:
         await asyncio.sleep(0.01)
-    await asyncio.sleep(args.seconds)
+    playing_at = time.monotonic()
+    catchup: dict[str, Any] | None = None
+    if args.restart_after is not None:
+        await asyncio.sleep(args.restart_after)
+        for _ in range(1000):  # and until the log holds a whole round, within 10 s
+            if seat.replica is not None and seat.replica.stable.results:
+                break
+            await asyncio.sleep(0.01)
+        node, catchup = await restart(node, options, args.restart_down)
+        seat = node.main
+        assert seat is not None
+    await asyncio.sleep(max(0.0, playing_at + args.seconds - time.monotonic()))
     watcher.cancel()
+    replica = seat.replica
     result: dict[str, Any] = {
         "node": seat.node_id.hex(),
         "submitted": submitted,
         "delivered": delivered,
         "found_all": found_all[0] if found_all else None,
+        "playing_at": playing_at,
+        "rss_mb": resident_mb(),
+        "log": len(replica.log) if replica is not None else 0,
+        "rounds": len(replica.stable.results) if replica is not None else 0,
+        "catchup": catchup,
     }
     Path(args.out).write_text(json.dumps(result))
     await node.stop(goodbye=False)
+
+
+def resident_mb() -> float:
+    """This process's resident set, in MB (VmRSS)."""
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+async def restart(node: Any, options: Any, down: float) -> tuple[Any, dict[str, Any]]:
+    """Stop the node (no goodbye, as after a crash), wait ``down`` s, start it on its log.
+
+    The parent reads the catch-up time from what is returned: the restarted node is
+    caught up once it delivers, as final, a move another node submitted after the
+    restart began, because the total order then puts everything before it in place.
+    """
+    from dutchblitz.node.runtime import Node
+    from dutchblitz.protocol.effects import Delivered, Effect
+    from dutchblitz.protocol.messages import Play
+
+    held = len(node.main.replica.log) if node.main and node.main.replica else 0
+    await node.stop(goodbye=False)
+    await asyncio.sleep(down)
+    began = time.monotonic()
+    delivered: dict[str, float] = {}
+
+    def on_effect(effect: Effect, live: bool) -> None:
+        if live and isinstance(effect, Delivered) and isinstance(effect.entry.body, Play):
+            delivered[f"{effect.entry.sender.hex()}:{effect.entry.seq}"] = time.monotonic()
+
+    fresh = Node(options)
+    await fresh.start()
+    assert fresh.main is not None and fresh.main.replica is not None
+    fresh.main.listeners.append(on_effect)
+    restored = len(fresh.main.replica.log)
+    again = {"began": began, "restored": restored, "held_before": held, "delivered": delivered}
+    return fresh, again
+
+
+def catchup_seconds(results: list[dict[str, Any]]) -> float | None:
+    """From a restarted node's start to its first final delivery of a newer move."""
+    restarted = next((r for r in results if r.get("catchup")), None)
+    if restarted is None:
+        return None
+    began = restarted["catchup"]["began"]
+    again = restarted["catchup"]["delivered"]
+    times = [
+        again[f"{other['node']}:{seq}"]
+        for other in results
+        if other is not restarted
+        for seq, started in other["submitted"].items()
+        if started >= began and f"{other['node']}:{seq}" in again
+    ]
+    return min(times) - began if times else None
 
 
 # -- the runs --------------------------------------------------------------------------------
@@ -210,6 +286,8 @@ def worker_args(
         "--seconds", str(args.seconds), "--level", args.level,
         "--state", f"{folder}/state{index}", "--out", f"{folder}/out{index}.json",
         *(["--zeroconf"] if zeroconf else []),
+        *(["--restart-after", str(args.restart_after), "--restart-down",
+           str(args.restart_down)] if index == 0 and args.restart_after is not None else []),
     ]  # fmt: skip
 
 
@@ -236,7 +314,7 @@ def table_run(size: int, args: argparse.Namespace, prefix: list[str]) -> dict[st
             if all(t is not None for t in times):
                 latencies.append(max(times) - started)
     found = [r["found_all"] - launched for r in results if r["found_all"] is not None]
-    return {"latencies": latencies, "found": found}
+    return {"latencies": latencies, "found": found, "results": results}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -250,6 +328,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--state", help=argparse.SUPPRESS)
     parser.add_argument("--out", help=argparse.SUPPRESS)
     parser.add_argument("--zeroconf", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--restart-after", type=float, help=argparse.SUPPRESS)
+    parser.add_argument("--restart-down", type=float, default=0.5, help=argparse.SUPPRESS)
     parser.add_argument("--echo", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--ping", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
