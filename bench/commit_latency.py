@@ -137,6 +137,7 @@ async def worker(args: argparse.Namespace) -> None:
             await asyncio.sleep(0.002)
 
     watcher = asyncio.ensure_future(watch_discovery())
+    started = time.monotonic()
     await node.start()
     seat = node.main
     assert seat is not None
@@ -161,7 +162,7 @@ async def worker(args: argparse.Namespace) -> None:
     catchup: dict[str, Any] | None = None
     if args.restart_after is not None:
         await asyncio.sleep(args.restart_after)
-        for _ in range(1000):  # and until the log holds a whole round, within 10 s
+        for _ in range(300):  # and until the log holds a whole round, within 3 s
             if seat.replica is not None and seat.replica.stable.results:
                 break
             await asyncio.sleep(0.01)
@@ -176,6 +177,7 @@ async def worker(args: argparse.Namespace) -> None:
         "submitted": submitted,
         "delivered": delivered,
         "found_all": found_all[0] if found_all else None,
+        "started": started,
         "playing_at": playing_at,
         "rss_mb": resident_mb(),
         "log": len(replica.log) if replica is not None else 0,
@@ -208,7 +210,9 @@ async def restart(node: Any, options: Any, down: float) -> tuple[Any, dict[str, 
     from dutchblitz.protocol.effects import Delivered, Effect
     from dutchblitz.protocol.messages import Play
 
-    held = len(node.main.replica.log) if node.main and node.main.replica else 0
+    replica = node.main.replica if node.main else None
+    held = len(replica.log) if replica is not None else 0
+    rounds = len(replica.stable.results) if replica is not None else 0
     await node.stop(goodbye=False)
     await asyncio.sleep(down)
     began = time.monotonic()
@@ -223,7 +227,13 @@ async def restart(node: Any, options: Any, down: float) -> tuple[Any, dict[str, 
     assert fresh.main is not None and fresh.main.replica is not None
     fresh.main.listeners.append(on_effect)
     restored = len(fresh.main.replica.log)
-    again = {"began": began, "restored": restored, "held_before": held, "delivered": delivered}
+    again = {
+        "began": began,
+        "restored": restored,
+        "held_before": held,
+        "rounds_before": rounds,
+        "delivered": delivered,
+    }
     return fresh, again
 
 
@@ -314,7 +324,11 @@ def table_run(size: int, args: argparse.Namespace, prefix: list[str]) -> dict[st
             if all(t is not None for t in times):
                 latencies.append(max(times) - started)
     found = [r["found_all"] - launched for r in results if r["found_all"] is not None]
-    return {"latencies": latencies, "found": found, "results": results}
+    # From the moment the last node started until every node knew every other.
+    last_start = max(r["started"] for r in results)
+    everyone = [r["found_all"] for r in results]
+    formed = max(everyone) - last_start if all(t is not None for t in everyone) else None
+    return {"latencies": latencies, "found": found, "formed": formed, "results": results}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -210,44 +210,50 @@ def latency_figures(
     p99: dict[str, float] = {}
     ms: dict[str, list[float]] = {}
     found: dict[str, float] = {}
+    formed: dict[str, float] = {}
     moves: dict[str, int] = {}
     for size in sizes:
         run = processes.table_run(size, process_args(seconds, "fast", None), prefix)
         latencies = run["latencies"]
         if run["found"]:
             found[str(size)] = max(run["found"])
+        if run["formed"] is not None:
+            formed[str(size)] = run["formed"]
         if not latencies:
             continue
         a, b = statistics.median(latencies), processes.percentile(latencies, 0.99)
         p50[str(size)], p99[str(size)] = a / rtt, b / rtt
         ms[str(size)] = [a * 1e3, b * 1e3]
         moves[str(size)] = len(latencies)
-    return {"p50": p50, "p99": p99, "ms": ms, "found": found, "moves": moves}
+    return {"p50": p50, "p99": p99, "ms": ms, "found": found, "formed": formed, "moves": moves}
 
 
-def throughput_figures(
-    sizes: Sequence[int], seconds: float, prefix: list[str], restart: float | None
-) -> dict[str, Any]:
-    """Final moves per second at one node, flat-out bots; the first run also restarts a node."""
+def throughput_figures(sizes: Sequence[int], seconds: float, prefix: list[str]) -> dict[str, Any]:
+    """Final moves per second, counted at one node, with flat-out bots."""
     rates: dict[str, float] = {}
     rss: list[float] = []
-    catchup: float | None = None
     rounds: dict[str, int] = {}
-    for index, size in enumerate(sizes):
-        again = restart if index == 0 else None
-        run = processes.table_run(size, process_args(seconds, "flat-out", again), prefix)
-        results = run["results"]
-        # Count at a node that ran throughout (the restarted one is the first).
-        steady = results[-1]
-        times = sorted(steady["delivered"].values())
-        window = [t for t in times if t >= steady["playing_at"]]
+    for size in sizes:
+        run = processes.table_run(size, process_args(seconds, "flat-out", None), prefix)
+        steady = run["results"][-1]
+        window = sorted(t for t in steady["delivered"].values() if t >= steady["playing_at"])
         if len(window) > 1:
             rates[str(size)] = (len(window) - 1) / (window[-1] - window[0])
-        rss += [r["rss_mb"] for r in results if r is not results[0] or again is None]
+        rss += [r["rss_mb"] for r in run["results"]]
         rounds[str(size)] = steady["rounds"]
-        if again is not None:
-            catchup = processes.catchup_seconds(results)
-    return {"rates": rates, "rss": max(rss) if rss else None, "catchup": catchup, "rounds": rounds}
+    return {"rates": rates, "rss": max(rss) if rss else None, "rounds": rounds}
+
+
+def catchup_figure(seconds: float, prefix: list[str]) -> dict[str, Any]:
+    """A node of four (flat-out bots) stops once its log holds a whole round, restarts."""
+    restart_after = seconds / 2
+    run = processes.table_run(4, process_args(seconds + 6, "flat-out", restart_after), prefix)
+    restarted = run["results"][0]["catchup"] or {}
+    return {
+        "seconds": processes.catchup_seconds(run["results"]),
+        "log_events": restarted.get("held_before"),
+        "rounds_in_log": restarted.get("rounds_before"),
+    }
 
 
 # -- the table -------------------------------------------------------------------------------
@@ -360,19 +366,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         rtt = statistics.median(rtts)
         figures["baseline_rtt_ms"] = rtt * 1e3
         latency = latency_figures(sizes, seconds, prefix, rtt)
-        through = throughput_figures(
-            [4] if quick else [4, 8], seconds, prefix, restart=1.0 if quick else 3.0
-        )
+        through = throughput_figures([4] if quick else [4, 8], seconds, prefix)
+        catchup = catchup_figure(seconds, prefix)
     figures["commit_p50_ratio"] = latency["p50"]
     figures["commit_p99_ratio"] = latency["p99"]
     figures["commit_ms"] = latency["ms"]
     figures["commit_moves"] = latency["moves"]
-    figures["discovery_by_size_s"] = latency["found"]
-    figures["discovery_s"] = max(latency["found"].values()) if latency["found"] else None
+    # Discovery: from the last node's start until every node has found every other; and,
+    # for reference, from the launch of the processes (interpreter start-up included).
+    figures["discovery_by_size_s"] = latency["formed"]
+    figures["discovery_from_launch_s"] = latency["found"]
+    figures["discovery_s"] = max(latency["formed"].values()) if latency["formed"] else None
     figures["throughput_moves_per_s"] = through["rates"]
     figures["throughput_rounds"] = through["rounds"]
     figures["rss_mb"] = through["rss"]
-    figures["catchup_s"] = through["catchup"]
+    figures["catchup_s"] = catchup["seconds"]
+    figures["catchup_log_events"] = catchup["log_events"]
+    figures["catchup_rounds_in_log"] = catchup["rounds_in_log"]
     figures["cost_growth"] = cost_figures(
         [2, 4, 8] if quick else [2, 4, 8, 16, 32], 8 if quick else 32
     )
