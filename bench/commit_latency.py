@@ -23,8 +23,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import itertools
 import json
 import os
+import random
 import secrets
 import shutil
 import socket
@@ -103,12 +105,17 @@ async def round_trips(port: int) -> list[float]:
 
 
 async def worker(args: argparse.Namespace) -> None:
+    from dutchblitz.node.bots import LEVELS, think_time
     from dutchblitz.node.runtime import Node, Options
     from dutchblitz.protocol.effects import Delivered, Effect
     from dutchblitz.protocol.game import Phase
-    from dutchblitz.protocol.messages import Body, Play
+    from dutchblitz.protocol.messages import Body, Play, Profile
 
     ports = [int(p) for p in args.ports.split(",")]
+    # A game seats at most eight: a larger table stays in the lobby, and what is timed
+    # there is each node changing its name (a PROFILE event) at the bots' pace.
+    lobby = len(ports) > MAX_SEATS
+    timed: type[Body] = Profile if lobby else Play
     peers = () if args.zeroconf else tuple(f"127.0.0.1:{p}" for p in ports)
     options = Options(
         name=f"node{args.index}",
@@ -118,7 +125,7 @@ async def worker(args: argparse.Namespace) -> None:
         bot=True,
         bot_level=args.level,
         headless=True,
-        players=min(len(ports), MAX_SEATS),
+        players=None if lobby else len(ports),
         target=1000,  # never reached: the run is cut by time
         seed=args.index,
         state_dir=Path(args.state),
@@ -146,19 +153,28 @@ async def worker(args: argparse.Namespace) -> None:
     def timed_submit(body: Body) -> bool:
         started = time.monotonic()
         sent = submit(body)
-        if sent and isinstance(body, Play) and seat.replica is not None:
+        if sent and isinstance(body, timed) and seat.replica is not None:
             submitted[seat.replica.my_seq] = started
         return sent
 
     def on_effect(effect: Effect, live: bool) -> None:
-        if isinstance(effect, Delivered) and isinstance(effect.entry.body, Play):
+        if isinstance(effect, Delivered) and isinstance(effect.entry.body, timed):
             delivered[f"{effect.entry.sender.hex()}:{effect.entry.seq}"] = time.monotonic()
+
+    def seated() -> int:
+        replica = seat.replica
+        return 0 if replica is None else sum(m.present for m in replica.stable.members.values())
 
     seat.steward.submit = timed_submit
     seat.listeners.append(on_effect)
-    while seat.replica is None or seat.replica.stable.phase != Phase.PLAYING:
-        await asyncio.sleep(0.01)
+    if lobby:
+        while seated() < len(ports):
+            await asyncio.sleep(0.01)
+    else:
+        while seat.replica is None or seat.replica.stable.phase != Phase.PLAYING:
+            await asyncio.sleep(0.01)
     playing_at = time.monotonic()
+    renamer = asyncio.ensure_future(rename(seat, LEVELS[args.level], think_time)) if lobby else None
     catchup: dict[str, Any] | None = None
     if args.restart_after is not None:
         await asyncio.sleep(args.restart_after)
@@ -171,6 +187,8 @@ async def worker(args: argparse.Namespace) -> None:
         assert seat is not None
     await asyncio.sleep(max(0.0, playing_at + args.seconds - time.monotonic()))
     watcher.cancel()
+    if renamer is not None:
+        renamer.cancel()
     replica = seat.replica
     result: dict[str, Any] = {
         "node": seat.node_id.hex(),
@@ -186,6 +204,16 @@ async def worker(args: argparse.Namespace) -> None:
     }
     Path(args.out).write_text(json.dumps(result))
     await node.stop(goodbye=False)
+
+
+async def rename(seat: Any, level: Any, think_time: Any) -> None:
+    """In the lobby: a new name at the bots' pace, which the steward sends as a PROFILE."""
+    rng = random.Random(seat.node_id)
+    seat.config.wishes.back = f"bench-{seat.node_id.hex()[:6]}"  # past eight, no back is left
+    for number in itertools.count():
+        await asyncio.sleep(think_time(level, rng) or 0.001)
+        seat.config.wishes.name = f"n{seat.node_id.hex()[:6]}-{number}"
+        seat.poke()
 
 
 def resident_mb() -> float:
@@ -313,9 +341,19 @@ def table_run(size: int, args: argparse.Namespace, prefix: list[str]) -> dict[st
             )
             for index in range(size)
         ]
-        for process in workers:
-            process.wait(timeout=args.seconds + 90)
-        results = [json.loads(Path(f"{folder}/out{i}.json").read_text()) for i in range(size)]
+        deadline = time.monotonic() + args.seconds + 90
+        try:
+            for process in workers:
+                process.wait(timeout=max(0.1, deadline - time.monotonic()))
+        finally:
+            for process in workers:  # a node that never got going is not left behind
+                if process.poll() is None:
+                    process.kill()
+                    process.wait()
+        outputs = [Path(f"{folder}/out{i}.json") for i in range(size)]
+        if not all(out.exists() for out in outputs):
+            raise RuntimeError(f"a table of {size} never got going (see --seconds, the load)")
+        results = [json.loads(out.read_text()) for out in outputs]
     latencies = []
     for result in results:
         for seq, started in result["submitted"].items():
