@@ -126,7 +126,7 @@ async def worker(args: argparse.Namespace) -> None:
         bot_level=args.level,
         headless=True,
         players=None if lobby else len(ports),
-        target=1000,  # never reached: the run is cut by time
+        target=args.target,  # by default never reached: the run is cut by time
         seed=args.index,
         state_dir=Path(args.state),
         discovery=args.zeroconf,
@@ -185,7 +185,11 @@ async def worker(args: argparse.Namespace) -> None:
         node, catchup = await restart(node, options, args.restart_down)
         seat = node.main
         assert seat is not None
-    await asyncio.sleep(max(0.0, playing_at + args.seconds - time.monotonic()))
+    if args.target < 1000:  # a whole game: play it to the end (within the time given)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(seat.finished.wait(), args.seconds)
+    else:
+        await asyncio.sleep(max(0.0, playing_at + args.seconds - time.monotonic()))
     watcher.cancel()
     if renamer is not None:
         renamer.cancel()
@@ -200,6 +204,7 @@ async def worker(args: argparse.Namespace) -> None:
         "rss_mb": resident_mb(),
         "log": len(replica.log) if replica is not None else 0,
         "rounds": len(replica.stable.results) if replica is not None else 0,
+        "over": replica is not None and replica.stable.phase == Phase.OVER,
         "catchup": catchup,
     }
     Path(args.out).write_text(json.dumps(result))
@@ -324,6 +329,7 @@ def worker_args(
         "--seconds", str(args.seconds), "--level", args.level,
         "--state", f"{folder}/state{index}", "--out", f"{folder}/out{index}.json",
         *(["--zeroconf"] if zeroconf else []),
+        "--target", str(getattr(args, "target", 1000)),
         *(["--restart-after", str(args.restart_after), "--restart-down",
            str(args.restart_down)] if index == 0 and args.restart_after is not None else []),
     ]  # fmt: skip
@@ -382,6 +388,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--zeroconf", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--restart-after", type=float, help=argparse.SUPPRESS)
     parser.add_argument("--restart-down", type=float, default=0.5, help=argparse.SUPPRESS)
+    parser.add_argument("--target", type=int, default=1000, help=argparse.SUPPRESS)
     parser.add_argument("--echo", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--ping", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)

@@ -199,8 +199,12 @@ def cost_one(size: int, events: int) -> dict[str, float]:
 # -- real node processes ---------------------------------------------------------------------
 
 
-def process_args(seconds: float, level: str, restart: float | None) -> argparse.Namespace:
-    return argparse.Namespace(seconds=seconds, level=level, restart_after=restart, restart_down=0.5)
+def process_args(
+    seconds: float, level: str, restart: float | None, target: int = 1000
+) -> argparse.Namespace:
+    return argparse.Namespace(
+        seconds=seconds, level=level, restart_after=restart, restart_down=0.5, target=target
+    )
 
 
 def latency_figures(
@@ -242,6 +246,19 @@ def throughput_figures(sizes: Sequence[int], seconds: float, prefix: list[str]) 
         rss += [r["rss_mb"] for r in run["results"]]
         rounds[str(size)] = steady["rounds"]
     return {"rates": rates, "rss": max(rss) if rss else None, "rounds": rounds}
+
+
+def memory_figure(target: int, prefix: list[str]) -> dict[str, Any]:
+    """Resident memory of each node after a whole game of four flat-out bots to ``target``."""
+    run = processes.table_run(4, process_args(90.0, "flat-out", None, target), prefix)
+    results = run["results"]
+    return {
+        "rss_mb": max(r["rss_mb"] for r in results),
+        "over": all(r["over"] for r in results),
+        "events": max(r["log"] for r in results),
+        "rounds": max(r["rounds"] for r in results),
+        "target": target,
+    }
 
 
 def catchup_figure(seconds: float, prefix: list[str]) -> dict[str, Any]:
@@ -368,6 +385,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         latency = latency_figures(sizes, seconds, prefix, rtt)
         through = throughput_figures([4] if quick else [4, 8], seconds, prefix)
         catchup = catchup_figure(seconds, prefix)
+        memory = memory_figure(25 if quick else 75, prefix)
     figures["commit_p50_ratio"] = latency["p50"]
     figures["commit_p99_ratio"] = latency["p99"]
     figures["commit_ms"] = latency["ms"]
@@ -379,7 +397,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     figures["discovery_s"] = max(latency["formed"].values()) if latency["formed"] else None
     figures["throughput_moves_per_s"] = through["rates"]
     figures["throughput_rounds"] = through["rounds"]
-    figures["rss_mb"] = through["rss"]
+    figures["rss_mb"] = memory["rss_mb"]
+    figures["rss_game"] = memory
+    figures["rss_mb_after_throughput"] = through["rss"]
     figures["catchup_s"] = catchup["seconds"]
     figures["catchup_log_events"] = catchup["log_events"]
     figures["catchup_rounds_in_log"] = catchup["rounds_in_log"]
