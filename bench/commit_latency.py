@@ -259,9 +259,11 @@ async def restart(node: Any, options: Any, down: float) -> tuple[Any, dict[str, 
     await fresh.start()
     assert fresh.main is not None and fresh.main.replica is not None
     fresh.main.listeners.append(on_effect)
+    started = time.monotonic() - began
     restored = len(fresh.main.replica.log)
     again = {
         "began": began,
+        "start_s": started,
         "restored": restored,
         "held_before": held,
         "rounds_before": rounds,

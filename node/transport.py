@@ -40,7 +40,7 @@ HEARTBEAT_IVL_MS = 1000
 HEARTBEAT_TIMEOUT_MS = 3000
 HEARTBEAT_TTL_MS = 3000
 RECONNECT_IVL_MS = 100
-RECONNECT_IVL_MAX_MS = 2000
+RECONNECT_IVL_MAX_MS = 400  # a restarted peer is reached again within this
 
 
 class TransportClosed(Exception):
