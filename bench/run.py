@@ -348,6 +348,7 @@ def plot(figures: dict[str, Any], path: Path) -> None:
     axes.plot(sizes, p50, "o-", label="commit p50")
     axes.plot(sizes, p99, "s--", label="commit p99")
     axes.axhline(figures["baseline_rtt_ms"], color="grey", linestyle=":", label="raw RTT")
+    axes.set_yscale("log")
     axes.set_xlabel("nodes on loopback")
     axes.set_ylabel("ms")
     axes.set_xticks(sizes)
