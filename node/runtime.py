@@ -184,7 +184,7 @@ class Node:
             event = await discovery.events.get()
             if isinstance(event, Found) and self.main is not None:
                 try:
-                    self.main.meet(event.node_id, event.endpoint)
+                    self.main.meet(event.node_id, event.endpoint, announced=True)
                 except Exception:
                     log.exception("discovery: cannot greet %s", event.endpoint)
 

@@ -270,9 +270,13 @@ class LocalSeat:
         if stand_in is not None:
             self._greet(stand_in, force=True)
 
-    def meet(self, node: bytes, endpoint: str) -> None:
-        """A peer found by discovery or learnt from a HELLO: connect and greet it."""
-        if self.contacts.connect(node, endpoint):
+    def meet(self, node: bytes, endpoint: str, announced: bool = False) -> None:
+        """A peer found by discovery or learnt from a HELLO: connect and greet it.
+
+        A peer that has just ``announced`` itself on the LAN is greeted even when we
+        knew it there already: it may have restarted, and not know where we are.
+        """
+        if self.contacts.connect(node, endpoint) or announced:
             self._greet(node)
 
     @property

@@ -148,6 +148,7 @@ class Replica:
         self._last_hello = -1e18
         self._repair_asked: dict[bytes, tuple[float, int]] = {}
         self._digests: dict[int, bytes] = {}
+        self._last_digest: tuple[int, bytes] = (0, b"")  # the latest computed: index, digest
         self._peer_digests: dict[int, tuple[bytes, bytes]] = {}
         self.now = now
 
@@ -249,7 +250,7 @@ class Replica:
         """Send the acknowledgement owed for what was received since the last flush."""
         if not self._ack_due:
             return []
-        return self._heartbeat(now)
+        return self._heartbeat(now, fresh=False)
 
     def tick(self, now: float) -> list[Effect]:
         """Timers: heartbeats, suspicion, repair retries and hellos."""
@@ -304,6 +305,7 @@ class Replica:
             body = canonical_bytes([self.chain, self.stable.public_form()])
             known = hashlib.blake2b(body, digest_size=DIGEST_SIZE).digest()
             self._digests[index] = known
+            self._last_digest = (index, known)
             for old in [i for i in self._digests if i < index - DIGEST_MEMORY]:
                 del self._digests[old]
         return known
@@ -641,7 +643,13 @@ class Replica:
 
     # -- heartbeats, hellos and repair ----------------------------------------------------------
 
-    def _heartbeat(self, now: float) -> list[Effect]:
+    def _heartbeat(self, now: float, fresh: bool = True) -> list[Effect]:
+        """Our clock, stream and acks; an acknowledgement (not ``fresh``) reuses a digest.
+
+        A digest costs a walk over the whole table, and an acknowledgement goes out for
+        every batch received: it carries the last digest computed, with its own index,
+        and the timer's heartbeat brings the current one.
+        """
         self._ack_due = False
         self._last_heartbeat = now
         effects: list[Effect] = []
@@ -654,7 +662,13 @@ class Replica:
             for node, stream in sorted(self.streams.items())[:MAX_ACKS]
             if stream.ack_level() > 0 and node != self.me.node
         )
-        beat = Heartbeat(self.my_seq, acks, len(self.log), self.digest() if self.log else b"")
+        if not self.log:
+            index, digest = 0, b""
+        elif fresh or not self._last_digest[1]:
+            index, digest = len(self.log), self.digest()
+        else:
+            index, digest = self._last_digest
+        beat = Heartbeat(self.my_seq, acks, index, digest)
         envelope = Envelope(self.me.table, self.me.node, clock, 0, beat)
         effects.append(Send(None, encode(envelope)))
         return effects
@@ -836,6 +850,7 @@ class Replica:
         self.stable = game
         self._optimistic = None
         self._digests.clear()
+        self._last_digest = (0, b"")
         return []
 
     def _is_duplicate(self, envelope: Envelope) -> bool:
