@@ -201,7 +201,10 @@ class Node:
 
     def _config(self, wishes: Wishes, level: Level | None) -> SeatConfig:
         options = self.options
-        settings = Settings(suspect_after=options.suspect_after)
+        # CURVE has proven the sender of every message that comes straight from its
+        # origin (the seat checks the header names that key): only relayed events,
+        # and those inside a REPAIR, need their signatures checked.
+        settings = Settings(suspect_after=options.suspect_after, verify_direct=False)
         return SeatConfig(options.table, wishes, settings, level, options.seed, options.join_window)
 
     async def _open_transport(self, signer: Signer, root: Path) -> Transport:
@@ -350,7 +353,7 @@ class Node:
                     continue
                 self.main.roster.learn(event.node_id, event.key, Source.ADVERT)
                 try:
-                    self.main.meet(event.node_id, event.endpoint)
+                    self.main.meet(event.node_id, event.endpoint, announced=True)
                 except Exception:
                     log.exception("discovery: cannot greet %s", event.endpoint)
 
@@ -491,4 +494,14 @@ def game_summary(table: str, game: Game, digest: bytes) -> dict[str, Any]:
         "races_lost": game.races_lost,
         "refused": game.refused,
         "over": game.phase == Phase.OVER,
+        "flags": [
+            {
+                "round": flag.round,
+                "name": names.get(flag.seat, f"seat {flag.seat + 1}"),
+                "node_id": flag.node.hex(),
+                "kind": flag.kind.value,
+                "detail": flag.detail,
+            }
+            for flag in game.flags
+        ],
     }

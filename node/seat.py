@@ -154,6 +154,7 @@ class LocalSeat:
         self.store = store
         self.transport = transport
         self.node_id = node_id
+        self.signer = store.identity()
         self.endpoint = transport.endpoint
         self.label = config.wishes.name
         self.replica: Replica | None = None
@@ -188,7 +189,7 @@ class LocalSeat:
         self._ended_at: float | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self.steward = Steward(
-            node_id, config.wishes, config.bot, config.seed, store.save_deal_order, self.submit
+            node_id, config.wishes, config.bot, config.seed, store.save_deal_secret, self.submit
         )
         self._closed = False
 
@@ -272,18 +273,24 @@ class LocalSeat:
         """Say goodbye to the table (a BYE) if still playing, then close."""
         replica = self.replica
         if replica is not None and replica.is_member() and replica.stable.phase != Phase.OVER:
+            if self.failure is None:
+                self.steward.deal_duties(replica, reveals_only=True)  # a reveal owed goes first
             self.submit(Bye())
         await asyncio.sleep(linger)  # let ZeroMQ hand the last messages over
         await self.close()
 
     # -- contacts ------------------------------------------------------------------------
 
-    def meet(self, node: bytes, endpoint: str, force: bool = False) -> None:
+    def meet(
+        self, node: bytes, endpoint: str, force: bool = False, announced: bool = False
+    ) -> None:
         """A peer met at the door, found by discovery or learnt from a HELLO: greet it.
 
-        Its key must be on the roster already (``Roster.learn``).
+        Its key must be on the roster already (``Roster.learn``). A peer that has just
+        ``announced`` itself on the LAN is greeted even when we knew it there already:
+        it may have restarted, and not know where we are.
         """
-        if self.contacts.connect(node, endpoint) or force:
+        if self.contacts.connect(node, endpoint) or force or announced:
             self._greet(node, force)
 
     def _know_key(self, node: bytes, key: bytes) -> None:
@@ -373,8 +380,8 @@ class LocalSeat:
         if not self.config.restore or finished or not _holds_a_start(found.records):
             self._floor = max(record.seq_floor, _own_last_seq(found.records, self.node_id))
             return False
-        replica = Replica(self._identity(record.epoch), now, self.config.settings)
-        self.steward.take_orders(replica, self.store.deal_orders())
+        replica = Replica(self._identity(record.epoch), now, self.config.settings, self.signer)
+        self.steward.take_secrets(replica, self.store.deal_secrets())
         self._give_keys(replica)
         self.replica = replica
         self._execute(replica.restore(found.records, self.store.clock_mark(), now), live=False)
@@ -402,13 +409,17 @@ class LocalSeat:
         self._restored_at = self._admission_due = self._ended_at = None
         self._results_logged = self._round_logged = 0
         self.game_over.clear()
-        replica = Replica(self._identity(epoch), now, self.config.settings)
+        replica = Replica(self._identity(epoch), now, self.config.settings, self.signer)
+        if self.replica is not None:
+            # Our clock never goes back, even on another table's log: peers that heard our
+            # heartbeats before would take our next events for backdated ones (R-47).
+            replica.clock.observe(self.replica.clock.time)
         # A table we found is new to everyone: our stream there starts at 1 (P-80). One we
         # join may hold our earlier stream, so there we resume above every number used.
         replica.my_seq = 0 if found else seq_floor
         self._give_keys(replica)
         self.replica = replica
-        self.steward.take_orders(replica, self.store.deal_orders())
+        self.steward.take_secrets(replica, self.store.deal_secrets())
         self.contacts.forget_greetings()
         if found:
             log.info("%s: founded table %r (%s)", self.label, self.config.table, epoch.hex()[:8])
@@ -551,7 +562,8 @@ class LocalSeat:
             return
         if kind == Kind.HEARTBEAT and replica.ended is not None:
             self._note_progress(data)
-        self._execute(replica.receive(data, now))
+        # ``sender`` is the key the channel authenticated (and the header named it).
+        self._execute(replica.receive(data, now, via=sender))
         if kind == Kind.HELLO:
             self._consider_moving(now)
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 import bisect
 import hashlib
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from .auth import node_id_of
+from .auth import AUTH_SIZE, Signer, node_id_of
 from .clock import LamportClock, OrderKey, order_key
 from .codec import ProtocolError, decode, encode
 from .digest import DIGEST_SIZE, canonical_bytes
@@ -34,6 +34,7 @@ from .game import Game, Phase
 from .messages import (
     Ack,
     Admit,
+    Backdated,
     Body,
     Bye,
     Cut,
@@ -46,6 +47,7 @@ from .messages import (
     RepairRequest,
     Suspect,
 )
+from .signing import authentic, sign_encoded
 from .streams import Held, Stream
 
 MAX_ACKS = 64
@@ -63,6 +65,10 @@ class Settings:
     suspect_after: float = 2.0
     repair_retry: float = 0.3
     hello_every: float = 1.0
+    # Check the signature of an event that comes straight from its origin. The node may
+    # turn this off when its channel has already authenticated the sender (CURVE); an
+    # event relayed by anyone else, or inside a REPAIR, is always checked.
+    verify_direct: bool = True
 
 
 @dataclass(slots=True)
@@ -74,6 +80,8 @@ class Counters:
     repairs_served: int = 0
     desyncs: int = 0
     sent: int = 0
+    bad_signatures: int = 0
+    backdated: int = 0
 
     def drop(self, reason: str) -> bool:
         """Count a dropped message; True the first time this reason is seen (log it once)."""
@@ -94,8 +102,17 @@ class Identity:
 class Replica:
     """One node's copy of the table log and game, fed by ``receive`` and ``tick``."""
 
-    def __init__(self, identity: Identity, now: float, settings: Settings | None = None) -> None:
+    def __init__(
+        self,
+        identity: Identity,
+        now: float,
+        settings: Settings | None = None,
+        signer: Signer | None = None,
+    ) -> None:
+        if signer is not None and signer.node_id != identity.node:
+            raise ValueError("the signer's key does not go with this node's id")
         self.me = identity
+        self.signer = signer  # None: our events go out unsigned (peers will refuse them)
         self.settings = settings or Settings()
         self.clock = LamportClock()
         self.my_seq = 0
@@ -117,7 +134,12 @@ class Replica:
         self._majority_since: float | None = None  # when we last came to hear a majority
         self.genesis = False  # nothing is final before the founder's own Admit is held
         self.admitted: set[tuple[bytes, int]] = set()
-        # The game as it stood when it ended, the log length then, and the digest there:
+        # Each peer's highest announced clock, with its last seq then: any later event of
+        # its must be stamped above it, or it is reported as backdated.
+        self.announced_clocks: dict[bytes, tuple[int, int]] = {}
+        self._reported: set[tuple[bytes, int]] = set()
+        # The game as it stood when it ended and its last round was audited, the log length
+        # then, and the digest there:
         # the same on every node, while events ordered after the end still come in.
         self.ended: tuple[int, bytes, Game] | None = None
         self._optimistic: Game | None = None
@@ -127,6 +149,7 @@ class Replica:
         self._last_hello = -1e18
         self._repair_asked: dict[bytes, tuple[float, int]] = {}
         self._digests: dict[int, bytes] = {}
+        self._last_digest: tuple[int, bytes] = (0, b"")  # the latest computed: index, digest
         self._peer_digests: dict[int, tuple[bytes, bytes]] = {}
         self.now = now
 
@@ -151,6 +174,13 @@ class Replica:
                 envelope = decode(raw)
             except ProtocolError:
                 continue  # a torn or damaged record: the log reader should have cut it
+            if not isinstance(envelope.payload, Event):
+                continue
+            if not self._is_duplicate(envelope) and not authentic(
+                envelope.sender, raw, envelope.auth
+            ):
+                effects += self._forged(envelope, "in the stored log")
+                continue
             if envelope.sender == self.me.node:
                 self.my_seq = max(self.my_seq, envelope.seq)
             effects += self._take_event(envelope, raw, now, persist=False)
@@ -171,9 +201,19 @@ class Replica:
             return self._dropped("other_table", f"message for table {envelope.table!r}")
         if envelope.sender == self.me.node:
             return self._dropped("from_myself", "a message claiming to be from this node")
+        payload = envelope.payload
+        if isinstance(payload, Event):
+            if self._is_duplicate(envelope):
+                # Held already (or too far ahead): unchecked, so it may not move the clock.
+                self.counters.duplicates += 1
+                return []
+            direct = via is not None and via == envelope.sender
+            if not (direct and not self.settings.verify_direct) and not authentic(
+                envelope.sender, data, envelope.auth
+            ):
+                return self._forged(envelope, "" if direct else "relayed")
         self.clock.observe(envelope.lamport)
         self._stream(envelope.sender).last_heard = now
-        payload = envelope.payload
         if isinstance(payload, Event):
             effects = self._take_event(envelope, data, now, persist=True)
         elif isinstance(payload, Heartbeat):
@@ -198,6 +238,9 @@ class Replica:
         lamport = self.clock.tick()
         envelope = Envelope(self.me.table, self.me.node, lamport, self.my_seq, Event(body))
         raw = encode(envelope)
+        if self.signer is not None:
+            raw = sign_encoded(self.signer, raw)
+            envelope = replace(envelope, auth=raw[-AUTH_SIZE:])
         effects: list[Effect] = [Persist(raw)]
         effects += self._take_event(envelope, raw, now, persist=False)
         effects.append(Send(None, raw))
@@ -208,7 +251,7 @@ class Replica:
         """Send the acknowledgement owed for what was received since the last flush."""
         if not self._ack_due:
             return []
-        return self._heartbeat(now)
+        return self._heartbeat(now, fresh=False)
 
     def tick(self, now: float) -> list[Effect]:
         """Timers: heartbeats, suspicion, repair retries and hellos."""
@@ -263,6 +306,7 @@ class Replica:
             body = canonical_bytes([self.chain, self.stable.public_form()])
             known = hashlib.blake2b(body, digest_size=DIGEST_SIZE).digest()
             self._digests[index] = known
+            self._last_digest = (index, known)
             for old in [i for i in self._digests if i < index - DIGEST_MEMORY]:
                 del self._digests[old]
         return known
@@ -305,15 +349,27 @@ class Replica:
         self._optimistic = None
         assert isinstance(envelope.payload, Event)
         body = envelope.payload.body
+        effects = self._check_backdated(envelope.sender, envelope.seq, envelope.lamport, now)
         if envelope.seq == 1 and isinstance(body, Admit) and body.node == envelope.sender:
             self.genesis = True
         if isinstance(body, Suspect):
-            return self._note_suspect(envelope.sender, body, now)
+            return effects + self._note_suspect(envelope.sender, body, now)
         if isinstance(body, Cut):
-            return self._note_cut(envelope.sender, body)
+            return effects + self._note_cut(envelope.sender, body)
         if isinstance(body, Bye):
             self._note_bye(envelope.sender, envelope.seq)
-        return []
+        return effects
+
+    def _check_backdated(self, sender: bytes, seq: int, lamport: int, now: float) -> list[Effect]:
+        """Report an event stamped at or below a clock its sender announced before it."""
+        mark = self.announced_clocks.get(sender)
+        if mark is None or sender == self.me.node or seq <= mark[0] or lamport > mark[1]:
+            return []
+        if (sender, seq) in self._reported or not self.can_play():
+            return []
+        self._reported.add((sender, seq))
+        self.counters.backdated += 1
+        return self._send_event(Backdated(sender, seq, lamport, mark[1]), now)
 
     def _advance(self, now: float) -> list[Effect]:
         """Apply, in order, every pending event that has become stable."""
@@ -369,7 +425,7 @@ class Replica:
         entry = LogEntry(len(self.log), sender, seq, envelope.lamport, body, outcome)
         self.log.append(entry)
         self._optimistic = None
-        if self.ended is None and self.stable.phase == Phase.OVER:
+        if self.ended is None and self.stable.phase == Phase.OVER and self.stable.audit_complete():
             self.ended = (len(self.log), self.digest(), self.stable.copy())
         effects: list[Effect] = [Delivered(entry)]
         if isinstance(body, Admit):
@@ -588,7 +644,13 @@ class Replica:
 
     # -- heartbeats, hellos and repair ----------------------------------------------------------
 
-    def _heartbeat(self, now: float) -> list[Effect]:
+    def _heartbeat(self, now: float, fresh: bool = True) -> list[Effect]:
+        """Our clock, stream and acks; an acknowledgement (not ``fresh``) reuses a digest.
+
+        A digest costs a walk over the whole table, and an acknowledgement goes out for
+        every batch received: it carries the last digest computed, with its own index,
+        and the timer's heartbeat brings the current one.
+        """
         self._ack_due = False
         self._last_heartbeat = now
         effects: list[Effect] = []
@@ -601,7 +663,13 @@ class Replica:
             for node, stream in sorted(self.streams.items())[:MAX_ACKS]
             if stream.ack_level() > 0 and node != self.me.node
         )
-        beat = Heartbeat(self.my_seq, acks, len(self.log), self.digest() if self.log else b"")
+        if not self.log:
+            index, digest = 0, b""
+        elif fresh or not self._last_digest[1]:
+            index, digest = len(self.log), self.digest()
+        else:
+            index, digest = self._last_digest
+        beat = Heartbeat(self.my_seq, acks, index, digest)
         envelope = Envelope(self.me.table, self.me.node, clock, 0, beat)
         effects.append(Send(None, encode(envelope)))
         return effects
@@ -609,13 +677,22 @@ class Replica:
     def _take_heartbeat(self, envelope: Envelope, beat: Heartbeat, now: float) -> list[Effect]:
         stream = self._stream(envelope.sender)
         stream.promise(beat.last_seq, envelope.lamport)
+        effects: list[Effect] = []
+        mark = self.announced_clocks.get(envelope.sender)
+        if mark is None or envelope.lamport > mark[1]:
+            self.announced_clocks[envelope.sender] = (beat.last_seq, envelope.lamport)
+            for seq, held in list(stream.events.items()):
+                if seq > beat.last_seq and held.envelope.lamport <= envelope.lamport:
+                    effects += self._check_backdated(
+                        envelope.sender, seq, held.envelope.lamport, now
+                    )
         self._maybe_retract(envelope.sender)
         for ack in beat.acks:
             stream.acks[ack.node] = max(stream.acks.get(ack.node, 0), ack.held)
             self._stream(ack.node).announced = max(self._stream(ack.node).announced, ack.held)
         if beat.digest:
-            return self._compare_digest(envelope.sender, beat.digest_index, beat.digest)
-        return []
+            effects += self._compare_digest(envelope.sender, beat.digest_index, beat.digest)
+        return effects
 
     def hello(self, to: bytes | None) -> list[Effect]:
         """Our HELLO for one peer, or every peer: where we listen, whom we know, which log."""
@@ -737,6 +814,12 @@ class Replica:
                 continue
             if envelope.sender == self.me.node:
                 continue
+            if self._is_duplicate(envelope):
+                self.counters.duplicates += 1
+                continue
+            if not authentic(envelope.sender, raw, envelope.auth):
+                effects += self._forged(envelope, "in a repair")
+                continue
             self.clock.observe(envelope.lamport)
             effects += self._take_event(envelope, raw, now, persist=True)
         self._repair_asked.pop(repair.origin, None)
@@ -770,13 +853,30 @@ class Replica:
 
     def _resync(self) -> list[Effect]:
         """Rebuild the stable game by replaying the stable log from the start."""
-        game = Game(own_orders=self.stable.own_orders)
+        game = Game(own_orders=self.stable.own_orders, own_secrets=self.stable.own_secrets)
         for entry in self.log:
             game.apply(entry.sender, entry.body)
         self.stable = game
         self._optimistic = None
         self._digests.clear()
+        self._last_digest = (0, b"")
         return []
+
+    def _is_duplicate(self, envelope: Envelope) -> bool:
+        """An event we already hold (or have set aside): dropped without a signature check."""
+        stream = self.streams.get(envelope.sender)
+        if stream is None:
+            return False
+        if stream.cut is not None and envelope.seq > stream.cut:
+            return envelope.seq in stream.parked
+        return not stream.accepts(envelope.seq)
+
+    def _forged(self, envelope: Envelope, where: str) -> list[Effect]:
+        """An event whose auth does not prove its origin: refused, counted, logged once."""
+        self.counters.bad_signatures += 1
+        place = f" ({where})" if where else ""
+        detail = f"event {envelope.seq} of {envelope.sender.hex()[:8]} has a bad signature{place}"
+        return self._dropped("bad_signature", detail)
 
     def _dropped(self, reason: str, detail: str) -> list[Effect]:
         first = self.counters.drop(reason)

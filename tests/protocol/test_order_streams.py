@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dutchblitz.protocol.auth import Signer
 from dutchblitz.protocol.codec import decode, encode
 from dutchblitz.protocol.effects import Send
 from dutchblitz.protocol.messages import (
@@ -13,16 +14,19 @@ from dutchblitz.protocol.messages import (
     RepairRequest,
     Suspect,
 )
+from dutchblitz.protocol.signing import sign_encoded
 from dutchblitz.protocol.streams import MAX_AHEAD, Held, Stream
 
 from tests.protocol.replicas import NODE_IDS, TABLE, Flight, Net
 
-STRANGER = bytes(range(100, 116))
+STRANGER_KEY = Signer(bytes(range(100, 132)))
+STRANGER = STRANGER_KEY.node_id
 
 
 def _event(seq: int, lamport: int | None = None, sender: bytes = STRANGER) -> bytes:
     stamp = seq if lamport is None else lamport
-    return encode(Envelope(TABLE, sender, stamp, seq, Event(Ready(seq % 2 == 0))))
+    raw = encode(Envelope(TABLE, sender, stamp, seq, Event(Ready(seq % 2 == 0))))
+    return sign_encoded(STRANGER_KEY, raw) if sender == STRANGER else raw
 
 
 def _held(seq: int) -> Held:
