@@ -249,8 +249,9 @@ def peer_address(endpoint: str) -> str:
 def lobby_screen(state: ClientState) -> StyleAndTextTuples:
     snap = state.snap
     text = Text()
-    address = peer_address(snap.endpoint)
-    text.add(" Table    ", "class:header").cell(snap.table or "(none yet)", 24)
+    address = peer_address(snap.door or snap.endpoint)
+    table = f"{snap.table} (private)" if snap.table and snap.private else snap.table
+    text.add(" Table    ", "class:header").cell(table or "(none yet)", 24)
     text.add("Address  ", "class:header").line(address or "(not listening yet)")
     text.add(" Network  ", "class:header").line(snap.interface or "(finding...)")
     text.line()
@@ -267,6 +268,8 @@ def lobby_screen(state: ClientState) -> StyleAndTextTuples:
             "class:ready" if player.ready else "class:notready",
         )
         text.line(player.fingerprint, "class:count")
+    if len(players) > 1:
+        text.line(" Each Key must read the same on every player's screen: compare them aloud.")
     text.line()
     waited = int(state.seconds_waiting())
     text.line(f" Other nodes found: {snap.peers_seen}   waiting {waited} s", "class:count")

@@ -37,7 +37,7 @@ class PlayerInfo:
     present: bool
     is_me: bool
     is_local_bot: bool
-    fingerprint: str = ""  # a short key fingerprint, once tables are authenticated
+    fingerprint: str = ""  # the player's key fingerprint ("3F9A-C21B-77D0-5E4B"); "" if unknown
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +54,7 @@ class Snapshot:
 
     table: str
     interface: str  # "eth0 192.0.2.2 (interface of the default route)"
-    endpoint: str
+    endpoint: str  # the table socket's endpoint
     my_node: bytes
     my_seat: int | None
     players: tuple[PlayerInfo, ...]
@@ -65,6 +65,8 @@ class Snapshot:
     seconds_running: float
     can_start: bool
     bot_levels: tuple[str, ...]
+    door: str = ""  # where others knock (what their --peer names): "tcp://192.0.2.2:5555"
+    private: bool = False  # a passphrase guards the table
 
 
 def flag_banner(flags: Sequence[Flag], name_of: Callable[[int], str], width: int = 80) -> str:

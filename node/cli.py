@@ -52,6 +52,12 @@ def _text(what: str) -> Callable[[str], str]:
     return check
 
 
+def _passphrase(value: str) -> str:
+    if not value or len(value.encode()) > 256:
+        raise argparse.ArgumentTypeError("a passphrase is 1 to 256 bytes")
+    return value
+
+
 def _int_in(low: int, high: int) -> Callable[[str], int]:
     def check(value: str) -> int:
         try:
@@ -101,11 +107,14 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="HOST:PORT",
-        help="a node to greet directly, besides those found on the LAN (repeatable)",
+        help="the door of a node to knock at, besides those found on the LAN (repeatable)",
     )
     parser.add_argument("--interface", metavar="IF", help="network interface name or IPv4 address")
     parser.add_argument(
-        "--port", type=_int_in(0, 65535), default=0, help="port to listen on (0: any free port)"
+        "--port",
+        type=_int_in(0, 65535),
+        default=0,
+        help="port of this node's door, for --peer (0: any free port)",
     )
     parser.add_argument("--bot", action="store_true", help="let a bot play this seat")
     parser.add_argument(
@@ -146,6 +155,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--no-discovery", action="store_true", help="find no one on the LAN: use --peer only"
     )
+    parser.add_argument(
+        "--passphrase",
+        type=_passphrase,
+        metavar="PHRASE",
+        help="a private table: only players who know this phrase sit down",
+    )
     return parser
 
 
@@ -166,6 +181,7 @@ def options_from_args(args: argparse.Namespace) -> Options:
         summary_json=args.summary_json,
         suspect_after=args.suspect_after,
         discovery=not args.no_discovery,
+        passphrase=args.passphrase,
     )
 
 

@@ -1,10 +1,9 @@
 """Whom a seat knows: peers' endpoints and epochs, when each was last heard, and greetings.
 
-A peer is known by node id and endpoint once it has said HELLO, or discovery
-found it. A ``--peer`` seed is known only by address: it gets a stand-in id
-(its DEALER must have some key) until a peer at that endpoint says who it is,
-and then the stand-in connection is closed, because two connections from one
-node to one ROUTER under one routing id would keep taking over from each other.
+A peer is known by node id, public key and endpoint once its key is on the
+seat's ``Roster`` (learnt at the door, from an advert, or from a HELLO peer
+list) and we know where its table ROUTER listens. Every connection is a CURVE
+client of the peer's key, so a peer we hold no key for cannot be connected to.
 
 The epoch a peer named in its last HELLO says which table log it holds; a seat
 keeps nothing else from a peer's HELLO here (the replica reads the rest).
@@ -12,21 +11,16 @@ keeps nothing else from a peer's HELLO here (the replica reads the rest).
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable
 
 from dutchblitz.protocol.codec import encode
 from dutchblitz.protocol.messages import Envelope, Hello, PeerAddress
 
+from .roster import Roster, Source
 from .transport import Transport
 
 GREET_GAP_S = 0.25  # at most one HELLO to a peer per this long
 MAX_PEERS = 64
-
-
-def seed_id(endpoint: str) -> bytes:
-    """A stand-in id for a peer known only by address (``--peer``) until it says hello."""
-    return b"\xffseed" + hashlib.blake2b(endpoint.encode(), digest_size=11).digest()
 
 
 class Contacts:
@@ -36,8 +30,8 @@ class Contacts:
         self.node_id = node_id
         self.table = table
         self.transport = transport
+        self.roster: Roster = transport.roster
         self.endpoints: dict[bytes, str] = {}
-        self.seeds: dict[str, bytes] = {}  # endpoint -> stand-in id
         self.epochs: dict[bytes, bytes] = {}
         self.heard: dict[bytes, float] = {}
         self._greeted: dict[bytes, float] = {}
@@ -46,32 +40,26 @@ class Contacts:
     def endpoint(self) -> str:
         return self.transport.endpoint
 
-    def add_seed(self, endpoint: str) -> bytes | None:
-        """Connect to an address; the stand-in id to greet it under, or None if known."""
-        if endpoint == self.endpoint or endpoint in self.endpoints.values():
-            return None
-        stand_in = seed_id(endpoint)
-        self.seeds[endpoint] = stand_in
-        self.transport.add_peer(stand_in, endpoint)
-        return stand_in
-
     def connect(self, node: bytes, endpoint: str) -> bool:
-        """Hold a connection to ``node`` at ``endpoint``; True if it is new or moved."""
+        """Hold a connection to ``node`` at ``endpoint``; True if it is new or moved.
+
+        Only a peer whose key the roster holds can be connected to.
+        """
         if node == self.node_id or self.endpoints.get(node) == endpoint:
             return False
-        stand_in = self.seeds.pop(endpoint, None)
-        if stand_in is not None:
-            self.transport.remove_peer(stand_in)
+        key = self.roster.key_of(node)
+        if key is None:
+            return False
         try:
-            self.transport.add_peer(node, endpoint)
+            self.transport.add_peer(node, endpoint, key)
         except ValueError:
             return False  # not a tcp://HOST:PORT endpoint: nothing to connect to
         self.endpoints[node] = endpoint
         return True
 
     def everyone(self) -> list[bytes]:
-        """Every id we hold a connection under, stand-ins included."""
-        return [*self.endpoints, *self.seeds.values()]
+        """Every id we hold a connection under."""
+        return list(self.endpoints)
 
     def may_greet(self, node: bytes, now: float, force: bool = False) -> bool:
         """Whether to send ``node`` a HELLO now (at most one per ``GREET_GAP_S``)."""
@@ -84,8 +72,15 @@ class Contacts:
         self._greeted.clear()
 
     def note_hello(self, sender: bytes, hello: Hello) -> bool:
-        """Take in a peer's HELLO; True when it does not list us where we are (answer it)."""
+        """Take in a peer's HELLO; True when it does not list us where we are (answer it).
+
+        The keys it lists are learnt (the transport only lets a HELLO through from
+        a peer the roster lets in, so on a private table that peer vouches for them).
+        """
         self.epochs[sender] = hello.epoch
+        for peer in hello.peers:
+            if peer.node != self.node_id:
+                self.roster.learn(peer.node, peer.key, Source.HELLO)
         listed = {peer.node: peer.endpoint for peer in hello.peers}
         if listed.get(self.node_id) == self.endpoint:
             return False
@@ -110,6 +105,9 @@ class Contacts:
 
     def probe_hello(self, name: str, back: str) -> bytes:
         """A HELLO from a seat that holds no log yet: no epoch, and not asking to join."""
-        peers = tuple(PeerAddress(n, e) for n, e in sorted(self.endpoints.items())[:MAX_PEERS])
+        keys = self.roster.keys
+        peers = tuple(
+            PeerAddress(n, e, keys[n]) for n, e in sorted(self.endpoints.items()) if n in keys
+        )[:MAX_PEERS]
         hello = Hello(name, back, self.endpoint, peers, b"", 0)
         return encode(Envelope(self.table, self.node_id, 0, 0, hello))

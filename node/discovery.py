@@ -3,11 +3,14 @@
 Each node registers one ``_blitz._tcp.local.`` service. Its instance name is
 ``"<player name>-<first 8 hex digits of the node id>"``, its host name
 ``blitz-<first 12 hex digits>.local.`` (so several nodes on one machine never
-fight over the machine's own name), its port is the node's ZeroMQ port, and its
-TXT record carries plain ASCII keys:
+fight over the machine's own name), its port is the node's door (the port a
+player names with ``--peer``), and its TXT record carries plain ASCII keys:
 
 ``id``
     the node id, 32 lowercase hex digits
+``key``
+    the node's Ed25519 public key, 64 lowercase hex digits; the id must be
+    the key's (``node_id_of``), or the advert is refused and counted
 ``v``
     the protocol version (``PROTOCOL_VERSION``)
 ``table``
@@ -15,7 +18,9 @@ TXT record carries plain ASCII keys:
 ``name``
     the player's name, UTF-8
 ``port``
-    the ZeroMQ port again, equal to the service port
+    the port of the node's table ROUTER (CURVE, roster only)
+``door``
+    the door's port again, equal to the service port
 
 ``Discovery`` browses the same type and puts a ``Found`` on its ``events``
 queue for every node at our table, and a ``Lost`` when its service goes away.
@@ -34,6 +39,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from dutchblitz.protocol.auth import PUBLIC_KEY_SIZE, node_id_of
 from dutchblitz.protocol.messages import NODE_ID_SIZE
 from dutchblitz.protocol.version import PROTOCOL_VERSION
 from zeroconf import IPVersion, ServiceStateChange, Zeroconf
@@ -60,13 +66,18 @@ class Advert:
     name: str
     table: str
     port: int
+    key: bytes
+    door: int
     version: int = PROTOCOL_VERSION
 
     def __post_init__(self) -> None:
         if len(self.node_id) != NODE_ID_SIZE:
             raise AdvertError(f"id must be {NODE_ID_SIZE} bytes, got {len(self.node_id)}")
-        if not 0 < self.port < 65536:
-            raise AdvertError(f"port must be in 1..65535, got {self.port}")
+        if len(self.key) != PUBLIC_KEY_SIZE:
+            raise AdvertError(f"key must be {PUBLIC_KEY_SIZE} bytes, got {len(self.key)}")
+        for field, port in (("port", self.port), ("door", self.door)):
+            if not 0 < port < 65536:
+                raise AdvertError(f"{field} must be in 1..65535, got {port}")
         for field, text in (("name", self.name), ("table", self.table)):
             if not text or len(text.encode()) > MAX_TEXT_BYTES:
                 raise AdvertError(f"{field} must be 1 to {MAX_TEXT_BYTES} bytes of UTF-8")
@@ -91,10 +102,12 @@ class Advert:
     def properties(self) -> dict[str, str]:
         return {
             "id": self.node_id.hex(),
+            "key": self.key.hex(),
             "v": str(self.version),
             "table": self.table,
             "name": self.name,
             "port": str(self.port),
+            "door": str(self.door),
         }
 
 
@@ -119,11 +132,16 @@ def parse_advert(properties: Mapping[bytes, bytes | None]) -> Advert:
     raw_id = text("id")
     if len(raw_id) != 2 * NODE_ID_SIZE or not re.fullmatch(r"[0-9a-fA-F]+", raw_id):
         raise AdvertError(f"TXT key 'id' is not {2 * NODE_ID_SIZE} hex digits: {raw_id!r}")
+    raw_key = text("key")
+    if len(raw_key) != 2 * PUBLIC_KEY_SIZE or not re.fullmatch(r"[0-9a-fA-F]+", raw_key):
+        raise AdvertError(f"TXT key 'key' is not {2 * PUBLIC_KEY_SIZE} hex digits: {raw_key!r}")
     return Advert(
         node_id=bytes.fromhex(raw_id),
         name=text("name"),
         table=text("table"),
         port=number("port"),
+        key=bytes.fromhex(raw_key),
+        door=number("door"),
         version=number("v"),
     )
 
@@ -132,6 +150,8 @@ def skip_reason(theirs: Advert, ours: Advert) -> str | None:
     """Why we ignore a node (a ``DiscoveryStats`` field name), or ``None`` to meet it."""
     if theirs.node_id == ours.node_id:
         return "ignored_self"
+    if node_id_of(theirs.key) != theirs.node_id:
+        return "wrong_id"
     if theirs.version != ours.version:
         return "other_version"
     if theirs.table != ours.table:
@@ -141,11 +161,13 @@ def skip_reason(theirs: Advert, ours: Advert) -> str | None:
 
 @dataclass(frozen=True, slots=True)
 class Found:
-    """A node at our table, and where its ZeroMQ ROUTER listens."""
+    """A node at our table: its key, where its table ROUTER listens, and its door."""
 
     node_id: bytes
     name: str
     endpoint: str
+    key: bytes
+    door: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +189,7 @@ class DiscoveryStats:
     other_version: int = 0
     malformed: int = 0
     unresolved: int = 0
+    wrong_id: int = 0  # the advert's id is not its key's
 
 
 class Discovery:
@@ -199,7 +222,7 @@ class Discovery:
         info = AsyncServiceInfo(
             SERVICE_TYPE,
             f"{self.advert.instance}.{SERVICE_TYPE}",
-            port=self.advert.port,
+            port=self.advert.door,
             properties=self.advert.properties(),
             server=self.advert.host,
             parsed_addresses=[self.address],
@@ -279,12 +302,19 @@ class Discovery:
             return None
         reason = skip_reason(advert, self.advert)
         addresses = info.parsed_addresses(IPVersion.V4Only)
-        if reason is None and (info.port != advert.port or not addresses):
+        if reason is None and (info.port != advert.door or not addresses):
             reason = "malformed"
         if reason is not None:
             setattr(self._stats, reason, getattr(self._stats, reason) + 1)
             return None
-        return Found(advert.node_id, advert.name, f"tcp://{addresses[0]}:{advert.port}")
+        address = addresses[0]
+        return Found(
+            advert.node_id,
+            advert.name,
+            f"tcp://{address}:{advert.port}",
+            advert.key,
+            f"tcp://{address}:{advert.door}",
+        )
 
     def _forget(self, name: str) -> None:
         node_id = self._names.pop(name, None)

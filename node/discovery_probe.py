@@ -23,7 +23,9 @@ from collections.abc import Sequence
 
 from dutchblitz.node.discovery import Advert, Discovery, Found, PeerEvent
 from dutchblitz.node.interfaces import InterfaceError, choose_interface
+from dutchblitz.node.roster import Roster, Source
 from dutchblitz.node.transport import Transport
+from dutchblitz.protocol.auth import Signer
 
 GREETING = b"hello from "
 
@@ -37,11 +39,22 @@ async def _greet_peers(events: asyncio.Queue[PeerEvent], transport: Transport) -
         event = await events.get()
         if isinstance(event, Found):
             _emit("found", id=event.node_id.hex(), name=event.name, endpoint=event.endpoint)
-            transport.add_peer(event.node_id, event.endpoint)
+            transport.roster.learn(event.node_id, event.key, Source.ADVERT)
+            transport.add_peer(event.node_id, event.endpoint, event.key)
             transport.send(event.node_id, GREETING + transport.node_id.hex().encode())
+            # A peer that has not found us yet refuses our key; greet again until
+            # it has (the transport connects again after a refusal).
+            loop = asyncio.get_running_loop()
+            for delay in (1.0, 2.0, 4.0, 8.0):
+                loop.call_later(delay, _greet_again, transport, event.node_id)
         else:
             _emit("lost", id=event.node_id.hex())
             transport.remove_peer(event.node_id)
+
+
+def _greet_again(transport: Transport, node_id: bytes) -> None:
+    if not transport.closed and node_id in transport.peers:
+        transport.send(node_id, GREETING + transport.node_id.hex().encode())
 
 
 async def _print_greetings(transport: Transport) -> None:
@@ -52,14 +65,17 @@ async def _print_greetings(transport: Transport) -> None:
 
 async def run(table: str, name: str, interface_spec: str | None, seconds: float | None) -> None:
     interface = choose_interface(interface_spec)
-    node_id = os.urandom(16)
+    signer = Signer(os.urandom(32))
+    node_id = signer.node_id
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop.set)
-    async with await Transport.open(node_id, interface.address, 0) as transport:
+    async with await Transport.open(signer, interface.address, 0, roster=Roster()) as transport:
         port = int(transport.endpoint.rpartition(":")[2])
-        discovery = Discovery(Advert(node_id, name, table, port), interface.address)
+        # The probe has no door: it announces its table port in the door's place.
+        advert = Advert(node_id, name, table, port, signer.public_key, port)
+        discovery = Discovery(advert, interface.address)
         async with discovery:
             _emit(
                 "ready",

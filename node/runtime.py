@@ -1,15 +1,21 @@
 """The node: one asyncio loop running the player's seat, any local bot seats, and discovery.
 
 ``Node.start`` picks the interface, opens the state directory and the seat's
-ZeroMQ transport, announces the node on the LAN (zeroconf) unless told not to,
-greets the ``--peer`` seeds, and lets the seat find its table (``seat``). Every
-node found by discovery is greeted; a lost advert changes nothing, because
-whether a player has left is the protocol's call, not the network's.
+ZeroMQ transport (a CURVE server on a free port), opens the node's door on
+``--port``, announces the node on the LAN (zeroconf) unless told not to, knocks
+at the doors of the ``--peer`` seeds, and lets the seat find its table
+(``seat``). Every node met at a door or found by discovery goes on the seat's
+roster and is greeted; a lost advert changes nothing, because whether a player
+has left is the protocol's call, not the network's.
+
+On a private table (``--passphrase``) a key gets on the roster only through the
+door's passphrase handshake (ours or theirs), or from the HELLO of a peer that
+did; a node found by discovery is knocked on, not taken at its word.
 
 Local bot seats are full peers in the same process: each has its own node id,
-state subdirectory (``bots/<n>``), transport on the same interface, and
-replica. They advertise nothing: they greet the player's seat, and the HELLO
-peer lists introduce them to everyone else.
+key, state subdirectory (``bots/<n>``), roster, transport on the same
+interface, and replica. They have no door and advertise nothing: they greet the
+player's seat, and the HELLO peer lists introduce them to everyone else.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import getpass
+import json
 import logging
 import socket
 from collections.abc import Callable
@@ -25,14 +32,18 @@ from pathlib import Path
 from typing import Any
 
 import zmq
+import zmq.asyncio
+from dutchblitz.protocol.auth import Signer
 from dutchblitz.protocol.core import Settings
 from dutchblitz.protocol.game import Game, Phase
 from dutchblitz.protocol.scoring import DEFAULT_TARGET
 
 from .bots import LEVELS, Level
 from .discovery import Advert, Discovery, Found
+from .door import Card, Door, DoorRefused, knock
 from .duties import Wishes
 from .interfaces import Interface, choose_interface
+from .roster import Roster, Source
 from .seat import LocalSeat, SeatConfig
 from .store import StateDir, StoreError, default_state_dir, write_json
 from .transport import Transport
@@ -40,6 +51,12 @@ from .transport import Transport
 log = logging.getLogger("dutchblitz.node")
 
 MAX_NAME_BYTES = 32
+TABLE_SOCKET_FILE = "table-socket.json"  # the table port and let-in keys, for a restart
+KNOCK_RETRY_S = 1.0  # first wait between knocks at a seed's door that is not answering yet
+KNOCK_RETRY_MAX_S = 8.0
+# A door that says this will say it again: knocking on would only spend guesses.
+FINAL_REFUSALS = frozenset({"wrong passphrase", "other table", "bad card", "version"})
+SEED_WAIT_S = 3.0  # how long the seat waits for the seeds' doors before looking for a table
 
 
 class StartError(Exception):
@@ -52,9 +69,10 @@ class Options:
 
     table: str = "blitz"
     name: str | None = None
-    peers: tuple[str, ...] = ()  # "HOST:PORT"
+    peers: tuple[str, ...] = ()  # "HOST:PORT" of a door
     interface: str | None = None
-    port: int = 0
+    port: int = 0  # the door's port (0: any free port)
+    passphrase: str | None = None  # a private table: only those who know it sit down
     bot: bool = False
     bot_level: str = "normal"
     headless: bool = False
@@ -91,6 +109,28 @@ def resolve_peer(spec: str) -> str:
     return f"tcp://{infos[0][4][0]}:{int(port)}"
 
 
+def remembered(root: Path) -> tuple[int, dict[bytes, bytes]]:
+    """The table port and the let-in keys a node at ``root`` had last time (0, {} if none)."""
+    try:
+        found = json.loads((root / TABLE_SOCKET_FILE).read_text(encoding="utf-8"))
+        port = found["port"]
+        keys = {bytes.fromhex(n): bytes.fromhex(k) for n, k in found["keys"].items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return 0, {}
+    return (port if isinstance(port, int) and 0 < port < 65536 else 0), keys
+
+
+def remember(root: Path, transport: Transport) -> None:
+    """Note the table port and the keys the roster lets in, for the next start."""
+    roster = transport.roster
+    keys = {n.hex(): k.hex() for n, k in roster.keys.items() if roster.allows(n)}
+    port = int(transport.endpoint.rpartition(":")[2])
+    try:
+        write_json(root / TABLE_SOCKET_FILE, {"port": port, "keys": keys})
+    except StoreError as error:
+        log.warning("cannot remember the table's keys: %s", error)
+
+
 @dataclass(slots=True)
 class BotSeat:
     number: int
@@ -107,10 +147,14 @@ class Node:
     main: LocalSeat | None = None
     bots: list[BotSeat] = field(default_factory=list)
     discovery: Discovery | None = None
+    door: Door | None = None
+    door_context: zmq.asyncio.Context | None = None  # the door's and our knocks' sockets
+    signer: Signer | None = None
     state_root: Path | None = None
     started_at: float = 0.0
     _tasks: list[asyncio.Task[None]] = field(default_factory=list)
     _seeds: list[str] = field(default_factory=list)
+    _knocking: dict[str, asyncio.Task[None]] = field(default_factory=dict)
     watchers: list[Callable[[], None]] = field(default_factory=list)
 
     async def start(self) -> None:
@@ -124,8 +168,9 @@ class Node:
             raise StartError(str(error)) from None
         self.state_root = options.state_dir or default_state_dir()
         store = StateDir(self.state_root)
-        node_id = store.node_id()
-        transport = await self._open_transport(node_id, options.port)
+        signer = self.signer = store.identity()
+        node_id = signer.node_id
+        transport = await self._open_transport(signer, self.state_root)
         name = options.name or default_name(options.bot, node_id)
         wishes = Wishes(
             name=name,
@@ -136,39 +181,157 @@ class Node:
         level = LEVELS[options.bot_level] if options.bot else None
         self.main = LocalSeat(self._config(wishes, level), store, transport, node_id)
         self.main.watchers.append(self._notify)
+        self.door = await self._open_door(transport, name)
         log.info(
-            "%s: node %s listening on %s (%s)",
+            "%s: node %s (key %s) listening on %s, door %s (%s)",
             name,
             node_id.hex()[:8],
+            signer.fingerprint,
             transport.endpoint,
+            self.door.endpoint,
             self.interface.describe(),
         )
-        for endpoint in self._seeds:
-            self.main.add_seed(endpoint)
+        seeds = [seed for seed in self._seeds if seed != self.door.endpoint]
+        knocks = [self._knock_later(seed) for seed in seeds]
         if options.discovery:
-            await self._start_discovery(node_id, name, transport.endpoint)
+            await self._start_discovery(signer, name, transport.endpoint)
+        if knocks:
+            await asyncio.wait(knocks, timeout=SEED_WAIT_S)
         await self.main.start()
 
     def _config(self, wishes: Wishes, level: Level | None) -> SeatConfig:
         options = self.options
-        settings = Settings(suspect_after=options.suspect_after)
+        # CURVE has proven the sender of every message that comes straight from its
+        # origin (the seat checks the header names that key): only relayed events,
+        # and those inside a REPAIR, need their signatures checked.
+        settings = Settings(suspect_after=options.suspect_after, verify_direct=False)
         return SeatConfig(options.table, wishes, settings, level, options.seed, options.join_window)
 
-    async def _open_transport(self, node_id: bytes, port: int) -> Transport:
+    async def _open_transport(self, signer: Signer, root: Path) -> Transport:
+        """The seat's table socket, on the port it had last time if that is still free.
+
+        Keeping the port lets peers' connections to a restarted node come back by
+        themselves, and the keys it let in last time are let in again at once.
+        """
         assert self.interface is not None
+        roster = Roster(private=self.options.passphrase is not None)
+        roster.learn(signer.node_id, signer.public_key, Source.LOCAL)
+        port, keys = remembered(root)
+        for node, key in keys.items():
+            roster.learn(node, key, Source.HELLO)
+        address = self.interface.address
         try:
-            return await Transport.open(node_id, self.interface.address, port)
+            transport = await Transport.open(signer, address, port, roster=roster)
+        except zmq.ZMQError:
+            try:
+                transport = await Transport.open(signer, address, 0, roster=roster)
+            except zmq.ZMQError as error:
+                raise StartError(f"cannot listen on {address}: {error.strerror}") from None
+        remember(root, transport)
+        roster.listeners.append(lambda node, key: remember(root, transport))
+        return transport
+
+    async def _open_door(self, transport: Transport, name: str) -> Door:
+        assert self.interface is not None and self.signer is not None
+        signer = self.signer
+        port = self.options.port
+        card = Card(signer.node_id, signer.public_key, transport.endpoint, name)
+        # A context of its own: the table's ZAP handler admits only the roster, and the
+        # door must let anyone knock.
+        self.door_context = zmq.asyncio.Context()
+        try:
+            return await Door.open(
+                self.door_context,
+                self.interface.address,
+                port,
+                signer=signer,
+                table=self.options.table,
+                passphrase=self.options.passphrase,
+                card=lambda: card,
+                on_admit=self._admit,
+            )
         except zmq.ZMQError as error:
             where = f"{self.interface.address}:{port or 'any'}"
             raise StartError(f"cannot listen on {where}: {error.strerror}") from None
 
-    async def _start_discovery(self, node_id: bytes, name: str, endpoint: str) -> None:
-        assert self.interface is not None
-        port = int(endpoint.rpartition(":")[2])
-        advert_name = name.encode()[:MAX_NAME_BYTES].decode(errors="ignore") or "player"
-        discovery = Discovery(
-            Advert(node_id, advert_name, self.options.table, port), self.interface.address
+    def _admit(self, card: Card) -> None:
+        """A node passed our door (or we passed its): on the roster, and greet it."""
+        main = self.main
+        if main is None:
+            return
+        source = Source.PAKE if self.options.passphrase is not None else Source.DOOR
+        if not main.roster.learn(card.node_id, card.public_key, source):
+            log.warning("%s: a card whose id is not its key's, refused", main.label)
+            return
+        for bot in self.bots:
+            bot.seat.roster.learn(card.node_id, card.public_key, source)
+        remember(main.store.root, main.transport)
+        try:
+            main.meet(card.node_id, card.table_endpoint, force=True)
+        except Exception:
+            log.exception("door: cannot greet %s", card.table_endpoint)
+
+    def _card(self) -> Card:
+        main, signer = self.main, self.signer
+        assert main is not None and signer is not None
+        return Card(signer.node_id, signer.public_key, main.endpoint, main.label)
+
+    async def knock_at(self, door_endpoint: str) -> Card:
+        """Pass a peer's door: exchange cards (and prove the passphrase); raises DoorRefused."""
+        main = self.main
+        assert main is not None and self.signer is not None
+        assert self.door_context is not None
+        card = await knock(
+            self.door_context,
+            door_endpoint,
+            signer=self.signer,
+            table=self.options.table,
+            passphrase=self.options.passphrase,
+            mine=self._card(),
         )
+        self._admit(card)
+        return card
+
+    def _knock_later(self, door_endpoint: str) -> asyncio.Task[None]:
+        """Knock at a door in the background, unless we are knocking there already."""
+        knocking = self._knocking.get(door_endpoint)
+        if knocking is None or knocking.done():
+            knocking = asyncio.ensure_future(self._knock_until_in(door_endpoint))
+            self._knocking[door_endpoint] = knocking
+            self._tasks.append(knocking)
+        return knocking
+
+    async def _knock_until_in(self, door_endpoint: str) -> None:
+        """Knock at a ``--peer`` door until it lets us in; give up only when it never will."""
+        main = self.main
+        label = main.label if main is not None else "node"
+        wait = KNOCK_RETRY_S
+        while True:
+            try:
+                await self.knock_at(door_endpoint)
+                return
+            except DoorRefused as error:
+                if error.reason == "self":
+                    return  # our own door, under another address
+                if error.reason in FINAL_REFUSALS:
+                    reason = error.reason
+                    log.error("%s: the door at %s refused us: %s", label, door_endpoint, reason)
+                    return
+                log.debug("%s: knocking at %s: %s", label, door_endpoint, error.reason)
+            except (OSError, zmq.ZMQError) as error:
+                log.debug("%s: knocking at %s: %s", label, door_endpoint, error)
+            await asyncio.sleep(wait)
+            wait = min(2 * wait, KNOCK_RETRY_MAX_S)
+
+    async def _start_discovery(self, signer: Signer, name: str, endpoint: str) -> None:
+        assert self.interface is not None and self.door is not None
+        port = int(endpoint.rpartition(":")[2])
+        door_port = int(self.door.endpoint.rpartition(":")[2])
+        advert_name = name.encode()[:MAX_NAME_BYTES].decode(errors="ignore") or "player"
+        advert = Advert(
+            signer.node_id, advert_name, self.options.table, port, signer.public_key, door_port
+        )
+        discovery = Discovery(advert, self.interface.address)
         try:
             await discovery.start()
         except Exception as error:  # zeroconf raises many kinds; the game can go on
@@ -183,6 +346,12 @@ class Node:
         while True:
             event = await discovery.events.get()
             if isinstance(event, Found) and self.main is not None:
+                if self.options.passphrase is not None:
+                    # A private table takes nobody at their advert's word: knock.
+                    if not self.main.roster.allows(event.node_id):
+                        self._knock_later(event.door)
+                    continue
+                self.main.roster.learn(event.node_id, event.key, Source.ADVERT)
                 try:
                     self.main.meet(event.node_id, event.endpoint, announced=True)
                 except Exception:
@@ -197,8 +366,18 @@ class Node:
         used = {bot.number for bot in self.bots}
         number = next(n for n in range(1, 1000) if n not in used)
         store = StateDir(self.state_root / "bots" / str(number))
-        node_id = store.node_id()
-        transport = await self._open_transport(node_id, 0)
+        signer = store.identity()
+        node_id = signer.node_id
+        transport = await self._open_transport(signer, store.root)
+        roster = transport.roster
+        for other, key in main.roster.keys.items():
+            # Local seats vouch for each other; the rest the bot learns as the player did.
+            local = other == main.node_id or other in self.local_bot_nodes()
+            if local or main.roster.allows(other):
+                roster.learn(other, key, Source.LOCAL if local else Source.HELLO)
+        main.roster.learn(node_id, signer.public_key, Source.LOCAL)
+        for bot in self.bots:
+            bot.seat.roster.learn(node_id, signer.public_key, Source.LOCAL)
         wishes = Wishes(name=f"bot-{node_id.hex()[:4]}", ready=True, target=self.options.target)
         config = self._config(wishes, LEVELS[level])
         config.restore = False  # a bot seated in the lobby sits down afresh
@@ -261,6 +440,11 @@ class Node:
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self.door is not None:
+            with contextlib.suppress(Exception):
+                self.door.close()
+        if self.door_context is not None:
+            self.door_context.destroy(linger=0)
         seats = [bot.seat for bot in self.bots] + ([self.main] if self.main else [])
         if goodbye:
             await asyncio.gather(*(seat.leave() for seat in seats), return_exceptions=True)

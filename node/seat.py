@@ -23,6 +23,12 @@ its own, so a peer that restarted, or learnt of us from a third node, gets to
 know us; a HELLO that lists us is not answered, so greetings never ping-pong.
 Messages other than HELLO from a peer whose last HELLO named another epoch are
 dropped here: two tables of one name on one LAN never mix their logs.
+
+The transport hands over each message with its sender's authenticated node id
+(CURVE and ZAP); a message whose header names another sender is dropped and
+counted (``forged_sender``), so the replica may take the sender a direct
+message names as proven. The seat keeps its ``Roster`` in step with the game:
+once the game starts only the seated players may connect (``Roster.seat_only``).
 """
 
 from __future__ import annotations
@@ -88,9 +94,7 @@ def message_kind(data: bytes) -> int | None:
 def message_sender(data: bytes) -> bytes | None:
     """The sender a message names, read from its header without decoding the rest.
 
-    The routing id ZeroMQ reports is not it: while a ROUTER hands a peer's old
-    connection over to a new one, what still arrives on the old one comes with a
-    stand-in id.
+    The seat compares it with the sender the transport authenticated.
     """
     if message_kind(data) is None or len(data) < 4:
         return None
@@ -159,12 +163,15 @@ class LocalSeat:
         self.alarms: Counter[str] = Counter()
         self.loop_errors = 0
         self.dropped_other_table = 0
+        self.forged_sender = 0
         self.failure: StoreError | None = None
         self.failed = asyncio.Event()
         self.game_over = asyncio.Event()
         self.finished = asyncio.Event()  # over, and the others have seen the end too
         self.started_at = self._now()
         self.contacts = Contacts(node_id, config.table, transport)
+        self.roster = transport.roster
+        self.roster.listeners.append(self._know_key)
         self._progress: dict[bytes, int] = {}
         # Messages that came before the replica, each with its sender's epoch back then.
         self._announce_due = False
@@ -236,6 +243,16 @@ class LocalSeat:
             "dropped": dict(replica.counters.dropped) if replica is not None else {},
             "other_table": self.dropped_other_table,
             "transport_refused": stats.oversize_received + stats.malformed,
+            "no_peer": stats.no_peer,
+            "handshake_failed": stats.handshake_failed,
+            "impostor": stats.impostor,
+            "not_on_roster": stats.not_on_roster,
+            "forged_sender": self.forged_sender,
+            "roster": {
+                "known": len(self.roster.keys),
+                "refused": self.roster.stats.refused,
+                "mismatched": self.roster.stats.mismatched,
+            },
             "alarms": dict(self.alarms),
             "loop_errors": self.loop_errors,
         }
@@ -264,20 +281,32 @@ class LocalSeat:
 
     # -- contacts ------------------------------------------------------------------------
 
-    def add_seed(self, endpoint: str) -> None:
-        """A peer known only by address (``--peer``): connect and greet it."""
-        stand_in = self.contacts.add_seed(endpoint)
-        if stand_in is not None:
-            self._greet(stand_in, force=True)
+    def meet(
+        self, node: bytes, endpoint: str, force: bool = False, announced: bool = False
+    ) -> None:
+        """A peer met at the door, found by discovery or learnt from a HELLO: greet it.
 
-    def meet(self, node: bytes, endpoint: str, announced: bool = False) -> None:
-        """A peer found by discovery or learnt from a HELLO: connect and greet it.
-
-        A peer that has just ``announced`` itself on the LAN is greeted even when we
-        knew it there already: it may have restarted, and not know where we are.
+        Its key must be on the roster already (``Roster.learn``). A peer that has just
+        ``announced`` itself on the LAN is greeted even when we knew it there already:
+        it may have restarted, and not know where we are.
         """
-        if self.contacts.connect(node, endpoint) or announced:
-            self._greet(node)
+        if self.contacts.connect(node, endpoint) or force or announced:
+            self._greet(node, force)
+
+    def _know_key(self, node: bytes, key: bytes) -> None:
+        if self.replica is not None:
+            self.replica.know_key(node, key)
+
+    def _follow_game(self) -> None:
+        """Once the game has started, let in only the seated players; in a lobby, all."""
+        replica = self.replica
+        if replica is None:
+            return
+        game = replica.stable
+        if game.phase == Phase.LOBBY:
+            self.roster.reopen()
+        else:
+            self.roster.seat_only(member.node for member in game.members.values())
 
     @property
     def peers_seen(self) -> int:
@@ -353,6 +382,7 @@ class LocalSeat:
             return False
         replica = Replica(self._identity(record.epoch), now, self.config.settings, self.signer)
         self.steward.take_secrets(replica, self.store.deal_secrets())
+        self._give_keys(replica)
         self.replica = replica
         self._execute(replica.restore(found.records, self.store.clock_mark(), now), live=False)
         replica.my_seq = max(replica.my_seq, record.seq_floor)
@@ -387,6 +417,7 @@ class LocalSeat:
         # A table we found is new to everyone: our stream there starts at 1 (P-80). One we
         # join may hold our earlier stream, so there we resume above every number used.
         replica.my_seq = 0 if found else seq_floor
+        self._give_keys(replica)
         self.replica = replica
         self.steward.take_secrets(replica, self.store.deal_secrets())
         self.contacts.forget_greetings()
@@ -409,6 +440,10 @@ class LocalSeat:
                 self._handle(sender, data, now)
         self._execute(replica.flush(now))
         self._changed.set()
+
+    def _give_keys(self, replica: Replica) -> None:
+        for node, key in self.roster.keys.items():
+            replica.know_key(node, key)
 
     def _live_epochs(self, now: float) -> list[bytes]:
         window = max(self.config.settings.suspect_after, self.config.join_window)
@@ -493,6 +528,7 @@ class LocalSeat:
                 if self.replica is not None:
                     self._execute(self.replica.flush(now))
                     self._announce()
+                    self._follow_game()
             except StoreError:
                 raise
             except Exception:
@@ -506,8 +542,13 @@ class LocalSeat:
         if self.loop_errors == 1:
             log.exception("%s: error while %s (counted, not fatal)", self.label, what)
 
-    def _handle(self, routing_id: bytes, data: bytes, now: float) -> None:
-        sender = message_sender(data) or routing_id
+    def _handle(self, sender: bytes, data: bytes, now: float) -> None:
+        named = message_sender(data)
+        if named is not None and named != sender:
+            self.forged_sender += 1
+            if self.forged_sender == 1:
+                log.warning("%s: a message named another sender than its key's", self.label)
+            return
         self.contacts.heard[sender] = now
         kind = message_kind(data)
         if kind == Kind.HELLO:
@@ -521,7 +562,8 @@ class LocalSeat:
             return
         if kind == Kind.HEARTBEAT and replica.ended is not None:
             self._note_progress(data)
-        self._execute(replica.receive(data, now))
+        # ``sender`` is the key the channel authenticated (and the header named it).
+        self._execute(replica.receive(data, now, via=sender))
         if kind == Kind.HELLO:
             self._consider_moving(now)
 
@@ -566,6 +608,7 @@ class LocalSeat:
                     self._announce()
                     self._consider_moving(now)
                     self._check_finished(now)
+                    self._follow_game()
             except StoreError:
                 raise
             except Exception:

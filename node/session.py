@@ -15,6 +15,7 @@ from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
 from dutchblitz.protocol import plays, rules
+from dutchblitz.protocol.auth import fingerprint
 from dutchblitz.protocol.cards import ALL_BACKS, check_backs
 from dutchblitz.protocol.effects import Alarm, Delivered, Effect, Withdrawn
 from dutchblitz.protocol.game import Game, Phase
@@ -98,6 +99,7 @@ class NodeSession:
                 m.present,
                 m.node == seat.node_id,
                 m.node in bots,
+                self._fingerprint(m.node),
             )
             for m in sorted(game.members.values(), key=lambda m: m.seat)
         )
@@ -106,6 +108,8 @@ class NodeSession:
             table=node.options.table,
             interface=node.interface.describe() if node.interface else "",
             endpoint=seat.endpoint,
+            door=node.door.endpoint if node.door is not None else "",
+            private=node.options.passphrase is not None,
             my_node=seat.node_id,
             my_seat=game.seat_of(seat.node_id),
             players=players,
@@ -117,6 +121,11 @@ class NodeSession:
             can_start=self._why_not_start() is None,
             bot_levels=tuple(LEVELS),
         )
+
+    def _fingerprint(self, node: bytes) -> str:
+        """The player's key fingerprint, if this seat has learnt the key ("" if not)."""
+        key = self.seat.roster.key_of(node)
+        return fingerprint(key) if key is not None else ""
 
     def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
         self._callbacks.append(callback)

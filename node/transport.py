@@ -1,9 +1,8 @@
 """Move byte strings between nodes over ZeroMQ, peer to peer.
 
 Each node binds one ROUTER socket to receive, and opens one DEALER per peer to
-send. A DEALER's routing id is our node id, so the ROUTER at the far end sees
-who sent each message without reading it. The transport knows nothing of the
-game: it moves ``bytes`` and knows peers by node id and endpoint.
+send. The transport knows nothing of the game: it moves ``bytes`` and knows
+peers by node id, key and endpoint.
 
 It never waits on a slow or absent peer. Every send is non-blocking; when a
 peer's queue is full (``SEND_HWM`` messages) the message is dropped and
@@ -11,24 +10,40 @@ counted, and the protocol above repairs the gap. Nothing here runs a task:
 ``recv`` awaits the ROUTER itself, so a slow reader leaves messages in
 ZeroMQ's bounded queue (``RECV_HWM``) rather than in an unbounded one of ours.
 
-The sender id that ``recv`` returns is what the sender's DEALER claims. It is
-not authenticated, and a foreign ZeroMQ peer may claim anything: treat it, and
-the bytes, as untrusted input.
+Every connection is CURVE (encrypted and authenticated). The ROUTER is a
+CURVE server with the node's own key; each DEALER is a CURVE client with the
+node's own key and the peer's server key, so it only ever talks to the holder
+of that key. A ZAP handler (``TableAuthenticator``) lets a client connect only
+if its key is let in by the seat's ``Roster``, and names the connection by the
+key's node id (its ZAP User-Id). ``recv`` returns that authenticated id as the
+sender of every message, never a routing id. Our DEALERs claim no routing id
+(ZeroMQ gives each connection one of its own, so a restarted node's new
+connection never collides with its old one, and ``ROUTER_HANDOVER`` stays off:
+with it, a member claiming another's routing id would take over, and cut, the
+other's connection). A connection that does claim a routing id must claim its
+own node id; a message whose claimed id is another's, or whose key the roster
+no longer lets in, is dropped and counted. The bytes themselves are still
+untrusted input.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import heapq
 import itertools
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import zmq
 import zmq.asyncio
 from dutchblitz.node.faults import FaultConfig, Faults, faults_from_env
-from dutchblitz.protocol.messages import NODE_ID_SIZE
+from dutchblitz.protocol.auth import Signer, curve_public_of
+from zmq.auth.asyncio import AsyncioAuthenticator
+from zmq.utils import z85
+
+from .roster import Roster
 
 MAX_PAYLOAD = 65536
 # ZeroMQ cuts off a peer that sends a bigger frame; the margin leaves room for
@@ -41,6 +56,15 @@ HEARTBEAT_TIMEOUT_MS = 3000
 HEARTBEAT_TTL_MS = 3000
 RECONNECT_IVL_MS = 100
 RECONNECT_IVL_MAX_MS = 400  # a restarted peer is reached again within this
+REFUSED_RETRY_S = 0.5  # first wait before connecting again to a peer that refused our key
+REFUSED_RETRY_MAX_S = 2.0
+_HANDSHAKE_FAILED = (
+    zmq.EVENT_HANDSHAKE_FAILED_AUTH
+    | zmq.EVENT_HANDSHAKE_FAILED_PROTOCOL
+    | zmq.EVENT_HANDSHAKE_FAILED_NO_DETAIL
+)
+TABLE_DOMAIN = "blitz-table"
+"""The ZAP domain of every table ROUTER."""
 
 
 class TransportClosed(Exception):
@@ -69,6 +93,13 @@ class TransportStats:
     """arrived bigger than ``MAX_PAYLOAD`` and dropped"""
     malformed: int = 0
     """arrived in more than one frame and dropped"""
+    handshake_failed: int = 0
+    """our connection to a peer was refused (it does not know our key yet) or the
+    peer did not prove the key we expected; we connect again later"""
+    impostor: int = 0
+    """claimed a routing id other than its authenticated key's node id, dropped"""
+    not_on_roster: int = 0
+    """from a key the roster no longer lets in (or never named), dropped"""
 
 
 def _set_common_options(socket: zmq.Socket[Any]) -> None:
@@ -85,21 +116,62 @@ def _check_endpoint(endpoint: str) -> None:
         raise ValueError(f"peer endpoint must look like tcp://HOST:PORT, got {endpoint!r}")
 
 
+class _RosterCallback:
+    """The ZAP credentials callback of the table domain: asks the roster."""
+
+    def __init__(self, roster: Roster) -> None:
+        self.roster = roster
+
+    def callback(self, domain: str, z85_key: bytes) -> bool:
+        try:
+            raw = z85.decode(z85_key)
+        except ValueError:
+            return False
+        return self.roster.allows_curve(raw)
+
+
+class TableAuthenticator(AsyncioAuthenticator):
+    """ZAP for one context: table ROUTERs let in the roster's keys, named by node id."""
+
+    def __init__(self, context: zmq.asyncio.Context, roster: Roster) -> None:
+        super().__init__(context)
+        self.roster = roster
+        self.configure_curve_callback(TABLE_DOMAIN, _RosterCallback(roster))
+
+    def curve_user_id(self, client_public_key: bytes) -> str:
+        node = self.roster.node_of_curve(client_public_key)
+        return "" if node is None else node.hex()
+
+
+def _is_stand_in(routing_id: bytes) -> bool:
+    """Whether ZeroMQ made this routing id up (the connection claimed none)."""
+    return len(routing_id) == 5 and routing_id[0] == 0
+
+
 class Transport:
     """One ROUTER to receive, one DEALER per peer to send. Open with ``Transport.open``."""
 
     def __init__(
         self,
-        node_id: bytes,
+        signer: Signer,
+        roster: Roster,
         context: zmq.asyncio.Context,
+        authenticator: TableAuthenticator,
         router: zmq.asyncio.Socket,
         faults: FaultConfig | None,
     ) -> None:
-        self.node_id = node_id
+        self.node_id = signer.node_id
+        self.signer = signer
+        self.roster = roster
         self.endpoint: str = router.getsockopt_string(zmq.LAST_ENDPOINT)
-        self._context = context
+        self.context = context
+        self._authenticator = authenticator
+        self._curve_public = z85.encode(signer.curve_public)
+        self._curve_secret = z85.encode(signer.curve_secret())
         self._router = router
         self._dealers: dict[bytes, tuple[str, zmq.asyncio.Socket]] = {}
+        self._watchers: dict[bytes, tuple[asyncio.Task[None], zmq.asyncio.Socket]] = {}
+        self._users: dict[str, bytes] = {}  # ZAP User-Id -> node id
         # Plain (not asyncio) views of the same sockets, for the calls that never wait:
         # a non-blocking send or receive through them costs a fifth of the asyncio one.
         self._senders: dict[bytes, zmq.Socket[bytes]] = {}
@@ -113,31 +185,41 @@ class Transport:
 
     @classmethod
     async def open(
-        cls, node_id: bytes, host: str, port: int = 0, *, faults: FaultConfig | None = None
+        cls,
+        signer: Signer,
+        host: str,
+        port: int = 0,
+        *,
+        roster: Roster,
+        faults: FaultConfig | None = None,
     ) -> Transport:
         """Bind the ROUTER on ``host:port`` (port 0: any free port; see ``endpoint``).
 
-        ``faults`` defaults to what ``BLITZ_FAULTS`` says; pass ``FaultConfig()``
-        to run without faults whatever the environment holds.
+        Only keys ``roster`` lets in may connect. ``faults`` defaults to what
+        ``BLITZ_FAULTS`` says; pass ``FaultConfig()`` to run without faults
+        whatever the environment holds.
         """
-        if len(node_id) != NODE_ID_SIZE:
-            raise ValueError(f"node id must be {NODE_ID_SIZE} bytes, got {len(node_id)}")
         if faults is None:
             faults = faults_from_env()
         context = zmq.asyncio.Context()
+        authenticator = TableAuthenticator(context, roster)
         router = context.socket(zmq.ROUTER)
         try:
+            authenticator.start()
             _set_common_options(router)
             router.setsockopt(zmq.RCVHWM, RECV_HWM)
-            # A node that restarts with the same id takes its old connection over
-            # instead of being refused until the old one times out.
-            router.setsockopt(zmq.ROUTER_HANDOVER, 1)
+            router.setsockopt(zmq.CURVE_SERVER, 1)
+            router.setsockopt(zmq.CURVE_SECRETKEY, z85.encode(signer.curve_secret()))
+            router.setsockopt(zmq.CURVE_PUBLICKEY, z85.encode(signer.curve_public))
+            router.setsockopt_string(zmq.ZAP_DOMAIN, TABLE_DOMAIN)
+            router.setsockopt(zmq.ZAP_ENFORCE_DOMAIN, 1)
             router.bind(f"tcp://{host}:{port if port else '*'}")
         except BaseException:
             router.close(linger=0)
+            authenticator.stop()
             context.term()
             raise
-        return cls(node_id, context, router, faults)
+        return cls(signer, roster, context, authenticator, router, faults)
 
     @property
     def stats(self) -> TransportStats:
@@ -149,18 +231,24 @@ class Transport:
         """Node id to endpoint, for every peer we can send to."""
         return {node_id: endpoint for node_id, (endpoint, _) in self._dealers.items()}
 
-    def add_peer(self, node_id: bytes, endpoint: str) -> None:
-        """Start sending to ``endpoint`` as ``node_id``; a new endpoint replaces the old."""
+    def add_peer(self, node_id: bytes, endpoint: str, key: bytes) -> None:
+        """Start sending to ``node_id`` at ``endpoint``, whose Ed25519 key is ``key``.
+
+        The connection is a CURVE client of the key's Curve25519 form, so only
+        the key's holder can answer it. A new endpoint replaces the old.
+        """
         self._check_open()
         _check_endpoint(endpoint)
         known = self._dealers.get(node_id)
         if known is not None and known[0] == endpoint:
             return
         self.remove_peer(node_id)
-        dealer = self._context.socket(zmq.DEALER)
+        dealer = self.context.socket(zmq.DEALER)
         try:
             _set_common_options(dealer)
-            dealer.setsockopt(zmq.ROUTING_ID, self.node_id)
+            dealer.setsockopt(zmq.CURVE_SERVERKEY, z85.encode(curve_public_of(key)))
+            dealer.setsockopt(zmq.CURVE_PUBLICKEY, self._curve_public)
+            dealer.setsockopt(zmq.CURVE_SECRETKEY, self._curve_secret)
             dealer.setsockopt(zmq.SNDHWM, SEND_HWM)
             dealer.setsockopt(zmq.RCVHWM, 1)
             dealer.setsockopt(zmq.RECONNECT_IVL, RECONNECT_IVL_MS)
@@ -170,14 +258,46 @@ class Transport:
             dealer.close(linger=0)
             raise
         self._dealers[node_id] = (endpoint, dealer)
+        monitor = dealer.get_monitor_socket(_HANDSHAKE_FAILED | zmq.EVENT_HANDSHAKE_SUCCEEDED)
+        task = asyncio.ensure_future(self._watch(dealer, endpoint, monitor))
+        self._watchers[node_id] = (task, monitor)
         self._senders[node_id] = zmq.Socket.shadow(dealer.underlying)
 
     def remove_peer(self, node_id: bytes) -> None:
         """Stop sending to ``node_id`` and drop what is still queued for it."""
+        watcher = self._watchers.pop(node_id, None)
+        if watcher is not None:
+            watcher[0].cancel()
+            watcher[1].close(linger=0)
         known = self._dealers.pop(node_id, None)
         self._senders.pop(node_id, None)
         if known is not None:
             known[1].close(linger=0)
+
+    async def _watch(
+        self, dealer: zmq.asyncio.Socket, endpoint: str, monitor: zmq.asyncio.Socket
+    ) -> None:
+        """Connect again after a failed handshake: ZeroMQ gives such a connection up.
+
+        A peer refuses our key until its roster learns it (say from a third
+        node's HELLO a little later), so a refusal is not final here.
+        """
+        wait = REFUSED_RETRY_S
+        try:
+            while True:
+                frames = await monitor.recv_multipart()
+                event = int.from_bytes(frames[0][:2], "little")
+                if event == zmq.EVENT_HANDSHAKE_SUCCEEDED:
+                    wait = REFUSED_RETRY_S
+                    continue
+                self._stats.handshake_failed += 1
+                await asyncio.sleep(wait)
+                wait = min(2 * wait, REFUSED_RETRY_MAX_S)
+                with contextlib.suppress(zmq.ZMQError):
+                    dealer.disconnect(endpoint)
+                dealer.connect(endpoint)
+        except (asyncio.CancelledError, zmq.ZMQError):
+            pass
 
     def send(self, node_id: bytes, data: bytes) -> bool:
         """Queue ``data`` for one peer without waiting; ``False`` if it was refused.
@@ -209,7 +329,7 @@ class Transport:
         return sum(self.send(node_id, data) for node_id in list(self._dealers))
 
     async def recv(self) -> tuple[bytes, bytes]:
-        """Wait for the next message: (sender's routing id, data)."""
+        """Wait for the next message: (sender's authenticated node id, data)."""
         while True:
             message = self._accept(await self._recv_frames())
             if message is not None:
@@ -224,19 +344,31 @@ class Transport:
         self._check_open()
         while True:
             try:
-                frames = self._router_now.recv_multipart(flags=zmq.NOBLOCK)
+                frames = self._router_now.recv_multipart(flags=zmq.NOBLOCK, copy=False)
             except zmq.Again:
                 return None
             message = self._accept(frames)
             if message is not None:
                 return message
 
-    def _accept(self, frames: list[bytes]) -> tuple[bytes, bytes] | None:
-        """(sender, data) from a well-formed message, or None after counting why not."""
+    def _accept(self, frames: list[zmq.Frame]) -> tuple[bytes, bytes] | None:
+        """(sender, data) from a well-formed, authenticated message, or None (counted)."""
         if len(frames) != 2:
             self._stats.malformed += 1
             return None
-        sender, data = frames
+        routing, payload = frames
+        user = cast(str, payload.get("User-Id"))
+        sender = self._users.get(user)
+        if sender is None:
+            sender = self._users[user] = bytes.fromhex(user) if user else b""
+        routing_id = routing.bytes
+        if routing_id != sender and not _is_stand_in(routing_id):
+            self._stats.impostor += 1
+            return None
+        if not self.roster.allows(sender):
+            self._stats.not_on_roster += 1
+            return None
+        data = payload.bytes
         if len(data) > MAX_PAYLOAD:
             self._stats.oversize_received += 1
             return None
@@ -254,7 +386,8 @@ class Transport:
         for node_id in list(self._dealers):
             self.remove_peer(node_id)
         self._router.close(linger=0)
-        self._context.term()
+        self._authenticator.stop()
+        self.context.term()
 
     @property
     def closed(self) -> bool:
@@ -270,10 +403,10 @@ class Transport:
         if self._closed:
             raise TransportClosed("the transport is closed")
 
-    async def _recv_frames(self) -> list[bytes]:
+    async def _recv_frames(self) -> list[zmq.Frame]:
         self._check_open()
         try:
-            return await self._router.recv_multipart()
+            return await self._router.recv_multipart(copy=False)
         except asyncio.CancelledError:
             # Closing the ROUTER cancels a pending receive; only a cancel of
             # our own task should travel on as a cancel.

@@ -17,6 +17,7 @@ from typing import NoReturn
 import msgpack
 
 from . import codec_fast
+from .auth import PUBLIC_KEY_SIZE
 from .cards import DECK_SIZE, MAX_PLAYERS, post_count
 from .codec_fields import (
     Blob,
@@ -174,7 +175,8 @@ AUTH = Blob(range(MAX_AUTH + 1))
 HASH = Blob((HASH_SIZE,))
 REPAIRED = Blob(range(1, MAX_MESSAGE_SIZE + 1))
 
-PEER = Record(PeerAddress, (("node", NODE), ("endpoint", ENDPOINT)))
+PUBLIC_KEY = Blob((PUBLIC_KEY_SIZE,))
+PEER = Record(PeerAddress, (("node", NODE), ("endpoint", ENDPOINT), ("key", PUBLIC_KEY)))
 ACK = Record(Ack, (("node", NODE), ("held", UINT63)))
 PLAY = Record(
     Play,

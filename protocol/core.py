@@ -14,7 +14,7 @@ import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
-from .auth import AUTH_SIZE, Signer
+from .auth import AUTH_SIZE, Signer, node_id_of
 from .clock import LamportClock, OrderKey, order_key
 from .codec import ProtocolError, decode, encode
 from .digest import DIGEST_SIZE, canonical_bytes
@@ -124,6 +124,7 @@ class Replica:
         self.chain = b""
         self.counters = Counters()
         self.endpoints: dict[bytes, str] = {}
+        self.keys: dict[bytes, bytes] = {}  # node -> public key, for the HELLO peer lists
         self.suspected: dict[bytes, int] = {}  # node -> what I held when I suspected it
         self.suspect_seqs: dict[bytes, int] = {}  # node -> the number of my Suspect event
         self.claims: dict[bytes, dict[bytes, int]] = {}  # target -> {suspecter: held}
@@ -701,8 +702,14 @@ class Replica:
         """Whether this node may send game events now (a member, not being removed)."""
         return self.is_member() and not self.rejoining and self.me.node not in self.settled
 
+    def know_key(self, node: bytes, key: bytes) -> None:
+        """Learn a peer's public key (checked against its id), to list it in our HELLOs."""
+        if node_id_of(key) == node:
+            self.keys[node] = key
+
     def _hello(self, to: bytes | None) -> Send:
-        peers = tuple(PeerAddress(n, e) for n, e in sorted(self.endpoints.items())[:MAX_PEERS])
+        known = ((n, e, self.keys.get(n)) for n, e in sorted(self.endpoints.items()))
+        peers = tuple(PeerAddress(n, e, k) for n, e, k in known if k is not None)[:MAX_PEERS]
         # Skip one number past anything used, so a stale CUT of our old stream (which ends at
         # most at my_seq) can never be mistaken for one of the new stream.
         resume = self.my_seq + 2 if self.rejoining or not self.is_member() else 0
@@ -716,6 +723,8 @@ class Replica:
             self.endpoints[sender] = hello.endpoint
             effects.append(PeerSeen(sender, hello.endpoint))
         for peer in hello.peers:
+            if peer.node not in self.keys and node_id_of(peer.key) == peer.node:
+                self.keys[peer.node] = peer.key
             if peer.node != self.me.node and peer.node not in self.endpoints:
                 self.endpoints[peer.node] = peer.endpoint
                 effects.append(PeerSeen(peer.node, peer.endpoint))

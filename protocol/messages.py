@@ -58,6 +58,7 @@ class MoveKind(IntEnum):
 class PeerAddress:
     node: bytes
     endpoint: str  # "tcp://198.18.0.2:5555"
+    key: bytes  # the node's Ed25519 public key (32 bytes); node == node_id_of(key)
 
 
 @dataclass(frozen=True, slots=True)

@@ -93,6 +93,8 @@ class FakeSession:
     seconds_running: float = 0.0
     bots: set[int] = field(default_factory=set)
     fingerprints: dict[int, str] = field(default_factory=dict)
+    door: str = ""
+    private: bool = False
     calls: list[tuple[Any, ...]] = field(default_factory=list)
     refusal: str | None = None  # every action returns this while it is set
     notices: list[Notice] = field(default_factory=list)
@@ -123,6 +125,8 @@ class FakeSession:
             and all(m.ready for m in self.game.seated())
             and len(self.game.seated()) >= 2,
             bot_levels=BOT_LEVELS,
+            door=self.door,
+            private=self.private,
         )
 
     def player_infos(self) -> tuple[PlayerInfo, ...]:

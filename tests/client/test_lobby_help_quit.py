@@ -94,6 +94,26 @@ def test_the_lobby_shows_players_backs_ready_and_fingerprints() -> None:
     run(go())
 
 
+def test_a_full_private_lobby_shows_every_key_to_compare_and_fits_80_by_24() -> None:
+    prints = {seat: f"{seat}F9A-C21B-77D0-5E4{seat}" for seat in range(8)}
+    session = lobby_session(
+        8, fingerprints=prints, door="tcp://127.0.0.1:7777", private=True, peers_seen=7
+    )
+
+    async def go() -> None:
+        async with running(session) as drive:
+            screen = drive.screen()
+            assert len(screen) <= 24 and all(len(line) <= 80 for line in screen)
+            shown = "\n".join(screen)
+            assert "kitchen (private)" in shown
+            assert "127.0.0.1:7777" in shown  # the door, what a friend's --peer names
+            for fingerprint in prints.values():
+                assert fingerprint in shown
+            assert "Each Key must read the same on every player's screen" in shown
+
+    run(go())
+
+
 def test_alone_after_a_few_seconds_the_lobby_says_what_to_do() -> None:
     session = lobby_session(1, peers_seen=0)
     clock = Clock()

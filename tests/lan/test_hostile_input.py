@@ -1,20 +1,26 @@
-"""Bad bytes thrown at a node's port mid-game: the node drops them and the game completes.
+"""Bad bytes thrown at a node mid-game: the node drops them and the game completes.
 
-A raw ZeroMQ DEALER, not a node, connects to one player's ROUTER while a round
-is being played and sends garbage, msgpack that is not a message, an oversize
-message, a wrong version, several frames at once, and well-formed messages
-from a node that is not at the table (or is at another table). The player
-counts what it refused, and the four nodes still finish the game and agree.
+A stranger's raw ZeroMQ DEALER (a key nobody let in) cannot even connect to a
+player's table ROUTER: the CURVE handshake is refused. So the bad bytes come
+from an insider: a raw DEALER holding another player's key (read from its state
+directory, as a player who turned against the table could) connects to one
+player's ROUTER while a round is being played and sends garbage, msgpack that
+is not a message, an oversize message, a wrong version, several frames at once,
+well-formed messages that name another sender than the key (a node that is not
+at the table), and a message for another table. The player counts what it
+refused, and the four nodes still finish the game and agree.
 """
 
 from __future__ import annotations
 
 import ast
 import os
+import re
 from pathlib import Path
 
 import pytest
 import zmq
+from dutchblitz.protocol.auth import Signer
 from dutchblitz.protocol.codec import encode
 from dutchblitz.protocol.messages import (
     Envelope,
@@ -25,6 +31,7 @@ from dutchblitz.protocol.messages import (
     Play,
     RepairRequest,
 )
+from zmq.utils import z85
 
 from tests.lan.nodes import (
     BlitzNode,
@@ -39,7 +46,7 @@ pytestmark = [pytest.mark.lan, pytest.mark.timeout(180)]
 PLAYERS = 4
 
 
-def hostile_messages(nowhere: int) -> list[list[bytes]]:
+def hostile_messages(nowhere: int, insider: bytes) -> list[list[bytes]]:
     """Each item is one ZeroMQ message, as a list of frames."""
     stranger, other = os.urandom(16), os.urandom(16)
     heartbeat = encode(Envelope("blitz", stranger, 3, 0, Heartbeat(0, (), 0, b"")))
@@ -58,22 +65,38 @@ def hostile_messages(nowhere: int) -> list[list[bytes]]:
         [encode(Envelope("blitz", stranger, 5, 1, Event(play)))],
         [encode(Envelope("blitz", other, 6, 3, Event(play)))],  # no hello, a gap before it
         [encode(Envelope("blitz", other, 7, 0, RepairRequest(other, 1, 5)))],
-        [encode(Envelope("garden", other, 8, 0, Heartbeat(0, (), 0, b"")))],
+        [encode(Envelope("garden", insider, 8, 0, Heartbeat(0, (), 0, b"")))],
     ]
 
 
-def throw_at(port: int, messages: list[list[bytes]]) -> None:
+def throw_at(endpoint: str, server: bytes, key: Signer, messages: list[list[bytes]]) -> None:
+    """Send ``messages`` to a table ROUTER (whose CURVE key is ``server``) holding ``key``."""
     context = zmq.Context()
     dealer = context.socket(zmq.DEALER)
     dealer.setsockopt(zmq.LINGER, 2000)  # hand everything over before closing
-    dealer.setsockopt(zmq.ROUTING_ID, os.urandom(16))
-    dealer.connect(f"tcp://127.0.0.1:{port}")
+    dealer.setsockopt(zmq.CURVE_SERVERKEY, z85.encode(server))
+    dealer.setsockopt(zmq.CURVE_PUBLICKEY, z85.encode(key.curve_public))
+    dealer.setsockopt(zmq.CURVE_SECRETKEY, z85.encode(key.curve_secret()))
+    dealer.connect(endpoint)
     try:
         for frames in messages:
             dealer.send_multipart(frames)
     finally:
         dealer.close()
         context.term()
+
+
+def table_endpoint(node: BlitzNode) -> str:
+    """Where the node's table ROUTER listens, from its first log line."""
+    for line in node.lines:
+        found = re.search(r"listening on (tcp://\S+), door ", line)
+        if found:
+            return found.group(1)
+    raise AssertionError(f"{node.label}: no table endpoint logged:\n{node.output()}")
+
+
+def key_of(state_dir: Path) -> Signer:
+    return Signer((state_dir / "identity.key").read_bytes())
 
 
 def test_hostile_bytes_mid_game_are_dropped_and_the_game_completes(tmp_path: Path) -> None:
@@ -86,10 +109,14 @@ def test_hostile_bytes_mid_game_are_dropped_and_the_game_completes(tmp_path: Pat
     target = nodes[0]
     try:
         target.wait_for_text("round 1: playing")
-        throw_at(ports[0], hostile_messages(nowhere))
+        endpoint, server = table_endpoint(target), key_of(tmp_path / "node0").curve_public
+        insider, stranger = key_of(tmp_path / "node1"), Signer(os.urandom(32))
+        messages = hostile_messages(nowhere, insider.node_id)
+        throw_at(endpoint, server, stranger, messages)  # refused at the handshake
+        throw_at(endpoint, server, insider, messages)
         target.wait_for_text("round 2: playing")
-        throw_at(ports[0], hostile_messages(nowhere))
-        throw_at(ports[0], [[bytes(1 << 20)]])  # so big that ZeroMQ hangs up on the sender
+        throw_at(endpoint, server, insider, messages)
+        throw_at(endpoint, server, insider, [[bytes(1 << 20)]])  # ZeroMQ hangs up on it
         codes = [node.finish() for node in nodes]
         assert codes == [0] * PLAYERS, "\n\n".join(node.output() for node in nodes)
         check_agreement(nodes)
@@ -101,6 +128,8 @@ def test_hostile_bytes_mid_game_are_dropped_and_the_game_completes(tmp_path: Pat
     counters = ast.literal_eval(line.split("counters: ", 1)[1])
     assert counters["loop_errors"] == 0
     assert counters["transport_refused"] == 4, counters  # oversize and two-frame, twice
+    assert counters["roster"]["refused"] >= 1, counters  # the stranger
+    assert counters["forged_sender"] >= 10, counters  # P-132: five naming others, twice
     refused = counters["dropped"]
     for reason in ("malformed", "bad_version", "other_table"):
         assert refused.get(reason, 0) >= 2, refused

@@ -2,7 +2,8 @@
 
 Each node runs in its own network namespace, plugged into a bridge with
 multicast snooping off and addressed in 198.18.0.0/24, with no ``--peer``:
-zeroconf is the only way the nodes can meet.
+zeroconf is the only way the nodes can meet. At a private table the adverts
+only say where each door is: the nodes knock and prove the passphrase.
 """
 
 from __future__ import annotations
@@ -19,7 +20,12 @@ pytestmark = [pytest.mark.lan, pytest.mark.netns, pytest.mark.timeout(240)]
 PLAYERS = 4
 
 
-def test_four_nodes_found_by_zeroconf_alone_play_a_whole_game(tmp_path: Path) -> None:
+@pytest.mark.parametrize("passphrase", [None, "correct horse"], ids=["open", "private"])
+def test_four_nodes_found_by_zeroconf_alone_play_a_whole_game(
+    tmp_path: Path, passphrase: str | None
+) -> None:
+    private = ["--passphrase", passphrase] if passphrase else []
+    common = ["--players", str(PLAYERS), *private]
     with private_lan() as lan:
         hosts = [lan.add_host(number) for number in range(1, PLAYERS + 1)]
         table = f"kitchen-{lan.prefix}"
@@ -27,7 +33,7 @@ def test_four_nodes_found_by_zeroconf_alone_play_a_whole_game(tmp_path: Path) ->
             BlitzNode(
                 f"bot{i}",
                 tmp_path / f"node{i}",
-                ["--interface", host.interface, "--table", table, "--players", str(PLAYERS)],
+                ["--interface", host.interface, "--table", table, *common],
                 prefix=["ip", "netns", "exec", host.namespace],
             )
             for i, host in enumerate(hosts)

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from dutchblitz.protocol.auth import Signer
 from dutchblitz.protocol.version import PROTOCOL_VERSION
 
 from tests.netns_helpers import WAIT_S, Host, Lan, Process, child_env, private_lan
@@ -101,7 +102,8 @@ def test_nodes_at_one_table_find_and_greet_each_other_by_zeroconf_alone(lan: Lan
                     assert other.ready["endpoint"].startswith(f"tcp://{host.address}:")
 
         leaver, stayers = probes[2], probes[:2]
-        assert leaver.close()["transport"]["received"] == 2
+        assert leaver.close()["transport"]["received"] >= 2  # greetings are repeated
+        assert leaver.ids("received", key="sender") == {p.node_id for p in stayers}
         for probe in stayers:
             probe.wait_to_see("lost", {leaver.node_id})
 
@@ -208,27 +210,38 @@ def test_avahi_sees_our_node_and_we_see_avahis(lan: Lan, tmp_path: Path) -> None
         for entry in (f"id={probe.node_id}", f"v={PROTOCOL_VERSION}", "table=kitchen", "name=Ada"):
             assert f'"{entry}"' in line
 
-        grace_id = secrets.token_hex(16)
-        publish = Process(
-            "avahi-publish",
-            [
-                "ip", "netns", "exec", theirs.namespace, "avahi-publish", "-s", "Grace",
-                "_blitz._tcp", "4242", f"id={grace_id}", f"v={PROTOCOL_VERSION}",
-                "table=kitchen", "name=Grace", "port=4242",
-            ],
-            env=avahi_env,
-        )  # fmt: skip
-        daemons.append(publish)
+        grace = Signer(secrets.token_bytes(32))
+        grace_id = grace.node_id.hex()
+
+        def publish(name: str, node_id: str) -> Process:
+            return Process(
+                f"avahi-publish {name}",
+                [
+                    "ip", "netns", "exec", theirs.namespace, "avahi-publish", "-s", name,
+                    "_blitz._tcp", "4242", f"id={node_id}", f"key={grace.public_key.hex()}",
+                    f"v={PROTOCOL_VERSION}", "table=kitchen", f"name={name}", "port=4243",
+                    "door=4242",
+                ],
+                env=avahi_env,
+            )  # fmt: skip
+
+        # Mallory shows Grace's key under an id of her own choosing: refused, whatever it says.
+        mallory_id = secrets.token_hex(16)
+        daemons.append(publish("Mallory", mallory_id))
+        daemons.append(publish("Grace", grace_id))
         probe.wait_to_see("found", {grace_id})
         found = next(e for e in probe.events() if e.get("id") == grace_id)
         assert found == {
             "event": "found",
             "id": grace_id,
             "name": "Grace",
-            "endpoint": f"tcp://{theirs.address}:4242",
+            "endpoint": f"tcp://{theirs.address}:4243",
         }
-        publish.stop()
+        daemons.pop().stop()
         probe.wait_to_see("lost", {grace_id})
+        assert mallory_id not in probe.ids("found")
+        closed = probe.close()
+        assert closed["discovery"]["wrong_id"] >= 1
     finally:
         if probe is not None:
             probe.stop()

@@ -8,9 +8,11 @@ from pathlib import Path
 import pytest
 from dutchblitz.node.contacts import GREET_GAP_S
 from dutchblitz.node.duties import Wishes
+from dutchblitz.node.roster import Roster, Source
 from dutchblitz.node.seat import LocalSeat, SeatConfig, message_kind
 from dutchblitz.node.store import StateDir
 from dutchblitz.node.transport import Transport
+from dutchblitz.protocol.auth import Signer
 from dutchblitz.protocol.messages import Kind
 
 
@@ -31,10 +33,13 @@ async def hellos_within(transport: Transport, seconds: float) -> int:
 def test_an_announced_peer_is_greeted_again(tmp_path: Path) -> None:
     async def main() -> None:
         store = StateDir(tmp_path / "a")
-        node = store.node_id()
-        mine = await Transport.open(node, "127.0.0.1")
-        other_id = bytes(range(16))
-        other = await Transport.open(other_id, "127.0.0.1")
+        signer, other_signer = store.identity(), Signer(bytes(range(32)))
+        node, other_id = signer.node_id, other_signer.node_id
+        mine_roster, other_roster = Roster(), Roster()
+        mine_roster.learn(other_id, other_signer.public_key, Source.DOOR)
+        other_roster.learn(node, signer.public_key, Source.DOOR)
+        mine = await Transport.open(signer, "127.0.0.1", roster=mine_roster)
+        other = await Transport.open(other_signer, "127.0.0.1", roster=other_roster)
         seat = LocalSeat(SeatConfig("t", Wishes(name="a")), store, mine, node)
         try:
             seat.meet(other_id, other.endpoint)

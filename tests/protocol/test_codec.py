@@ -135,7 +135,7 @@ def test_tables_match_the_message_classes() -> None:
 
 def test_encoding_is_canonical() -> None:
     """P-10: one envelope, one encoding, however its tuples were built."""
-    peers = [PeerAddress(BOB, "tcp://b:1")]
+    peers = [PeerAddress(BOB, "tcp://b:1", bytes(32))]
     built_from_list = Envelope("t", ANN, 1, 0, Hello("A", "pump", "tcp://a:1", peers, b"", 0))  # type: ignore[arg-type]
     built_from_tuple = Envelope(
         "t", ANN, 1, 0, Hello("A", "pump", "tcp://a:1", tuple(peers), b"", 0)

@@ -260,7 +260,9 @@ def envelopes(draw: st.DrawFn) -> Envelope:
             names,
             endpoints,
             st.lists(
-                st.builds(PeerAddress, nodes, endpoints), max_size=8, unique_by=lambda p: p.node
+                st.builds(PeerAddress, nodes, endpoints, st.binary(min_size=32, max_size=32)),
+                max_size=8,
+                unique_by=lambda p: p.node,
             ).map(tuple),
             digests,
             uint63,
