@@ -148,15 +148,21 @@ def cost_figures(sizes: Sequence[int], events: int) -> dict[str, dict[str, float
 def cost_one(size: int, events: int) -> dict[str, float]:
     from collections import deque
 
+    from dutchblitz.protocol.auth import Signer
     from dutchblitz.protocol.core import Identity, Replica
     from dutchblitz.protocol.effects import Send
     from dutchblitz.protocol.messages import Profile
 
-    ids = [bytes([1 + i // 256, i % 256]) * 8 for i in range(size)]
+    signers = [Signer(bytes([1 + i // 256, i % 256]) * 16) for i in range(size)]
+    ids = [signer.node_id for signer in signers]
     epoch = b"cost-growth-bench"[:16]
     replicas = {
-        node: Replica(Identity(node, "cost", epoch, endpoint="tcp://127.0.0.1:1"), 0.0)
-        for node in ids
+        signer.node_id: Replica(
+            Identity(signer.node_id, "cost", epoch, endpoint="tcp://127.0.0.1:1"),
+            0.0,
+            signer=signer,
+        )
+        for signer in signers
     }
     counted = {"messages": 0, "bytes": 0}
     queue: deque[tuple[bytes, bytes, bytes | None]] = deque()
