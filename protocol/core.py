@@ -30,6 +30,18 @@ from .effects import (
     Withdrawn,
 )
 from .game import Game, Phase
+from .guard import (
+    LAMPORT_CEILING,
+    MAX_ADMITTING,
+    MAX_CLAIM_TARGETS,
+    MAX_ENDPOINTS,
+    MAX_GUEST_AHEAD,
+    MAX_GUEST_RAWS,
+    MAX_NEW_PEERS_PER_HELLO,
+    MAX_SETTLED,
+    MAX_STREAMS,
+    endpoint_ok,
+)
 from .messages import (
     Ack,
     Admit,
@@ -124,6 +136,7 @@ class Replica:
         self._last_heartbeat = -1e18
         self._last_hello = -1e18
         self._repair_asked: dict[bytes, tuple[float, int]] = {}
+        self._guest_raws = 0  # void events of senders nobody seated, kept for repairs
         self._digests: dict[int, bytes] = {}
         self._peer_digests: dict[int, tuple[bytes, bytes]] = {}
         self.now = now
@@ -169,6 +182,10 @@ class Replica:
             return self._dropped("other_table", f"message for table {envelope.table!r}")
         if envelope.sender == self.me.node:
             return self._dropped("from_myself", "a message claiming to be from this node")
+        if envelope.lamport > LAMPORT_CEILING:
+            return self._dropped("clock_ceiling", f"a clock of {envelope.lamport}")
+        if not self._room_for(envelope.sender):
+            return self._dropped("too_many_peers", "no room for another sender")
         self.clock.observe(envelope.lamport)
         self._stream(envelope.sender).last_heard = now
         payload = envelope.payload
@@ -285,6 +302,9 @@ class Replica:
         if not stream.accepts(envelope.seq):
             self.counters.duplicates += 1
             return []
+        if envelope.seq > stream.held + MAX_GUEST_AHEAD and not self._present(envelope.sender):
+            self.counters.drop("guest_ahead")  # repaired once it is a member here
+            return []
         effects: list[Effect] = [Persist(raw)] if persist else []
         for held in stream.store(envelope.seq, Held(envelope, raw)):
             effects += self._on_contiguous(held, now)
@@ -352,8 +372,13 @@ class Replica:
         envelope = held.envelope
         assert isinstance(envelope.payload, Event)
         body = envelope.payload.body
-        self.stable_raws[(sender, seq)] = held.raw  # a void event is still served in repairs
-        if not self._counts(sender, seq, body):
+        counts = self._counts(sender, seq, body)
+        seated = counts or sender in self.stable.members or sender == self.me.node
+        if seated or self._guest_raws < MAX_GUEST_RAWS:
+            # A void event is still served in repairs; of senders nobody has seated, a few.
+            self._guest_raws += not seated
+            self.stable_raws[(sender, seq)] = held.raw
+        if not counts:
             # Only members present at this point of the order make the log: a node that
             # never received this event must end with the same log as one that did.
             self._optimistic = None
@@ -465,8 +490,11 @@ class Replica:
         return self._send_event(Suspect(node, stream.held), now)
 
     def _note_suspect(self, sender: bytes, body: Suspect, now: float) -> list[Effect]:
-        if body.held < self._stream(body.node).first_seq - 1:
+        if body.held < self._first_seq(body.node) - 1:
             return []  # about a stream the node has since left behind
+        if body.node not in self.claims and len(self.claims) >= MAX_CLAIM_TARGETS:
+            self.counters.drop("too_many_claims")
+            return []
         self.claims.setdefault(body.node, {})[sender] = body.held
         target = body.node
         if sender == self.me.node and target not in self.suspected:
@@ -554,8 +582,11 @@ class Replica:
         return effects
 
     def _adopt_cut(self, body: Cut) -> list[Effect]:
-        if body.seq < self._stream(body.node).first_seq - 1:
+        if body.seq < self._first_seq(body.node) - 1:
             return []  # about a stream the node has since left behind
+        if body.node not in self.settled and len(self.settled) >= MAX_SETTLED:
+            self.counters.drop("too_many_cuts")
+            return []
         if body.node == self.me.node:
             if self.settled.get(self.me.node) is None:
                 self.settled[self.me.node] = body.seq
@@ -609,6 +640,8 @@ class Replica:
         stream.promise(beat.last_seq, envelope.lamport)
         self._maybe_retract(envelope.sender)
         for ack in beat.acks:
+            if not self._room_for(ack.node):
+                continue  # about a node we have no room to follow
             stream.acks[ack.node] = max(stream.acks.get(ack.node, 0), ack.held)
             self._stream(ack.node).announced = max(self._stream(ack.node).announced, ack.held)
         if beat.digest:
@@ -634,19 +667,27 @@ class Replica:
     def _take_hello(self, envelope: Envelope, hello: Hello, now: float) -> list[Effect]:
         sender = envelope.sender
         effects: list[Effect] = []
-        if hello.endpoint and self.endpoints.get(sender) != hello.endpoint:
+        if self.endpoints.get(sender) != hello.endpoint and self._may_learn(sender, hello.endpoint):
             self.endpoints[sender] = hello.endpoint
             effects.append(PeerSeen(sender, hello.endpoint))
+        learnt = 0
         for peer in hello.peers:
-            if peer.node != self.me.node and peer.node not in self.endpoints:
-                self.endpoints[peer.node] = peer.endpoint
-                effects.append(PeerSeen(peer.node, peer.endpoint))
+            if learnt >= MAX_NEW_PEERS_PER_HELLO:
+                break
+            if peer.node in self.endpoints or not self._may_learn(peer.node, peer.endpoint):
+                continue
+            learnt += 1
+            self.endpoints[peer.node] = peer.endpoint
+            effects.append(PeerSeen(peer.node, peer.endpoint))
         if hello.resume_seq > 0 and hello.epoch in (b"", self.me.epoch):
             effects += self._admit(sender, hello.resume_seq, now)
         return effects
 
     def _admit(self, node: bytes, first_seq: int, now: float) -> list[Effect]:
         if not self.is_member() or (node, first_seq) in self.admitted:
+            return []
+        if len(self.admitted) >= MAX_ADMITTING:
+            self.counters.drop("too_many_admissions")
             return []
         member = self.stable.members.get(node)
         if member is not None and member.present:
@@ -727,6 +768,12 @@ class Replica:
                 continue
             if envelope.sender == self.me.node:
                 continue
+            if envelope.lamport > LAMPORT_CEILING:
+                effects += self._dropped("clock_ceiling", "a repaired event past the ceiling")
+                continue
+            if not self._room_for(envelope.sender):
+                effects += self._dropped("too_many_peers", "no room for another sender")
+                continue
             self.clock.observe(envelope.lamport)
             effects += self._take_event(envelope, raw, now, persist=True)
         self._repair_asked.pop(repair.origin, None)
@@ -736,8 +783,12 @@ class Replica:
 
     def _compare_digest(self, sender: bytes, index: int, digest: bytes) -> list[Effect]:
         if index > len(self.log):
-            if len(self._peer_digests) < DIGEST_MEMORY:
-                self._peer_digests[index] = (sender, digest)
+            if len(self._peer_digests) >= DIGEST_MEMORY:
+                furthest = max(self._peer_digests)
+                if index >= furthest:
+                    return []
+                del self._peer_digests[furthest]  # the nearest ones are checked first
+            self._peer_digests[index] = (sender, digest)
             return []
         return self._check_digest(sender, index, digest)
 
@@ -767,6 +818,55 @@ class Replica:
         self._optimistic = None
         self._digests.clear()
         return []
+
+    # -- bounds (see guard) --------------------------------------------------------------------
+
+    def _present(self, node: bytes) -> bool:
+        member = self.stable.members.get(node)
+        return member is not None and member.present
+
+    def _first_seq(self, node: bytes) -> int:
+        stream = self.streams.get(node)
+        return 1 if stream is None else stream.first_seq
+
+    def _room_for(self, node: bytes) -> bool:
+        """Whether ``node`` has a stream here or can have one: the table of streams is bounded.
+
+        When it is full, the least recently heard stream that nothing depends on (not a
+        member's, never cut or suspected, holding no event still to apply) makes room.
+        """
+        if node in self.streams or len(self.streams) < MAX_STREAMS:
+            return True
+        idle = [
+            stream
+            for key, stream in self.streams.items()
+            if key != self.me.node
+            and key not in self.stable.members
+            and key not in self.settled
+            and key not in self.claims
+            and not stream.events
+            and not stream.parked
+        ]
+        if not idle:
+            return False
+        gone = min(idle, key=lambda s: s.last_heard).node
+        del self.streams[gone]
+        self._repair_asked.pop(gone, None)
+        for stream in self.streams.values():
+            stream.acks.pop(gone, None)
+        return True
+
+    def _may_learn(self, node: bytes, endpoint: str) -> bool:
+        """Whether to take ``endpoint`` for ``node`` from a HELLO (and tell the shell)."""
+        if node == self.me.node or not endpoint_ok(endpoint, self.me.endpoint):
+            return False
+        if node in self.endpoints or len(self.endpoints) < MAX_ENDPOINTS:
+            return True
+        strangers = [n for n in self.endpoints if n not in self.stable.members]
+        if not strangers:
+            return False
+        del self.endpoints[strangers[0]]  # the oldest learnt of those never at the table
+        return True
 
     def _dropped(self, reason: str, detail: str) -> list[Effect]:
         first = self.counters.drop(reason)
