@@ -31,9 +31,9 @@ from .effects import (
 )
 from .game import Game, Phase
 from .guard import (
-    LAMPORT_CEILING,
     MAX_ADMITTING,
     MAX_CLAIM_TARGETS,
+    MAX_CLOCK_JUMP,
     MAX_ENDPOINTS,
     MAX_GUEST_AHEAD,
     MAX_GUEST_RAWS,
@@ -182,8 +182,8 @@ class Replica:
             return self._dropped("other_table", f"message for table {envelope.table!r}")
         if envelope.sender == self.me.node:
             return self._dropped("from_myself", "a message claiming to be from this node")
-        if envelope.lamport > LAMPORT_CEILING:
-            return self._dropped("clock_ceiling", f"a clock of {envelope.lamport}")
+        if not self._clock_near(envelope.lamport):
+            return self._dropped("clock_jump", f"a clock of {envelope.lamport}")
         if not self._room_for(envelope.sender):
             return self._dropped("too_many_peers", "no room for another sender")
         self.clock.observe(envelope.lamport)
@@ -302,9 +302,12 @@ class Replica:
         if not stream.accepts(envelope.seq):
             self.counters.duplicates += 1
             return []
-        if envelope.seq > stream.held + MAX_GUEST_AHEAD and not self._present(envelope.sender):
-            self.counters.drop("guest_ahead")  # repaired once it is a member here
-            return []
+        if persist and envelope.seq > stream.held + MAX_GUEST_AHEAD:
+            # From the network (a reloaded log is taken whole): a sender that is not at the
+            # table here may run only a little ahead; the rest is repaired once it is.
+            if not self._present(envelope.sender):
+                self.counters.drop("guest_ahead")
+                return []
         effects: list[Effect] = [Persist(raw)] if persist else []
         for held in stream.store(envelope.seq, Held(envelope, raw)):
             effects += self._on_contiguous(held, now)
@@ -692,6 +695,8 @@ class Replica:
         member = self.stable.members.get(node)
         if member is not None and member.present:
             return []
+        if member is None and self.stable.phase != Phase.LOBBY:
+            return []  # past the lobby only players who were seated come back (P-107)
         self.admitted.add((node, first_seq))
         return self._send_event(Admit(node, first_seq), now)
 
@@ -768,8 +773,8 @@ class Replica:
                 continue
             if envelope.sender == self.me.node:
                 continue
-            if envelope.lamport > LAMPORT_CEILING:
-                effects += self._dropped("clock_ceiling", "a repaired event past the ceiling")
+            if not self._clock_near(envelope.lamport):
+                effects += self._dropped("clock_jump", "a repaired event far ahead of our clock")
                 continue
             if not self._room_for(envelope.sender):
                 effects += self._dropped("too_many_peers", "no room for another sender")
@@ -855,6 +860,13 @@ class Replica:
         for stream in self.streams.values():
             stream.acks.pop(gone, None)
         return True
+
+    def _clock_near(self, lamport: int) -> bool:
+        """Whether a clock is near enough to take; if not, ours moves towards it a step."""
+        if lamport - self.clock.time <= MAX_CLOCK_JUMP:
+            return True
+        self.clock.observe(self.clock.time + MAX_CLOCK_JUMP)
+        return False
 
     def _may_learn(self, node: bytes, endpoint: str) -> bool:
         """Whether to take ``endpoint`` for ``node`` from a HELLO (and tell the shell)."""

@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import ipaddress
 
-# A message stamped above this is dropped by every receiver alike: the clock can still
-# count 2^62 events past it, so a peer cannot run anyone's clock out of the codec's range.
-LAMPORT_CEILING = 2**48
+# A message stamped more than this above the receiver's clock is dropped, and the clock
+# moves up by this much only (a lagging honest node catches up in a few messages, and
+# what it dropped is repaired). Honest clocks never drift this far apart, and a peer needs
+# 2^39 messages to run anyone's clock out of the codec's range.
+MAX_CLOCK_JUMP = 2**24
 # Senders a replica keeps a stream for. Past it, the least recently heard stream that is
 # not a member's and holds no event makes room; if there is none, the message is dropped.
 MAX_STREAMS = 128
