@@ -69,6 +69,11 @@ class Contacts:
         self.endpoints[node] = endpoint
         return True
 
+    def forget(self, node: bytes) -> None:
+        """Stop sending to ``node`` (it floods us); a later HELLO connects again."""
+        self.transport.remove_peer(node)
+        self.endpoints.pop(node, None)
+
     def everyone(self) -> list[bytes]:
         """Every id we hold a connection under, stand-ins included."""
         return [*self.endpoints, *self.seeds.values()]

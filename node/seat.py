@@ -64,7 +64,9 @@ from dutchblitz.protocol.messages import (
 from .bots import Level, think_time
 from .contacts import Contacts
 from .duties import Steward, Wishes
+from .flood import flood_from_env, run_flood
 from .store import StateDir, StoreError, TableRecord
+from .throttle import Throttle, Verdict
 from .transport import Transport, TransportClosed
 
 log = logging.getLogger("dutchblitz.node")
@@ -164,6 +166,7 @@ class LocalSeat:
         self.finished = asyncio.Event()  # over, and the others have seen the end too
         self.started_at = self._now()
         self.contacts = Contacts(node_id, config.table, transport)
+        self.throttle = Throttle()
         self._progress: dict[bytes, int] = {}
         # Messages that came before the replica, each with its sender's epoch back then.
         self._announce_due = False
@@ -195,6 +198,9 @@ class LocalSeat:
         """Find the table (restore, join or found), then run until ``close``."""
         self._spawn(self._receive_loop(), "receive")
         self._spawn(self._timer_loop(), "timer")
+        flood = flood_from_env()
+        if flood is not None:  # a test hook: this seat misbehaves on purpose
+            self._spawn(run_flood(self, flood), "flood")
         if not self._restore():
             self._greet_all(force=True)
             with contextlib.suppress(TimeoutError):
@@ -235,6 +241,7 @@ class LocalSeat:
             "dropped": dict(replica.counters.dropped) if replica is not None else {},
             "other_table": self.dropped_other_table,
             "transport_refused": stats.oversize_received + stats.malformed,
+            "throttled": self.throttle.stats.as_dict(),
             "alarms": dict(self.alarms),
             "loop_errors": self.loop_errors,
         }
@@ -472,6 +479,8 @@ class LocalSeat:
                 batch.append(more)
             now = self._now()
             for sender, data in batch:
+                if not self._within_limits(sender, data, now):
+                    continue
                 try:
                     self._handle(sender, data, now)
                 except StoreError:
@@ -489,6 +498,19 @@ class LocalSeat:
             self._changed.set()
             self._notify()
             await asyncio.sleep(0)
+
+    def _within_limits(self, peer: bytes, data: bytes, now: float) -> bool:
+        """Whether a peer's message fits its flood limits (node/throttle.py); else dropped."""
+        verdict = self.throttle.check(peer, len(data), now)
+        if verdict is Verdict.CUT_OFF:
+            log.warning(
+                "%s: peer %s floods us: cut off for %.0f s",
+                self.label,
+                peer.hex()[:8],
+                self.throttle.limits.cool_off,
+            )
+            self.contacts.forget(peer)
+        return verdict is Verdict.TAKE
 
     def _loop_error(self, what: str) -> None:
         self.loop_errors += 1

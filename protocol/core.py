@@ -302,12 +302,12 @@ class Replica:
         if not stream.accepts(envelope.seq):
             self.counters.duplicates += 1
             return []
-        if persist and envelope.seq > stream.held + MAX_GUEST_AHEAD:
-            # From the network (a reloaded log is taken whole): a sender that is not at the
-            # table here may run only a little ahead; the rest is repaired once it is.
-            if not self._present(envelope.sender):
-                self.counters.drop("guest_ahead")
-                return []
+        # From the network (a reloaded log is taken whole), a sender that is not at the
+        # table here may run only a little ahead; the rest is repaired once it is.
+        ahead = envelope.seq > stream.held + MAX_GUEST_AHEAD
+        if persist and ahead and not self._present(envelope.sender):
+            self.counters.drop("guest_ahead")
+            return []
         effects: list[Effect] = [Persist(raw)] if persist else []
         for held in stream.store(envelope.seq, Held(envelope, raw)):
             effects += self._on_contiguous(held, now)

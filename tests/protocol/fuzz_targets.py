@@ -78,7 +78,7 @@ def fresh_table() -> Net:
     return copy.deepcopy(_table())
 
 
-# -- the plan -------------------------------------------------------------------------------------
+# -- the plan -----------------------------------------------------------------------------------
 
 # A number in a plan is either small, and then counts from a reference the target reads when
 # it runs (the attacker's next seq, the target's clock), or large, and then taken as it is.
@@ -211,7 +211,7 @@ def build(message: Message, target: Replica, forge: bool = True) -> bytes | None
         return None
 
 
-# -- running a plan ---------------------------------------------------------------------------------
+# -- running a plan -----------------------------------------------------------------------------
 
 
 def deliver(net: Net, data: bytes) -> None:

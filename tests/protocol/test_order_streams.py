@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dutchblitz.protocol.codec import decode, encode
 from dutchblitz.protocol.effects import Send
+from dutchblitz.protocol.guard import MAX_GUEST_AHEAD
 from dutchblitz.protocol.messages import (
     Admit,
     Envelope,
@@ -14,7 +15,6 @@ from dutchblitz.protocol.messages import (
     RepairRequest,
     Suspect,
 )
-from dutchblitz.protocol.guard import MAX_GUEST_AHEAD
 from dutchblitz.protocol.streams import MAX_AHEAD, Held, Stream
 
 from tests.protocol.replicas import NODE_IDS, TABLE, Flight, Net
