@@ -503,13 +503,15 @@ class LocalSeat:
         """Whether a peer's message fits its flood limits (node/throttle.py); else dropped."""
         verdict = self.throttle.check(peer, len(data), now)
         if verdict is Verdict.CUT_OFF:
-            log.warning(
-                "%s: peer %s floods us: cut off for %.0f s",
-                self.label,
-                peer.hex()[:8],
-                self.throttle.limits.cool_off,
-            )
-            self.contacts.forget(peer)
+            member = self.replica is not None and self.replica._present(peer)
+            if member:  # see node/throttle.py: a member is throttled, never cut off
+                self.throttle.pardon(peer)
+            else:
+                self.contacts.forget(peer)
+            self.alarms["flood"] += 1
+            if self.alarms["flood"] == 1:
+                what = "throttled" if member else "cut off for a while"
+                log.warning("%s: peer %s floods us: %s", self.label, peer.hex()[:8], what)
         return verdict is Verdict.TAKE
 
     def _loop_error(self, what: str) -> None:

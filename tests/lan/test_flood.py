@@ -19,7 +19,7 @@ from tests.lan.nodes import BlitzNode, check_agreement, free_ports, loopback_arg
 pytestmark = [pytest.mark.lan, pytest.mark.timeout(240)]
 
 PLAYERS = 4
-FLOOD_RATE = 4000  # messages a second: eight times the per-peer limit
+FLOOD_RATE = 4000  # messages a second: four times the per-peer limit
 
 
 def _counters(node: BlitzNode) -> dict[str, object]:

@@ -77,3 +77,21 @@ def test_many_peers_are_tracked_in_bounded_memory() -> None:
     for n in range(5 * MAX_TRACKED):
         throttle.check(n.to_bytes(16, "big"), 10, float(n))
     assert len(throttle._peers) <= MAX_TRACKED
+
+
+def test_a_pardoned_peer_is_throttled_but_not_cut_off() -> None:
+    limits = Limits(messages_per_s=100, message_burst=100, sustain=1.0, cool_off=30.0)
+    throttle = Throttle(limits)
+    now = 0.0
+    while throttle.check(A, 10, now) is not Verdict.CUT_OFF:
+        now += 0.001
+    throttle.pardon(A)
+    assert not throttle.cut_off(A, now)
+    taken = 0
+    for _ in range(2000):  # two more seconds at ten times the limit
+        now += 0.001
+        verdict = throttle.check(A, 10, now)
+        taken += verdict is Verdict.TAKE
+        if verdict is Verdict.CUT_OFF:
+            throttle.pardon(A)
+    assert 150 <= taken <= 250, "the rate gets through, the excess does not"

@@ -154,8 +154,8 @@ def build(message: Message, target: Replica, forge: bool = True) -> bytes | None
     """The message's bytes, its relative numbers read off ``target``; None if unsendable.
 
     Without ``forge``, a REPAIR relays only events of the attacker or of strangers: events
-    of the honest members relayed with other bytes are forgeries, which their signatures
-    refuse (tests/protocol/test_signed_events.py).
+    of the honest members relayed with other bytes are forgeries, which the signatures on
+    events refuse (spec/protocol.md section 15).
     """
     sender = _node(message.sender, message.drawn_id)
     node = _node(message.node, message.drawn_id[::-1])
