@@ -16,6 +16,7 @@ import hashlib
 from collections.abc import Iterable
 
 from dutchblitz.protocol.codec import encode
+from dutchblitz.protocol.guard import MAX_ENDPOINTS, MAX_NEW_PEERS_PER_HELLO, endpoint_ok
 from dutchblitz.protocol.messages import Envelope, Hello, PeerAddress
 
 from .transport import Transport
@@ -59,6 +60,8 @@ class Contacts:
         """Hold a connection to ``node`` at ``endpoint``; True if it is new or moved."""
         if node == self.node_id or self.endpoints.get(node) == endpoint:
             return False
+        if not endpoint_ok(endpoint, self.endpoint) or not self._room_for(node):
+            return False  # spec/protocol.md P-106: never anywhere a peer names
         stand_in = self.seeds.pop(endpoint, None)
         if stand_in is not None:
             self.transport.remove_peer(stand_in)
@@ -98,8 +101,20 @@ class Contacts:
         return True
 
     def learn(self, peers: Iterable[PeerAddress]) -> None:
+        learnt = 0
         for peer in peers:
-            self.connect(peer.node, peer.endpoint)
+            if learnt >= MAX_NEW_PEERS_PER_HELLO:
+                break
+            known = peer.node in self.endpoints
+            learnt += self.connect(peer.node, peer.endpoint) and not known
+
+    def _room_for(self, node: bytes) -> bool:
+        """At most ``MAX_ENDPOINTS`` connections: the longest unheard one makes room."""
+        if node in self.endpoints or len(self.endpoints) < MAX_ENDPOINTS:
+            return True
+        oldest = min(self.endpoints, key=lambda n: self.heard.get(n, -1e18))
+        self.forget(oldest)
+        return True
 
     def same_table(self, sender: bytes, epoch: bytes) -> bool:
         """Whether ``sender``'s last HELLO named ``epoch`` (or it has sent none)."""
