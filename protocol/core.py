@@ -510,6 +510,8 @@ class Replica:
             return []
         if not self.is_member() or sender == self.me.node or not self._hears_majority():
             return []
+        if not self._present(sender):
+            return []  # P-86 joins a member's suspicion, never a stranger's
         member = self.stable.members.get(target)
         if member is None or not member.present:
             return []
