@@ -23,8 +23,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import itertools
 import json
 import os
+import random
 import secrets
 import shutil
 import socket
@@ -39,6 +41,7 @@ from typing import Any
 
 GOALS = {4: 2.0, 8: 3.0}
 PINGS = 2000
+MAX_SEATS = 8  # a larger table seats eight players; the others watch, and count for stability
 
 
 def free_ports(count: int) -> list[int]:
@@ -102,12 +105,17 @@ async def round_trips(port: int) -> list[float]:
 
 
 async def worker(args: argparse.Namespace) -> None:
+    from dutchblitz.node.bots import LEVELS, think_time
     from dutchblitz.node.runtime import Node, Options
     from dutchblitz.protocol.effects import Delivered, Effect
     from dutchblitz.protocol.game import Phase
-    from dutchblitz.protocol.messages import Body, Play
+    from dutchblitz.protocol.messages import Body, Play, Profile
 
     ports = [int(p) for p in args.ports.split(",")]
+    # A game seats at most eight: a larger table stays in the lobby, and what is timed
+    # there is each node changing its name (a PROFILE event) at the bots' pace.
+    lobby = len(ports) > MAX_SEATS
+    timed: type[Body] = Profile if lobby else Play
     peers = () if args.zeroconf else tuple(f"127.0.0.1:{p}" for p in ports)
     options = Options(
         name=f"node{args.index}",
@@ -117,8 +125,8 @@ async def worker(args: argparse.Namespace) -> None:
         bot=True,
         bot_level=args.level,
         headless=True,
-        players=len(ports),
-        target=1000,  # never reached: the run is cut by time
+        players=None if lobby else len(ports),
+        target=args.target,  # by default never reached: the run is cut by time
         seed=args.index,
         state_dir=Path(args.state),
         discovery=args.zeroconf,
@@ -136,6 +144,7 @@ async def worker(args: argparse.Namespace) -> None:
             await asyncio.sleep(0.002)
 
     watcher = asyncio.ensure_future(watch_discovery())
+    started = time.monotonic()
     await node.start()
     seat = node.main
     assert seat is not None
@@ -144,28 +153,140 @@ async def worker(args: argparse.Namespace) -> None:
     def timed_submit(body: Body) -> bool:
         started = time.monotonic()
         sent = submit(body)
-        if sent and isinstance(body, Play) and seat.replica is not None:
+        if sent and isinstance(body, timed) and seat.replica is not None:
             submitted[seat.replica.my_seq] = started
         return sent
 
     def on_effect(effect: Effect, live: bool) -> None:
-        if isinstance(effect, Delivered) and isinstance(effect.entry.body, Play):
+        if isinstance(effect, Delivered) and isinstance(effect.entry.body, timed):
             delivered[f"{effect.entry.sender.hex()}:{effect.entry.seq}"] = time.monotonic()
+
+    def seated() -> int:
+        replica = seat.replica
+        return 0 if replica is None else sum(m.present for m in replica.stable.members.values())
 
     seat.steward.submit = timed_submit
     seat.listeners.append(on_effect)
-    while seat.replica is None or seat.replica.stable.phase != Phase.PLAYING:
-        await asyncio.sleep(0.01)
-    await asyncio.sleep(args.seconds)
+    if lobby:
+        while seated() < len(ports):
+            await asyncio.sleep(0.01)
+    else:
+        while seat.replica is None or seat.replica.stable.phase != Phase.PLAYING:
+            await asyncio.sleep(0.01)
+    playing_at = time.monotonic()
+    renamer = asyncio.ensure_future(rename(seat, LEVELS[args.level], think_time)) if lobby else None
+    catchup: dict[str, Any] | None = None
+    if args.restart_after is not None:
+        await asyncio.sleep(args.restart_after)
+        for _ in range(300):  # and until the log holds a whole round, within 3 s
+            if seat.replica is not None and seat.replica.stable.results:
+                break
+            await asyncio.sleep(0.01)
+        node, catchup = await restart(node, options, args.restart_down)
+        seat = node.main
+        assert seat is not None
+    if args.target < 1000:  # a whole game: play it to the end (within the time given)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(seat.finished.wait(), args.seconds)
+    else:
+        await asyncio.sleep(max(0.0, playing_at + args.seconds - time.monotonic()))
     watcher.cancel()
+    if renamer is not None:
+        renamer.cancel()
+    replica = seat.replica
     result: dict[str, Any] = {
         "node": seat.node_id.hex(),
         "submitted": submitted,
         "delivered": delivered,
         "found_all": found_all[0] if found_all else None,
+        "started": started,
+        "playing_at": playing_at,
+        "rss_mb": resident_mb(),
+        "log": len(replica.log) if replica is not None else 0,
+        "rounds": len(replica.stable.results) if replica is not None else 0,
+        "over": replica is not None and replica.stable.phase == Phase.OVER,
+        "catchup": catchup,
     }
     Path(args.out).write_text(json.dumps(result))
     await node.stop(goodbye=False)
+
+
+async def rename(seat: Any, level: Any, think_time: Any) -> None:
+    """In the lobby: a new name at the bots' pace, which the steward sends as a PROFILE."""
+    rng = random.Random(seat.node_id)
+    seat.config.wishes.back = f"bench-{seat.node_id.hex()[:6]}"  # past eight, no back is left
+    for number in itertools.count():
+        await asyncio.sleep(think_time(level, rng) or 0.001)
+        seat.config.wishes.name = f"n{seat.node_id.hex()[:6]}-{number}"
+        seat.poke()
+
+
+def resident_mb() -> float:
+    """This process's resident set, in MB (VmRSS)."""
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+async def restart(node: Any, options: Any, down: float) -> tuple[Any, dict[str, Any]]:
+    """Stop the node (no goodbye, as after a crash), wait ``down`` s, start it on its log.
+
+    The parent reads the catch-up time from what is returned: the restarted node is
+    caught up once it delivers, as final, a move another node submitted after the
+    restart began, because the total order then puts everything before it in place.
+    """
+    from dutchblitz.node.runtime import Node
+    from dutchblitz.protocol.effects import Delivered, Effect
+    from dutchblitz.protocol.messages import Play
+
+    replica = node.main.replica if node.main else None
+    held = len(replica.log) if replica is not None else 0
+    rounds = len(replica.stable.results) if replica is not None else 0
+    await node.stop(goodbye=False)
+    await asyncio.sleep(down)
+    began = time.monotonic()
+    delivered: dict[str, float] = {}
+
+    def on_effect(effect: Effect, live: bool) -> None:
+        if live and isinstance(effect, Delivered) and isinstance(effect.entry.body, Play):
+            delivered[f"{effect.entry.sender.hex()}:{effect.entry.seq}"] = time.monotonic()
+
+    fresh = Node(options)
+    await fresh.start()
+    assert fresh.main is not None and fresh.main.replica is not None
+    fresh.main.listeners.append(on_effect)
+    started = time.monotonic() - began
+    restored = len(fresh.main.replica.log)
+    again = {
+        "began": began,
+        "start_s": started,
+        "restored": restored,
+        "held_before": held,
+        "rounds_before": rounds,
+        "delivered": delivered,
+    }
+    return fresh, again
+
+
+def catchup_seconds(results: list[dict[str, Any]]) -> float | None:
+    """From a restarted node's start to its first final delivery of a newer move."""
+    restarted = next((r for r in results if r.get("catchup")), None)
+    if restarted is None:
+        return None
+    began = restarted["catchup"]["began"]
+    again = restarted["catchup"]["delivered"]
+    times = [
+        again[f"{other['node']}:{seq}"]
+        for other in results
+        if other is not restarted
+        for seq, started in other["submitted"].items()
+        if started >= began and f"{other['node']}:{seq}" in again
+    ]
+    return min(times) - began if times else None
 
 
 # -- the runs --------------------------------------------------------------------------------
@@ -210,6 +331,9 @@ def worker_args(
         "--seconds", str(args.seconds), "--level", args.level,
         "--state", f"{folder}/state{index}", "--out", f"{folder}/out{index}.json",
         *(["--zeroconf"] if zeroconf else []),
+        "--target", str(getattr(args, "target", 1000)),
+        *(["--restart-after", str(args.restart_after), "--restart-down",
+           str(args.restart_down)] if index == 0 and args.restart_after is not None else []),
     ]  # fmt: skip
 
 
@@ -225,9 +349,19 @@ def table_run(size: int, args: argparse.Namespace, prefix: list[str]) -> dict[st
             )
             for index in range(size)
         ]
-        for process in workers:
-            process.wait(timeout=args.seconds + 90)
-        results = [json.loads(Path(f"{folder}/out{i}.json").read_text()) for i in range(size)]
+        deadline = time.monotonic() + args.seconds + 90
+        try:
+            for process in workers:
+                process.wait(timeout=max(0.1, deadline - time.monotonic()))
+        finally:
+            for process in workers:  # a node that never got going is not left behind
+                if process.poll() is None:
+                    process.kill()
+                    process.wait()
+        outputs = [Path(f"{folder}/out{i}.json") for i in range(size)]
+        if not all(out.exists() for out in outputs):
+            raise RuntimeError(f"a table of {size} never got going (see --seconds, the load)")
+        results = [json.loads(out.read_text()) for out in outputs]
     latencies = []
     for result in results:
         for seq, started in result["submitted"].items():
@@ -236,7 +370,11 @@ def table_run(size: int, args: argparse.Namespace, prefix: list[str]) -> dict[st
             if all(t is not None for t in times):
                 latencies.append(max(times) - started)
     found = [r["found_all"] - launched for r in results if r["found_all"] is not None]
-    return {"latencies": latencies, "found": found}
+    # From the moment the last node started until every node knew every other.
+    last_start = max(r["started"] for r in results)
+    everyone = [r["found_all"] for r in results]
+    formed = max(everyone) - last_start if all(t is not None for t in everyone) else None
+    return {"latencies": latencies, "found": found, "formed": formed, "results": results}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -250,6 +388,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--state", help=argparse.SUPPRESS)
     parser.add_argument("--out", help=argparse.SUPPRESS)
     parser.add_argument("--zeroconf", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--restart-after", type=float, help=argparse.SUPPRESS)
+    parser.add_argument("--restart-down", type=float, default=0.5, help=argparse.SUPPRESS)
+    parser.add_argument("--target", type=int, default=1000, help=argparse.SUPPRESS)
     parser.add_argument("--echo", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--ping", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from dutchblitz.node.api import flag_banner
 from dutchblitz.protocol.game import Phase
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -28,6 +29,7 @@ from . import keymap, screens
 from .state import ClientState, Screen
 
 NOTICE_LINES = 2
+TITLE_WIDTH = 80
 
 STYLE = Style.from_dict(
     {
@@ -56,6 +58,7 @@ STYLE = Style.from_dict(
         "notice.round_over": "bold",
         "notice.game_over": "bold reverse",
         "notice.alarm": "bold reverse ansired",
+        "flagged": "bold ansired",
         "dialog": "reverse",
     }
 )
@@ -156,7 +159,12 @@ def title_text(state: ClientState) -> StyleAndTextTuples:
     else:
         parts.append(f"round {game.round}")
         parts.append(f"to {game.target}")
-    return [("", "  ·  ".join(parts))]
+    title = "  ·  ".join(parts)
+    room = TITLE_WIDTH - len(title) - 4
+    banner = flag_banner(snap.stable.flags, state.name_of, room) if room > 12 else ""
+    if not banner:
+        return [("", title)]
+    return [("", title), ("", "  "), ("class:flagged", f" {banner} ")]
 
 
 def notices_text(state: ClientState) -> StyleAndTextTuples:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from dutchblitz.node.api import Snapshot
+from dutchblitz.node.api import Snapshot, flag_banner
 from dutchblitz.protocol.cards import Card, Colour
 from dutchblitz.protocol.game import Game, Phase
 from dutchblitz.protocol.scoring import round_scores
@@ -319,6 +319,9 @@ def scores_screen(state: ClientState) -> StyleAndTextTuples:
             text.cell(f"{result.scores.get(seat, 0):+}", 6)
         text.line(f"{game.totals.get(seat, 0):>7}", style)
     text.line()
+    banner = flag_banner(snap.stable.flags, state.name_of, 78)
+    if banner:
+        text.line(f" {banner}", "class:flagged")
     if game.results:
         blitz_by = game.results[-1].blitz_by
         said = f"Blitz! called by {state.name_of(blitz_by)}" if blitz_by is not None else "no Blitz"
@@ -330,6 +333,8 @@ def scores_screen(state: ClientState) -> StyleAndTextTuples:
             f" GAME OVER: {winner} wins with {game.totals.get(game.winner, 0)} points!",
             "class:strong",
         )
+        if not snap.stable.audit_complete():
+            text.line(" Waiting for every player's last reveal (the audit).", "class:hint")
     elif game.phase == Phase.DEALING:
         text.line(f" Round {game.round} is being dealt...", "class:hint")
     elif game.phase == Phase.PLAYING:

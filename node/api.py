@@ -7,12 +7,12 @@ offers; tests can offer their own.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
 
-from dutchblitz.protocol.game import Game
+from dutchblitz.protocol.game import Flag, FlagKind, Game
 
 
 class Action(StrEnum):
@@ -65,6 +65,26 @@ class Snapshot:
     seconds_running: float
     can_start: bool
     bot_levels: tuple[str, ...]
+
+
+def flag_banner(flags: Sequence[Flag], name_of: Callable[[int], str], width: int = 80) -> str:
+    """One line naming what the audit flagged (spec/rules.md R-44 to R-48); "" if nothing.
+
+    Every node holds the same flags (``Snapshot.stable.flags``), so every screen agrees.
+    """
+    if not flags:
+        return ""
+    cheats = [f for f in flags if f.kind != FlagKind.UNAUDITED]
+    head = "FLAGGED: " if cheats else "unaudited: "
+    words = [f"{name_of(f.seat)} {f.kind.value} r{f.round}" for f in (cheats or list(flags))]
+    line = head + ", ".join(words)
+    if len(line) <= width:
+        return line
+    for count in range(len(words) - 1, 0, -1):
+        line = f"{head}{', '.join(words[:count])} +{len(words) - count} more"
+        if len(line) <= width:
+            return line
+    return (head + words[0])[:width]
 
 
 class Session(Protocol):

@@ -61,7 +61,7 @@ class Contacts:
         if node == self.node_id or self.endpoints.get(node) == endpoint:
             return False
         if not endpoint_ok(endpoint, self.endpoint) or not self._room_for(node):
-            return False  # spec/protocol.md P-106: never anywhere a peer names
+            return False  # spec/protocol.md P-120: never anywhere a peer names
         stand_in = self.seeds.pop(endpoint, None)
         if stand_in is not None:
             self.transport.remove_peer(stand_in)

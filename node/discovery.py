@@ -206,11 +206,15 @@ class Discovery:
             host_ttl=RECORD_TTL_S,
             other_ttl=RECORD_TTL_S,
         )
-        # Browse first: registering waits out the probe for name conflicts.
         self._browser = AsyncServiceBrowser(
             zeroconf.zeroconf, SERVICE_TYPE, handlers=[self._on_change]
         )
-        await zeroconf.async_register_service(info, allow_name_change=True)
+        # No probe for name conflicts (it waits more than a second before the first
+        # announcement): the instance and host names carry the node id, which is
+        # already unique, so we announce at once.
+        await zeroconf.async_register_service(
+            info, allow_name_change=True, cooperating_responders=True
+        )
 
     async def close(self) -> None:
         """Say goodbye on the LAN and stop browsing."""

@@ -1,9 +1,10 @@
 """What a seat owes the table next, and its bot's moves.
 
 A person types their name and presses ready; the node does the rest for them:
-it sends the profile it was asked for, deals its own deck at the start of each
-round (shuffled here, with the node's own randomness or ``--seed``), reveals
-the deck when the round is over (spec/protocol.md P-87) and, when asked to
+it sends the profile it was asked for, takes its part in the fair deal of each
+round (a commitment, its share, then its face-up cards: spec/rules.md R-40 to
+R-43, with the node's own randomness or ``--seed``), reveals its secret when
+the round is over (R-44) and, when asked to
 (``--players N``), starts the game. A bot seat also plays, one move in flight
 at a time. The ``Steward`` decides from the replica's games and sends through
 the seat; it never touches a socket.
@@ -15,17 +16,16 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from dutchblitz.protocol.cards import Card, card_from_code, check_backs, new_deck
+from dutchblitz.protocol.cards import check_backs
 from dutchblitz.protocol.core import Replica
+from dutchblitz.protocol.dealer import deal_duties, owned
 from dutchblitz.protocol.effects import LogEntry
+from dutchblitz.protocol.fairdeal import SECRET_SIZE, SHARE_SIZE, RoundSecret
 from dutchblitz.protocol.game import Game, Member, Phase
-from dutchblitz.protocol.messages import Body, Deal, Profile, Ready, Reveal, Start
-from dutchblitz.protocol.state import visible_codes
+from dutchblitz.protocol.messages import Body, Profile, Ready, Reveal, Start
 from dutchblitz.protocol.wire_moves import play_from_move
 
 from .bots import Bot, Level
-
-DECK = 40
 
 
 @dataclass(slots=True)
@@ -64,20 +64,8 @@ def can_start(game: Game, node: bytes, at_least: int = 2) -> bool:
     return check_backs([m.back for m in seated]) is None
 
 
-def deal_due(game: Game, seat: int) -> int | None:
-    """The round this seat must deal now, or None."""
-    if game.phase == Phase.DEALING and seat in game.players and seat not in game.deals:
-        return game.round
-    return None
-
-
-def reveals_due(stable: Game, dealt: set[int], revealed: set[int]) -> list[int]:
-    """Finished rounds whose deal this seat has not yet revealed."""
-    return [r.round for r in stable.results if r.round in dealt and r.round not in revealed]
-
-
 class Steward:
-    """Sends what one seat owes the table, through ``submit``; keeps its deck orders."""
+    """Sends what one seat owes the table, through ``submit``; keeps its round secrets."""
 
     def __init__(
         self,
@@ -85,16 +73,15 @@ class Steward:
         wishes: Wishes,
         level: Level | None,
         seed: int | None,
-        save_order: Callable[[int, list[int]], None],
+        save_secret: Callable[[int, RoundSecret], None],
         submit: Callable[[Body], bool],
     ) -> None:
         self.node_id = node_id
         self.wishes = wishes
         self.seed = seed
-        self.save_order = save_order
+        self.save_secret = save_secret
         self.submit = submit
-        self.orders: dict[int, list[Card]] = {}
-        self.revealed: set[int] = set()
+        self.secrets: dict[int, RoundSecret] = {}
         self.start_sent = False
         self.think_rng: random.Random = random.SystemRandom()
         self.bot = None if level is None else Bot(level, self._rng("bot"))
@@ -104,23 +91,34 @@ class Steward:
             return random.SystemRandom()
         return random.Random(f"{self.seed}-{self.node_id.hex()}-{purpose}")
 
-    def take_orders(self, replica: Replica, stored: dict[int, list[int]]) -> None:
-        """A fresh log: forget what was owed, and load the deck orders kept on disk."""
-        self.orders.clear()
-        self.revealed.clear()
+    def take_secrets(self, replica: Replica, stored: dict[int, RoundSecret]) -> None:
+        """A fresh log: forget what was owed, and load the round secrets kept on disk."""
+        self.secrets = dict(stored)
         self.start_sent = False
-        for round_number, codes in stored.items():
-            if len(codes) == DECK and all(0 <= code < 8 * DECK for code in codes):
-                order = [card_from_code(code) for code in codes]
-                self.orders[round_number] = order
-                replica.stable.own_orders[round_number] = order
+        replica.stable.own_secrets.update(owned(self.secrets))
+
+    def _fresh(self, round_number: int) -> RoundSecret:
+        """A new secret and share for a round, written down before the commitment goes out."""
+        rng = self._rng(f"secret-{round_number}")
+        kept = RoundSecret(rng.randbytes(SECRET_SIZE), rng.randbytes(SHARE_SIZE))
+        self.save_secret(round_number, kept)
+        self.secrets[round_number] = kept
+        return kept
+
+    def deal_duties(self, replica: Replica, reveals_only: bool = False) -> None:
+        """Send what the fair deal asks of this seat now (only its reveals, when leaving)."""
+        bodies = deal_duties(
+            replica.stable, self.node_id, replica.pending_own(), self.secrets, self._fresh
+        )
+        for body in bodies:
+            if reveals_only and not isinstance(body, Reveal):
+                continue
+            self.submit(body)
 
     def on_own_event(self, entry: LogEntry, stable: Game) -> None:
         """One of our events became final: learn from its outcome."""
         body = entry.body
-        if isinstance(body, Reveal):
-            self.revealed.add(body.round)
-        elif isinstance(body, Start):
+        if isinstance(body, Start):
             self.start_sent = False
         elif isinstance(body, Profile) and not entry.outcome.accepted:
             me = stable.members.get(self.node_id)
@@ -138,16 +136,10 @@ class Steward:
         if me is None:
             return
         pending = replica.pending_own()
-        for round_number in reveals_due(replica.stable, set(self.orders), self.revealed):
-            if not any(isinstance(b, Reveal) and b.round == round_number for b in pending):
-                codes = tuple(card.code for card in self.orders[round_number])
-                self.submit(Reveal(round_number, b"", codes))
         if game.phase == Phase.LOBBY and not pending:
             self._lobby(game, me, replica.stable)
-        due = deal_due(game, me.seat)
-        if due is not None:
-            self._deal(replica, due, me.seat, len(game.players))
-        elif game.phase == Phase.PLAYING and not pending:
+        self.deal_duties(replica)
+        if game.phase == Phase.PLAYING and not replica.pending_own():
             self._play(game, me.seat)
 
     def _lobby(self, game: Game, me: Member, stable: Game) -> None:
@@ -158,16 +150,6 @@ class Steward:
             self.start_sent = True
         if body is not None:
             self.submit(body)
-
-    def _deal(self, replica: Replica, round_number: int, seat: int, players: int) -> None:
-        order = self.orders.get(round_number)
-        if order is None or order[0].deck != seat:
-            order = new_deck(seat)
-            self._rng(str(round_number)).shuffle(order)
-            self.save_order(round_number, [card.code for card in order])  # before the Deal
-            self.orders[round_number] = order
-        replica.stable.own_orders[round_number] = order
-        self.submit(Deal(round_number, visible_codes(order, players), b""))
 
     def _play(self, game: Game, seat: int) -> None:
         table = game.table

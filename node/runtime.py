@@ -184,7 +184,7 @@ class Node:
             event = await discovery.events.get()
             if isinstance(event, Found) and self.main is not None:
                 try:
-                    self.main.meet(event.node_id, event.endpoint)
+                    self.main.meet(event.node_id, event.endpoint, announced=True)
                 except Exception:
                     log.exception("discovery: cannot greet %s", event.endpoint)
 
@@ -310,4 +310,14 @@ def game_summary(table: str, game: Game, digest: bytes) -> dict[str, Any]:
         "races_lost": game.races_lost,
         "refused": game.refused,
         "over": game.phase == Phase.OVER,
+        "flags": [
+            {
+                "round": flag.round,
+                "name": names.get(flag.seat, f"seat {flag.seat + 1}"),
+                "node_id": flag.node.hex(),
+                "kind": flag.kind.value,
+                "detail": flag.detail,
+            }
+            for flag in game.flags
+        ],
     }

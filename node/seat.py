@@ -152,6 +152,7 @@ class LocalSeat:
         self.store = store
         self.transport = transport
         self.node_id = node_id
+        self.signer = store.identity()
         self.endpoint = transport.endpoint
         self.label = config.wishes.name
         self.replica: Replica | None = None
@@ -184,7 +185,7 @@ class LocalSeat:
         self._ended_at: float | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self.steward = Steward(
-            node_id, config.wishes, config.bot, config.seed, store.save_deal_order, self.submit
+            node_id, config.wishes, config.bot, config.seed, store.save_deal_secret, self.submit
         )
         self._closed = False
 
@@ -262,6 +263,8 @@ class LocalSeat:
         """Say goodbye to the table (a BYE) if still playing, then close."""
         replica = self.replica
         if replica is not None and replica.is_member() and replica.stable.phase != Phase.OVER:
+            if self.failure is None:
+                self.steward.deal_duties(replica, reveals_only=True)  # a reveal owed goes first
             self.submit(Bye())
         await asyncio.sleep(linger)  # let ZeroMQ hand the last messages over
         await self.close()
@@ -274,9 +277,13 @@ class LocalSeat:
         if stand_in is not None:
             self._greet(stand_in, force=True)
 
-    def meet(self, node: bytes, endpoint: str) -> None:
-        """A peer found by discovery or learnt from a HELLO: connect and greet it."""
-        if self.contacts.connect(node, endpoint):
+    def meet(self, node: bytes, endpoint: str, announced: bool = False) -> None:
+        """A peer found by discovery or learnt from a HELLO: connect and greet it.
+
+        A peer that has just ``announced`` itself on the LAN is greeted even when we
+        knew it there already: it may have restarted, and not know where we are.
+        """
+        if self.contacts.connect(node, endpoint) or announced:
             self._greet(node)
 
     @property
@@ -351,8 +358,8 @@ class LocalSeat:
         if not self.config.restore or finished or not _holds_a_start(found.records):
             self._floor = max(record.seq_floor, _own_last_seq(found.records, self.node_id))
             return False
-        replica = Replica(self._identity(record.epoch), now, self.config.settings)
-        self.steward.take_orders(replica, self.store.deal_orders())
+        replica = Replica(self._identity(record.epoch), now, self.config.settings, self.signer)
+        self.steward.take_secrets(replica, self.store.deal_secrets())
         self.replica = replica
         self._execute(replica.restore(found.records, self.store.clock_mark(), now), live=False)
         replica.my_seq = max(replica.my_seq, record.seq_floor)
@@ -379,12 +386,16 @@ class LocalSeat:
         self._restored_at = self._admission_due = self._ended_at = None
         self._results_logged = self._round_logged = 0
         self.game_over.clear()
-        replica = Replica(self._identity(epoch), now, self.config.settings)
+        replica = Replica(self._identity(epoch), now, self.config.settings, self.signer)
+        if self.replica is not None:
+            # Our clock never goes back, even on another table's log: peers that heard our
+            # heartbeats before would take our next events for backdated ones (R-47).
+            replica.clock.observe(self.replica.clock.time)
         # A table we found is new to everyone: our stream there starts at 1 (P-80). One we
         # join may hold our earlier stream, so there we resume above every number used.
         replica.my_seq = 0 if found else seq_floor
         self.replica = replica
-        self.steward.take_orders(replica, self.store.deal_orders())
+        self.steward.take_secrets(replica, self.store.deal_secrets())
         self.contacts.forget_greetings()
         if found:
             log.info("%s: founded table %r (%s)", self.label, self.config.table, epoch.hex()[:8])

@@ -74,6 +74,7 @@ class NodeSession:
         self._notices: deque[Notice] = deque(maxlen=MAX_NOTICES)
         self._callbacks: list[Callable[[], None]] = []
         self._results_seen: tuple[int, int] = (0, 0)  # (id of the replica, rounds noticed)
+        self._flags_seen: tuple[int, int] = (0, 0)  # (id of the replica, flags noticed)
         self._over_noticed: set[int] = set()
         self._tasks: set[asyncio.Future[object]] = set()
         self.seat.listeners.append(self._on_effect)
@@ -346,7 +347,19 @@ class NodeSession:
             member = stable.members.get(gone)
             if member is not None:
                 self._notice("left", f"{member.name} left the table")
+        self._notice_flags(id(replica), stable)
         self._notice_results(replica.ended is not None, id(replica), stable)
+
+    def _notice_flags(self, replica_id: int, stable: Game) -> None:
+        """Each flag the audit raises, once, as an alarm (spec/rules.md R-44 to R-48)."""
+        known_id, seen = self._flags_seen
+        if known_id != replica_id or seen > len(stable.flags):
+            seen = 0 if known_id != replica_id else len(stable.flags)  # an unaudited mark went
+        names = {m.seat: m.name for m in stable.members.values()}
+        for flag in stable.flags[seen:]:
+            who = names.get(flag.seat, "?")
+            self._notice("alarm", f"round {flag.round}: {who} {flag.kind.value}: {flag.detail}")
+        self._flags_seen = (replica_id, len(stable.flags))
 
     def _notice_results(self, over: bool, replica_id: int, stable: Game) -> None:
         known_id, seen = self._results_seen

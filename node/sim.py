@@ -26,8 +26,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 
-from dutchblitz.protocol.cards import Card, new_deck
+from dutchblitz.protocol.auth import Signer
 from dutchblitz.protocol.core import Identity, Replica, Settings
+from dutchblitz.protocol.dealer import deal_duties, owned
 from dutchblitz.protocol.effects import (
     Alarm,
     Delivered,
@@ -38,10 +39,10 @@ from dutchblitz.protocol.effects import (
     Timer,
     Withdrawn,
 )
-from dutchblitz.protocol.game import Game, Phase
-from dutchblitz.protocol.messages import Body, Deal, Profile, Ready, Start
+from dutchblitz.protocol.fairdeal import RoundSecret
+from dutchblitz.protocol.game import FlagKind, Game, Phase
+from dutchblitz.protocol.messages import Body, Profile, Ready, Start
 from dutchblitz.protocol.rules import Reason
-from dutchblitz.protocol.state import visible_codes
 from dutchblitz.protocol.wire_moves import play_from_move
 
 from .bots import LEVELS, Bot, think_time
@@ -125,7 +126,7 @@ class Disk:
 
     records: list[bytes] = field(default_factory=list)
     clock_mark: int = 0
-    orders: dict[int, list[Card]] = field(default_factory=dict)
+    secrets: dict[int, RoundSecret] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -163,8 +164,11 @@ class Simulation:
         self.epoch = hashlib.blake2b(f"epoch-{seed}".encode(), digest_size=16).digest()
         self.reference: list[tuple[bytes, int]] = []  # the longest stable log seen
         self.messages = 0
+        self.signers: dict[bytes, Signer] = {}
         for index in range(self.scenario.players):
-            node_id = hashlib.blake2b(f"node-{seed}-{index}".encode(), digest_size=16).digest()
+            signer = Signer(hashlib.blake2b(f"key-{seed}-{index}".encode()).digest()[:32])
+            node_id = signer.node_id
+            self.signers[node_id] = signer
             node = SimNode(
                 index, node_id, self._replica(node_id), Disk(), random.Random(seed * 31 + index)
             )
@@ -209,6 +213,8 @@ class Simulation:
         games = [node.replica.stable for node in self.nodes]
         if not all(g.phase == Phase.OVER for g in games):
             return False
+        if any(node.replica.ended is None for node in self.nodes):
+            return False  # the last round's audit is not complete
         if any(node.replica.pending for node in self.nodes):
             return False
         if any(set(node.submitted) - node.settled_seqs for node in self.nodes):
@@ -225,7 +231,7 @@ class Simulation:
             name=f"bot-{node_id.hex()[:4]}",
             endpoint="tcp://127.0.0.1:1",
         )
-        return Replica(identity, self.now, self.settings)
+        return Replica(identity, self.now, self.settings, self.signers[node_id])
 
     def _local_now(self, node: SimNode) -> float:
         return self.now + self.scenario.skews[node.index]
@@ -313,9 +319,10 @@ class Simulation:
         local = self._local_now(node)
         if game.phase == Phase.LOBBY:
             self._lobby_step(node, game, me.seat, local)
-        elif game.phase == Phase.DEALING and me.seat in game.players and me.seat not in game.deals:
-            self._deal(node, game.round, me.seat, local)
-        elif game.phase == Phase.PLAYING and game.table is not None and me.seat in game.table.areas:
+            return
+        if self._deal(node, local):
+            return
+        if game.phase == Phase.PLAYING and game.table is not None and me.seat in game.table.areas:
             if replica.pending_own():
                 return  # one move in flight at a time, as a careful player would
             if node.bot is None:
@@ -339,15 +346,21 @@ class Simulation:
         ):
             self._submit(node, Start(self.scenario.target, True), local)
 
-    def _deal(self, node: SimNode, round_number: int, seat: int, local: float) -> None:
-        order = node.disk.orders.get(round_number)
-        if order is None:
-            order = new_deck(seat)
-            node.rng.shuffle(order)
-            node.disk.orders[round_number] = order
-        node.replica.stable.own_orders[round_number] = order
-        players = len(node.replica.optimistic().players)
-        self._submit(node, Deal(round_number, visible_codes(order, players), b""), local)
+    def _deal(self, node: SimNode, local: float) -> bool:
+        """Send what the fair deal asks of this node now; True if it sent anything."""
+
+        def fresh(number: int) -> RoundSecret:
+            kept = RoundSecret(node.rng.randbytes(32), node.rng.randbytes(32))
+            node.disk.secrets[number] = kept  # kept before the commitment goes out
+            return kept
+
+        replica = node.replica
+        bodies = deal_duties(
+            replica.stable, node.node_id, replica.pending_own(), node.disk.secrets, fresh
+        )
+        for body in bodies:
+            self._submit(node, body, local)
+        return bool(bodies)
 
     def _submit(self, node: SimNode, body: Body, local: float) -> None:
         effects = node.replica.submit(body, local)
@@ -372,7 +385,7 @@ class Simulation:
     def _restart(self, node: SimNode) -> None:
         self.log(f"restart node {node.index}")
         node.replica = self._replica(node.node_id)
-        node.replica.stable.own_orders.update(node.disk.orders)
+        node.replica.stable.own_secrets.update(owned(node.disk.secrets))
         node.up = True
         local = self._local_now(node)
         self._effects(
@@ -439,6 +452,10 @@ class Simulation:
         if len(digests) != 1:
             raise InvariantViolated("nodes with the same log have different digests")
         for node in self.nodes:
+            flags = [f for f in node.replica.stable.flags if f.kind != FlagKind.UNAUDITED]
+            if flags:
+                raise InvariantViolated(f"node {node.index}: honest players flagged: {flags}")
+        for node in self.nodes:
             lost = [seq for seq in node.submitted if seq not in node.settled_seqs]
             if lost:
                 raise InvariantViolated(
@@ -455,6 +472,7 @@ class Simulation:
             "messages": self.messages,
             "virtual_seconds": round(self.now, 2),
             "digest": self.nodes[0].replica.digest().hex(),
+            "unaudited": len(game.flags),
         }
 
 

@@ -6,7 +6,7 @@ Layout, under ``platformdirs.user_state_dir("dutchblitz")`` or ``--state-dir``::
     table.json            which table log is current: table name, epoch, seq floor
     tables/<epoch>/       one table's log, named by the epoch's hex
         events.log        every event record held, in the order received
-        deals.log         this node's own deck orders, one record per round (secret)
+        deals.log         this node's secret and share of each round's deal (secret)
         clock             the Lamport clock mark
     results/<epoch>.json  the summary of each finished game
 
@@ -39,6 +39,7 @@ from typing import Any
 import msgpack
 import platformdirs
 from dutchblitz.protocol.auth import SEED_SIZE, Signer
+from dutchblitz.protocol.fairdeal import RoundSecret
 
 NODE_ID_SIZE = 16
 MAGIC = b"DBLOG\x00\x01\n"
@@ -341,27 +342,29 @@ class StateDir:
         value = mark.to_bytes(8, "big")
         _write_atomically(self._current() / "clock", CLOCK.pack(mark, zlib.crc32(value)))
 
-    # -- our deck orders (secret) ---------------------------------------------------------
+    # -- our round secrets (secret) --------------------------------------------------------
 
-    def deal_orders(self) -> dict[int, list[int]]:
-        """Each round's deck order of ours, as card codes, top first."""
+    def deal_secrets(self) -> dict[int, RoundSecret]:
+        """Each round's secret and share of ours (the fair deal), kept until revealed."""
         if self._deals is not None:
             self._deals.close()
         self._deals, found = RecordLog.open(self._current() / "deals.log")
-        orders: dict[int, list[int]] = {}
+        secrets: dict[int, RoundSecret] = {}
         for payload in found.records:
             try:
-                round_number, codes = msgpack.unpackb(payload)
-                orders[int(round_number)] = [int(code) for code in codes]
+                round_number, secret, share = msgpack.unpackb(payload)
             except (ValueError, TypeError, msgpack.UnpackException):
                 continue
-        return orders
+            if isinstance(secret, bytes) and isinstance(share, bytes):
+                secrets.setdefault(int(round_number), RoundSecret(secret, share))
+        return secrets
 
-    def save_deal_order(self, round_number: int, codes: list[int]) -> None:
+    def save_deal_secret(self, round_number: int, kept: RoundSecret) -> None:
+        """Append a round's secret; durable before the commitment to it is sent."""
         if self._deals is None:
-            self.deal_orders()
+            self.deal_secrets()
         assert self._deals is not None
-        self._deals.append(msgpack.packb([round_number, codes]))
+        self._deals.append(msgpack.packb([round_number, kept.secret, kept.share]))
 
     # -- results ------------------------------------------------------------------------
 

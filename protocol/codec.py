@@ -16,6 +16,7 @@ from typing import NoReturn
 
 import msgpack
 
+from . import codec_fast
 from .cards import DECK_SIZE, MAX_PLAYERS, post_count
 from .codec_fields import (
     Blob,
@@ -36,8 +37,10 @@ from .messages import (
     NODE_ID_SIZE,
     Ack,
     Admit,
+    Backdated,
     BodyKind,
     Bye,
+    Commit,
     Cut,
     Deal,
     Envelope,
@@ -53,6 +56,7 @@ from .messages import (
     Repair,
     RepairRequest,
     Reveal,
+    Share,
     Start,
     Suspect,
 )
@@ -80,6 +84,7 @@ MAX_NAME = 32
 MAX_ENDPOINT = 128
 MAX_AUTH = 128
 MAX_SECRET = 64
+HASH_SIZE = 32  # a commitment or a share (protocol.fairdeal)
 MAX_PEERS = 64
 MAX_REPAIR_EVENTS = 256
 MAX_CARD = MAX_PLAYERS * DECK_SIZE - 1
@@ -166,6 +171,7 @@ CARD = Int(0, MAX_CARD)
 PLAY_CARD = Int(NONE, MAX_CARD)
 SECRET = Blob(range(MAX_SECRET + 1))
 AUTH = Blob(range(MAX_AUTH + 1))
+HASH = Blob((HASH_SIZE,))
 REPAIRED = Blob(range(1, MAX_MESSAGE_SIZE + 1))
 
 PEER = Record(PeerAddress, (("node", NODE), ("endpoint", ENDPOINT)))
@@ -203,6 +209,14 @@ BODIES: dict[BodyKind, Record] = {
     BodyKind.SUSPECT: Record(Suspect, (("node", NODE), ("held", UINT63))),
     BodyKind.BYE: Record(Bye, ()),
     BodyKind.CUT: Record(Cut, (("node", NODE), ("seq", UINT63))),
+    BodyKind.COMMIT: Record(
+        Commit, (("round", ROUND), ("secret_hash", HASH), ("share_hash", HASH))
+    ),
+    BodyKind.SHARE: Record(Share, (("round", ROUND), ("share", HASH))),
+    BodyKind.BACKDATED: Record(
+        Backdated,
+        (("node", NODE), ("seq", SEQ), ("lamport", UINT63), ("announced", UINT63)),
+    ),
 }
 BODY_KIND: dict[object, BodyKind] = {record.cls: kind for kind, record in BODIES.items()}
 
@@ -434,11 +448,17 @@ ALL_KINDS = frozenset(Kind)
 
 def decode(data: bytes) -> Envelope:
     """The envelope ``data`` encodes; ProtocolError (and nothing else) if it breaks a rule."""
+    envelope = _quick_decode(data)
+    if envelope is not None:
+        return envelope
     return _decode(data, ALL_KINDS)
 
 
 def encode(envelope: Envelope) -> bytes:
     """The one encoding of ``envelope``; ProtocolError(bad_field) if peers would refuse it."""
+    data = _quick_encode(envelope)
+    if data is not None:
+        return data
     try:
         data = _pack(_dump_envelope(envelope))
         if len(data) > MAX_MESSAGE_SIZE:
@@ -446,6 +466,93 @@ def encode(envelope: Envelope) -> bytes:
     except ProtocolError as exc:
         raise ProtocolError(ErrorReason.BAD_FIELD, f"cannot send: {exc}") from None
     return data
+
+
+# -- the quick path: the same tables compiled (codec_fast); the reference path decides the rest
+
+
+_QUICK_PARSE = codec_fast.unpacker(_UNPACKER_LIMITS, _refuse_ext)
+_QUICK_TABLE, _QUICK_SENDER, _QUICK_LAMPORT, _QUICK_SEQ = (
+    codec_fast.loader(field) for _name, field in HEADER
+)
+_QUICK_AUTH = codec_fast.loader(AUTH)
+_QUICK_BODIES = {int(kind): codec_fast.items_loader(record) for kind, record in BODIES.items()}
+_QUICK_PAYLOADS = {
+    int(kind): codec_fast.loader(field)
+    for kind, field in PAYLOADS.items()
+    if kind not in (Kind.EVENT, Kind.REPAIR)  # a repair's events go the reference way
+}
+_QUICK_HEADER_DUMP = tuple((name, codec_fast.dumper(field)) for name, field in HEADER)
+_QUICK_AUTH_DUMP = codec_fast.dumper(AUTH)
+_QUICK_BODY_DUMP = {
+    record.cls: (int(kind), codec_fast.items_dumper(record)) for kind, record in BODIES.items()
+}
+_QUICK_PAYLOAD_DUMP = {
+    cls: (int(kind), codec_fast.dumper(PAYLOADS[kind]))
+    for cls, kind in KIND_OF.items()
+    if kind not in (Kind.EVENT, Kind.REPAIR)
+}
+_EVENT = int(Kind.EVENT)
+
+
+def _quick_decode(data: bytes) -> Envelope | None:
+    """What ``_decode`` returns for a message it accepts; None whenever unsure."""
+    if type(data) is not bytes or len(data) > MAX_MESSAGE_SIZE:
+        return None
+    try:
+        wire = _QUICK_PARSE(data)
+        if type(wire) is not list or len(wire) != ENVELOPE_LENGTH:
+            return None
+        version, kind, table, sender, lamport, seq, payload, auth = wire
+        if type(version) is not int or version != PROTOCOL_VERSION or type(kind) is not int:
+            return None
+        if kind == _EVENT:
+            if type(payload) is not list or not payload or type(payload[0]) is not int:
+                return None
+            body = _QUICK_BODIES.get(payload[0])
+            if body is None:
+                return None
+            loaded: object = Event(body(payload[1:]))
+        else:
+            load = _QUICK_PAYLOADS.get(kind)
+            if load is None:
+                return None
+            loaded = load(payload)
+        envelope = Envelope(
+            _QUICK_TABLE(table),
+            _QUICK_SENDER(sender),
+            _QUICK_LAMPORT(lamport),
+            _QUICK_SEQ(seq),
+            loaded,  # type: ignore[arg-type]
+            _QUICK_AUTH(auth),
+        )
+        _check_envelope(envelope)
+        if _pack(wire) != data:
+            return None
+    except Exception:  # the reference path finds (and names) whatever is wrong
+        return None
+    return envelope
+
+
+def _quick_encode(envelope: Envelope) -> bytes | None:
+    """What ``encode`` returns for an envelope it accepts; None whenever unsure."""
+    if type(envelope) is not Envelope:
+        return None
+    try:
+        payload = envelope.payload
+        if type(payload) is Event:
+            body_kind, dump_body = _QUICK_BODY_DUMP[type(payload.body)]
+            kind, wire_payload = _EVENT, [body_kind, *dump_body(payload.body)]
+        else:
+            kind, dump = _QUICK_PAYLOAD_DUMP[type(payload)]
+            wire_payload = dump(payload)
+        header = [dump(getattr(envelope, name)) for name, dump in _QUICK_HEADER_DUMP]
+        auth = _QUICK_AUTH_DUMP(envelope.auth)
+        _check_envelope(envelope)
+        data = _pack([PROTOCOL_VERSION, kind, *header, wire_payload, auth])
+    except Exception:  # the reference path finds (and names) whatever is wrong
+        return None
+    return data if len(data) <= MAX_MESSAGE_SIZE else None
 
 
 # -- moves on the wire -------------------------------------------------------------------------

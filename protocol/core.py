@@ -12,8 +12,9 @@ from __future__ import annotations
 import bisect
 import hashlib
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
+from .auth import AUTH_SIZE, Signer
 from .clock import LamportClock, OrderKey, order_key
 from .codec import ProtocolError, decode, encode
 from .digest import DIGEST_SIZE, canonical_bytes
@@ -45,6 +46,7 @@ from .guard import (
 from .messages import (
     Ack,
     Admit,
+    Backdated,
     Body,
     Bye,
     Cut,
@@ -57,6 +59,7 @@ from .messages import (
     RepairRequest,
     Suspect,
 )
+from .signing import authentic, sign_encoded
 from .streams import Held, Stream
 
 MAX_ACKS = 64
@@ -74,6 +77,10 @@ class Settings:
     suspect_after: float = 2.0
     repair_retry: float = 0.3
     hello_every: float = 1.0
+    # Check the signature of an event that comes straight from its origin. The node may
+    # turn this off when its channel has already authenticated the sender (CURVE); an
+    # event relayed by anyone else, or inside a REPAIR, is always checked.
+    verify_direct: bool = True
 
 
 @dataclass(slots=True)
@@ -85,6 +92,8 @@ class Counters:
     repairs_served: int = 0
     desyncs: int = 0
     sent: int = 0
+    bad_signatures: int = 0
+    backdated: int = 0
 
     def drop(self, reason: str) -> bool:
         """Count a dropped message; True the first time this reason is seen (log it once)."""
@@ -105,8 +114,17 @@ class Identity:
 class Replica:
     """One node's copy of the table log and game, fed by ``receive`` and ``tick``."""
 
-    def __init__(self, identity: Identity, now: float, settings: Settings | None = None) -> None:
+    def __init__(
+        self,
+        identity: Identity,
+        now: float,
+        settings: Settings | None = None,
+        signer: Signer | None = None,
+    ) -> None:
+        if signer is not None and signer.node_id != identity.node:
+            raise ValueError("the signer's key does not go with this node's id")
         self.me = identity
+        self.signer = signer  # None: our events go out unsigned (peers will refuse them)
         self.settings = settings or Settings()
         self.clock = LamportClock()
         self.my_seq = 0
@@ -127,7 +145,12 @@ class Replica:
         self._majority_since: float | None = None  # when we last came to hear a majority
         self.genesis = False  # nothing is final before the founder's own Admit is held
         self.admitted: set[tuple[bytes, int]] = set()
-        # The game as it stood when it ended, the log length then, and the digest there:
+        # Each peer's highest announced clock, with its last seq then: any later event of
+        # its must be stamped above it, or it is reported as backdated.
+        self.announced_clocks: dict[bytes, tuple[int, int]] = {}
+        self._reported: set[tuple[bytes, int]] = set()
+        # The game as it stood when it ended and its last round was audited, the log length
+        # then, and the digest there:
         # the same on every node, while events ordered after the end still come in.
         self.ended: tuple[int, bytes, Game] | None = None
         self._optimistic: Game | None = None
@@ -138,6 +161,7 @@ class Replica:
         self._repair_asked: dict[bytes, tuple[float, int]] = {}
         self._guest_raws = 0  # void events of senders nobody seated, kept for repairs
         self._digests: dict[int, bytes] = {}
+        self._last_digest: tuple[int, bytes] = (0, b"")  # the latest computed: index, digest
         self._peer_digests: dict[int, tuple[bytes, bytes]] = {}
         self.now = now
 
@@ -162,6 +186,13 @@ class Replica:
                 envelope = decode(raw)
             except ProtocolError:
                 continue  # a torn or damaged record: the log reader should have cut it
+            if not isinstance(envelope.payload, Event):
+                continue
+            if not self._is_duplicate(envelope) and not authentic(
+                envelope.sender, raw, envelope.auth
+            ):
+                effects += self._forged(envelope, "in the stored log")
+                continue
             if envelope.sender == self.me.node:
                 self.my_seq = max(self.my_seq, envelope.seq)
             effects += self._take_event(envelope, raw, now, persist=False)
@@ -182,13 +213,23 @@ class Replica:
             return self._dropped("other_table", f"message for table {envelope.table!r}")
         if envelope.sender == self.me.node:
             return self._dropped("from_myself", "a message claiming to be from this node")
+        payload = envelope.payload
+        if isinstance(payload, Event):
+            if self._is_duplicate(envelope):
+                # Held already (or too far ahead): unchecked, so it may not move the clock.
+                self.counters.duplicates += 1
+                return []
+            direct = via is not None and via == envelope.sender
+            if not (direct and not self.settings.verify_direct) and not authentic(
+                envelope.sender, data, envelope.auth
+            ):
+                return self._forged(envelope, "" if direct else "relayed")
         if not self._clock_near(envelope.lamport):
             return self._dropped("clock_jump", f"a clock of {envelope.lamport}")
         if not self._room_for(envelope.sender):
             return self._dropped("too_many_peers", "no room for another sender")
         self.clock.observe(envelope.lamport)
         self._stream(envelope.sender).last_heard = now
-        payload = envelope.payload
         if isinstance(payload, Event):
             effects = self._take_event(envelope, data, now, persist=True)
         elif isinstance(payload, Heartbeat):
@@ -213,6 +254,9 @@ class Replica:
         lamport = self.clock.tick()
         envelope = Envelope(self.me.table, self.me.node, lamport, self.my_seq, Event(body))
         raw = encode(envelope)
+        if self.signer is not None:
+            raw = sign_encoded(self.signer, raw)
+            envelope = replace(envelope, auth=raw[-AUTH_SIZE:])
         effects: list[Effect] = [Persist(raw)]
         effects += self._take_event(envelope, raw, now, persist=False)
         effects.append(Send(None, raw))
@@ -223,7 +267,7 @@ class Replica:
         """Send the acknowledgement owed for what was received since the last flush."""
         if not self._ack_due:
             return []
-        return self._heartbeat(now)
+        return self._heartbeat(now, fresh=False)
 
     def tick(self, now: float) -> list[Effect]:
         """Timers: heartbeats, suspicion, repair retries and hellos."""
@@ -278,6 +322,7 @@ class Replica:
             body = canonical_bytes([self.chain, self.stable.public_form()])
             known = hashlib.blake2b(body, digest_size=DIGEST_SIZE).digest()
             self._digests[index] = known
+            self._last_digest = (index, known)
             for old in [i for i in self._digests if i < index - DIGEST_MEMORY]:
                 del self._digests[old]
         return known
@@ -326,15 +371,27 @@ class Replica:
         self._optimistic = None
         assert isinstance(envelope.payload, Event)
         body = envelope.payload.body
+        effects = self._check_backdated(envelope.sender, envelope.seq, envelope.lamport, now)
         if envelope.seq == 1 and isinstance(body, Admit) and body.node == envelope.sender:
             self.genesis = True
         if isinstance(body, Suspect):
-            return self._note_suspect(envelope.sender, body, now)
+            return effects + self._note_suspect(envelope.sender, body, now)
         if isinstance(body, Cut):
-            return self._note_cut(envelope.sender, body)
+            return effects + self._note_cut(envelope.sender, body)
         if isinstance(body, Bye):
             self._note_bye(envelope.sender, envelope.seq)
-        return []
+        return effects
+
+    def _check_backdated(self, sender: bytes, seq: int, lamport: int, now: float) -> list[Effect]:
+        """Report an event stamped at or below a clock its sender announced before it."""
+        mark = self.announced_clocks.get(sender)
+        if mark is None or sender == self.me.node or seq <= mark[0] or lamport > mark[1]:
+            return []
+        if (sender, seq) in self._reported or not self.can_play():
+            return []
+        self._reported.add((sender, seq))
+        self.counters.backdated += 1
+        return self._send_event(Backdated(sender, seq, lamport, mark[1]), now)
 
     def _advance(self, now: float) -> list[Effect]:
         """Apply, in order, every pending event that has become stable."""
@@ -395,7 +452,7 @@ class Replica:
         entry = LogEntry(len(self.log), sender, seq, envelope.lamport, body, outcome)
         self.log.append(entry)
         self._optimistic = None
-        if self.ended is None and self.stable.phase == Phase.OVER:
+        if self.ended is None and self.stable.phase == Phase.OVER and self.stable.audit_complete():
             self.ended = (len(self.log), self.digest(), self.stable.copy())
         effects: list[Effect] = [Delivered(entry)]
         if isinstance(body, Admit):
@@ -622,7 +679,13 @@ class Replica:
 
     # -- heartbeats, hellos and repair ----------------------------------------------------------
 
-    def _heartbeat(self, now: float) -> list[Effect]:
+    def _heartbeat(self, now: float, fresh: bool = True) -> list[Effect]:
+        """Our clock, stream and acks; an acknowledgement (not ``fresh``) reuses a digest.
+
+        A digest costs a walk over the whole table, and an acknowledgement goes out for
+        every batch received: it carries the last digest computed, with its own index,
+        and the timer's heartbeat brings the current one.
+        """
         self._ack_due = False
         self._last_heartbeat = now
         effects: list[Effect] = []
@@ -630,12 +693,20 @@ class Replica:
         if clock >= self._clock_mark:
             self._clock_mark = clock + CLOCK_MARK_STEP
             effects.append(PersistClock(self._clock_mark))
-        acks = tuple(
-            Ack(node, stream.ack_level())
-            for node, stream in sorted(self.streams.items())[:MAX_ACKS]
-            if stream.ack_level() > 0 and node != self.me.node
-        )
-        beat = Heartbeat(self.my_seq, acks, len(self.log), self.digest() if self.log else b"")
+        # Members' streams first: strangers may fill the table of streams (guard.MAX_STREAMS)
+        # but must never push a member's acknowledgement out of the 64 a HEARTBEAT carries.
+        members = self.stable.members
+        held = [n for n, s in self.streams.items() if s.ack_level() > 0 and n != self.me.node]
+        if len(held) > MAX_ACKS:
+            held = sorted(held, key=lambda n: (n not in members, n))[:MAX_ACKS]
+        acks = tuple(Ack(node, self.streams[node].ack_level()) for node in sorted(held))
+        if not self.log:
+            index, digest = 0, b""
+        elif fresh or not self._last_digest[1]:
+            index, digest = len(self.log), self.digest()
+        else:
+            index, digest = self._last_digest
+        beat = Heartbeat(self.my_seq, acks, index, digest)
         envelope = Envelope(self.me.table, self.me.node, clock, 0, beat)
         effects.append(Send(None, encode(envelope)))
         return effects
@@ -643,6 +714,15 @@ class Replica:
     def _take_heartbeat(self, envelope: Envelope, beat: Heartbeat, now: float) -> list[Effect]:
         stream = self._stream(envelope.sender)
         stream.promise(beat.last_seq, envelope.lamport)
+        effects: list[Effect] = []
+        mark = self.announced_clocks.get(envelope.sender)
+        if mark is None or envelope.lamport > mark[1]:
+            self.announced_clocks[envelope.sender] = (beat.last_seq, envelope.lamport)
+            for seq, held in list(stream.events.items()):
+                if seq > beat.last_seq and held.envelope.lamport <= envelope.lamport:
+                    effects += self._check_backdated(
+                        envelope.sender, seq, held.envelope.lamport, now
+                    )
         self._maybe_retract(envelope.sender)
         for ack in beat.acks:
             if not self._room_for(ack.node):
@@ -650,8 +730,8 @@ class Replica:
             stream.acks[ack.node] = max(stream.acks.get(ack.node, 0), ack.held)
             self._stream(ack.node).announced = max(self._stream(ack.node).announced, ack.held)
         if beat.digest:
-            return self._compare_digest(envelope.sender, beat.digest_index, beat.digest)
-        return []
+            effects += self._compare_digest(envelope.sender, beat.digest_index, beat.digest)
+        return effects
 
     def hello(self, to: bytes | None) -> list[Effect]:
         """Our HELLO for one peer, or every peer: where we listen, whom we know, which log."""
@@ -698,7 +778,7 @@ class Replica:
         if member is not None and member.present:
             return []
         if member is None and self.stable.phase != Phase.LOBBY:
-            return []  # past the lobby only players who were seated come back (P-107)
+            return []  # past the lobby only players who were seated come back (P-121)
         self.admitted.add((node, first_seq))
         return self._send_event(Admit(node, first_seq), now)
 
@@ -775,6 +855,12 @@ class Replica:
                 continue
             if envelope.sender == self.me.node:
                 continue
+            if self._is_duplicate(envelope):
+                self.counters.duplicates += 1
+                continue
+            if not authentic(envelope.sender, raw, envelope.auth):
+                effects += self._forged(envelope, "in a repair")
+                continue
             if not self._clock_near(envelope.lamport):
                 effects += self._dropped("clock_jump", "a repaired event far ahead of our clock")
                 continue
@@ -818,13 +904,30 @@ class Replica:
 
     def _resync(self) -> list[Effect]:
         """Rebuild the stable game by replaying the stable log from the start."""
-        game = Game(own_orders=self.stable.own_orders)
+        game = Game(own_orders=self.stable.own_orders, own_secrets=self.stable.own_secrets)
         for entry in self.log:
             game.apply(entry.sender, entry.body)
         self.stable = game
         self._optimistic = None
         self._digests.clear()
+        self._last_digest = (0, b"")
         return []
+
+    def _is_duplicate(self, envelope: Envelope) -> bool:
+        """An event we already hold (or have set aside): dropped without a signature check."""
+        stream = self.streams.get(envelope.sender)
+        if stream is None:
+            return False
+        if stream.cut is not None and envelope.seq > stream.cut:
+            return envelope.seq in stream.parked
+        return not stream.accepts(envelope.seq)
+
+    def _forged(self, envelope: Envelope, where: str) -> list[Effect]:
+        """An event whose auth does not prove its origin: refused, counted, logged once."""
+        self.counters.bad_signatures += 1
+        place = f" ({where})" if where else ""
+        detail = f"event {envelope.seq} of {envelope.sender.hex()[:8]} has a bad signature{place}"
+        return self._dropped("bad_signature", detail)
 
     # -- bounds (see guard) --------------------------------------------------------------------
 
@@ -859,6 +962,7 @@ class Replica:
         gone = min(idle, key=lambda s: s.last_heard).node
         del self.streams[gone]
         self._repair_asked.pop(gone, None)
+        self.announced_clocks.pop(gone, None)
         for stream in self.streams.values():
             stream.acks.pop(gone, None)
         return True

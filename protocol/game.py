@@ -15,7 +15,32 @@ from enum import StrEnum
 from typing import Any
 
 from .cards import ALL_BACKS, Card, card_from_code, check_backs, post_count
-from .messages import Admit, Body, Bye, Cut, Deal, Play, Profile, Ready, Reveal, Start, Suspect
+from .fairdeal import (
+    MIN_ROUND_SCORE,
+    RoundRecord,
+    Step,
+    audit_reveal,
+    deck_order,
+    joint_randomness,
+    secret_hash,
+    share_hash,
+)
+from .messages import (
+    Admit,
+    Backdated,
+    Body,
+    Bye,
+    Commit,
+    Cut,
+    Deal,
+    Play,
+    Profile,
+    Ready,
+    Reveal,
+    Share,
+    Start,
+    Suspect,
+)
 from .moves import Move
 from .rules import Reason, Refusal, apply
 from .scoring import DEFAULT_TARGET, add_scores, game_winner, round_scores
@@ -65,6 +90,27 @@ class RoundResult:
     blitz_by: int | None
 
 
+class FlagKind(StrEnum):
+    MISMATCH = "mismatch"  # a reveal that does not fit its commitment, its deal or its moves
+    WITHHELD = "withheld"  # a player moved on (or left) without revealing a finished round
+    BACKDATED = "backdated"  # an event stamped below a clock its sender had announced
+    UNAUDITED = "unaudited"  # removed before revealing: not held against the player
+
+
+PENALISED = (FlagKind.MISMATCH, FlagKind.WITHHELD)
+
+
+@dataclass(frozen=True, slots=True)
+class Flag:
+    """Something the audit found, the same on every node, at one place in the log."""
+
+    round: int
+    seat: int
+    node: bytes
+    kind: FlagKind
+    detail: str
+
+
 @dataclass(slots=True)
 class Game:
     """The whole game as the ordered log has made it."""
@@ -86,6 +132,21 @@ class Game:
     # This node's own secret: its deck order for each round, top first. Never shared
     # until the reveal; it lets this node's replica know its own hidden cards.
     own_orders: dict[int, list[Card]] = field(default_factory=dict)
+    # The fair deal of the current round (spec/rules.md R-40 on): who has committed, the
+    # shares revealed, and once every share is in, the joint randomness and the dealers.
+    commits: dict[int, tuple[bytes, bytes]] = field(default_factory=dict)
+    shares: dict[int, bytes] = field(default_factory=dict)
+    commits_closed: bool = False
+    joint: bytes | None = None
+    dealers: tuple[int, ...] = ()
+    visible: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    steps: list[Step] = field(default_factory=list)  # the round so far, for its record
+    started_active: frozenset[int] = frozenset()
+    records: dict[int, RoundRecord] = field(default_factory=dict)  # finished rounds
+    revealed: set[tuple[int, int]] = field(default_factory=set)  # (round, seat)
+    flags: list[Flag] = field(default_factory=list)
+    # This node's own secrets, round -> secret: like ``own_orders``, an input from outside.
+    own_secrets: dict[int, bytes] = field(default_factory=dict)
 
     # -- queries -------------------------------------------------------------------
 
@@ -126,6 +187,27 @@ class Game:
             self.refused,
             self.events,
             self.own_orders,  # shared on purpose: a secret input, never changed here
+            dict(self.commits),
+            dict(self.shares),
+            self.commits_closed,
+            self.joint,
+            self.dealers,
+            dict(self.visible),
+            self.steps[:],
+            self.started_active,
+            dict(self.records),  # each record is final once made
+            set(self.revealed),
+            list(self.flags),
+            self.own_secrets,  # shared on purpose, as own_orders
+        )
+
+    def audit_complete(self) -> bool:
+        """Whether every finished round's every dealt deck is revealed or accounted for."""
+        settled = {(f.round, f.seat) for f in self.flags if f.kind != FlagKind.BACKDATED}
+        return all(
+            (number, seat) in self.revealed or (number, seat) in settled
+            for number, record in self.records.items()
+            for seat in record.seats
         )
 
     # -- transitions ---------------------------------------------------------------
@@ -142,16 +224,24 @@ class Game:
             return self._refuse(f"not_in_{self.phase.value}")
         return handler(self, sender, body)
 
-    def leave(self, node: bytes) -> None:
-        """A member has left, by Bye or by an agreed removal: its cards stay and score."""
+    def leave(self, node: bytes, kind: FlagKind = FlagKind.UNAUDITED) -> None:
+        """A member has left, by Bye or by an agreed removal: its cards stay and score.
+
+        Rounds it has not revealed are flagged ``kind``: withheld when it chose to go.
+        """
         member = self.members.get(node)
         if member is None or not member.present:
             return
         member.present = False
         member.ready = False
+        self._owed_reveals(member.seat, kind, "left the table without revealing it")
         if self.table is not None and member.seat in self.table.areas:
             self.table.areas[member.seat].active = False
+            if self.phase == Phase.PLAYING:
+                self.steps.append((member.seat, False))
         if self.phase == Phase.DEALING:
+            self._maybe_close_commits()  # each step waits only for present players
+            self._maybe_fix_joint()
             self._maybe_begin_play()
 
     def _refuse(self, reason: str, by: int | None = None, move: Move | None = None) -> Outcome:
@@ -170,6 +260,8 @@ class Game:
             member.present = True  # a returning player gets its seat back
             if self.table is not None and member.seat in self.table.areas:
                 self.table.areas[member.seat].active = True
+                if self.phase == Phase.PLAYING:
+                    self.steps.append((member.seat, True))
             return ACCEPTED
         if not self.members and body.node != sender:
             return self._refuse("not_member")  # the first event of a table admits its founder
@@ -218,6 +310,66 @@ class Game:
         self.phase = Phase.DEALING
         self.deals = {}
         self.table = None
+        self.commits, self.shares, self.commits_closed = {}, {}, False
+        self.joint, self.dealers, self.visible = None, (), {}
+        self.steps, self.started_active = [], frozenset()
+
+    # -- the fair deal: commit, share, deal (R-40 to R-43) ---------------------------------
+
+    def _present_players(self) -> list[int]:
+        present = {m.seat for m in self.members.values() if m.present}
+        return [seat for seat in self.players if seat in present]
+
+    def _commit(self, sender: bytes, body: Commit) -> Outcome:
+        seat = self.members[sender].seat
+        if body.round != self.round:
+            return self._refuse("wrong_round")
+        if seat not in self.players:
+            return self._refuse("not_a_player")
+        if seat in self.commits:
+            return self._refuse("already_committed")
+        if self.commits_closed:
+            return self._refuse("commits_closed")
+        self._owed_reveals(seat, FlagKind.WITHHELD, "committed to a new round without revealing")
+        self.commits[seat] = (body.secret_hash, body.share_hash)
+        self._maybe_close_commits()
+        return ACCEPTED
+
+    def _maybe_close_commits(self) -> None:
+        if self.phase != Phase.DEALING or self.commits_closed or not self.commits:
+            return
+        if all(seat in self.commits for seat in self._present_players()):
+            self.commits_closed = True
+            self._maybe_fix_joint()
+
+    def _share(self, sender: bytes, body: Share) -> Outcome:
+        seat = self.members[sender].seat
+        if body.round != self.round:
+            return self._refuse("wrong_round")
+        if seat not in self.commits:
+            return self._refuse("not_committed")
+        if not self.commits_closed:
+            return self._refuse("commits_open")
+        if seat in self.shares or self.joint is not None:
+            return self._refuse("already_shared")
+        if share_hash(sender, self.round, body.share) != self.commits[seat][1]:
+            self._flag(
+                self.round, seat, FlagKind.MISMATCH, "its share does not match its commitment"
+            )
+            return self._refuse("bad_share")
+        self.shares[seat] = body.share
+        self._maybe_fix_joint()
+        return ACCEPTED
+
+    def _maybe_fix_joint(self) -> None:
+        if not self.commits_closed or self.joint is not None or not self.shares:
+            return
+        present = set(self._present_players())
+        if any(seat in present and seat not in self.shares for seat in self.commits):
+            return
+        self.dealers = tuple(sorted(self.shares))
+        self.joint = joint_randomness(self.round, [self.shares[s] for s in self.dealers])
+        self._maybe_begin_play()
 
     def _deal(self, sender: bytes, body: Deal) -> Outcome:
         seat = self.members[sender].seat
@@ -225,12 +377,17 @@ class Game:
             return self._refuse("wrong_round")
         if seat not in self.players:
             return self._refuse("not_a_player")
+        if self.joint is None:
+            return self._refuse("not_shared")
+        if seat not in self.dealers:
+            return self._refuse("not_a_dealer")
         if seat in self.deals:
             return self._refuse("already_dealt")
         order = self._order_for(seat, body)
         if order is None:
             return self._refuse("bad_deal")
         self.deals[seat] = order
+        self.visible[seat] = tuple(body.visible)
         self._maybe_begin_play()
         return ACCEPTED
 
@@ -245,6 +402,16 @@ class Game:
         if len(set(visible)) != len(visible):
             return None
         own = self.own_orders.get(self.round)
+        secret = self.own_secrets.get(self.round)
+        node = self.node_of(seat)
+        if (
+            (own is None or own[0].deck != seat)
+            and secret is not None
+            and self.joint is not None
+            and node is not None
+            and secret_hash(node, self.round, secret) == self.commits[seat][0]
+        ):
+            own = deck_order(seat, secret, self.joint)
         if own is not None and own[0].deck == seat:
             return list(own) if own[:posts] + own[posts + 9 : posts + 10] == visible else None
         order: list[Slot] = [None] * 40
@@ -253,8 +420,10 @@ class Game:
         return order
 
     def _maybe_begin_play(self) -> None:
+        if self.phase != Phase.DEALING or self.joint is None:
+            return
         present = {m.seat for m in self.members.values() if m.present}
-        waiting = [seat for seat in self.players if seat in present and seat not in self.deals]
+        waiting = [seat for seat in self.dealers if seat in present and seat not in self.deals]
         if waiting or not self.deals:
             return
         dealt = [seat for seat in self.players if seat in self.deals]
@@ -263,6 +432,8 @@ class Game:
         )
         for seat in dealt:
             self.table.areas[seat].active = seat in present
+        self.started_active = frozenset(seat for seat in dealt if seat in present)
+        self.steps = []
         self.phase = Phase.PLAYING
 
     def _play(self, sender: bytes, body: Play) -> Outcome:
@@ -277,6 +448,7 @@ class Game:
         refusal = apply(self.table, move)
         if refusal is not None:
             return self._refuse_move(refusal, move)
+        self.steps.append((seat, move))
         if self.table.over:
             self._end_round()
         return Outcome(move=move)
@@ -289,20 +461,108 @@ class Game:
         scores = round_scores(self.table)
         self.results.append(RoundResult(self.round, scores, self.table.blitz_by))
         self.totals = add_scores(self.totals, scores)
+        seats = tuple(self.table.seats)
+        nodes = {seat: self.by_seat()[seat].node for seat in seats}
+        assert self.joint is not None
+        self.records[self.round] = RoundRecord(
+            self.round,
+            len(self.players),
+            self.post_stacking,
+            seats,
+            nodes,
+            {seat: self.visible[seat] for seat in seats},
+            {seat: self.commits[seat] for seat in seats},
+            self.joint,
+            self.started_active,
+            tuple(self.steps),
+        )
+        for seat in seats:
+            if not self.members[nodes[seat]].present:
+                self._flag(self.round, seat, FlagKind.UNAUDITED, "left before the round's end")
         self.winner = game_winner(self.totals, self.target)
         if self.winner is not None:
             self.phase = Phase.OVER
         else:
             self._next_round()
 
+    # -- the audit (R-44 to R-47) -------------------------------------------------------------
+
     def _reveal(self, sender: bytes, body: Reveal) -> Outcome:
-        return ACCEPTED  # audited by the security layer; ordered here so all agree
+        seat = self.members[sender].seat
+        record = self.records.get(body.round)
+        if record is None:
+            return self._refuse("nothing_to_reveal")
+        if seat not in record.seats:
+            return self._refuse("not_dealt")
+        if (body.round, seat) in self.revealed:
+            return self._refuse("already_revealed")
+        self.revealed.add((body.round, seat))
+        self.flags = [
+            f
+            for f in self.flags
+            if (f.round, f.seat, f.kind) != (body.round, seat, FlagKind.UNAUDITED)
+        ]
+        problem = audit_reveal(record, seat, body.secret, body.order)
+        if problem is not None:
+            self._flag(body.round, seat, FlagKind.MISMATCH, problem)
+        return ACCEPTED
+
+    def _backdated(self, sender: bytes, body: Backdated) -> Outcome:
+        target = self.members.get(body.node)
+        if target is None or body.node == sender or body.lamport > body.announced:
+            return self._refuse("bad_notice")
+        event = f"event {body.seq} "
+        if any(
+            f.kind == FlagKind.BACKDATED and f.node == body.node and f.detail.startswith(event)
+            for f in self.flags
+        ):
+            return self._refuse("already_flagged")  # one flag per event, whoever reports it
+        detail = (
+            f"{event}stamped {body.lamport} after announcing {body.announced}"
+            f" (seen by {self.members[sender].name})"
+        )
+        self._flag(self.round, target.seat, FlagKind.BACKDATED, detail)
+        return ACCEPTED
+
+    def _owed_reveals(self, seat: int, kind: FlagKind, detail: str) -> None:
+        for number, record in self.records.items():
+            if seat in record.seats and (number, seat) not in self.revealed:
+                self._flag(number, seat, kind, detail)
+
+    def _flag(self, round_number: int, seat: int, kind: FlagKind, detail: str) -> None:
+        """Record a flag once per round, seat and kind; a penalised one costs the round."""
+        if kind != FlagKind.BACKDATED and any(
+            (f.round, f.seat, f.kind) == (round_number, seat, kind) for f in self.flags
+        ):
+            return
+        node = self.node_of(seat) or b""
+        penalised_before = any(
+            (f.round, f.seat) == (round_number, seat) and f.kind in PENALISED for f in self.flags
+        )
+        self.flags.append(Flag(round_number, seat, node, kind, detail))
+        if kind in PENALISED and not penalised_before:
+            self._penalise(round_number, seat)
+
+    def _penalise(self, round_number: int, seat: int) -> None:
+        """The round's score of ``seat`` becomes the worst possible (R-46)."""
+        for index, result in enumerate(self.results):
+            if result.round != round_number or seat not in result.scores:
+                continue
+            old = result.scores[seat]
+            if old <= MIN_ROUND_SCORE:
+                return
+            scores = {**result.scores, seat: MIN_ROUND_SCORE}
+            self.results[index] = RoundResult(result.round, scores, result.blitz_by)
+            self.totals[seat] = self.totals.get(seat, 0) + MIN_ROUND_SCORE - old
+            if self.phase == Phase.OVER:
+                self.winner = _final_winner(self.totals, self.target)
+            return
 
     def _cut(self, sender: bytes, body: Cut) -> Outcome:
         return ACCEPTED  # where a stream ends is the core's business; kept in the log
 
     def _bye(self, sender: bytes, body: Bye) -> Outcome:
-        self.leave(sender)
+        self.leave(sender, FlagKind.WITHHELD)
         return ACCEPTED
 
     def _suspect(self, sender: bytes, body: Suspect) -> Outcome:
@@ -336,7 +596,22 @@ class Game:
             self.winner,
             self.races_lost,
             self.refused,
+            sorted([seat, *hashes] for seat, hashes in self.commits.items()),
+            sorted(self.shares.items()),
+            self.joint,
+            sorted(self.revealed),
+            [[f.round, f.seat, f.kind.value, f.detail] for f in self.flags],
         ]
+
+
+def _final_winner(totals: dict[int, int], target: int) -> int | None:
+    """The winner of a finished game after penalties: the one highest total, if any."""
+    winner = game_winner(totals, target)
+    if winner is not None or not totals:
+        return winner
+    best = max(totals.values())
+    leaders = [seat for seat, total in totals.items() if total == best]
+    return leaders[0] if len(leaders) == 1 else None
 
 
 def _copy_member(member: Member) -> Member:
@@ -351,6 +626,9 @@ _TRANSITIONS: Mapping[tuple[Phase, type], Handler] = {
     **{(phase, Suspect): Game._suspect for phase in _ANY_PHASE},
     **{(phase, Reveal): Game._reveal for phase in _ANY_PHASE},
     **{(phase, Cut): Game._cut for phase in _ANY_PHASE},
+    **{(phase, Backdated): Game._backdated for phase in _ANY_PHASE},
+    (Phase.DEALING, Commit): Game._commit,
+    (Phase.DEALING, Share): Game._share,
     (Phase.LOBBY, Profile): Game._profile,
     (Phase.LOBBY, Ready): Game._ready,
     (Phase.LOBBY, Start): Game._start,

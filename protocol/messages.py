@@ -38,6 +38,9 @@ class BodyKind(IntEnum):
     SUSPECT = 8
     BYE = 9
     CUT = 10
+    COMMIT = 11
+    SHARE = 12
+    BACKDATED = 13
 
 
 class MoveKind(IntEnum):
@@ -137,10 +140,43 @@ class Start:
 
 
 @dataclass(frozen=True, slots=True)
+class Commit:
+    """A player's commitment, before a round is dealt, to its secret and its share.
+
+    Each is a hash (``protocol.fairdeal``): the secret fixes the player's own deck
+    order together with everyone's shares, and stays hidden until the reveal.
+    """
+
+    round: int
+    secret_hash: bytes
+    share_hash: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Share:
+    """A player's share of a round's joint randomness, sent once every commitment is in."""
+
+    round: int
+    share: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Backdated:
+    """The sender saw ``node``'s event ``seq`` stamped ``lamport``, although ``node`` had
+    already announced a clock of ``announced`` before sending it."""
+
+    node: bytes
+    seq: int
+    lamport: int
+    announced: int
+
+
+@dataclass(frozen=True, slots=True)
 class Deal:
-    """A player's face-up cards for a round, and a commitment to its whole order.
+    """A player's face-up cards for a round, taken from its committed deck order.
 
     ``visible`` lists card codes: the Post row in order, then the Blitz top.
+    ``commitment`` is unused (empty): the commitment is the round's COMMIT.
     """
 
     round: int
@@ -163,7 +199,7 @@ class Play:
 
 @dataclass(frozen=True, slots=True)
 class Reveal:
-    """The end-of-round reveal of a player's deal, for the audit."""
+    """The end-of-round reveal of a player's secret and deck order, for the audit."""
 
     round: int
     secret: bytes
@@ -191,7 +227,21 @@ class Cut:
     seq: int
 
 
-Body = Admit | Profile | Ready | Start | Deal | Play | Reveal | Suspect | Bye | Cut
+Body = (
+    Admit
+    | Profile
+    | Ready
+    | Start
+    | Deal
+    | Play
+    | Reveal
+    | Suspect
+    | Bye
+    | Cut
+    | Commit
+    | Share
+    | Backdated
+)
 
 
 @dataclass(frozen=True, slots=True)

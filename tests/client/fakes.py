@@ -16,8 +16,9 @@ from typing import Any
 
 from dutchblitz.node.api import Action, Notice, PlayerInfo, Snapshot
 from dutchblitz.protocol.cards import Card, new_deck
+from dutchblitz.protocol.fairdeal import secret_hash, share_hash
 from dutchblitz.protocol.game import Game, Phase
-from dutchblitz.protocol.messages import Admit, Body, Deal, Profile, Ready, Start
+from dutchblitz.protocol.messages import Admit, Body, Commit, Deal, Profile, Ready, Share, Start
 from dutchblitz.protocol.moves import Move, Source, StuckCall
 from dutchblitz.protocol.plays import centre_play, flip_or_turn, legal_moves, post_play
 from dutchblitz.protocol.rules import apply
@@ -63,6 +64,17 @@ def playing_game(players: int, *, me: int = 0, seed: int = 1) -> Dealt:
     assert game.apply(node_id(0), Start(75, True)).accepted
     orders = {seat: shuffled(seat, seed) for seat in range(players)}
     game.own_orders[game.round] = orders[me]
+    shares = {seat: bytes([seat]) * 32 for seat in range(players)}
+    for seat in range(players):
+        node, secret = node_id(seat), bytes([seat + 100]) * 32
+        commit = Commit(
+            game.round,
+            secret_hash(node, game.round, secret),
+            share_hash(node, game.round, shares[seat]),
+        )
+        assert game.apply(node, commit).accepted
+    for seat in range(players):
+        assert game.apply(node_id(seat), Share(game.round, shares[seat])).accepted
     for seat in range(players):
         deal_body = Deal(game.round, visible_codes(orders[seat], players), b"")
         assert game.apply(node_id(seat), deal_body).accepted

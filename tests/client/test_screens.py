@@ -10,9 +10,9 @@ import pytest
 from dutchblitz.client.layout import body_text
 from dutchblitz.client.screens import card_cell
 from dutchblitz.client.state import Screen
-from dutchblitz.node.api import Action
+from dutchblitz.node.api import Action, flag_banner
 from dutchblitz.protocol.cards import Colour, card
-from dutchblitz.protocol.game import Phase, RoundResult
+from dutchblitz.protocol.game import Flag, FlagKind, Phase, RoundResult
 from prompt_toolkit.formatted_text import to_plain_text
 
 from tests.client.driving import Driver, running, screen_text, until, width
@@ -143,3 +143,43 @@ def test_a_card_shows_its_colour_and_its_text_marker() -> None:
         (style, text), *_ = card_cell(card(1, colour, 10))
         assert text == f"10{letter}{gender}"
         assert colour.name.lower() in style
+
+
+def flagged(players: int) -> FakeSession:
+    """A finished game whose audit flagged several players (spec/rules.md R-44 to R-48)."""
+    session = scored(players, over=True)
+    kinds = (FlagKind.MISMATCH, FlagKind.WITHHELD, FlagKind.BACKDATED, FlagKind.UNAUDITED)
+    flags = [Flag(2, seat, bytes(16), kinds[seat % 4], "detail") for seat in range(players)]
+    for game in (session.game, session.stable):
+        game.flags = list(flags)
+    return session
+
+
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+def test_flags_show_in_the_title_and_on_the_scores_screen_within_80_columns(
+    players: int,
+) -> None:
+    """R-48: every screen names what the audit flagged, in one line that fits."""
+    session = flagged(players)
+
+    async def go() -> None:
+        async with running(session, rows=24, columns=80) as drive:
+            await drawn(drive)
+            shown = drive.screen()
+            assert "FLAGGED: " in shown[0] and f"{NAMES[0]} mismatch r2" in shown[0]
+            assert all(width(line) <= 80 for line in shown)
+            body = to_plain_text(body_text(drive.state)).rstrip("\n").split("\n")
+            assert len(body) <= BODY_LINES
+            assert any(line.startswith(" FLAGGED: ") for line in body), body
+
+    run(go())
+
+
+def test_the_banner_names_cheats_before_unaudited_players_and_counts_the_rest() -> None:
+    flags = [Flag(1, seat, b"", FlagKind.MISMATCH, "") for seat in range(8)]
+    line = flag_banner(flags, lambda seat: f"player-{seat}", 60)
+    assert line.startswith("FLAGGED: player-0 mismatch r1") and line.endswith("more")
+    assert len(line) <= 60
+    only = [Flag(3, 2, b"", FlagKind.UNAUDITED, "")]
+    assert flag_banner(only, str) == "unaudited: 2 unaudited r3"
+    assert flag_banner([], str) == ""

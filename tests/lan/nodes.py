@@ -18,7 +18,16 @@ from typing import Any
 from tests.netns_helpers import Process
 
 GAME_S = 90.0  # a whole game of four flat-out bots to 75 takes about 5 s on loopback
-AGREED = ("players", "rounds", "final_scores", "winner", "log_digest", "races_lost", "refused")
+AGREED = (
+    "players",
+    "rounds",
+    "final_scores",
+    "winner",
+    "log_digest",
+    "races_lost",
+    "refused",
+    "flags",
+)
 
 
 def free_ports(count: int) -> list[int]:
@@ -96,6 +105,8 @@ def check_agreement(nodes: list[BlitzNode]) -> dict[str, Any]:
     summaries = [node.summary() for node in nodes]
     first = summaries[0]
     assert first["over"] and first["winner"] is not None
+    cheats = [flag for flag in first["flags"] if flag["kind"] != "unaudited"]
+    assert cheats == [], "honest players flagged"
     for node, summary in zip(nodes, summaries, strict=True):
         for key in AGREED:
             assert summary[key] == first[key], f"{node.label} differs in {key}"

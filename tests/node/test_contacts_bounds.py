@@ -1,4 +1,4 @@
-"""A seat connects only where P-106 allows, a few new peers per HELLO, and holds at most 64."""
+"""A seat connects only where P-120 allows, a few new peers per HELLO, and holds at most 64."""
 
 from __future__ import annotations
 

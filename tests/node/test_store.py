@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from dutchblitz.node import store
 from dutchblitz.node.store import MAGIC, RecordLog, StateDir, StoreError, TableRecord, frame, scan
+from dutchblitz.protocol.fairdeal import RoundSecret
 
 from tests.netns_helpers import child_env, tiny_tmpfs
 
@@ -197,24 +198,25 @@ def test_racing_starts_agree_on_one_node_id(tmp_path: Path) -> None:
     assert ids == {StateDir(tmp_path).node_id().hex()}
 
 
-def test_clock_mark_deal_orders_and_a_new_table(tmp_path: Path) -> None:
+def test_clock_mark_deal_secrets_and_a_new_table(tmp_path: Path) -> None:
     state = StateDir(tmp_path)
     first, second = TableRecord("blitz", b"\x01" * 16), TableRecord("blitz", b"\x02" * 16, 9)
     state.begin_table(first)
     assert state.clock_mark() == 0
     state.save_clock_mark(2048)
-    state.save_deal_order(1, list(range(40)))
-    state.save_deal_order(2, list(range(39, -1, -1)))
+    one, two = RoundSecret(b"s" * 32, b"r" * 32), RoundSecret(b"t" * 32, b"u" * 32)
+    state.save_deal_secret(1, one)
+    state.save_deal_secret(2, two)
     state.append_event(b"event")
     state.close()
     again = StateDir(tmp_path)
     assert again.table() == first
     assert again.clock_mark() == 2048
-    assert again.deal_orders() == {1: list(range(40)), 2: list(range(39, -1, -1))}
+    assert again.deal_secrets() == {1: one, 2: two}
     assert again.open_events().records == [b"event"]
     again.begin_table(second)
     assert again.table() == second and again.open_events().records == []
-    assert again.clock_mark() == 0 and again.deal_orders() == {}
+    assert again.clock_mark() == 0 and again.deal_secrets() == {}
     again.close()
     assert not (tmp_path / "tables" / first.epoch.hex()).exists()
 

@@ -1,4 +1,4 @@
-"""The per-peer flood control: token buckets, drops, cut-offs and cool-offs (P-108)."""
+"""The per-peer flood control: token buckets, drops, cut-offs and cool-offs (P-122)."""
 
 from __future__ import annotations
 

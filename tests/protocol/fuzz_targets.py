@@ -24,6 +24,7 @@ import time
 from dataclasses import dataclass
 from functools import cache
 
+from dutchblitz.protocol.auth import Signer
 from dutchblitz.protocol.codec import MAX_UINT63, ProtocolError, decode, encode
 from dutchblitz.protocol.core import DIGEST_MEMORY, MAX_PEERS, Replica
 from dutchblitz.protocol.guard import (
@@ -52,15 +53,20 @@ from dutchblitz.protocol.messages import (
     RepairRequest,
     Suspect,
 )
+from dutchblitz.protocol.signing import sign_encoded
 from dutchblitz.protocol.streams import MAX_AHEAD
 
-from tests.protocol.replicas import EPOCH, NODE_IDS, STEP, TABLE, Net
+from tests.protocol.replicas import EPOCH, NODE_IDS, SIGNERS, STEP, TABLE, Net
 
 PLAYERS = 4
 TARGET = 0
 HONEST = (0, 1, 2)
 ATTACKER = 3
-STRANGERS = tuple(bytes([0xEE, n]) * 8 for n in range(4))
+STRANGER_KEYS = tuple(Signer(bytes([0xEE, n]) * 16) for n in range(4))
+STRANGERS = tuple(signer.node_id for signer in STRANGER_KEYS)
+# Whose events a plan signs: the attacker and the strangers hold their own keys; an id
+# drawn at random, or an honest member's claimed by someone else, has no key to sign with.
+KEYS = {SIGNERS[ATTACKER].node_id: SIGNERS[ATTACKER]} | {s.node_id: s for s in STRANGER_KEYS}
 SLOW_RECEIVE_S = 0.5  # one message handled slower than this counts as a hang
 
 
@@ -197,7 +203,7 @@ def build(message: Message, target: Replica, forge: bool = True) -> bytes | None
             seq_i = min(start + i, MAX_UINT63)
             inner = Envelope(table, origin, max(lamport, 1), seq_i, Event(_body(message, node, i)))
             try:
-                events.append(encode(inner))
+                events.append(_signed(origin, encode(inner)))
             except ProtocolError:
                 break
             if seq_i == MAX_UINT63:
@@ -206,9 +212,16 @@ def build(message: Message, target: Replica, forge: bool = True) -> bytes | None
             return None
         payload = Repair(origin, tuple(events))
     try:
-        return encode(Envelope(table, sender, lamport, seq, payload))
+        raw = encode(Envelope(table, sender, lamport, seq, payload))
     except ProtocolError:
         return None
+    return _signed(sender, raw) if isinstance(payload, Event) else raw
+
+
+def _signed(origin: bytes, raw: bytes) -> bytes:
+    """An event signed by its origin, when the plan holds that origin's key."""
+    signer = KEYS.get(origin)
+    return raw if signer is None else sign_encoded(signer, raw)
 
 
 # -- running a plan -----------------------------------------------------------------------------
@@ -260,6 +273,7 @@ def check_bounds(replica: Replica) -> None:
     assert len(replica.cut_notes) <= MAX_PEERS
     assert len(replica._peer_digests) <= DIGEST_MEMORY
     assert len(replica._repair_asked) <= len(streams)
+    assert len(replica.announced_clocks) <= len(streams)
     assert replica.clock.time < 2**40, "each message moves the clock by at most 2^24"
 
 

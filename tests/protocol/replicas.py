@@ -18,9 +18,11 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from dutchblitz.protocol.auth import Signer
 from dutchblitz.protocol.cards import BLITZ_SIZE, Card, Colour, card, new_deck, post_count
 from dutchblitz.protocol.codec import decode
 from dutchblitz.protocol.core import Identity, Replica, Settings
+from dutchblitz.protocol.dealer import deal_duties
 from dutchblitz.protocol.effects import (
     Alarm,
     Delivered,
@@ -31,17 +33,29 @@ from dutchblitz.protocol.effects import (
     Send,
     Withdrawn,
 )
+from dutchblitz.protocol.fairdeal import RoundSecret
 from dutchblitz.protocol.game import Game, Phase
-from dutchblitz.protocol.messages import Body, Deal, Envelope, Event, Profile, Ready, Start
+from dutchblitz.protocol.messages import (
+    Body,
+    Deal,
+    Envelope,
+    Event,
+    Profile,
+    Ready,
+    Reveal,
+    Start,
+)
 from dutchblitz.protocol.moves import Move
 from dutchblitz.protocol.state import Table, visible_codes
 from dutchblitz.protocol.wire_moves import play_from_move
 
 TABLE = "kitchen"
 EPOCH = hashlib.blake2b(b"dbp test epoch", digest_size=16).digest()
-NODE_IDS = tuple(
-    hashlib.blake2b(b"dbp test node %d" % index, digest_size=16).digest() for index in range(9)
+SIGNERS = tuple(
+    Signer(hashlib.blake2b(b"dbp test key %d" % index, digest_size=32).digest())
+    for index in range(9)
 )
+NODE_IDS = tuple(signer.node_id for signer in SIGNERS)
 STEP = 0.1  # seconds of virtual time per tick round: below every timeout of Settings()
 
 
@@ -143,12 +157,15 @@ class Net:
         self.cut_links: set[tuple[int, int]] = set()  # (from, to): messages are lost
         self.losing: list[Callable[[Flight], bool]] = []  # a message any of these picks is lost
         self.log_of_sends: list[Flight] = []  # every flight ever queued, for vectors
+        self.secrets: dict[int, dict[int, RoundSecret]] = {}  # index -> round -> secret
+        self.chosen_rounds: set[int] = set()
+        self._last_duty: Body | None = None
 
     def _replica(self, index: int) -> Replica:
         identity = Identity(
             NODE_IDS[index], TABLE, self.epoch, name=f"p{index}", endpoint=f"tcp://p{index}:1"
         )
-        return Replica(identity, self.now, self.settings)
+        return Replica(identity, self.now, self.settings, SIGNERS[index])
 
     # -- looking -----------------------------------------------------------------------
 
@@ -339,18 +356,60 @@ class Net:
         schedule: Schedule | None = None,
         settle: bool = True,
     ) -> None:
-        """Each player deals its deck order (a shuffled one from ``deck_order`` by default)."""
-        game = self.replica(0).stable
-        round_number = game.round
-        players = len(game.players)
-        for index in self.player_indexes():
-            seat = self.seat(index)
-            order = list(orders[index]) if orders else deck_order(seat, players, {})
-            replica = self.replica(index)
-            replica.stable.own_orders[round_number] = order
-            self.submit(index, Deal(round_number, visible_codes(order, players), b""))
+        """Each player commits, shares and deals (spec/rules.md R-40 to R-43).
+
+        By default each deck is the one the fair deal gives; with ``orders`` a player
+        deals the order given instead (a test's chosen layout, which no reveal could
+        justify, so it reveals nothing for that round). Reveals owed for earlier
+        rounds go out first.
+        """
+        round_number = self.replica(0).stable.round
+        if orders:
+            self.chosen_rounds.add(round_number)
+        for _ in range(8):
+            sent = False
+            for index in self.player_indexes():
+                for body in self.deal_duties(index, orders):
+                    self.submit(index, body)
+                    sent = True
+            game = self.replica(0).stable
+            if (game.round == round_number and game.phase == Phase.PLAYING) or not sent:
+                break
+            if isinstance(self._last_duty, Deal) and not settle:
+                return
+            self.settle(schedule)
         if settle:
             self.settle(schedule)
+
+    def deal_duties(
+        self, index: int, orders: Mapping[int, Sequence[Card]] | None = None
+    ) -> list[Body]:
+        """What replica ``index`` owes the fair deal now, as a node's steward would send it."""
+        replica = self.replica(index)
+        kept = self.secrets.setdefault(index, {})
+
+        def fresh(number: int) -> RoundSecret:
+            seed = b"dbp test secret %d %d" % (index, number)
+            secret = RoundSecret(
+                hashlib.blake2b(seed + b"s", digest_size=32).digest(),
+                hashlib.blake2b(seed + b"r", digest_size=32).digest(),
+            )
+            kept[number] = secret
+            return secret
+
+        bodies = deal_duties(replica.stable, NODE_IDS[index], replica.pending_own(), kept, fresh)
+        chosen = [
+            b for b in bodies if not (isinstance(b, Reveal) and b.round in self.chosen_rounds)
+        ]
+        found: list[Body] = []
+        for body in chosen:
+            if isinstance(body, Deal) and orders:
+                order = list(orders[index])
+                replica.stable.own_orders[body.round] = order
+                body = Deal(body.round, visible_codes(order, len(replica.stable.players)), b"")
+            found.append(body)
+            self._last_duty = body
+        return found
 
     def player_indexes(self) -> list[int]:
         game = self.replica(0).stable

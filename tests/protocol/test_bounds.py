@@ -1,7 +1,7 @@
 """What one peer can make a replica hold, send or connect to is bounded.
 
-P-103 (the clock), P-104 (guest streams: tests/protocol/test_order_streams.py), P-105
-(streams), P-106 (endpoints), P-107 (no newcomers once dealt).
+P-117 (the clock), P-118 (guest streams: tests/protocol/test_order_streams.py), P-119
+(streams), P-120 (endpoints), P-121 (no newcomers once dealt).
 """
 
 from __future__ import annotations

@@ -25,8 +25,10 @@ from dutchblitz.protocol.codec_vectors import cases, from_json
 from dutchblitz.protocol.messages import (
     Ack,
     Admit,
+    Backdated,
     BodyKind,
     Bye,
+    Commit,
     Cut,
     Deal,
     Envelope,
@@ -42,6 +44,7 @@ from dutchblitz.protocol.messages import (
     Repair,
     RepairRequest,
     Reveal,
+    Share,
     Start,
     Suspect,
 )
@@ -84,6 +87,9 @@ ONE_OF_EACH_BODY = [
     Suspect(BOB, 3),
     Bye(),
     Cut(BOB, 7),
+    Commit(1, b"h" * 32, b"i" * 32),
+    Share(1, b"r" * 32),
+    Backdated(BOB, 9, 12, 14),
 ]
 ONE_OF_EACH_KIND = [
     Envelope("kitchen", ANN, 0, 0, Hello("Ann", "pump", "tcp://h:1", (), b"", 1)),

@@ -1,4 +1,4 @@
-"""Hostile input to the replica's receive path (P-98, P-99, P-103 to P-107).
+"""Hostile input to the replica's receive path (P-98, P-99, P-117 to P-121).
 
 The targets are in ``fuzz_targets``. Here they run with a few dozen examples each, so
 that CI stays fast; for a long run set ``BLITZ_FUZZ_EXAMPLES``:
@@ -103,7 +103,7 @@ ANYONE = st.integers(0, 8)
 @FUZZ
 @given(plans(UNFORGED))
 def test_hostile_members_and_strangers_change_nothing_for_the_rest(steps: list[Step]) -> None:
-    """P-103 to P-107: nothing raises or hangs, everything stays bounded, the honest agree."""
+    """P-117 to P-121: nothing raises or hangs, everything stays bounded, the honest agree."""
     feed_hostile(steps)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 
 import pytest
+from dutchblitz.protocol.auth import Signer
 from dutchblitz.protocol.clock import LamportClock, order_key, tiebreak
 from dutchblitz.protocol.codec import decode, encode
 from dutchblitz.protocol.core import CLOCK_MARK_STEP, Identity, Replica
@@ -18,10 +19,12 @@ from dutchblitz.protocol.messages import (
     Repair,
     RepairRequest,
 )
+from dutchblitz.protocol.signing import sign_encoded
 
-from tests.protocol.replicas import EPOCH, NODE_IDS, TABLE, Net
+from tests.protocol.replicas import EPOCH, NODE_IDS, SIGNERS, TABLE, Net
 
-STRANGER = bytes(range(100, 116))
+STRANGER_KEY = Signer(bytes(range(100, 132)))
+STRANGER = STRANGER_KEY.node_id
 
 
 def _heartbeat(sender: bytes, lamport: int, table: str = TABLE) -> bytes:
@@ -96,7 +99,7 @@ def test_unsequenced_messages_carry_the_clock_without_adding_one_P59() -> None:
 def test_any_decodable_message_of_the_table_raises_the_clock_P60(message: str) -> None:
     """P-60: any decodable message of the table raises the clock."""
     replica = Net(1).replica(0)
-    event = encode(Envelope(TABLE, STRANGER, 77, 1, Event(Ready(True))))
+    event = sign_encoded(STRANGER_KEY, encode(Envelope(TABLE, STRANGER, 77, 1, Event(Ready(True)))))
     payloads = {
         "heartbeat": Heartbeat(0, (), 0, b""),
         "hello": Hello("x", "pump", "tcp://x:1", (), b"", 0),
@@ -161,7 +164,7 @@ def test_a_restart_never_stamps_below_its_clock_mark_P61(mark: int) -> None:
     net.settle()
     node = net[1]
     highest = max(decode(raw).lamport for raw in node.persisted)
-    reborn = Replica(Identity(NODE_IDS[1], TABLE, EPOCH), net.now)
+    reborn = Replica(Identity(NODE_IDS[1], TABLE, EPOCH), net.now, signer=SIGNERS[1])
     reborn.restore(node.persisted, mark, net.now)
     assert reborn.clock.time >= max(mark, highest)
     effects = reborn.submit(Ready(False), net.now)

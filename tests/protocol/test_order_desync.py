@@ -58,7 +58,7 @@ def _replayed_digests(net: Net, index: int) -> dict[int, bytes]:
     from dutchblitz.protocol.game import Game
 
     replica = net.replica(index)
-    game = Game(own_orders=replica.stable.own_orders)
+    game = Game(own_orders=replica.stable.own_orders, own_secrets=replica.stable.own_secrets)
     chain = b""
     found: dict[int, bytes] = {}
     for count, entry in enumerate(replica.log, 1):

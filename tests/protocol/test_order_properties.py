@@ -17,11 +17,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from dutchblitz.protocol.cards import new_deck
 from dutchblitz.protocol.game import Phase
-from dutchblitz.protocol.messages import Deal
 from dutchblitz.protocol.plays import legal_moves
-from dutchblitz.protocol.state import visible_codes
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -74,11 +71,10 @@ def act(net: Net, index: int, rng: random.Random) -> int:
     seat = game.seat_of(replica.me.node)
     if seat is None or seat not in game.players:
         return 0
-    if game.phase == Phase.DEALING and seat not in game.deals:
-        order = new_deck(seat)
-        rng.shuffle(order)
-        replica.stable.own_orders[game.round] = order
-        net.submit(index, Deal(game.round, visible_codes(order, len(game.players)), b""))
+    duties = net.deal_duties(index)
+    for body in duties:
+        net.submit(index, body)
+    if duties:
         return 1
     if game.phase == Phase.PLAYING and game.table is not None and seat in game.table.areas:
         moves = legal_moves(game.table, seat)

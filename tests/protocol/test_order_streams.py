@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dutchblitz.protocol.auth import Signer
 from dutchblitz.protocol.codec import decode, encode
 from dutchblitz.protocol.effects import Send
 from dutchblitz.protocol.guard import MAX_GUEST_AHEAD
@@ -15,16 +16,19 @@ from dutchblitz.protocol.messages import (
     RepairRequest,
     Suspect,
 )
+from dutchblitz.protocol.signing import sign_encoded
 from dutchblitz.protocol.streams import MAX_AHEAD, Held, Stream
 
 from tests.protocol.replicas import NODE_IDS, TABLE, Flight, Net
 
-STRANGER = bytes(range(100, 116))
+STRANGER_KEY = Signer(bytes(range(100, 132)))
+STRANGER = STRANGER_KEY.node_id
 
 
 def _event(seq: int, lamport: int | None = None, sender: bytes = STRANGER) -> bytes:
     stamp = seq if lamport is None else lamport
-    return encode(Envelope(TABLE, sender, stamp, seq, Event(Ready(seq % 2 == 0))))
+    raw = encode(Envelope(TABLE, sender, stamp, seq, Event(Ready(seq % 2 == 0))))
+    return sign_encoded(STRANGER_KEY, raw) if sender == STRANGER else raw
 
 
 def _held(seq: int) -> Held:
@@ -127,8 +131,8 @@ def test_at_most_4096_events_are_buffered_past_the_held_P75() -> None:
     assert replica.counters.duplicates == 1
 
 
-def test_a_non_member_buffers_at_most_64_past_the_held_P104() -> None:
-    """P-104: a sender that is not a present member gets 64 numbers ahead, not 4096."""
+def test_a_non_member_buffers_at_most_64_past_the_held_P118() -> None:
+    """P-118: a sender that is not a present member gets 64 numbers ahead, not 4096."""
     assert MAX_GUEST_AHEAD == 64
     net = Net(1)
     net.found()

@@ -1,4 +1,4 @@
-"""A replayed old message changes nothing (P-109).
+"""A replayed old message changes nothing (P-123).
 
 A table plays a lobby and part of a round while every message is recorded. Then every
 old EVENT, HEARTBEAT, REPAIR-REQUEST and REPAIR is delivered again to one replica, in

@@ -1,0 +1,53 @@
+"""A peer that announces itself again on the LAN is greeted again (it may have restarted)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from dutchblitz.node.contacts import GREET_GAP_S
+from dutchblitz.node.duties import Wishes
+from dutchblitz.node.seat import LocalSeat, SeatConfig, message_kind
+from dutchblitz.node.store import StateDir
+from dutchblitz.node.transport import Transport
+from dutchblitz.protocol.messages import Kind
+
+
+async def hellos_within(transport: Transport, seconds: float) -> int:
+    count = 0
+    loop = asyncio.get_running_loop()
+    until = loop.time() + seconds
+    while (left := until - loop.time()) > 0:
+        try:
+            _sender, data = await asyncio.wait_for(transport.recv(), left)
+        except TimeoutError:
+            break
+        count += message_kind(data) == Kind.HELLO
+    return count
+
+
+@pytest.mark.timeout(30)
+def test_an_announced_peer_is_greeted_again(tmp_path: Path) -> None:
+    async def main() -> None:
+        store = StateDir(tmp_path / "a")
+        node = store.node_id()
+        mine = await Transport.open(node, "127.0.0.1")
+        other_id = bytes(range(16))
+        other = await Transport.open(other_id, "127.0.0.1")
+        seat = LocalSeat(SeatConfig("t", Wishes(name="a")), store, mine, node)
+        try:
+            seat.meet(other_id, other.endpoint)
+            assert await hellos_within(other, 1.0) == 1
+            await asyncio.sleep(GREET_GAP_S)
+            seat.meet(other_id, other.endpoint)  # learnt again from a HELLO list: no news
+            assert await hellos_within(other, 0.5) == 0
+            await asyncio.sleep(GREET_GAP_S)
+            seat.meet(other_id, other.endpoint, announced=True)  # it announced itself anew
+            assert await hellos_within(other, 1.0) == 1
+        finally:
+            mine.close()
+            other.close()
+            store.close()
+
+    asyncio.run(main())

@@ -1,0 +1,46 @@
+"""bench/run.py in its shortest form writes every figure the README table is made from."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+KEYS = (
+    "commit_p50_ratio",
+    "commit_p99_ratio",
+    "throughput_moves_per_s",
+    "codec_ratio",
+    "engine_moves_per_s",
+    "rss_mb",
+    "catchup_s",
+    "discovery_s",
+    "cost_growth",
+)
+
+
+@pytest.mark.lan
+@pytest.mark.timeout(180)
+def test_quick_run_writes_every_key(tmp_path: Path) -> None:
+    out = tmp_path / "figures.json"
+    command = [
+        sys.executable, str(ROOT / "bench" / "run.py"), "--quick", "--no-netns",
+        "--sizes", "2", "--seconds", "1.5", "--json", str(out),
+    ]  # fmt: skip
+    done = subprocess.run(
+        command, capture_output=True, text=True, timeout=170, env=dict(os.environ), check=False
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    figures = json.loads(out.read_text())
+    for key in KEYS:
+        assert key in figures, key
+    assert set(figures["commit_p50_ratio"]) == {"2"}
+    assert figures["commit_p50_ratio"]["2"] > 0
+    assert figures["throughput_moves_per_s"]["4"] > 0
+    assert figures["cost_growth"]["4"]["messages_per_event"] >= 3
+    assert "commit p50" in done.stdout
