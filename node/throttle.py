@@ -16,7 +16,7 @@ one node's. Its excess is still dropped, and the flood is logged and counted.
 
 The limits are well above the peaks of honest play (spec/protocol.md section 15,
 "Flooding"): in games of four bots at the fastest level on loopback, one peer sent
-another at most 270 messages and 27 KB in one second (tests/lan/test_flood.py prints
+another at most 282 messages and 36 KB in one second (tests/lan/test_flood.py prints
 the peaks each node saw).
 """
 
