@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from dutchblitz.protocol.codec import encode
+from dutchblitz.protocol.guard import MAX_ENDPOINTS, MAX_NEW_PEERS_PER_HELLO, endpoint_ok
 from dutchblitz.protocol.messages import Envelope, Hello, PeerAddress
 
 from .roster import Roster, Source
@@ -50,12 +51,19 @@ class Contacts:
         key = self.roster.key_of(node)
         if key is None:
             return False
+        if not endpoint_ok(endpoint, self.endpoint) or not self._room_for(node):
+            return False  # spec/protocol.md P-116: never anywhere a peer names
         try:
             self.transport.add_peer(node, endpoint, key)
         except ValueError:
             return False  # not a tcp://HOST:PORT endpoint: nothing to connect to
         self.endpoints[node] = endpoint
         return True
+
+    def forget(self, node: bytes) -> None:
+        """Stop sending to ``node`` (it floods us); a later HELLO connects again."""
+        self.transport.remove_peer(node)
+        self.endpoints.pop(node, None)
 
     def everyone(self) -> list[bytes]:
         """Every id we hold a connection under."""
@@ -88,8 +96,20 @@ class Contacts:
         return True
 
     def learn(self, peers: Iterable[PeerAddress]) -> None:
+        learnt = 0
         for peer in peers:
-            self.connect(peer.node, peer.endpoint)
+            if learnt >= MAX_NEW_PEERS_PER_HELLO:
+                break
+            known = peer.node in self.endpoints
+            learnt += self.connect(peer.node, peer.endpoint) and not known
+
+    def _room_for(self, node: bytes) -> bool:
+        """At most ``MAX_ENDPOINTS`` connections: the longest unheard one makes room."""
+        if node in self.endpoints or len(self.endpoints) < MAX_ENDPOINTS:
+            return True
+        oldest = min(self.endpoints, key=lambda n: self.heard.get(n, -1e18))
+        self.forget(oldest)
+        return True
 
     def same_table(self, sender: bytes, epoch: bytes) -> bool:
         """Whether ``sender``'s last HELLO named ``epoch`` (or it has sent none)."""

@@ -70,7 +70,9 @@ from dutchblitz.protocol.messages import (
 from .bots import Level, think_time
 from .contacts import Contacts
 from .duties import Steward, Wishes
+from .flood import flood_from_env, run_flood
 from .store import StateDir, StoreError, TableRecord
+from .throttle import Throttle, Verdict
 from .transport import Transport, TransportClosed
 
 log = logging.getLogger("dutchblitz.node")
@@ -172,6 +174,7 @@ class LocalSeat:
         self.contacts = Contacts(node_id, config.table, transport)
         self.roster = transport.roster
         self.roster.listeners.append(self._know_key)
+        self.throttle = Throttle()
         self._progress: dict[bytes, int] = {}
         # Messages that came before the replica, each with its sender's epoch back then.
         self._announce_due = False
@@ -203,6 +206,9 @@ class LocalSeat:
         """Find the table (restore, join or found), then run until ``close``."""
         self._spawn(self._receive_loop(), "receive")
         self._spawn(self._timer_loop(), "timer")
+        flood = flood_from_env()
+        if flood is not None:  # a test hook: this seat misbehaves on purpose
+            self._spawn(run_flood(self, flood), "flood")
         if not self._restore():
             self._greet_all(force=True)
             with contextlib.suppress(TimeoutError):
@@ -253,6 +259,7 @@ class LocalSeat:
                 "refused": self.roster.stats.refused,
                 "mismatched": self.roster.stats.mismatched,
             },
+            "throttled": self.throttle.stats.as_dict(),
             "alarms": dict(self.alarms),
             "loop_errors": self.loop_errors,
         }
@@ -518,6 +525,8 @@ class LocalSeat:
                 batch.append(more)
             now = self._now()
             for sender, data in batch:
+                if not self._within_limits(sender, data, now):
+                    continue
                 try:
                     self._handle(sender, data, now)
                 except StoreError:
@@ -536,6 +545,21 @@ class LocalSeat:
             self._changed.set()
             self._notify()
             await asyncio.sleep(0)
+
+    def _within_limits(self, peer: bytes, data: bytes, now: float) -> bool:
+        """Whether a peer's message fits its flood limits (node/throttle.py); else dropped."""
+        verdict = self.throttle.check(peer, len(data), now)
+        if verdict is Verdict.CUT_OFF:
+            member = self.replica is not None and self.replica._present(peer)
+            if member:  # see node/throttle.py: a member is throttled, never cut off
+                self.throttle.pardon(peer)
+            else:
+                self.contacts.forget(peer)
+            self.alarms["flood"] += 1
+            if self.alarms["flood"] == 1:
+                what = "throttled" if member else "cut off for a while"
+                log.warning("%s: peer %s floods us: %s", self.label, peer.hex()[:8], what)
+        return verdict is Verdict.TAKE
 
     def _loop_error(self, what: str) -> None:
         self.loop_errors += 1

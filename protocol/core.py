@@ -31,6 +31,18 @@ from .effects import (
     Withdrawn,
 )
 from .game import Game, Phase
+from .guard import (
+    MAX_ADMITTING,
+    MAX_CLAIM_TARGETS,
+    MAX_CLOCK_JUMP,
+    MAX_ENDPOINTS,
+    MAX_GUEST_AHEAD,
+    MAX_GUEST_RAWS,
+    MAX_NEW_PEERS_PER_HELLO,
+    MAX_SETTLED,
+    MAX_STREAMS,
+    endpoint_ok,
+)
 from .messages import (
     Ack,
     Admit,
@@ -148,6 +160,7 @@ class Replica:
         self._last_heartbeat = -1e18
         self._last_hello = -1e18
         self._repair_asked: dict[bytes, tuple[float, int]] = {}
+        self._guest_raws = 0  # void events of senders nobody seated, kept for repairs
         self._digests: dict[int, bytes] = {}
         self._last_digest: tuple[int, bytes] = (0, b"")  # the latest computed: index, digest
         self._peer_digests: dict[int, tuple[bytes, bytes]] = {}
@@ -212,6 +225,10 @@ class Replica:
                 envelope.sender, data, envelope.auth
             ):
                 return self._forged(envelope, "" if direct else "relayed")
+        if not self._clock_near(envelope.lamport):
+            return self._dropped("clock_jump", f"a clock of {envelope.lamport}")
+        if not self._room_for(envelope.sender):
+            return self._dropped("too_many_peers", "no room for another sender")
         self.clock.observe(envelope.lamport)
         self._stream(envelope.sender).last_heard = now
         if isinstance(payload, Event):
@@ -331,6 +348,12 @@ class Replica:
         if not stream.accepts(envelope.seq):
             self.counters.duplicates += 1
             return []
+        # From the network (a reloaded log is taken whole), a sender that is not at the
+        # table here may run only a little ahead; the rest is repaired once it is.
+        ahead = envelope.seq > stream.held + MAX_GUEST_AHEAD
+        if persist and ahead and not self._present(envelope.sender):
+            self.counters.drop("guest_ahead")
+            return []
         effects: list[Effect] = [Persist(raw)] if persist else []
         for held in stream.store(envelope.seq, Held(envelope, raw)):
             effects += self._on_contiguous(held, now)
@@ -410,8 +433,13 @@ class Replica:
         envelope = held.envelope
         assert isinstance(envelope.payload, Event)
         body = envelope.payload.body
-        self.stable_raws[(sender, seq)] = held.raw  # a void event is still served in repairs
-        if not self._counts(sender, seq, body):
+        counts = self._counts(sender, seq, body)
+        seated = counts or sender in self.stable.members or sender == self.me.node
+        if seated or self._guest_raws < MAX_GUEST_RAWS:
+            # A void event is still served in repairs; of senders nobody has seated, a few.
+            self._guest_raws += not seated
+            self.stable_raws[(sender, seq)] = held.raw
+        if not counts:
             # Only members present at this point of the order make the log: a node that
             # never received this event must end with the same log as one that did.
             self._optimistic = None
@@ -523,8 +551,11 @@ class Replica:
         return self._send_event(Suspect(node, stream.held), now)
 
     def _note_suspect(self, sender: bytes, body: Suspect, now: float) -> list[Effect]:
-        if body.held < self._stream(body.node).first_seq - 1:
+        if body.held < self._first_seq(body.node) - 1:
             return []  # about a stream the node has since left behind
+        if body.node not in self.claims and len(self.claims) >= MAX_CLAIM_TARGETS:
+            self.counters.drop("too_many_claims")
+            return []
         self.claims.setdefault(body.node, {})[sender] = body.held
         target = body.node
         if sender == self.me.node and target not in self.suspected:
@@ -537,6 +568,8 @@ class Replica:
             return []
         if not self.is_member() or sender == self.me.node or not self._hears_majority():
             return []
+        if not self._present(sender):
+            return []  # P-86 joins a member's suspicion, never a stranger's
         member = self.stable.members.get(target)
         if member is None or not member.present:
             return []
@@ -612,8 +645,11 @@ class Replica:
         return effects
 
     def _adopt_cut(self, body: Cut) -> list[Effect]:
-        if body.seq < self._stream(body.node).first_seq - 1:
+        if body.seq < self._first_seq(body.node) - 1:
             return []  # about a stream the node has since left behind
+        if body.node not in self.settled and len(self.settled) >= MAX_SETTLED:
+            self.counters.drop("too_many_cuts")
+            return []
         if body.node == self.me.node:
             if self.settled.get(self.me.node) is None:
                 self.settled[self.me.node] = body.seq
@@ -658,11 +694,13 @@ class Replica:
         if clock >= self._clock_mark:
             self._clock_mark = clock + CLOCK_MARK_STEP
             effects.append(PersistClock(self._clock_mark))
-        acks = tuple(
-            Ack(node, stream.ack_level())
-            for node, stream in sorted(self.streams.items())[:MAX_ACKS]
-            if stream.ack_level() > 0 and node != self.me.node
-        )
+        # Members' streams first: strangers may fill the table of streams (guard.MAX_STREAMS)
+        # but must never push a member's acknowledgement out of the 64 a HEARTBEAT carries.
+        members = self.stable.members
+        held = [n for n, s in self.streams.items() if s.ack_level() > 0 and n != self.me.node]
+        if len(held) > MAX_ACKS:
+            held = sorted(held, key=lambda n: (n not in members, n))[:MAX_ACKS]
+        acks = tuple(Ack(node, self.streams[node].ack_level()) for node in sorted(held))
         if not self.log:
             index, digest = 0, b""
         elif fresh or not self._last_digest[1]:
@@ -688,6 +726,8 @@ class Replica:
                     )
         self._maybe_retract(envelope.sender)
         for ack in beat.acks:
+            if not self._room_for(ack.node):
+                continue  # about a node we have no room to follow
             stream.acks[ack.node] = max(stream.acks.get(ack.node, 0), ack.held)
             self._stream(ack.node).announced = max(self._stream(ack.node).announced, ack.held)
         if beat.digest:
@@ -719,15 +759,23 @@ class Replica:
     def _take_hello(self, envelope: Envelope, hello: Hello, now: float) -> list[Effect]:
         sender = envelope.sender
         effects: list[Effect] = []
-        if hello.endpoint and self.endpoints.get(sender) != hello.endpoint:
+        if self.endpoints.get(sender) != hello.endpoint and self._may_learn(sender, hello.endpoint):
             self.endpoints[sender] = hello.endpoint
             effects.append(PeerSeen(sender, hello.endpoint))
+        learnt = 0
         for peer in hello.peers:
-            if peer.node not in self.keys and node_id_of(peer.key) == peer.node:
-                self.keys[peer.node] = peer.key
-            if peer.node != self.me.node and peer.node not in self.endpoints:
-                self.endpoints[peer.node] = peer.endpoint
-                effects.append(PeerSeen(peer.node, peer.endpoint))
+            known = peer.node in self.endpoints
+            if known or learnt < MAX_NEW_PEERS_PER_HELLO:
+                fresh = peer.node not in self.keys and len(self.keys) < 4 * MAX_ENDPOINTS
+                if fresh and node_id_of(peer.key) == peer.node:
+                    self.keys[peer.node] = peer.key
+            if known or learnt >= MAX_NEW_PEERS_PER_HELLO:
+                continue
+            if not self._may_learn(peer.node, peer.endpoint):
+                continue
+            learnt += 1
+            self.endpoints[peer.node] = peer.endpoint
+            effects.append(PeerSeen(peer.node, peer.endpoint))
         if hello.resume_seq > 0 and hello.epoch in (b"", self.me.epoch):
             effects += self._admit(sender, hello.resume_seq, now)
         return effects
@@ -735,9 +783,14 @@ class Replica:
     def _admit(self, node: bytes, first_seq: int, now: float) -> list[Effect]:
         if not self.is_member() or (node, first_seq) in self.admitted:
             return []
+        if len(self.admitted) >= MAX_ADMITTING:
+            self.counters.drop("too_many_admissions")
+            return []
         member = self.stable.members.get(node)
         if member is not None and member.present:
             return []
+        if member is None and self.stable.phase != Phase.LOBBY:
+            return []  # past the lobby only players who were seated come back (P-117)
         self.admitted.add((node, first_seq))
         return self._send_event(Admit(node, first_seq), now)
 
@@ -820,6 +873,12 @@ class Replica:
             if not authentic(envelope.sender, raw, envelope.auth):
                 effects += self._forged(envelope, "in a repair")
                 continue
+            if not self._clock_near(envelope.lamport):
+                effects += self._dropped("clock_jump", "a repaired event far ahead of our clock")
+                continue
+            if not self._room_for(envelope.sender):
+                effects += self._dropped("too_many_peers", "no room for another sender")
+                continue
             self.clock.observe(envelope.lamport)
             effects += self._take_event(envelope, raw, now, persist=True)
         self._repair_asked.pop(repair.origin, None)
@@ -829,8 +888,12 @@ class Replica:
 
     def _compare_digest(self, sender: bytes, index: int, digest: bytes) -> list[Effect]:
         if index > len(self.log):
-            if len(self._peer_digests) < DIGEST_MEMORY:
-                self._peer_digests[index] = (sender, digest)
+            if len(self._peer_digests) >= DIGEST_MEMORY:
+                furthest = max(self._peer_digests)
+                if index >= furthest:
+                    return []
+                del self._peer_digests[furthest]  # the nearest ones are checked first
+            self._peer_digests[index] = (sender, digest)
             return []
         return self._check_digest(sender, index, digest)
 
@@ -877,6 +940,63 @@ class Replica:
         place = f" ({where})" if where else ""
         detail = f"event {envelope.seq} of {envelope.sender.hex()[:8]} has a bad signature{place}"
         return self._dropped("bad_signature", detail)
+
+    # -- bounds (see guard) --------------------------------------------------------------------
+
+    def _present(self, node: bytes) -> bool:
+        member = self.stable.members.get(node)
+        return member is not None and member.present
+
+    def _first_seq(self, node: bytes) -> int:
+        stream = self.streams.get(node)
+        return 1 if stream is None else stream.first_seq
+
+    def _room_for(self, node: bytes) -> bool:
+        """Whether ``node`` has a stream here or can have one: the table of streams is bounded.
+
+        When it is full, the least recently heard stream that nothing depends on (not a
+        member's, never cut or suspected, holding no event still to apply) makes room.
+        """
+        if node in self.streams or len(self.streams) < MAX_STREAMS:
+            return True
+        idle = [
+            stream
+            for key, stream in self.streams.items()
+            if key != self.me.node
+            and key not in self.stable.members
+            and key not in self.settled
+            and key not in self.claims
+            and not stream.events
+            and not stream.parked
+        ]
+        if not idle:
+            return False
+        gone = min(idle, key=lambda s: s.last_heard).node
+        del self.streams[gone]
+        self._repair_asked.pop(gone, None)
+        self.announced_clocks.pop(gone, None)
+        for stream in self.streams.values():
+            stream.acks.pop(gone, None)
+        return True
+
+    def _clock_near(self, lamport: int) -> bool:
+        """Whether a clock is near enough to take; if not, ours moves towards it a step."""
+        if lamport - self.clock.time <= MAX_CLOCK_JUMP:
+            return True
+        self.clock.observe(self.clock.time + MAX_CLOCK_JUMP)
+        return False
+
+    def _may_learn(self, node: bytes, endpoint: str) -> bool:
+        """Whether to take ``endpoint`` for ``node`` from a HELLO (and tell the shell)."""
+        if node == self.me.node or not endpoint_ok(endpoint, self.me.endpoint):
+            return False
+        if node in self.endpoints or len(self.endpoints) < MAX_ENDPOINTS:
+            return True
+        strangers = [n for n in self.endpoints if n not in self.stable.members]
+        if not strangers:
+            return False
+        del self.endpoints[strangers[0]]  # the oldest learnt of those never at the table
+        return True
 
     def _dropped(self, reason: str, detail: str) -> list[Effect]:
         first = self.counters.drop(reason)

@@ -265,6 +265,8 @@ class Game:
             return ACCEPTED
         if not self.members and body.node != sender:
             return self._refuse("not_member")  # the first event of a table admits its founder
+        if self.phase != Phase.LOBBY:
+            return self._refuse("in_play")  # once dealt, only players who were seated return
         if self.members and (sender not in self.members or not self.members[sender].present):
             return self._refuse("not_member")
         seat = len(self.members)

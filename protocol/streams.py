@@ -15,6 +15,8 @@ from .messages import Envelope
 # How far past ``held`` a stream buffers out-of-order events; beyond that they
 # are dropped and repaired later, so a hostile sender cannot make us hoard.
 MAX_AHEAD = 4096
+# The most numbers one gap report spans (a REPAIR-REQUEST asks for at most 256).
+REPAIR_SPAN = 256
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +93,7 @@ class Stream:
         if top <= self.held:
             return None
         first = self.held + 1
+        top = min(top, first + REPAIR_SPAN - 1)  # an announcement can claim any number
         last = first
         while last < top and last + 1 not in self.events:
             last += 1

@@ -37,7 +37,7 @@ pytestmark = [
     pytest.mark.skipif(not have_tmux(), reason="tmux is not installed"),
 ]
 needs_node = pytest.mark.skipif(
-    not hasattr(cli, "run_node"),  # the node engineer's half; kept so this file stands alone
+    not hasattr(cli, "run_node"),  # kept so this file stands alone
     reason="dutchblitz.node.cli.run_node does not exist yet: blitz-node has no networked table",
 )
 

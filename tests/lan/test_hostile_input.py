@@ -129,7 +129,7 @@ def test_hostile_bytes_mid_game_are_dropped_and_the_game_completes(tmp_path: Pat
     assert counters["loop_errors"] == 0
     assert counters["transport_refused"] == 4, counters  # oversize and two-frame, twice
     assert counters["roster"]["refused"] >= 1, counters  # the stranger
-    assert counters["forged_sender"] >= 10, counters  # P-132: five naming others, twice
+    assert counters["forged_sender"] >= 10, counters  # P-139: five naming others, twice
     refused = counters["dropped"]
     for reason in ("malformed", "bad_version", "other_table"):
         assert refused.get(reason, 0) >= 2, refused

@@ -143,7 +143,7 @@ class _Info:
 
 
 def test_an_advert_whose_id_is_not_its_keys_is_refused_and_counted() -> None:
-    """P-133: a node may not announce itself under another's id (or with another's key)."""
+    """P-140: a node may not announce itself under another's id (or with another's key)."""
     discovery = Discovery(ADA, "127.0.0.1")
     forged = dataclasses.replace(GRACE, key=ADA_KEY.public_key)
     assert discovery._admit(_Info(forged, forged.door)) is None  # type: ignore[arg-type]

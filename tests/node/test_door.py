@@ -165,7 +165,7 @@ async def reply(socket: zmq.asyncio.Socket) -> tuple[Kind, list[Any]]:
 
 
 def test_open_table_swaps_cards_and_both_verify() -> None:
-    """P-113 (any client key, ZAP domain door), P-116, P-120, P-124."""
+    """P-120 (any client key, ZAP domain door), P-123, P-127, P-131."""
 
     async def main() -> None:
         async with context(authenticate=True) as ctx:
@@ -185,7 +185,7 @@ def test_open_table_swaps_cards_and_both_verify() -> None:
 
 
 def test_right_passphrase_admits_and_wrong_one_refuses_on_both_sides() -> None:
-    """P-122, P-123: a wrong phrase is refused by both sides before knock returns."""
+    """P-129, P-130: a wrong phrase is refused by both sides before knock returns."""
 
     async def main() -> None:
         async with context() as ctx:
@@ -208,7 +208,7 @@ def test_right_passphrase_admits_and_wrong_one_refuses_on_both_sides() -> None:
 
 
 def test_passphrase_is_compared_after_unicode_normalisation() -> None:
-    """P-121: the phrase is NFC-normalised before SPAKE2."""
+    """P-128: the phrase is NFC-normalised before SPAKE2."""
 
     async def main() -> None:
         async with context() as ctx:
@@ -260,7 +260,7 @@ def test_a_door_made_private_later_wants_the_phrase() -> None:
 
 
 def test_a_phrase_where_none_is_wanted_and_none_where_one_is_are_wrong() -> None:
-    """P-118."""
+    """P-125."""
 
     async def main() -> None:
         async with context() as ctx:
@@ -282,7 +282,7 @@ def test_a_phrase_where_none_is_wanted_and_none_where_one_is_are_wrong() -> None
 
 
 def test_another_table_is_refused() -> None:
-    """P-117."""
+    """P-124."""
 
     async def main() -> None:
         async with context() as ctx:
@@ -299,7 +299,7 @@ def test_another_table_is_refused() -> None:
 
 
 def test_knocking_at_ones_own_door_is_refused() -> None:
-    """P-119, the door's side."""
+    """P-126, the door's side."""
 
     async def main() -> None:
         async with context() as ctx:
@@ -339,7 +339,7 @@ def knock_message(card: Card, *, table: str = TABLE, nonce: bytes = b"\x01" * NO
 
 
 def test_a_card_whose_id_is_not_its_keys_is_refused() -> None:
-    """P-116."""
+    """P-123."""
 
     async def main() -> None:
         async with context() as ctx:
@@ -369,7 +369,7 @@ def test_a_card_whose_id_is_not_its_keys_is_refused() -> None:
 
 
 def test_a_knocker_that_cannot_sign_for_its_key_is_refused() -> None:
-    """P-120, the door's side."""
+    """P-127, the door's side."""
 
     async def main() -> None:
         async with context() as ctx:
@@ -404,7 +404,7 @@ def test_a_knocker_that_cannot_sign_for_its_key_is_refused() -> None:
 def test_a_door_that_cannot_sign_for_its_key_is_refused(
     claimed: int, signed: bool, reason: str
 ) -> None:
-    """P-120, P-119 and P-123, the knocker's side: an impostor door gets a REFUSED back."""
+    """P-127, P-126 and P-130, the knocker's side: an impostor door gets a REFUSED back."""
 
     async def main() -> None:
         async with context() as ctx:
@@ -555,7 +555,7 @@ def test_a_door_that_reflects_the_knockers_pake_message_is_refused() -> None:
 
 @pytest.mark.parametrize(("phrase", "reason"), [("pw", "wrong passphrase"), (None, "bad card")])
 def test_a_replayed_answer_is_refused(phrase: str | None, reason: str) -> None:
-    """P-120, P-122: the knocker's fresh nonce makes an ANSWER from an earlier knock useless."""
+    """P-127, P-129: the knocker's fresh nonce makes an ANSWER from an earlier knock useless."""
     recorded: list[bytes] = []
 
     def record_or_replay(data: bytes) -> bytes:
@@ -648,7 +648,7 @@ GARBAGE: list[list[bytes]] = [
 
 
 def test_garbage_is_counted_and_the_door_stays_open() -> None:
-    """P-114, P-115: dropped, counted, unanswered (but for the version)."""
+    """P-121, P-122: dropped, counted, unanswered (but for the version)."""
 
     async def main() -> None:
         async with context() as ctx:
@@ -708,7 +708,7 @@ def test_a_failing_on_admit_refuses_and_keeps_the_door_open() -> None:
 
 
 def test_fast_failed_guesses_are_throttled() -> None:
-    """P-126: the source's bucket."""
+    """P-133: the source's bucket."""
     limits = DoorLimits(source_burst=3, source_every=1000.0, global_burst=100)
 
     async def main() -> None:
@@ -732,7 +732,7 @@ def test_fast_failed_guesses_are_throttled() -> None:
 
 
 def test_the_global_cap_holds_and_successes_cost_nothing() -> None:
-    """P-126: the global bucket; admissions give their tokens back."""
+    """P-133: the global bucket; admissions give their tokens back."""
     limits = DoorLimits(source_burst=100, global_burst=2, global_every=1000.0)
 
     async def main() -> None:
@@ -755,7 +755,7 @@ def test_the_global_cap_holds_and_successes_cost_nothing() -> None:
 
 
 def test_an_abandoned_knock_times_out_at_the_door() -> None:
-    """P-124, P-125: an ANSWER without a CONFIRM admits nobody and ends."""
+    """P-131, P-132: an ANSWER without a CONFIRM admits nobody and ends."""
     limits = DoorLimits(session_timeout=0.2)
 
     async def main() -> None:
@@ -783,7 +783,7 @@ def test_an_abandoned_knock_times_out_at_the_door() -> None:
 
 
 def test_messages_round_trip_and_decoding_is_strict() -> None:
-    """P-114."""
+    """P-121."""
     card = card_of(signer(2), "n")
     data = encode(Kind.KNOCK, TABLE, False, b"\x00" * 32, b"", card)
     assert decode(data) == (Kind.KNOCK, [TABLE, False, b"\x00" * 32, b"", card])
@@ -807,7 +807,7 @@ def _decodes_or_refuses(data: bytes) -> None:
 
 @given(st.binary(max_size=1100))
 def test_decoding_any_bytes_gives_a_message_or_malformed(data: bytes) -> None:
-    """P-114: nothing but ``Malformed`` comes out of decoding hostile bytes."""
+    """P-121: nothing but ``Malformed`` comes out of decoding hostile bytes."""
     _decodes_or_refuses(data)
 
 
@@ -831,5 +831,5 @@ MSGPACK_VALUES = st.recursive(
 def test_decoding_well_formed_msgpack_of_any_shape_is_safe(
     version: int, kind: Kind, fields: list[Any]
 ) -> None:
-    """P-114: any msgpack array, of any version, kind and fields, decodes or is refused."""
+    """P-121: any msgpack array, of any version, kind and fields, decodes or is refused."""
     _decodes_or_refuses(msgpack.packb([version, int(kind), *fields], use_bin_type=True))

@@ -18,7 +18,7 @@ ANN, BOB, CAT, DAN = (Signer(bytes([n]) * 32) for n in range(1, 5))
 
 
 def test_a_key_offered_with_another_nodes_id_is_refused_and_counted() -> None:
-    """P-128."""
+    """P-135."""
     roster = Roster()
     assert not roster.learn(BOB.node_id, ANN.public_key, Source.HELLO)
     assert not roster.learn(BOB.node_id, b"short", Source.HELLO)

@@ -331,7 +331,7 @@ def test_a_bad_blitz_faults_stops_the_transport_opening(monkeypatch: pytest.Monk
 
 
 def test_a_strangers_key_is_refused_until_the_roster_learns_it() -> None:
-    """P-129: ZAP refuses a key the roster does not let in; the DEALER tries again later."""
+    """P-136: ZAP refuses a key the roster does not let in; the DEALER tries again later."""
 
     async def scenario() -> None:
         async with await opened(1) as a, await opened(7) as stranger:
@@ -352,7 +352,7 @@ def test_a_strangers_key_is_refused_until_the_roster_learns_it() -> None:
 
 
 def test_a_member_claiming_another_members_routing_id_is_dropped_and_counted() -> None:
-    """P-130: 9 claims 2's id as its routing id: its key says it is 9, so it is dropped."""
+    """P-137: 9 claims 2's id as its routing id: its key says it is 9, so it is dropped."""
 
     async def scenario() -> None:
         async with await opened(1) as a, await opened(2) as b:
@@ -378,7 +378,7 @@ def test_a_member_claiming_another_members_routing_id_is_dropped_and_counted() -
 
 
 def test_once_the_game_starts_a_lobby_guest_is_cut_off_at_once() -> None:
-    """P-131: a connection opened in the lobby no longer delivers once its key is not let in."""
+    """P-138: a connection opened in the lobby no longer delivers once its key is not let in."""
 
     async def scenario() -> None:
         async with await opened(1) as a, await opened(2) as b, await opened(3) as guest:
@@ -400,7 +400,7 @@ def test_once_the_game_starts_a_lobby_guest_is_cut_off_at_once() -> None:
 
 
 def test_a_dealer_only_talks_to_the_holder_of_the_key_it_was_given() -> None:
-    """P-127: an endpoint that answers with another key never gets the message."""
+    """P-134: an endpoint that answers with another key never gets the message."""
 
     async def scenario() -> None:
         async with await opened(1) as a, await opened(2) as b, await opened(3) as c:

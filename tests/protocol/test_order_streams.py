@@ -5,7 +5,9 @@ from __future__ import annotations
 from dutchblitz.protocol.auth import Signer
 from dutchblitz.protocol.codec import decode, encode
 from dutchblitz.protocol.effects import Send
+from dutchblitz.protocol.guard import MAX_GUEST_AHEAD
 from dutchblitz.protocol.messages import (
+    Admit,
     Envelope,
     Event,
     Heartbeat,
@@ -118,12 +120,27 @@ def test_at_most_4096_events_are_buffered_past_the_held_P75() -> None:
     assert not stream.accepts(10 + 4097)
     net = Net(1)
     net.found()
+    net.submit(0, Admit(STRANGER, 1))  # a member: its stream may run the whole way ahead
+    net.settle()
     replica = net.replica(0)
+    assert replica.stable.members[STRANGER].present
     replica.receive(_event(4096), net.now)
     replica.receive(_event(4097), net.now)
     held = replica.streams[STRANGER]
     assert list(held.events) == [4096], "4097 is 4097 past nothing held: dropped"
     assert replica.counters.duplicates == 1
+
+
+def test_a_non_member_buffers_at_most_64_past_the_held_P118() -> None:
+    """P-114: a sender that is not a present member gets 64 numbers ahead, not 4096."""
+    assert MAX_GUEST_AHEAD == 64
+    net = Net(1)
+    net.found()
+    replica = net.replica(0)
+    for seq in (3, 64, 65, 4096):
+        replica.receive(_event(seq), net.now)
+    assert sorted(replica.streams[STRANGER].events) == [3, 64]
+    assert replica.counters.dropped["guest_ahead"] == 2
 
 
 def test_acks_list_the_held_of_each_stream_P76() -> None:

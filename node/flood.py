@@ -1,0 +1,83 @@
+"""A test-only hook that makes a seat flood its peers, to test flood control (throttle).
+
+It is switched on by the ``BLITZ_FLOOD`` environment variable, for example
+``BLITZ_FLOOD="rate=3000,port=5601"``:
+
+``rate``
+    messages a second sent on top of the seat's honest traffic, to each target.
+``port``
+    flood only the peer whose endpoint has this port (default: every peer).
+
+The flood is what a buggy or hostile member could send without breaking the codec:
+copies of its own HEARTBEAT, its latest own EVENT again, and now and then a
+REPAIR-REQUEST for its own first event (which the target answers). The seat otherwise plays
+honestly, so its game events still count.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import os
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from dutchblitz.protocol.codec import encode
+from dutchblitz.protocol.messages import Envelope, Heartbeat, RepairRequest
+
+if TYPE_CHECKING:
+    from .seat import LocalSeat
+
+ENV_VAR = "BLITZ_FLOOD"
+TICK_S = 0.01
+
+
+@dataclass(frozen=True, slots=True)
+class FloodConfig:
+    rate: float = 2000.0
+    port: int | None = None
+
+
+def flood_from_env() -> FloodConfig | None:
+    spec = os.environ.get(ENV_VAR, "").strip()
+    if not spec:
+        return None
+    fields = dict(part.split("=", 1) for part in spec.split(",") if "=" in part)
+    port = fields.get("port")
+    return FloodConfig(float(fields.get("rate", 2000.0)), int(port) if port else None)
+
+
+def _targets(seat: LocalSeat, config: FloodConfig) -> list[bytes]:
+    return [
+        node
+        for node, endpoint in seat.contacts.endpoints.items()
+        if config.port is None or endpoint.endswith(f":{config.port}")
+    ]
+
+
+def _messages(seat: LocalSeat) -> list[bytes]:
+    replica = seat.replica
+    if replica is None:
+        return []
+    me, table, clock = replica.me.node, replica.me.table, replica.clock.time
+    found = [encode(Envelope(table, me, clock, 0, Heartbeat(replica.my_seq, (), 0, b"")))]
+    if replica.my_seq > 0 and clock % 16 == 0:  # now and then, one the target answers
+        found.append(encode(Envelope(table, me, clock, 0, RepairRequest(me, 1, 1))))
+    own = replica.streams.get(me)
+    if own is not None and own.events:
+        found.append(own.events[max(own.events)].raw)
+    return found
+
+
+async def run_flood(seat: LocalSeat, config: FloodConfig) -> None:
+    """Send ``rate`` extra messages a second to each target, until the seat closes."""
+    per_tick = max(1, round(config.rate * TICK_S))
+    while True:
+        await asyncio.sleep(TICK_S)
+        messages = _messages(seat)
+        if not messages:
+            continue
+        cycle = itertools.cycle(messages)
+        for node in _targets(seat, config):
+            for _ in range(per_tick):
+                seat.transport.send(node, next(cycle))
