@@ -1,12 +1,12 @@
 """A test-only hook that makes a seat flood its peers, to test flood control (throttle).
 
 It is switched on by the ``BLITZ_FLOOD`` environment variable, for example
-``BLITZ_FLOOD="rate=3000,port=5601"``:
+``BLITZ_FLOOD="rate=3000,name=bot0"``:
 
 ``rate``
     messages a second sent on top of the seat's honest traffic, to each target.
-``port``
-    flood only the peer whose endpoint has this port (default: every peer).
+``name``
+    flood only the seated player of this name (default: every peer).
 
 The flood is what a buggy or hostile member could send without breaking the codec:
 copies of its own HEARTBEAT, its latest own EVENT again, and now and then a
@@ -35,7 +35,7 @@ TICK_S = 0.01
 @dataclass(frozen=True, slots=True)
 class FloodConfig:
     rate: float = 2000.0
-    port: int | None = None
+    name: str | None = None
 
 
 def flood_from_env() -> FloodConfig | None:
@@ -43,15 +43,16 @@ def flood_from_env() -> FloodConfig | None:
     if not spec:
         return None
     fields = dict(part.split("=", 1) for part in spec.split(",") if "=" in part)
-    port = fields.get("port")
-    return FloodConfig(float(fields.get("rate", 2000.0)), int(port) if port else None)
+    return FloodConfig(float(fields.get("rate", 2000.0)), fields.get("name") or None)
 
 
 def _targets(seat: LocalSeat, config: FloodConfig) -> list[bytes]:
+    replica = seat.replica
+    members = {} if replica is None else replica.stable.members
     return [
         node
-        for node, endpoint in seat.contacts.endpoints.items()
-        if config.port is None or endpoint.endswith(f":{config.port}")
+        for node in seat.contacts.endpoints
+        if config.name is None or (node in members and members[node].name == config.name)
     ]
 
 

@@ -35,7 +35,7 @@ def test_a_flooding_member_is_throttled_and_the_game_completes(
     try:
         for i in range(PLAYERS):
             if i == PLAYERS - 1:
-                monkeypatch.setenv("BLITZ_FLOOD", f"rate={FLOOD_RATE},port={ports[0]}")
+                monkeypatch.setenv("BLITZ_FLOOD", f"rate={FLOOD_RATE},name=bot0")
             nodes.append(
                 BlitzNode(f"bot{i}", tmp_path / f"node{i}", loopback_args(i, ports, PLAYERS))
             )
