@@ -402,6 +402,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if args.worker is not None:
         args.index = args.worker
+        if os.environ.get("BLITZ_BENCH_LOG"):  # each worker's node log, to see a stuck table
+            import logging
+
+            folder = Path(os.environ["BLITZ_BENCH_LOG"])
+            log_file = (folder / f"worker{args.worker}-{os.getpid()}.log").open("w")
+            logging.basicConfig(
+                level=logging.INFO, stream=log_file, format="%(asctime)s %(message)s"
+            )
         asyncio.run(worker(args))
         return 0
     use_netns = (

@@ -714,7 +714,8 @@ class LocalSeat:
         if entry.outcome.accepted and isinstance(body, Bye | Suspect):
             gone = game.members.get(entry.sender if isinstance(body, Bye) else body.node)
             if gone is not None:
-                log.info("%s: %s left the table", self.label, gone.name)
+                how = "left the table" + (" (goodbye)" if isinstance(body, Bye) else " (removed)")
+                log.info("%s: %s %s", self.label, gone.name, how)
         elif entry.outcome.accepted and isinstance(body, Admit):
             log.info("%s: %s sat down", self.label, body.node.hex()[:8])
         names = {m.seat: m.name for m in game.members.values()}
