@@ -43,8 +43,10 @@ def lobby_duty(game: Game, me: Member, wishes: Wishes, stable: Game) -> Body | N
     """The next lobby event: the profile, then readiness, then (maybe) the start."""
     if game.phase != Phase.LOBBY:
         return None
-    if me.name != wishes.name or (wishes.back is not None and me.back != wishes.back):
-        return Profile(wishes.name, wishes.back or me.back)
+    back = wishes.back or me.back
+    changed = me.name != wishes.name or (wishes.back is not None and me.back != wishes.back)
+    if changed and back:  # past eight players no back is left, and a PROFILE needs one
+        return Profile(wishes.name, back)
     if me.ready != wishes.ready:
         return Ready(wishes.ready)
     if wishes.start_at is not None and can_start(stable, me.node, wishes.start_at):

@@ -251,10 +251,12 @@ class Replica:
     def _send_event(self, body: Body, now: float) -> list[Effect]:
         """Send one event without applying anything: safe in the middle of other work."""
         self.now = now
-        self.my_seq += 1
         lamport = self.clock.tick()
-        envelope = Envelope(self.me.table, self.me.node, lamport, self.my_seq, Event(body))
+        envelope = Envelope(self.me.table, self.me.node, lamport, self.my_seq + 1, Event(body))
+        # A body the wire cannot carry raises here, before its number is spent: a number
+        # announced but never sent would be a gap nobody could fill, and stall the table.
         raw = encode(envelope)
+        self.my_seq += 1
         if self.signer is not None:
             raw = sign_encoded(self.signer, raw)
             envelope = replace(envelope, auth=raw[-AUTH_SIZE:])
