@@ -81,6 +81,7 @@ class Member:
     back: str
     ready: bool = False
     present: bool = True
+    since: int = 1  # first sequence number of its stream at its latest admission
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,6 +259,7 @@ class Game:
             if member.present:
                 return self._refuse("already_member")
             member.present = True  # a returning player gets its seat back
+            member.since = body.first_seq
             if self.table is not None and member.seat in self.table.areas:
                 self.table.areas[member.seat].active = True
                 if self.phase == Phase.PLAYING:
@@ -272,7 +274,9 @@ class Game:
         seat = len(self.members)
         taken = {m.back for m in self.members.values() if m.present}
         back = next((b for b in ALL_BACKS if b not in taken), "")
-        self.members[body.node] = Member(body.node, seat, f"player {seat + 1}", back)
+        self.members[body.node] = Member(
+            body.node, seat, f"player {seat + 1}", back, since=body.first_seq
+        )
         return ACCEPTED
 
     def _profile(self, sender: bytes, body: Profile) -> Outcome:
@@ -572,6 +576,10 @@ class Game:
         target = self.members.get(body.node)
         if target is None or not target.present:
             return self._refuse("not_present")
+        if body.held < target.since - 1:
+            # About an earlier admission of a player who has since come back: void
+            # (else suspicions of its last stay would keep removing it as it returns).
+            return self._refuse("stale")
         self.leave(body.node)
         return ACCEPTED
 
@@ -615,7 +623,15 @@ def _final_winner(totals: dict[int, int], target: int) -> int | None:
 
 
 def _copy_member(member: Member) -> Member:
-    return Member(member.node, member.seat, member.name, member.back, member.ready, member.present)
+    return Member(
+        member.node,
+        member.seat,
+        member.name,
+        member.back,
+        member.ready,
+        member.present,
+        member.since,
+    )
 
 
 Handler = Callable[[Game, bytes, Any], Outcome]
