@@ -36,7 +36,7 @@ import asyncio
 import contextlib
 import dataclasses
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from dutchblitz.protocol.auth import PUBLIC_KEY_SIZE, node_id_of
@@ -195,9 +195,15 @@ class DiscoveryStats:
 class Discovery:
     """Announce ``advert`` on the interface at ``address`` and report peers on ``events``."""
 
-    def __init__(self, advert: Advert, address: str) -> None:
+    def __init__(
+        self,
+        advert: Advert,
+        address: str,
+        on_skip: Callable[[str, str], None] | None = None,
+    ) -> None:
         self.advert = advert
         self.address = address
+        self._on_skip = on_skip  # (reason, service name) for each advert we skip
         self.events: asyncio.Queue[PeerEvent] = asyncio.Queue()
         self._stats = DiscoveryStats()
         self._zeroconf: AsyncZeroconf | None = None
@@ -298,15 +304,13 @@ class Discovery:
         try:
             advert = parse_advert(info.properties)
         except AdvertError:
-            self._stats.malformed += 1
-            return None
+            return self._skip("malformed", info.name)
         reason = skip_reason(advert, self.advert)
         addresses = info.parsed_addresses(IPVersion.V4Only)
         if reason is None and (info.port != advert.door or not addresses):
             reason = "malformed"
         if reason is not None:
-            setattr(self._stats, reason, getattr(self._stats, reason) + 1)
-            return None
+            return self._skip(reason, info.name)
         address = addresses[0]
         return Found(
             advert.node_id,
@@ -315,6 +319,11 @@ class Discovery:
             advert.key,
             f"tcp://{address}:{advert.door}",
         )
+
+    def _skip(self, reason: str, name: str) -> None:
+        setattr(self._stats, reason, getattr(self._stats, reason) + 1)
+        if self._on_skip is not None:
+            self._on_skip(reason, name)
 
     def _forget(self, name: str) -> None:
         node_id = self._names.pop(name, None)

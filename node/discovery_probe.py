@@ -4,8 +4,9 @@
 
 It announces itself, and greets every node it finds at the table over ZeroMQ.
 Each line it prints is one JSON object: ``ready``, ``found``, ``lost``,
-``received`` (a greeting from a peer) and, on SIGINT, SIGTERM or after
-``--seconds``, ``closed`` with the counters. The LAN tests run it in network
+``received`` (a greeting from a peer), ``skipped`` (an advert it refused, and
+why) and, on SIGINT, SIGTERM or after ``--seconds``, ``closed`` with the
+counters. The LAN tests run it in network
 namespaces; a player can run it to see why two laptops do not meet.
 """
 
@@ -75,7 +76,11 @@ async def run(table: str, name: str, interface_spec: str | None, seconds: float 
         port = int(transport.endpoint.rpartition(":")[2])
         # The probe has no door: it announces its table port in the door's place.
         advert = Advert(node_id, name, table, port, signer.public_key, port)
-        discovery = Discovery(advert, interface.address)
+        discovery = Discovery(
+            advert,
+            interface.address,
+            on_skip=lambda reason, service: _emit("skipped", reason=reason, service=service),
+        )
         async with discovery:
             _emit(
                 "ready",

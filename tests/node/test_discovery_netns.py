@@ -230,6 +230,7 @@ def test_avahi_sees_our_node_and_we_see_avahis(lan: Lan, tmp_path: Path) -> None
         daemons.append(publish("Mallory", mallory_id))
         daemons.append(publish("Grace", grace_id))
         probe.wait_to_see("found", {grace_id})
+        probe.wait_to_see("skipped", {"wrong_id"}, key="reason")
         found = next(e for e in probe.events() if e.get("id") == grace_id)
         assert found == {
             "event": "found",
