@@ -12,7 +12,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import getpass
 import logging
+import os
 import signal
 import sys
 from collections.abc import Awaitable, Callable, Sequence
@@ -30,6 +32,7 @@ from .store import StoreError
 log = logging.getLogger("dutchblitz.node")
 
 MAX_TEXT_BYTES = 32
+PASSPHRASE_ENV = "BLITZ_PASSPHRASE"
 MAX_PLAYERS = 8
 MAX_TARGET = 1000
 
@@ -56,6 +59,25 @@ def _passphrase(value: str) -> str:
     if not value or len(value.encode()) > 256:
         raise argparse.ArgumentTypeError("a passphrase is 1 to 256 bytes")
     return value
+
+
+def _ask_passphrase(parser: argparse.ArgumentParser, table: str) -> str:
+    """The phrase for ``--private``: from $BLITZ_PASSPHRASE, or asked at a hidden prompt.
+
+    Unlike ``--passphrase PHRASE`` it never shows in ``ps`` or the shell's history.
+    """
+    given = os.environ.get(PASSPHRASE_ENV)
+    if given is None:
+        if not sys.stdin.isatty():
+            parser.error(f"--private asks for the passphrase on a terminal, or set {PASSPHRASE_ENV}")
+        try:
+            given = getpass.getpass(f"Passphrase for table {table!r}: ")
+        except (EOFError, KeyboardInterrupt):
+            parser.error("--private: no passphrase given")
+    try:
+        return _passphrase(given)
+    except argparse.ArgumentTypeError as error:
+        parser.error(f"--private: {error}")
 
 
 def _int_in(low: int, high: int) -> Callable[[str], int]:
@@ -161,6 +183,11 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="PHRASE",
         help="a private table: only players who know this phrase sit down",
     )
+    parser.add_argument(
+        "--private",
+        action="store_true",
+        help=f"a private table: ask for its passphrase (hidden), or take ${PASSPHRASE_ENV}",
+    )
     return parser
 
 
@@ -194,6 +221,10 @@ def parse_options(argv: Sequence[str] | None = None) -> Options | None:
         return None
     if args.headless and not args.bot:
         parser.error("--headless needs --bot: nobody would play this seat")
+    if args.private:
+        if args.passphrase is not None:
+            parser.error("give --passphrase PHRASE or --private, not both")
+        args.passphrase = _ask_passphrase(parser, args.table)
     return options_from_args(args)
 
 

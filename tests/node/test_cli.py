@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
@@ -130,3 +131,79 @@ def test_an_unusable_state_dir_stops_the_node_with_one_line_and_exit_code_1(
     assert done.returncode == 1
     assert done.stderr.startswith("blitz-node: cannot create the state directory")
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+
+
+def test_private_takes_the_passphrase_from_the_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv(cli.PASSPHRASE_ENV, "blue heron")
+    options = cli.parse_options([*HEADLESS, "--private"])
+    assert options is not None and options.passphrase == "blue heron"
+
+
+def test_private_asks_at_a_hidden_prompt(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(cli.PASSPHRASE_ENV, raising=False)
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True)
+    asked: list[str] = []
+    monkeypatch.setattr(cli.getpass, "getpass", lambda prompt: asked.append(prompt) or "heron")
+    options = cli.parse_options(["--join", "--table", "kitchen", "--private"])
+    assert options is not None and options.passphrase == "heron"
+    assert asked == ["Passphrase for table 'kitchen': "]
+
+
+@pytest.mark.parametrize(
+    ("argv", "env", "message"),
+    [
+        (["--private"], None, "--private asks for the passphrase on a terminal, or set"),
+        (["--private"], "", "--private: a passphrase is 1 to 256 bytes"),
+        (["--private", "--passphrase", "x"], None, "give --passphrase PHRASE or --private"),
+    ],
+)
+def test_private_without_a_phrase_is_one_line_and_exit_code_2(
+    argv: list[str],
+    env: str | None,
+    message: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.delenv(cli.PASSPHRASE_ENV, raising=False)
+    if env is not None:
+        monkeypatch.setenv(cli.PASSPHRASE_ENV, env)
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: False)
+    with pytest.raises(SystemExit) as caught:
+        cli.main([*HEADLESS, *argv])
+    assert caught.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err, err
+
+
+def test_the_private_prompt_is_real_and_hides_the_phrase(tmp_path: Path) -> None:
+    """On a real terminal: the prompt shows, the typed phrase does not echo."""
+    import pty
+
+    leader, follower = pty.openpty()
+    env = child_env()
+    env.pop(cli.PASSPHRASE_ENV, None)
+    node = subprocess.Popen(
+        [sys.executable, "-m", "dutchblitz.client.main", *HEADLESS, "--private",
+         "--no-discovery", "--state-dir", str(tmp_path)],
+        stdin=follower, stdout=follower, stderr=follower, env=env, start_new_session=True,
+    )  # fmt: skip
+    os.close(follower)
+    seen = b""
+    try:
+        while b"Passphrase for table 'blitz': " not in seen:
+            seen += os.read(leader, 1024)
+        os.write(leader, b"\x01" * 300 + b"\n")  # too long: refused once read
+        while node.poll() is None or b"\n" not in seen.rpartition(b"Passphrase")[2]:
+            try:
+                seen += os.read(leader, 1024)
+            except OSError:
+                break
+        assert node.wait(20) == 2
+    finally:
+        if node.poll() is None:
+            node.kill()
+        os.close(leader)
+    assert b"\x01" not in seen  # nothing typed was echoed
+    assert b"--private: a passphrase is 1 to 256 bytes" in seen
