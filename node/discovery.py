@@ -286,7 +286,7 @@ class Discovery:
             if not await info.async_request(zeroconf, RESOLVE_TIMEOUT_MS):
                 self._stats.unresolved += 1
                 return
-            found = self._admit(info)
+            found = self._admit(info, name)
             if found is None:
                 self._forget(name)  # it may have moved to another table
             else:
@@ -299,18 +299,18 @@ class Discovery:
             if self._resolving.get(name) is asyncio.current_task():
                 del self._resolving[name]
 
-    def _admit(self, info: AsyncServiceInfo) -> Found | None:
+    def _admit(self, info: AsyncServiceInfo, name: str = "") -> Found | None:
         """The peer behind a resolved service, or ``None`` (counted) if we skip it."""
         try:
             advert = parse_advert(info.properties)
         except AdvertError:
-            return self._skip("malformed", info.name)
+            return self._skip("malformed", name)
         reason = skip_reason(advert, self.advert)
         addresses = info.parsed_addresses(IPVersion.V4Only)
         if reason is None and (info.port != advert.door or not addresses):
             reason = "malformed"
         if reason is not None:
-            return self._skip(reason, info.name)
+            return self._skip(reason, name)
         address = addresses[0]
         return Found(
             advert.node_id,
