@@ -304,13 +304,15 @@ class Discovery:
         try:
             advert = parse_advert(info.properties)
         except AdvertError:
-            return self._skip("malformed", name)
+            self._skip("malformed", name)
+            return None
         reason = skip_reason(advert, self.advert)
         addresses = info.parsed_addresses(IPVersion.V4Only)
         if reason is None and (info.port != advert.door or not addresses):
             reason = "malformed"
         if reason is not None:
-            return self._skip(reason, name)
+            self._skip(reason, name)
+            return None
         address = addresses[0]
         return Found(
             advert.node_id,
