@@ -61,7 +61,7 @@ from .messages import (
     Start,
     Suspect,
 )
-from .moves import Move
+from .moves import Move, Source
 from .version import PROTOCOL_VERSION
 from .wire_moves import move_from_play as _move_from_play
 from .wire_moves import play_from_move as _play_from_move
@@ -472,64 +472,139 @@ def encode(envelope: Envelope) -> bytes:
 
 # -- the quick path: the same tables compiled (codec_fast); the reference path decides the rest
 
+_CENTRE, _POST, _FLIP = int(MoveKind.CENTRE), int(MoveKind.POST), int(MoveKind.FLIP)
+_FROM_POST = int(Source.POST)
 
-_QUICK_PARSE = codec_fast.unpacker(_UNPACKER_LIMITS, _refuse_ext)
-_QUICK_TABLE, _QUICK_SENDER, _QUICK_LAMPORT, _QUICK_SEQ = (
-    codec_fast.loader(field) for _name, field in HEADER
+
+def _play_fits(
+    round: int, move: int, source: int, slot: int, card: int, pile: int, shows: int
+) -> bool:
+    """``_check_play`` for fields already within their wire ranges, without making a Move.
+
+    CENTRE and POST name a card (and decide the seat), and a card shown must be of
+    the same deck. A CENTRE play has a slot only from the Post; a POST play goes from
+    the Blitz or the Wood to the Post stack ``slot``, onto no centre pile. The other
+    kinds name nothing but, for FLIP, the card shown.
+    """
+    if move in (_CENTRE, _POST):
+        return (
+            card != NONE
+            and (
+                slot == 0 or source == _FROM_POST
+                if move == _CENTRE
+                else source != _FROM_POST and pile == NONE
+            )
+            and (shows == NONE or shows // DECK_SIZE == card // DECK_SIZE)
+        )
+    if source != 0 or slot != 0 or card != NONE or pile != NONE:
+        return False
+    return (shows != NONE) == (move == _FLIP)
+
+
+def _digest_fits(last_seq: int, acks: tuple[Ack, ...], digest_index: int, digest: bytes) -> bool:
+    """``_check_heartbeat`` but for its distinct nodes (which the quick path checks in line)."""
+    return digest_index == 0 or digest != b""
+
+
+_QUICK_RECORDS = {int(kind): rec for kind, rec in PAYLOADS.items() if isinstance(rec, Record)}
+del _QUICK_RECORDS[Kind.REPAIR]  # a repair's events go the reference way
+(
+    _QUICK_PAYLOAD_LOADS,
+    _QUICK_BODY_LOADS,
+    _QUICK_PAYLOAD_DUMPS,
+    _QUICK_BODY_DUMPS,
+) = codec_fast.compile_records(
+    _QUICK_RECORDS,
+    {int(kind): rec for kind, rec in BODIES.items()},
+    {Play: _play_fits, Heartbeat: _digest_fits},
+    {Ack: "node", PeerAddress: "node"},
 )
-_QUICK_AUTH = codec_fast.loader(AUTH)
-_QUICK_BODIES = {int(kind): codec_fast.items_loader(record) for kind, record in BODIES.items()}
-_QUICK_PAYLOADS = {
-    int(kind): codec_fast.loader(field)
-    for kind, field in PAYLOADS.items()
-    if kind not in (Kind.EVENT, Kind.REPAIR)  # a repair's events go the reference way
-}
-_QUICK_HEADER_DUMP = tuple((name, codec_fast.dumper(field)) for name, field in HEADER)
-_QUICK_AUTH_DUMP = codec_fast.dumper(AUTH)
-_QUICK_BODY_DUMP = {
-    record.cls: (int(kind), codec_fast.items_dumper(record)) for kind, record in BODIES.items()
-}
-_QUICK_PAYLOAD_DUMP = {
-    cls: (int(kind), codec_fast.dumper(PAYLOADS[kind]))
-    for cls, kind in KIND_OF.items()
-    if kind not in (Kind.EVENT, Kind.REPAIR)
-}
+_EventSlots = codec_fast.twin(Event)
+_EnvelopeSlots = codec_fast.twin(Envelope)
+_as_int = codec_fast.as_int
+_as_str = codec_fast.as_str
+_unpackb = msgpack.unpackb
+# One packer for the quick path, reused: ``packb`` sets up a new one (and its buffer) per
+# call, which costs more than the packing. ``pack`` runs no Python code on the plain
+# values it is given here, so no other thread can enter it halfway.
+_quick_pack = msgpack.Packer(use_bin_type=True).pack
 _EVENT = int(Kind.EVENT)
+_VERSION = PROTOCOL_VERSION
+_TABLE_LOW, _TABLE_HIGH = NAME.low, NAME.high
+_LAMPORT_HIGH, _SEQ_HIGH = UINT63.high, UINT63.high
+assert _UNPACKER_LIMITS == {
+    "max_buffer_size": MAX_MESSAGE_SIZE,  # checked before parsing
+    "max_bin_len": MAX_MESSAGE_SIZE,
+    "max_str_len": MAX_ENDPOINT,
+    "max_array_len": MAX_REPAIR_EVENTS,
+    "max_map_len": 0,
+    "max_ext_len": 0,
+}
+assert HEADER == (("table", NAME), ("sender", NODE), ("lamport", UINT63), ("seq", UINT63))
+assert NODE.sizes == (NODE_ID_SIZE,) and AUTH.sizes == range(MAX_AUTH + 1)
 
 
 def _quick_decode(data: bytes) -> Envelope | None:
-    """What ``_decode`` returns for a message it accepts; None whenever unsure."""
+    """What ``_decode`` returns for a message it accepts; None whenever unsure.
+
+    The parser runs under the reference path's limits, without its ext hook: an ext
+    value fails the type checks that every field of an accepted message passes.
+    """
     if type(data) is not bytes or len(data) > MAX_MESSAGE_SIZE:
         return None
     try:
-        wire = _QUICK_PARSE(data)
+        wire = _unpackb(
+            data,
+            max_bin_len=MAX_MESSAGE_SIZE,
+            max_str_len=MAX_ENDPOINT,
+            max_array_len=MAX_REPAIR_EVENTS,
+            max_map_len=0,
+            max_ext_len=0,
+        )
         if type(wire) is not list or len(wire) != ENVELOPE_LENGTH:
             return None
         version, kind, table, sender, lamport, seq, payload, auth = wire
-        if type(version) is not int or version != PROTOCOL_VERSION or type(kind) is not int:
+        if (
+            type(version) is not int
+            or version != _VERSION
+            or type(kind) is not int
+            or type(table) is not str
+            or not _TABLE_LOW
+            <= (len(table) if table.isascii() else len(table.encode()))
+            <= _TABLE_HIGH
+            or type(sender) is not bytes
+            or len(sender) != NODE_ID_SIZE
+            or type(lamport) is not int
+            or not 0 <= lamport <= _LAMPORT_HIGH
+            or type(seq) is not int
+            or not 0 <= seq <= _SEQ_HIGH
+            or type(auth) is not bytes
+            or len(auth) > MAX_AUTH
+        ):
             return None
         if kind == _EVENT:
-            if type(payload) is not list or not payload or type(payload[0]) is not int:
+            if seq < 1 or lamport < 1 or type(payload) is not list or not payload:
                 return None
-            body = _QUICK_BODIES.get(payload[0])
-            if body is None:
+            head = payload[0]
+            if type(head) is not int:
                 return None
-            loaded: object = Event(body(payload[1:]))
+            loaded = _EventSlots()
+            loaded.body = _QUICK_BODY_LOADS[head](payload)
+            loaded.__class__ = Event
+        elif seq != 0:
+            return None
         else:
-            load = _QUICK_PAYLOADS.get(kind)
-            if load is None:
-                return None
-            loaded = load(payload)
-        envelope = Envelope(
-            _QUICK_TABLE(table),
-            _QUICK_SENDER(sender),
-            _QUICK_LAMPORT(lamport),
-            _QUICK_SEQ(seq),
-            loaded,  # type: ignore[arg-type]
-            _QUICK_AUTH(auth),
-        )
-        _check_envelope(envelope)
-        if _pack(wire) != data:
+            loaded = _QUICK_PAYLOAD_LOADS[kind](payload)
+        made = _EnvelopeSlots()
+        made.table = table
+        made.sender = sender
+        made.lamport = lamport
+        made.seq = seq
+        made.payload = loaded
+        made.auth = auth
+        made.__class__ = Envelope
+        envelope: Envelope = made
+        if _quick_pack(wire) != data:
             return None
     except Exception:  # the reference path finds (and names) whatever is wrong
         return None
@@ -541,17 +616,43 @@ def _quick_encode(envelope: Envelope) -> bytes | None:
     if type(envelope) is not Envelope:
         return None
     try:
+        table, sender, lamport, seq = (
+            envelope.table,
+            envelope.sender,
+            envelope.lamport,
+            envelope.seq,
+        )
+        if type(table) is not str:
+            table = _as_str(table)
+        if type(lamport) is not int:
+            lamport = _as_int(lamport)
+        if type(seq) is not int:
+            seq = _as_int(seq)
+        auth = envelope.auth
+        if (
+            not _TABLE_LOW
+            <= (len(table) if table.isascii() else len(table.encode()))
+            <= _TABLE_HIGH
+            or type(sender) is not bytes
+            or len(sender) != NODE_ID_SIZE
+            or not 0 <= lamport <= _LAMPORT_HIGH
+            or not 0 <= seq <= _SEQ_HIGH
+            or type(auth) is not bytes
+            or len(auth) > MAX_AUTH
+        ):
+            return None
         payload = envelope.payload
         if type(payload) is Event:
-            body_kind, dump_body = _QUICK_BODY_DUMP[type(payload.body)]
-            kind, wire_payload = _EVENT, [body_kind, *dump_body(payload.body)]
+            if seq < 1 or lamport < 1:
+                return None
+            body = payload.body
+            kind, wire_payload = _EVENT, _QUICK_BODY_DUMPS[type(body)](body)
+        elif seq != 0:
+            return None
         else:
-            kind, dump = _QUICK_PAYLOAD_DUMP[type(payload)]
+            kind, dump = _QUICK_PAYLOAD_DUMPS[type(payload)]
             wire_payload = dump(payload)
-        header = [dump(getattr(envelope, name)) for name, dump in _QUICK_HEADER_DUMP]
-        auth = _QUICK_AUTH_DUMP(envelope.auth)
-        _check_envelope(envelope)
-        data = _pack([PROTOCOL_VERSION, kind, *header, wire_payload, auth])
+        data: bytes = _quick_pack([_VERSION, kind, table, sender, lamport, seq, wire_payload, auth])
     except Exception:  # the reference path finds (and names) whatever is wrong
         return None
     return data if len(data) <= MAX_MESSAGE_SIZE else None

@@ -7,6 +7,7 @@ for ``_quick_encode`` against the reference encoder.
 
 from __future__ import annotations
 
+import msgpack
 from dutchblitz.protocol import codec
 from dutchblitz.protocol.codec import ALL_KINDS, ProtocolError
 from dutchblitz.protocol.messages import Ack, Envelope, Event, Heartbeat, MoveKind, Play
@@ -77,3 +78,51 @@ def test_a_bool_is_no_integer_and_a_subclass_no_record() -> None:
     beat = Heartbeat(1, (Ack(bytes([1]) * 16, 2),), 0, b"")
     data = codec.encode(Envelope("t", node, 5, 0, beat))
     assert codec._quick_decode(data) == codec.decode(data)
+
+
+def test_the_quick_play_check_is_the_play_check() -> None:
+    """``_play_fits`` decides as ``_check_play`` over every field within its wire range."""
+    cards = (-1, 0, 9, 10, 39, 40, 45, 79, 80, 280, 319)
+    for move in MoveKind:
+        for source in range(3):
+            for slot in range(codec.MAX_SLOT + 1):
+                for pile in (-1, 0, 7, codec.MAX_PILE):
+                    for card in cards:
+                        for shows in cards:
+                            play = Play(1, move, source, slot, card, pile, shows)
+                            try:
+                                codec._check_play(play)
+                            except ProtocolError:
+                                fits = False
+                            else:
+                                fits = True
+                            fields = (1, move, source, slot, card, pile, shows)
+                            assert codec._play_fits(*fields) is fits, play
+
+
+def test_the_quick_heartbeat_checks_are_the_heartbeat_check() -> None:
+    """Distinct acks and a digest for a digest index, both ways."""
+    one, two = bytes([1]) * 16, bytes([2]) * 16
+    for acks in ((), (Ack(one, 1),), (Ack(one, 1), Ack(two, 1)), (Ack(one, 1), Ack(one, 2))):
+        for index, digest in ((0, b""), (3, b""), (0, bytes(16)), (3, bytes(16))):
+            envelope = Envelope("t", bytes(16), 5, 0, Heartbeat(9, acks, index, digest))
+            reference = reference_encode(envelope)
+            quick = codec._quick_encode(envelope)
+            if isinstance(reference, ProtocolError):
+                assert quick is None
+                wire = [
+                    1,
+                    2,
+                    "t",
+                    bytes(16),
+                    5,
+                    0,
+                    [9, [[a.node, a.held] for a in acks], index, digest],
+                    b"",
+                ]
+                data = msgpack.packb(wire)
+                assert codec._quick_decode(data) is None
+                assert isinstance(reference_decode(data), ProtocolError)
+            else:
+                assert quick == reference
+                assert codec._quick_decode(quick) == envelope
