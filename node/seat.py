@@ -4,7 +4,8 @@ A ``LocalSeat`` is a whole peer: its own node id, state directory, ZeroMQ
 transport and protocol ``Replica``. It runs one task per role:
 
 * receive: wait for a message, drain whatever else has arrived (a batch), feed
-  each to the replica, then ``flush`` once (one acknowledgement per batch);
+  each to the replica, then ``flush`` once (one acknowledgement per batch) and only
+  then apply what the batch made final (``Replica.advance``);
 * timer: ``tick`` the replica no later than the ``Timer`` it asked for;
 * duties: after each change, send what the seat owes the table (``duties``)
   and, for a bot, its next move.
