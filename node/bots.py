@@ -28,13 +28,16 @@ class Level:
     name: str
     think: tuple[float, float]  # seconds between moves, low and high
     skill: float  # chance of taking the best move rather than any legal one
+    # Moves on its own cards alone (Post plays, Wood flips and turns) it may have on their
+    # way at once; a centre play or stuck call always waits until nothing else is.
+    in_flight: int = 1
 
 
 LEVELS = {
     "easy": Level("easy", (0.8, 1.6), 0.4),
     "normal": Level("normal", (0.35, 0.8), 0.8),
     "fast": Level("fast", (0.12, 0.3), 1.0),
-    "flat-out": Level("flat-out", (0.0, 0.0), 1.0),
+    "flat-out": Level("flat-out", (0.0, 0.0), 1.0, in_flight=4),
 }
 
 

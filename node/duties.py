@@ -22,7 +22,7 @@ from dutchblitz.protocol.dealer import deal_duties, owned
 from dutchblitz.protocol.effects import LogEntry
 from dutchblitz.protocol.fairdeal import SECRET_SIZE, SHARE_SIZE, RoundSecret
 from dutchblitz.protocol.game import Game, Member, Phase
-from dutchblitz.protocol.messages import Body, Profile, Ready, Reveal, Start
+from dutchblitz.protocol.messages import Body, MoveKind, Play, Profile, Ready, Reveal, Start
 from dutchblitz.protocol.wire_moves import play_from_move
 
 from .bots import Bot, Level
@@ -130,19 +130,21 @@ class Steward:
                 self.wishes.name = me.name
 
     def step(self, replica: Replica) -> None:
-        """Send whatever is owed now, and the bot's next move."""
+        """Send whatever is owed now, and the bot's next moves."""
         if not replica.can_play():
             return
-        game = replica.optimistic()
-        me = game.members.get(self.node_id)
-        if me is None:
-            return
-        pending = replica.pending_own()
-        if game.phase == Phase.LOBBY and not pending:
-            self._lobby(game, me, replica.stable)
+        if not replica.pending_own():
+            # The optimistic game is built only when it is needed: while a move of ours is
+            # on its way, this runs after every message and has nothing to send.
+            game = replica.optimistic()
+            me = game.members.get(self.node_id)
+            if me is None:
+                return
+            if game.phase == Phase.LOBBY:
+                self._lobby(game, me, replica.stable)
         self.deal_duties(replica)
-        if game.phase == Phase.PLAYING and not replica.pending_own():
-            self._play(game, me.seat)
+        if self.bot is not None:
+            self._play(replica, self.bot)
 
     def _lobby(self, game: Game, me: Member, stable: Game) -> None:
         body = lobby_duty(game, me, self.wishes, stable)
@@ -153,13 +155,32 @@ class Steward:
         if body is not None:
             self.submit(body)
 
-    def _play(self, game: Game, seat: int) -> None:
-        table = game.table
-        if self.bot is None or table is None or seat not in table.areas:
-            return
-        area = table.areas[seat]
-        if not area.active or area.stuck:
-            return  # a stuck player waits for a centre play or the stalemate
-        move = self.bot.choose(table, seat)
-        if move is not None:
-            self.submit(play_from_move(move, game.round))
+    def _play(self, replica: Replica, bot: Bot) -> None:
+        """The bot's moves: one at a time, or for a bot that never waits, a few in flight.
+
+        A move on the bot's own cards alone (a Post play, a Wood flip or turn) cannot lose
+        a race: nobody else touches those cards. Such moves may follow one another before
+        the first is final. A centre play or a stuck call can be refused by what others
+        do, so nothing follows it until it is final, and nothing goes while any other
+        event of ours (a deal step, a profile) is on its way.
+        """
+        for _ in range(bot.level.in_flight):
+            pending = replica.pending_own()
+            if len(pending) >= bot.level.in_flight or not all(map(_own_cards_only, pending)):
+                return
+            game = replica.optimistic()
+            me = game.members.get(self.node_id)
+            table = game.table
+            if game.phase != Phase.PLAYING or me is None or table is None:
+                return
+            area = table.areas.get(me.seat)
+            if area is None or not area.active or area.stuck:
+                return  # a stuck player waits for a centre play or the stalemate
+            move = bot.choose(table, me.seat)
+            if move is None or not self.submit(play_from_move(move, game.round)):
+                return
+
+
+def _own_cards_only(body: Body) -> bool:
+    """Whether an event of ours is a move that only touches our own cards."""
+    return isinstance(body, Play) and body.move in (MoveKind.POST, MoveKind.FLIP, MoveKind.TURN)

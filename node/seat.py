@@ -4,7 +4,8 @@ A ``LocalSeat`` is a whole peer: its own node id, state directory, ZeroMQ
 transport and protocol ``Replica``. It runs one task per role:
 
 * receive: wait for a message, drain whatever else has arrived (a batch), feed
-  each to the replica, then ``flush`` once (one acknowledgement per batch);
+  each to the replica, then ``flush`` once (one acknowledgement per batch) and only
+  then apply what the batch made final (``Replica.advance``);
 * timer: ``tick`` the replica no later than the ``Timer`` it asked for;
 * duties: after each change, send what the seat owes the table (``duties``)
   and, for a bot, its next move.
@@ -528,14 +529,18 @@ class LocalSeat:
                 if not self._within_limits(sender, data, now):
                     continue
                 try:
-                    self._handle(sender, data, now)
+                    self._handle(sender, data, now, defer=True)
                 except StoreError:
                     raise
                 except Exception:
                     self._loop_error("handling a message")
             try:
-                if self.replica is not None:
-                    self._execute(self.replica.flush(now))
+                replica = self.replica
+                if replica is not None:
+                    # The acknowledgement goes out first: the others wait for it, while
+                    # what becomes final here (and the bot's next move) waits for nobody.
+                    self._execute(replica.flush(now))
+                    self._execute(replica.advance(now))
                     self._announce()
                     self._follow_game()
             except StoreError:
@@ -566,7 +571,9 @@ class LocalSeat:
         if self.loop_errors == 1:
             log.exception("%s: error while %s (counted, not fatal)", self.label, what)
 
-    def _handle(self, sender: bytes, data: bytes, now: float) -> None:
+    def _handle(self, sender: bytes, data: bytes, now: float, defer: bool = False) -> None:
+        """One message for the replica; with ``defer``, what becomes final waits for
+        ``Replica.advance`` (the batch's acknowledgement goes out before it)."""
         named = message_sender(data)
         if named is not None and named != sender:
             self.forged_sender += 1
@@ -587,7 +594,9 @@ class LocalSeat:
         if kind == Kind.HEARTBEAT and replica.ended is not None:
             self._note_progress(data)
         # ``sender`` is the key the channel authenticated (and the header named it).
-        self._execute(replica.receive(data, now, via=sender))
+        # A HELLO may move the seat to another table: it sees the state brought up to date.
+        advance = not defer or kind == Kind.HELLO
+        self._execute(replica.receive(data, now, via=sender, advance=advance))
         if kind == Kind.HELLO:
             self._consider_moving(now)
 

@@ -202,8 +202,14 @@ class Replica:
 
     # -- the shell's entry points ----------------------------------------------------------
 
-    def receive(self, data: bytes, now: float, via: bytes | None = None) -> list[Effect]:
-        """Handle one message from the network. Never raises on bad input."""
+    def receive(
+        self, data: bytes, now: float, via: bytes | None = None, advance: bool = True
+    ) -> list[Effect]:
+        """Handle one message from the network. Never raises on bad input.
+
+        With ``advance`` false nothing is applied yet: a shell that handles a batch this
+        way sends its acknowledgement (``flush``) first, then calls ``advance`` once.
+        """
         self.now = now
         self.counters.received += 1
         try:
@@ -241,7 +247,12 @@ class Replica:
             effects = self._serve_repair(envelope.sender, payload)
         else:
             effects = self._take_repair(payload, now)
-        return effects + self._advance(now)
+        return (effects + self._advance(now)) if advance else effects
+
+    def advance(self, now: float) -> list[Effect]:
+        """Apply whatever has become stable (after ``receive`` with ``advance`` false)."""
+        self.now = now
+        return self._advance(now)
 
     def submit(self, body: Body, now: float) -> list[Effect]:
         """Send one event of ours into the total order."""
@@ -370,10 +381,18 @@ class Replica:
             return []  # a BYE or CUT earlier in the same run of events has set it aside
         self.clock.observe(envelope.lamport)
         key = order_key(self.me.epoch, envelope.lamport, envelope.sender)
-        bisect.insort(self.pending, (key, envelope.sender, envelope.seq))
-        self._optimistic = None
+        item = (key, envelope.sender, envelope.seq)
         assert isinstance(envelope.payload, Event)
         body = envelope.payload.body
+        if self.pending and item < self.pending[-1]:
+            bisect.insort(self.pending, item)
+            self._optimistic = None
+        else:
+            # Last in the order (our own new events always are): the optimistic game
+            # needs only this one applied on top, not a fresh copy of everything.
+            self.pending.append(item)
+            if self._optimistic is not None:
+                self._optimistic.apply(envelope.sender, body)
         effects = self._check_backdated(envelope.sender, envelope.seq, envelope.lamport, now)
         if envelope.seq == 1 and isinstance(body, Admit) and body.node == envelope.sender:
             self.genesis = True
@@ -454,7 +473,8 @@ class Replica:
         ).digest()
         entry = LogEntry(len(self.log), sender, seq, envelope.lamport, body, outcome)
         self.log.append(entry)
-        self._optimistic = None
+        # The optimistic game already had this event (the head of the order) applied to
+        # the same stable game: it stays as it is.
         if self.ended is None and self.stable.phase == Phase.OVER and self.stable.audit_complete():
             self.ended = (len(self.log), self.digest(), self.stable.copy())
         effects: list[Effect] = [Delivered(entry)]
