@@ -69,7 +69,9 @@ def _ask_passphrase(parser: argparse.ArgumentParser, table: str) -> str:
     given = os.environ.get(PASSPHRASE_ENV)
     if given is None:
         if not sys.stdin.isatty():
-            parser.error(f"--private asks for the passphrase on a terminal, or set {PASSPHRASE_ENV}")
+            parser.error(
+                f"--private asks for the passphrase on a terminal, or set {PASSPHRASE_ENV}"
+            )
         try:
             given = getpass.getpass(f"Passphrase for table {table!r}: ")
         except (EOFError, KeyboardInterrupt):
