@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 
 from .auth import AUTH_SIZE, Signer, node_id_of
 from .clock import LamportClock, OrderKey, order_key
-from .codec import ProtocolError, decode, encode
+from .codec import MAX_PEERS, ProtocolError, decode, encode
 from .digest import DIGEST_SIZE, canonical_bytes
 from .effects import (
     Alarm,
@@ -62,8 +62,7 @@ from .messages import (
 from .signing import authentic, sign_encoded
 from .streams import Held, Stream
 
-MAX_ACKS = 64
-MAX_PEERS = 64
+MAX_ACKS = MAX_PEERS  # a HEARTBEAT carries as many acks as a HELLO carries peers
 REPAIR_BATCH = 64
 CLOCK_MARK_STEP = 1024
 DIGEST_MEMORY = 256
