@@ -1,8 +1,8 @@
 """The end-to-end games get one rerun each, and a failed one shows every node's log.
 
-These start real node processes that race real timers on a shared machine, and some rare
-membership races are still open (see the README's Testing section). A test that fails
-twice in a row fails the build; one that needed its rerun is listed by ``-ra`` as rerun.
+These start real node processes that race real timers on a shared machine. A test that
+fails twice in a row fails the build; one that needed its rerun is listed by ``-ra`` as
+rerun. Run with ``-p no:rerunfailures`` to see every failure.
 """
 
 from __future__ import annotations
