@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from dutchblitz.protocol.codec import encode
+from dutchblitz.protocol.codec import MAX_PEERS, encode
 from dutchblitz.protocol.guard import MAX_ENDPOINTS, MAX_NEW_PEERS_PER_HELLO, endpoint_ok
 from dutchblitz.protocol.messages import Envelope, Hello, PeerAddress
 
@@ -21,7 +21,6 @@ from .roster import Roster, Source
 from .transport import Transport
 
 GREET_GAP_S = 0.25  # at most one HELLO to a peer per this long
-MAX_PEERS = 64
 
 
 class Contacts:

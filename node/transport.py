@@ -244,6 +244,7 @@ class Transport:
             return
         self.remove_peer(node_id)
         dealer = self.context.socket(zmq.DEALER)
+        monitor: zmq.asyncio.Socket | None = None
         try:
             _set_common_options(dealer)
             dealer.setsockopt(zmq.CURVE_SERVERKEY, z85.encode(curve_public_of(key)))
@@ -253,12 +254,16 @@ class Transport:
             dealer.setsockopt(zmq.RCVHWM, 1)
             dealer.setsockopt(zmq.RECONNECT_IVL, RECONNECT_IVL_MS)
             dealer.setsockopt(zmq.RECONNECT_IVL_MAX, RECONNECT_IVL_MAX_MS)
+            # Watch before connecting: a refusal that came before the watch would go
+            # unseen, and ZeroMQ never retries it (a link that stays down for good).
+            monitor = dealer.get_monitor_socket(_HANDSHAKE_FAILED | zmq.EVENT_HANDSHAKE_SUCCEEDED)
             dealer.connect(endpoint)
         except BaseException:
+            if monitor is not None:
+                monitor.close(linger=0)
             dealer.close(linger=0)
             raise
         self._dealers[node_id] = (endpoint, dealer)
-        monitor = dealer.get_monitor_socket(_HANDSHAKE_FAILED | zmq.EVENT_HANDSHAKE_SUCCEEDED)
         task = asyncio.ensure_future(self._watch(dealer, endpoint, monitor))
         self._watchers[node_id] = (task, monitor)
         self._senders[node_id] = zmq.Socket.shadow(dealer.underlying)

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 
 from .auth import AUTH_SIZE, Signer, node_id_of
 from .clock import LamportClock, OrderKey, order_key
-from .codec import ProtocolError, decode, encode
+from .codec import MAX_PEERS, ProtocolError, decode, encode
 from .digest import DIGEST_SIZE, canonical_bytes
 from .effects import (
     Alarm,
@@ -62,8 +62,7 @@ from .messages import (
 from .signing import authentic, sign_encoded
 from .streams import Held, Stream
 
-MAX_ACKS = 64
-MAX_PEERS = 64
+MAX_ACKS = MAX_PEERS  # a HEARTBEAT carries as many acks as a HELLO carries peers
 REPAIR_BATCH = 64
 CLOCK_MARK_STEP = 1024
 DIGEST_MEMORY = 256
@@ -499,20 +498,42 @@ class Replica:
         return founding
 
     def _on_admitted(self, body: Admit, now: float) -> list[Effect]:
-        """A fresh start for ``node``: what was said about it, or by it, before is void."""
+        """A fresh start for ``node``: what was said about an earlier stay of it, or by it, is void.
+
+        A cut, a suspicion or a claim about this stay or a later one (at or above the
+        admission's ``first_seq`` - 1) stands: a node that reloads its log, or catches
+        up, may agree on a cut before it applies the ADMIT that cut ends, and wiping it
+        then would leave it waiting for numbers the node never sent.
+        """
         node = body.node
-        self.settled.pop(node, None)
-        self.suspected.pop(node, None)
-        self.claims.pop(node, None)
+        earlier = body.first_seq - 1  # a cut or held below this is about an earlier stay
+        cut = self.settled.get(node)
+        if cut is not None and cut < earlier:
+            del self.settled[node]
+            cut = None
+        mine = self.suspected.get(node)
+        if mine is not None and mine < earlier:
+            del self.suspected[node]
+            mine = None
+        about = self.claims.pop(node, {})
+        standing = {by: held for by, held in about.items() if held >= earlier}
+        if standing:
+            self.claims[node] = standing
         for claims in self.claims.values():
             claims.pop(node, None)
         effects: list[Effect] = []
-        ready, void = self._stream(node).skip_to(body.first_seq)
+        stream = self._stream(node)
+        ready, void = stream.skip_to(body.first_seq)
+        if cut is not None:
+            self._cut_stream(node, cut)
+            ready = [held for held in ready if held.envelope.seq <= cut]
+        elif mine is not None:
+            stream.ack_cap = mine
         for held in ready:
             effects += self._on_contiguous(held, now)
         if node == self.me.node:
             effects += [_withdrawn(held) for held in void]
-        self.cut_notes = [(s, c) for s, c in self.cut_notes if c.node != node]
+        self.cut_notes = [(s, c) for s, c in self.cut_notes if c.node != node or c.seq >= earlier]
         if node == self.me.node:
             self.rejoining = False
             self.my_seq = max(self.my_seq, body.first_seq - 1)

@@ -3,11 +3,15 @@
 Each node is ``python -m dutchblitz.client.main --join --bot --headless ...``
 with its own state directory and summary file; its stderr (the node's log
 lines) is read on a thread, so a test can wait for a line with a deadline.
+Every line is also written to ``<label>.log`` beside the state directory (a
+restarted node appends to the same file), and a failed test shows the log of
+every node it started (tests/lan/conftest.py).
 """
 
 from __future__ import annotations
 
 import json
+import random
 import signal
 import socket
 import subprocess
@@ -31,17 +35,39 @@ AGREED = (
 
 
 def free_ports(count: int) -> list[int]:
-    """Ports free on 127.0.0.1 now (the nodes bind them moments later)."""
-    probes = []
+    """Ports free on 127.0.0.1 now, for the nodes' doors (they bind them moments later).
+
+    They are drawn below the kernel's ephemeral range: each node also binds its table
+    socket to a port the kernel picks from that range, which could otherwise be a port
+    handed out here for another node's door, still unbound.
+    """
+    low, high = _ephemeral_range()
+    first, end = (max(1024, low - 12000), low) if low > 2048 else (high + 1, 65536)
+    draw = random.Random()
+    ports: list[int] = []
+    while len(ports) < count:
+        port = draw.randrange(first, end)
+        if port in ports:
+            continue
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+        ports.append(port)
+    return ports
+
+
+def _ephemeral_range() -> tuple[int, int]:
     try:
-        for _ in range(count):
-            probe = socket.socket()
-            probe.bind(("127.0.0.1", 0))
-            probes.append(probe)
-        return [int(probe.getsockname()[1]) for probe in probes]
-    finally:
-        for probe in probes:
-            probe.close()
+        text = Path("/proc/sys/net/ipv4/ip_local_port_range").read_text(encoding="ascii")
+        low, high = (int(field) for field in text.split())
+    except (OSError, ValueError):
+        return 32768, 60999  # Linux's default
+    return low, high
+
+
+STARTED: list[BlitzNode] = []  # every node the running test has started, in order
 
 
 class BlitzNode(Process):
@@ -57,6 +83,7 @@ class BlitzNode(Process):
     ) -> None:
         self.state_dir = state_dir
         self.summary_path = state_dir.parent / f"{label}-summary.json"
+        self.log_path = state_dir.parent / f"{label}.log"
         self.args = args
         self.prefix = prefix or []
         command = [
@@ -67,6 +94,18 @@ class BlitzNode(Process):
             "--summary-json", str(self.summary_path), *args,
         ]  # fmt: skip
         super().__init__(label, command, wait_s=wait_s)
+        STARTED.append(self)
+
+    def _read(self) -> None:
+        """Take in the node's lines, and keep a copy in its log file."""
+        assert self.process.stdout is not None
+        with self.log_path.open("a", encoding="utf-8") as kept:
+            kept.write(f"--- {' '.join(self.process.args)}\n")  # type: ignore[arg-type]
+            for line in self.process.stdout:
+                kept.write(line)
+                kept.flush()
+                self._incoming.put(line.rstrip("\n"))
+        self._incoming.put(None)
 
     def wait_for_text(self, text: str) -> None:
         self.wait_for_line(lambda lines: any(text in line for line in lines), repr(text))

@@ -17,6 +17,10 @@ from tests.lan.nodes import BlitzNode, check_agreement, free_ports, loopback_arg
 pytestmark = [pytest.mark.lan, pytest.mark.timeout(240)]
 
 PLAYERS = 4
+# A game long enough to outlast the restart: a node that comes back after the others
+# have finished finds nobody to rejoin (on a busy machine a restart can take seconds,
+# and a game to 75 is over in about five).
+TARGET = "200"
 
 
 @pytest.mark.parametrize("comes_back", ["at_once", "after_removal"])
@@ -24,7 +28,7 @@ def test_a_killed_node_restarts_from_its_state_dir_and_the_game_completes(
     tmp_path: Path, comes_back: str
 ) -> None:
     ports = free_ports(PLAYERS)
-    args = [loopback_args(i, ports, PLAYERS) for i in range(PLAYERS)]
+    args = [loopback_args(i, ports, PLAYERS, "--target", TARGET) for i in range(PLAYERS)]
     nodes = [BlitzNode(f"bot{i}", tmp_path / f"node{i}", args[i]) for i in range(PLAYERS)]
     victim = PLAYERS - 1
     try:

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from functools import cache
 
 from dutchblitz.protocol.auth import Signer
-from dutchblitz.protocol.codec import MAX_UINT63, ProtocolError, decode, encode
-from dutchblitz.protocol.core import DIGEST_MEMORY, MAX_PEERS, Replica
+from dutchblitz.protocol.codec import MAX_PEERS, MAX_UINT63, ProtocolError, decode, encode
+from dutchblitz.protocol.core import DIGEST_MEMORY, Replica
 from dutchblitz.protocol.guard import (
     MAX_ADMITTING,
     MAX_CLAIM_TARGETS,

@@ -1,0 +1,94 @@
+"""A refusal that comes before the transport starts watching its connection is still retried.
+
+A DEALER whose key the peer does not know yet is refused (ZAP), and ZeroMQ never tries
+that connection again: the transport watches for the refusal and connects anew. On a
+busy machine the refusal can come back before the thread that opened the connection
+runs again; the watch must already be in place, or the link stays down for good (a
+player that nobody hears, suspected and removed again each time it sits down).
+
+Here the peer runs on a thread of its own, and ``connect`` holds the calling thread
+until the peer has refused the key: the refusal always wins that race.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from typing import Any
+
+import pytest
+import zmq.asyncio
+from dutchblitz.node.faults import FaultConfig
+from dutchblitz.node.roster import Roster, Source
+from dutchblitz.node.transport import Transport
+from dutchblitz.protocol.auth import Signer
+
+pytestmark = pytest.mark.timeout(30)
+
+HOST, GUEST = Signer(bytes([1]) * 32), Signer(bytes([7]) * 32)
+WAIT_S = 10.0
+
+
+class Host(threading.Thread):
+    """A transport on its own event loop, refusing GUEST until told to learn its key."""
+
+    def __init__(self) -> None:
+        super().__init__(daemon=True)
+        self.ready = threading.Event()
+        self.learn = threading.Event()
+        self.received = threading.Event()
+        self.roster = Roster()
+        self.endpoint = ""
+
+    def run(self) -> None:
+        asyncio.run(self._serve())
+
+    async def _serve(self) -> None:
+        async with await Transport.open(
+            HOST, "127.0.0.1", 0, roster=self.roster, faults=FaultConfig()
+        ) as transport:
+            self.endpoint = transport.endpoint
+            self.ready.set()
+            while not self.learn.is_set():
+                await asyncio.sleep(0.01)
+            self.roster.learn(GUEST.node_id, GUEST.public_key, Source.DOOR)
+            await asyncio.wait_for(transport.recv(), WAIT_S)
+            self.received.set()
+
+
+def test_a_refusal_before_the_watch_starts_is_retried(monkeypatch: pytest.MonkeyPatch) -> None:
+    host = Host()
+    host.start()
+    assert host.ready.wait(WAIT_S)
+    connect = zmq.asyncio.Socket.connect
+
+    def connect_then_stall(socket: Any, address: str) -> Any:
+        result = connect(socket, address)
+        if not address.startswith("tcp://"):
+            return result  # the watch's own inproc socket
+        deadline = time.monotonic() + WAIT_S
+        while host.roster.stats.refused == 0 and time.monotonic() < deadline:
+            time.sleep(0.01)  # this thread is held up; the peer refuses meanwhile
+        return result
+
+    monkeypatch.setattr(zmq.asyncio.Socket, "connect", connect_then_stall)
+
+    async def guest() -> None:
+        roster = Roster()
+        roster.learn(HOST.node_id, HOST.public_key, Source.DOOR)
+        async with await Transport.open(
+            GUEST, "127.0.0.1", 0, roster=roster, faults=FaultConfig()
+        ) as transport:
+            transport.add_peer(HOST.node_id, host.endpoint, HOST.public_key)
+            assert host.roster.stats.refused >= 1
+            host.learn.set()
+            number = 0
+            while not host.received.is_set():
+                transport.send(HOST.node_id, b"let me in %d" % number)
+                number += 1
+                await asyncio.sleep(0.05)
+            assert transport.stats.handshake_failed >= 1
+
+    asyncio.run(asyncio.wait_for(guest(), 15))
+    host.join(WAIT_S)
