@@ -14,7 +14,6 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -77,7 +76,7 @@ def test_a_game_on_the_wire_shows_no_plaintext_but_a_plain_control_does(tmp_path
             [
                 "ip", "netns", "exec", lan.hub,
                 "tcpdump", "-i", "br0", "-n", "--immediate-mode", "-U", "-s", "0",
-                "-w", str(capture_path),
+                "-w", str(capture_path), "--print", "-l",
             ],
         )  # fmt: skip
         nodes: list[BlitzNode] = []
@@ -115,10 +114,13 @@ def test_a_game_on_the_wire_shows_no_plaintext_but_a_plain_control_does(tmp_path
             send = ["ip", "netns", "exec", hosts[0].namespace, sys.executable, "-c", SEND]
             subprocess.run([*send, hosts[1].address, control.hex()], check=True, timeout=20)
             listener.process.wait(20)
-            # Stop tcpdump only once it has written the control out (or give up waiting).
-            deadline = time.monotonic() + 20
-            while control not in capture_path.read_bytes() and time.monotonic() < deadline:
-                time.sleep(0.05)
+            # Stop tcpdump only once it has written the control out: it prints each packet
+            # (--print) after writing it (-U), so the control's line means it is on file.
+            segment = f"> {hosts[1].address}.{CONTROL_PORT}: "
+            dump.wait_for_line(
+                lambda lines: segment in lines[-1] and lines[-1].endswith(f"length {len(control)}"),
+                "the control's segment",
+            )
         finally:
             stop_all(nodes)
             dump.process.send_signal(2)  # SIGINT: tcpdump writes out what it holds

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-import time
 from typing import Any
 
 import pytest
@@ -30,6 +29,20 @@ HOST, GUEST = Signer(bytes([1]) * 32), Signer(bytes([7]) * 32)
 WAIT_S = 10.0
 
 
+class WatchedRoster(Roster):
+    """A roster that also says, on a thread event, when it has refused a key."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.refusal = threading.Event()
+
+    def allows_curve(self, curve_key: bytes) -> bool:
+        allowed = super().allows_curve(curve_key)
+        if not allowed:
+            self.refusal.set()
+        return allowed
+
+
 class Host(threading.Thread):
     """A transport on its own event loop, refusing GUEST until told to learn its key."""
 
@@ -38,7 +51,7 @@ class Host(threading.Thread):
         self.ready = threading.Event()
         self.learn = threading.Event()
         self.received = threading.Event()
-        self.roster = Roster()
+        self.roster = WatchedRoster()
         self.endpoint = ""
 
     def run(self) -> None:
@@ -50,8 +63,7 @@ class Host(threading.Thread):
         ) as transport:
             self.endpoint = transport.endpoint
             self.ready.set()
-            while not self.learn.is_set():
-                await asyncio.sleep(0.01)
+            assert await asyncio.to_thread(self.learn.wait, WAIT_S)
             self.roster.learn(GUEST.node_id, GUEST.public_key, Source.DOOR)
             await asyncio.wait_for(transport.recv(), WAIT_S)
             self.received.set()
@@ -67,9 +79,8 @@ def test_a_refusal_before_the_watch_starts_is_retried(monkeypatch: pytest.Monkey
         result = connect(socket, address)
         if not address.startswith("tcp://"):
             return result  # the watch's own inproc socket
-        deadline = time.monotonic() + WAIT_S
-        while host.roster.stats.refused == 0 and time.monotonic() < deadline:
-            time.sleep(0.01)  # this thread is held up; the peer refuses meanwhile
+        # This thread is held up until the peer has refused the key.
+        host.roster.refusal.wait(WAIT_S)
         return result
 
     monkeypatch.setattr(zmq.asyncio.Socket, "connect", connect_then_stall)
@@ -87,7 +98,8 @@ def test_a_refusal_before_the_watch_starts_is_retried(monkeypatch: pytest.Monkey
             while not host.received.is_set():
                 transport.send(HOST.node_id, b"let me in %d" % number)
                 number += 1
-                await asyncio.sleep(0.05)
+                # Sent again until the host has one: a send before the reconnect is lost.
+                await asyncio.to_thread(host.received.wait, 0.05)
             assert transport.stats.handshake_failed >= 1
 
     asyncio.run(asyncio.wait_for(guest(), 15))
