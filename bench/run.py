@@ -7,9 +7,12 @@ Figures (spec of each in the README, section Performance):
 * commit latency, p50 and p99, from a move's submission to its final (stable)
   delivery at every node, with 2, 4, 8 and 16 real node processes on loopback,
   as a ratio to the raw pyzmq DEALER/ROUTER round trip measured in the same run;
+  next to it, the floor of the node's message pattern run bare (bench/floor.py:
+  the same sockets, acknowledgements and pace, without codec, crypto or rules);
 * throughput: final moves per second at a table of 4 and of 8 flat-out bots,
   over the whole window (the goal's figure: the fair deal between rounds counts)
-  and over the time the game spent in its PLAYING phase only;
+  and over the time the game spent in its PLAYING phase only; next to it, the bare
+  pattern flat out (bench/floor.py);
 * cost growth: messages and bytes on the wire per event, 2 to 32 replicas in an
   in-memory network, against the n-1 floor of one broadcast;
 * codec: encode and decode per second, against bare msgpack packb/unpackb of the
@@ -41,6 +44,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import commit_latency as processes
+import floor as bare_pattern
 import msgpack
 
 GOALS = {
@@ -331,12 +335,16 @@ def print_table(figures: dict[str, Any]) -> None:
                 f"p50 <= {goal:g}x" if goal else "",
             )
         )
+        bare = figures["floor_p50_ratio"].get(size)
+        rows.append(("  the bare pattern's floor, p50 (x RTT)", fmt(bare, ".1f"), ""))
     for size, rate in figures["throughput_moves_per_s"].items():
         goal = GOALS["throughput_moves_per_s"].get(size)
         rows.append((f"throughput, {size} flat-out bots (moves/s)", f"{rate:,.0f}",
                      f">= {goal:,}" if goal else ""))  # fmt: skip
         during = figures["throughput_playing_moves_per_s"].get(size)
         rows.append(("  the same, PLAYING phase only (moves/s)", fmt(during, ",.0f"), ""))
+        bare = figures["floor_moves_per_s"].get(size)
+        rows.append(("  the bare pattern, flat out (moves/s)", fmt(bare, ",.0f"), ""))
     for size, cost in figures["cost_growth"].items():
         rows.append(
             (
@@ -383,7 +391,11 @@ def plot(figures: dict[str, Any], path: Path) -> None:
     figure, axes = plt.subplots(figsize=(6, 4))
     axes.plot(sizes, p50, "o-", label="commit p50")
     axes.plot(sizes, p99, "s--", label="commit p99")
-    axes.axhline(figures["baseline_rtt_ms"], color="grey", linestyle=":", label="raw RTT")
+    floor = figures["floor_p50_ratio"]
+    bare = [s for s in sizes if str(s) in floor]
+    rtt = figures["baseline_rtt_ms"]
+    axes.plot(bare, [floor[str(s)] * rtt for s in bare], "^:", label="bare pattern p50")
+    axes.axhline(rtt, color="grey", linestyle=":", label="raw RTT")
     axes.set_yscale("log")
     axes.set_xlabel("nodes on loopback")
     axes.set_ylabel("ms")
@@ -421,6 +433,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         figures["baseline_rtt_ms"] = rtt * 1e3
         latency = latency_figures(sizes, seconds, prefix, rtt)
         through = throughput_figures([4] if quick else [4, 8], seconds, prefix)
+        floor = bare_pattern.figures(sizes, [4] if quick else [4, 8], seconds, prefix)
         catchup = catchup_figure(seconds, prefix)
         memory = memory_figure(25 if quick else 75, prefix)
     figures["commit_p50_ratio"] = latency["p50"]
@@ -432,6 +445,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     figures["discovery_by_size_s"] = latency["formed"]
     figures["discovery_from_launch_s"] = latency["found"]
     figures["discovery_s"] = max(latency["formed"].values()) if latency["formed"] else None
+    figures["floor_p50_ratio"] = {n: ms / (rtt * 1e3) for n, ms in floor["p50_ms"].items()}
+    figures["floor_p99_ratio"] = {n: ms / (rtt * 1e3) for n, ms in floor["p99_ms"].items()}
+    figures["floor_moves_per_s"] = floor["moves_per_s"]
     figures["throughput_moves_per_s"] = through["rates"]
     figures["throughput_playing_moves_per_s"] = through["playing"]
     figures["throughput_rounds"] = through["rounds"]
