@@ -1,8 +1,8 @@
-"""The end-to-end games get one rerun each, and a failed one shows every node's log.
+"""A failed end-to-end game shows the log of every node it started.
 
-These start real node processes that race real timers on a shared machine. A test that
-fails twice in a row fails the build; one that needed its rerun is listed by ``-ra`` as
-rerun. Run with ``-p no:rerunfailures`` to see every failure.
+These start real node processes that race real timers on a shared machine; each test
+waits on what the nodes report, never on a fixed time, and has no rerun: a failure
+fails the build, with every node's log beside it.
 """
 
 from __future__ import annotations
@@ -12,12 +12,6 @@ from collections.abc import Generator
 import pytest
 
 from tests.lan import nodes
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    for item in items:
-        if "tests/lan/" in str(item.path).replace("\\", "/"):
-            item.add_marker(pytest.mark.flaky(reruns=1))
 
 
 @pytest.hookimpl(wrapper=True)
