@@ -23,7 +23,7 @@ import random
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 
 from dutchblitz.protocol.auth import Signer
@@ -147,14 +147,31 @@ class SimNode:
 
 
 class Simulation:
-    """One seeded run. ``run`` returns a summary or raises InvariantViolated."""
+    """One seeded run. ``run`` returns a summary or raises InvariantViolated.
+
+    ``players`` sets the table size instead of the seed's (the faults drawn for the seed's
+    own size stay as they are: a subclass that sets its own faults uses it).
+    """
 
     def __init__(
-        self, seed: int, faults: str = "single", trace: Callable[[str], None] | None = None
+        self,
+        seed: int,
+        faults: str = "single",
+        trace: Callable[[str], None] | None = None,
+        players: int | None = None,
     ):
         self.seed = seed
         self.rng = random.Random(seed)
         self.scenario = Scenario.draw(self.rng, faults)
+        if players is not None:
+            # The same seed's network and faults at another table size: nothing else drawn
+            # changes, and the clock skews repeat over the seats.
+            skews = self.scenario.skews
+            self.scenario = replace(
+                self.scenario,
+                players=players,
+                skews=tuple(skews[i % len(skews)] for i in range(players)),
+            )
         self.trace = trace
         self.now = 0.0
         self.queue: list[tuple[float, int, Callable[[], None]]] = []

@@ -139,8 +139,11 @@ class Replica:
         self.suspected: dict[bytes, int] = {}  # node -> what I held when I suspected it
         self.suspect_seqs: dict[bytes, int] = {}  # node -> the number of my Suspect event
         self.claims: dict[bytes, dict[bytes, int]] = {}  # target -> {suspecter: held}
+        self.claim_seqs: dict[tuple[bytes, bytes], int] = {}  # (target, suspecter) -> its seq
         self.settled: dict[bytes, int] = {}  # target -> agreed cut
         self.cut_notes: list[tuple[bytes, Cut]] = []  # CUTs whose sender we cannot place yet
+        self.withdrawn: set[bytes] = set()  # suspicions we took back (P-88): no CUT from us
+        self.cuts_applied: dict[bytes, int] = {}  # node -> highest cut of it in the stable log
         self.rejoining = False
         self._majority_since: float | None = None  # when we last came to hear a majority
         self.genesis = False  # nothing is final before the founder's own Admit is held
@@ -396,7 +399,7 @@ class Replica:
         if envelope.seq == 1 and isinstance(body, Admit) and body.node == envelope.sender:
             self.genesis = True
         if isinstance(body, Suspect):
-            return effects + self._note_suspect(envelope.sender, body, now)
+            return effects + self._note_suspect(envelope.sender, envelope.seq, body, now)
         if isinstance(body, Cut):
             return effects + self._note_cut(envelope.sender, body)
         if isinstance(body, Bye):
@@ -459,6 +462,10 @@ class Replica:
             # A void event is still served in repairs; of senders nobody has seated, a few.
             self._guest_raws += not seated
             self.stable_raws[(sender, seq)] = held.raw
+        if isinstance(body, Cut):
+            self.cuts_applied[body.node] = max(self.cuts_applied.get(body.node, 0), body.seq)
+        elif isinstance(body, Bye):
+            self.cuts_applied[sender] = max(self.cuts_applied.get(sender, 0), seq)
         if not counts:
             # Only members present at this point of the order make the log: a node that
             # never received this event must end with the same log as one that did.
@@ -501,28 +508,43 @@ class Replica:
         """A fresh start for ``node``: what was said about an earlier stay of it, or by it, is void.
 
         A cut, a suspicion or a claim about this stay or a later one (at or above the
-        admission's ``first_seq`` - 1) stands: a node that reloads its log, or catches
-        up, may agree on a cut before it applies the ADMIT that cut ends, and wiping it
-        then would leave it waiting for numbers the node never sent.
+        admission's ``first_seq`` - 1, and not stated by an event ordered before this
+        ADMIT) stands: a node that reloads its log, or catches up, may agree on a cut
+        before it applies the ADMIT that cut ends, and wiping it then would leave it
+        waiting for numbers the node never sent. One stated before it in the order is an
+        earlier stay's, even at ``first_seq`` - 1: a stay with no event of its own ends
+        there, and a late HELLO can bring the node back at the same ``first_seq``.
         """
         node = body.node
         earlier = body.first_seq - 1  # a cut or held below this is about an earlier stay
+        applied = self.cuts_applied.pop(node, -1)  # the cuts ordered before this ADMIT
         cut = self.settled.get(node)
-        if cut is not None and cut < earlier:
+        if cut is not None and (cut < earlier or cut <= applied):
             del self.settled[node]
             cut = None
         mine = self.suspected.get(node)
-        if mine is not None and mine < earlier:
+        if mine is not None and not self._claim_stands(node, self.me.node, mine, earlier):
             del self.suspected[node]
+            self.suspect_seqs.pop(node, None)
             mine = None
         about = self.claims.pop(node, {})
-        standing = {by: held for by, held in about.items() if held >= earlier}
+        standing = {
+            by: held for by, held in about.items() if self._claim_stands(node, by, held, earlier)
+        }
+        for by in about:
+            if by not in standing:
+                self.claim_seqs.pop((node, by), None)
         if standing:
             self.claims[node] = standing
-        for claims in self.claims.values():
-            claims.pop(node, None)
+        for target, claims in self.claims.items():
+            if claims.pop(node, None) is not None:
+                self.claim_seqs.pop((target, node), None)
+        self.withdrawn.discard(node)
         effects: list[Effect] = []
         stream = self._stream(node)
+        # It is heard from afresh: a member that admits it before hearing it (another
+        # member heard its HELLO) must not find it silent since before it left.
+        stream.last_heard = max(stream.last_heard, now)
         ready, void = stream.skip_to(body.first_seq)
         if cut is not None:
             self._cut_stream(node, cut)
@@ -533,7 +555,11 @@ class Replica:
             effects += self._on_contiguous(held, now)
         if node == self.me.node:
             effects += [_withdrawn(held) for held in void]
-        self.cut_notes = [(s, c) for s, c in self.cut_notes if c.node != node or c.seq >= earlier]
+        self.cut_notes = [
+            (s, c)
+            for s, c in self.cut_notes
+            if c.node != node or (c.seq >= earlier and c.seq > applied)
+        ]
         if node == self.me.node:
             self.rejoining = False
             self.my_seq = max(self.my_seq, body.first_seq - 1)
@@ -541,7 +567,25 @@ class Replica:
                 self._stream(target).ack_cap = None
             self.suspected.clear()
             self.suspect_seqs.clear()
+        if self.cut_notes:
+            effects += self._adopt_cuts()  # one about this stay, learnt before it began
         return effects
+
+    def _claim_stands(self, node: bytes, by: bytes, held: int, earlier: int) -> bool:
+        """Whether ``by``'s SUSPECT of ``node`` outlives the ADMIT of ``node`` being applied.
+
+        A SUSPECT already applied is ordered before this ADMIT: it is about an earlier stay,
+        whatever its held (a stay with no event of its own ends at first-seq - 1, the held a
+        SUSPECT of the next stay at the same first-seq would have). One still pending, or
+        not yet held, is ordered after it: it stands unless its held is below the stay.
+        """
+        if held < earlier:
+            return False
+        seq = self.claim_seqs.get((node, by))
+        stream = self.streams.get(by)
+        if seq is None or stream is None:
+            return True
+        return seq in stream.events or seq > stream.held
 
     # -- leaving: suspicion, agreement on the cut, and goodbyes
 
@@ -587,13 +631,14 @@ class Replica:
         return effects
 
     def _suspect(self, node: bytes, now: float) -> list[Effect]:
+        self.withdrawn.discard(node)
         stream = self._stream(node)
         self.suspected[node] = stream.held
         stream.ack_cap = stream.held
         self.suspect_seqs[node] = self.my_seq + 1
         return self._send_event(Suspect(node, stream.held), now)
 
-    def _note_suspect(self, sender: bytes, body: Suspect, now: float) -> list[Effect]:
+    def _note_suspect(self, sender: bytes, seq: int, body: Suspect, now: float) -> list[Effect]:
         if body.held < self._first_seq(body.node) - 1:
             return []  # about a stream the node has since left behind
         if body.node not in self.claims and len(self.claims) >= MAX_CLAIM_TARGETS:
@@ -601,6 +646,7 @@ class Replica:
             return []
         self.claims.setdefault(body.node, {})[sender] = body.held
         target = body.node
+        self.claim_seqs[(target, sender)] = seq
         if sender == self.me.node and target not in self.suspected:
             # Reloaded from our own log after a restart: suspect it again, as before.
             self.suspected[target] = body.held
@@ -609,6 +655,8 @@ class Replica:
                 self._stream(target).ack_cap = body.held
         if target == self.me.node or target in self.suspected or sender in self.suspected:
             return []
+        if target in self.settled or self.me.node in self.settled:
+            return []  # its cut is agreed already, or we are being removed: as _suspect_silent
         if not self.is_member() or sender == self.me.node or not self._hears_majority():
             return []
         if not self._present(sender):
@@ -621,18 +669,28 @@ class Replica:
     def _maybe_retract(self, node: bytes) -> None:
         """Take back a suspicion of a member we hear again, if no majority can remove it.
 
-        Without a majority of unsuspected members nobody can agree on its cut, so holding
-        back our acknowledgements would only stall the table (a healed even split, or a
-        table of two). Our Suspect stays in the log and is applied in order like any event.
+        Without a majority of members that nobody suspects, nobody can agree on its cut
+        (``_settle_leaves`` counts the word of neither), so holding back our
+        acknowledgements would only stall the table: a healed even split, a table of two,
+        or two members suspected at once (each cut then waits on the other's word). Our
+        Suspect stays in the log and is applied in order like any event; we send no CUT
+        of the node until we suspect it again, since our acknowledgements now run past
+        the held we stated.
         """
         if node not in self.suspected or node in self.settled:
             return
         present = [m.node for m in self.stable.members.values() if m.present]
-        unsuspected = [n for n in present if n not in self.suspected]
+        doubted = self._doubted(present)
+        unsuspected = [n for n in present if n not in self.suspected and n not in doubted]
         if len(unsuspected) * 2 > len(present):
             return
         del self.suspected[node]
+        self.withdrawn.add(node)
         self._stream(node).ack_cap = None
+
+    def _doubted(self, present: list[bytes]) -> set[bytes]:
+        """The members a present member has suspected: their word on a cut does not count."""
+        return {n for n, by in self.claims.items() if any(c in present for c in by)}
 
     def _note_bye(self, sender: bytes, seq: int) -> None:
         self.settled[sender] = seq
@@ -656,9 +714,11 @@ class Replica:
         for target, claims in list(self.claims.items()):
             if target in self.settled or target == self.me.node or target not in present:
                 continue
+            if target in self.withdrawn:
+                continue  # we acknowledge it past our held again: our word is no bound
             # A member anyone has suspected may be on its way out: its word on the cut,
             # ours included, must not count, or two sides could agree on different cuts.
-            doubted = {n for n, by in self.claims.items() if any(c in present for c in by)}
+            doubted = self._doubted(present)
             survivors = [n for n in present if n not in self.suspected and n not in doubted]
             if len(survivors) * 2 <= len(present) or self.me.node not in survivors:
                 continue  # no majority here: wait for the network to heal, or for a CUT
@@ -681,6 +741,10 @@ class Replica:
         for sender, body in self.cut_notes:
             member = self.stable.members.get(sender)
             if member is None or not member.present:
+                waiting.append((sender, body))
+            elif body.seq > self.settled.get(body.node, body.seq):
+                # Past the cut we hold: a later stay's, which a restart can learn before its
+                # game reaches the ADMIT that begins it. It waits for that ADMIT.
                 waiting.append((sender, body))
             else:
                 effects += self._adopt_cut(body)

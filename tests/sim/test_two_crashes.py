@@ -17,8 +17,8 @@ from dutchblitz.node.sim import Scenario, Simulation
 class TwoCrashes(Simulation):
     """A seeded table whose faults are two crashes: A, removed and back, then B, at once."""
 
-    def __init__(self, seed: int) -> None:
-        super().__init__(seed, "single")
+    def __init__(self, seed: int, players: int | None = None) -> None:
+        super().__init__(seed, "single", players=players)
         draw = random.Random(seed * 13 + 5)
         drawn = self.scenario
         first = draw.randrange(drawn.players)
@@ -45,4 +45,16 @@ class TwoCrashes(Simulation):
 @pytest.mark.parametrize("seed", [51, 53, 56])
 def test_a_restart_just_after_anothers_return_finishes_the_game(seed: int) -> None:
     summary = TwoCrashes(seed).run()
+    assert summary["rounds"] >= 1
+
+
+@pytest.mark.timeout(300)
+def test_a_player_removed_again_at_once_comes_back_and_the_game_finishes() -> None:
+    """Three players. C comes back and is admitted, and B, which has not heard it yet, found
+    it silent since before its crash and suspected it at once: the timeout now counts from
+    the ADMIT (P-85). That SUSPECT removed C again, and a late HELLO had C admitted again at
+    the same first-seq; the SUSPECT, ordered before that ADMIT, is about the stay it ended,
+    so B's suspicion and its cap on C's acknowledgements end with it (P-87). Either bug alone
+    stalled the table for good."""
+    summary = TwoCrashes(67, players=3).run()
     assert summary["rounds"] >= 1

@@ -1,0 +1,26 @@
+"""Overlapping faults that once stalled the table for good, replayed from their seeds.
+
+- 144: two members suspected at once (one behind a one-way partition, one crashed). Each
+  cut needs the other's word, which does not count (P-89); the suspecters withdraw once they
+  hear both again (P-88), and the SUSPECTs, applied in order, remove them (P-92).
+- 228: a member that comes back from a partition to learn its own cut joined a SUSPECT of a
+  node whose cut was agreed already, and held back its acknowledgements of it for ever (P-87).
+- 278: a restart replays two cuts of one player's two stays; the later CUT was dropped while
+  the earlier cut stood, so after the ADMIT between them the node waited for a number the
+  player skipped (P-90, P-91).
+- 280: a player admitted, removed before it sent anything and admitted again at the same
+  first-seq: the CUT of the empty stay, ordered before the second ADMIT, must not cut the
+  new one (P-91).
+"""
+
+from __future__ import annotations
+
+import pytest
+from dutchblitz.node.sim import run_seed
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("seed", [144, 228, 278, 280])
+def test_overlapping_faults_that_stalled_finish_the_game(seed: int) -> None:
+    summary = run_seed(seed, "overlapping")
+    assert summary["rounds"] >= 1
