@@ -475,63 +475,66 @@ def encode(envelope: Envelope) -> bytes:
 _CENTRE, _POST, _FLIP = int(MoveKind.CENTRE), int(MoveKind.POST), int(MoveKind.FLIP)
 _FROM_POST = int(Source.POST)
 
-
-def _play_fits(
-    round: int, move: int, source: int, slot: int, card: int, pile: int, shows: int
-) -> bool:
-    """``_check_play`` for fields already within their wire ranges, without making a Move.
-
-    CENTRE and POST name a card (and decide the seat), and a card shown must be of
-    the same deck. A CENTRE play has a slot only from the Post; a POST play goes from
-    the Blitz or the Wood to the Post stack ``slot``, onto no centre pile. The other
-    kinds name nothing but, for FLIP, the card shown.
-    """
-    if move in (_CENTRE, _POST):
-        return (
-            card != NONE
-            and (
-                slot == 0 or source == _FROM_POST
-                if move == _CENTRE
-                else source != _FROM_POST and pile == NONE
-            )
-            and (shows == NONE or shows // DECK_SIZE == card // DECK_SIZE)
-        )
-    if source != 0 or slot != 0 or card != NONE or pile != NONE:
-        return False
-    return (shows != NONE) == (move == _FLIP)
+# ``_check_play`` for fields already within their wire ranges, without making a Move.
+# CENTRE and POST name a card (and decide the seat), and a card shown must be of the same
+# deck. A CENTRE play has a slot only from the Post; a POST play goes from the Blitz or the
+# Wood to the Post stack ``slot``, onto no centre pile. The other kinds name nothing but,
+# for FLIP, the card shown.
+_PLAY_FITS = codec_fast.Fits(
+    f"card != {NONE}"
+    f" and (slot == 0 or source == {_FROM_POST} if move == {_CENTRE}"
+    f" else source != {_FROM_POST} and pile == {NONE})"
+    f" and (shows == {NONE} or shows // {DECK_SIZE} == card // {DECK_SIZE})"
+    f" if move == {_CENTRE} or move == {_POST}"
+    f" else source == 0 and slot == 0 and card == {NONE} and pile == {NONE}"
+    f" and (shows != {NONE}) == (move == {_FLIP})"
+)
+_play_fits = _PLAY_FITS.function(PLAY)
+# ``_check_heartbeat`` but for its distinct nodes (which the quick path checks in line).
+_HEARTBEAT_FITS = codec_fast.Fits("digest_index == 0 or digest != b''")
 
 
-def _digest_fits(last_seq: int, acks: tuple[Ack, ...], digest_index: int, digest: bytes) -> bool:
-    """``_check_heartbeat`` but for its distinct nodes (which the quick path checks in line)."""
-    return digest_index == 0 or digest != b""
+def _layout(kind: int, payload: Field | codec_fast.Tagged) -> codec_fast.Layout:
+    """The envelope of ``kind`` with its header ranges: ``_check_envelope`` but for a
+    repair's events (a REPAIR goes the reference way)."""
+    numbered = kind == Kind.EVENT  # an Event is numbered and stamped from 1, nothing else numbered
+    return codec_fast.Layout(
+        Envelope,
+        (
+            ("table", NAME),
+            ("sender", NODE),
+            ("lamport", Int(1, MAX_UINT63) if numbered else UINT63),
+            ("seq", Int(1, MAX_UINT63) if numbered else Int(0, 0)),
+            ("payload", payload),
+            ("auth", AUTH),
+        ),
+    )
 
 
 _QUICK_RECORDS = {int(kind): rec for kind, rec in PAYLOADS.items() if isinstance(rec, Record)}
 del _QUICK_RECORDS[Kind.REPAIR]  # a repair's events go the reference way
 (
-    _QUICK_PAYLOAD_LOADS,
-    _QUICK_BODY_LOADS,
-    _QUICK_PAYLOAD_DUMPS,
-    _QUICK_BODY_DUMPS,
-) = codec_fast.compile_records(
+    _QUICK_LOADS,
+    _QUICK_EVENT_LOADS,
+    _QUICK_DUMPS,
+    _QUICK_EVENT_DUMPS,
+) = codec_fast.compile_envelopes(
+    _layout,
+    PROTOCOL_VERSION,
     _QUICK_RECORDS,
+    int(Kind.EVENT),
+    Event,
     {int(kind): rec for kind, rec in BODIES.items()},
-    {Play: _play_fits, Heartbeat: _digest_fits},
+    {Play: _PLAY_FITS, Heartbeat: _HEARTBEAT_FITS},
     {Ack: "node", PeerAddress: "node"},
 )
-_EventSlots = codec_fast.twin(Event)
-_EnvelopeSlots = codec_fast.twin(Envelope)
-_as_int = codec_fast.as_int
-_as_str = codec_fast.as_str
 _unpackb = msgpack.unpackb
 # One packer for the quick path, reused: ``packb`` sets up a new one (and its buffer) per
 # call, which costs more than the packing. ``pack`` runs no Python code on the plain
-# values it is given here, so no other thread can enter it halfway.
-_quick_pack = msgpack.Packer(use_bin_type=True).pack
+# values it is given here, so no other thread can enter it halfway. It packs exact types
+# only (``strict_types``), which is all the quick path gives it, and skips the subclass checks.
+_quick_pack = msgpack.Packer(use_bin_type=True, strict_types=True).pack
 _EVENT = int(Kind.EVENT)
-_VERSION = PROTOCOL_VERSION
-_TABLE_LOW, _TABLE_HIGH = NAME.low, NAME.high
-_LAMPORT_HIGH, _SEQ_HIGH = UINT63.high, UINT63.high
 assert _UNPACKER_LIMITS == {
     "max_buffer_size": MAX_MESSAGE_SIZE,  # checked before parsing
     "max_bin_len": MAX_MESSAGE_SIZE,
@@ -541,69 +544,27 @@ assert _UNPACKER_LIMITS == {
     "max_ext_len": 0,
 }
 assert HEADER == (("table", NAME), ("sender", NODE), ("lamport", UINT63), ("seq", UINT63))
-assert NODE.sizes == (NODE_ID_SIZE,) and AUTH.sizes == range(MAX_AUTH + 1)
+assert len(_layout(_EVENT, AUTH).fields) + 2 == ENVELOPE_LENGTH  # and the version and kind
 
 
 def _quick_decode(data: bytes) -> Envelope | None:
     """What ``_decode`` returns for a message it accepts; None whenever unsure.
 
-    The parser runs under the reference path's limits, without its ext hook: an ext
-    value fails the type checks that every field of an accepted message passes.
+    The parser runs under the reference path's limits on the length of a str and of an
+    array (P-8, P-9), without its ext hook; its other limits default to the size of the
+    message: a bin, map or ext value fails the type checks that every field of an
+    accepted message passes. The loader is chosen by the kind (and an event's body kind)
+    as found: it checks them.
     """
     if type(data) is not bytes or len(data) > MAX_MESSAGE_SIZE:
         return None
     try:
-        wire = _unpackb(
-            data,
-            max_bin_len=MAX_MESSAGE_SIZE,
-            max_str_len=MAX_ENDPOINT,
-            max_array_len=MAX_REPAIR_EVENTS,
-            max_map_len=0,
-            max_ext_len=0,
-        )
-        if type(wire) is not list or len(wire) != ENVELOPE_LENGTH:
-            return None
-        version, kind, table, sender, lamport, seq, payload, auth = wire
-        if (
-            type(version) is not int
-            or version != _VERSION
-            or type(kind) is not int
-            or type(table) is not str
-            or not _TABLE_LOW
-            <= (len(table) if table.isascii() else len(table.encode()))
-            <= _TABLE_HIGH
-            or type(sender) is not bytes
-            or len(sender) != NODE_ID_SIZE
-            or type(lamport) is not int
-            or not 0 <= lamport <= _LAMPORT_HIGH
-            or type(seq) is not int
-            or not 0 <= seq <= _SEQ_HIGH
-            or type(auth) is not bytes
-            or len(auth) > MAX_AUTH
-        ):
-            return None
+        wire = _unpackb(data, max_str_len=MAX_ENDPOINT, max_array_len=MAX_REPAIR_EVENTS)
+        kind = wire[1]
         if kind == _EVENT:
-            if seq < 1 or lamport < 1 or type(payload) is not list or not payload:
-                return None
-            head = payload[0]
-            if type(head) is not int:
-                return None
-            loaded = _EventSlots()
-            loaded.body = _QUICK_BODY_LOADS[head](payload)
-            loaded.__class__ = Event
-        elif seq != 0:
-            return None
+            envelope: Envelope = _QUICK_EVENT_LOADS[wire[6][0]](wire)
         else:
-            loaded = _QUICK_PAYLOAD_LOADS[kind](payload)
-        made = _EnvelopeSlots()
-        made.table = table
-        made.sender = sender
-        made.lamport = lamport
-        made.seq = seq
-        made.payload = loaded
-        made.auth = auth
-        made.__class__ = Envelope
-        envelope: Envelope = made
+            envelope = _QUICK_LOADS[kind](wire)
         if _quick_pack(wire) != data:
             return None
     except Exception:  # the reference path finds (and names) whatever is wrong
@@ -616,43 +577,12 @@ def _quick_encode(envelope: Envelope) -> bytes | None:
     if type(envelope) is not Envelope:
         return None
     try:
-        table, sender, lamport, seq = (
-            envelope.table,
-            envelope.sender,
-            envelope.lamport,
-            envelope.seq,
-        )
-        if type(table) is not str:
-            table = _as_str(table)
-        if type(lamport) is not int:
-            lamport = _as_int(lamport)
-        if type(seq) is not int:
-            seq = _as_int(seq)
-        auth = envelope.auth
-        if (
-            not _TABLE_LOW
-            <= (len(table) if table.isascii() else len(table.encode()))
-            <= _TABLE_HIGH
-            or type(sender) is not bytes
-            or len(sender) != NODE_ID_SIZE
-            or not 0 <= lamport <= _LAMPORT_HIGH
-            or not 0 <= seq <= _SEQ_HIGH
-            or type(auth) is not bytes
-            or len(auth) > MAX_AUTH
-        ):
-            return None
         payload = envelope.payload
         if type(payload) is Event:
-            if seq < 1 or lamport < 1:
-                return None
-            body = payload.body
-            kind, wire_payload = _EVENT, _QUICK_BODY_DUMPS[type(body)](body)
-        elif seq != 0:
-            return None
+            wire = _QUICK_EVENT_DUMPS[type(payload.body)](envelope)
         else:
-            kind, dump = _QUICK_PAYLOAD_DUMPS[type(payload)]
-            wire_payload = dump(payload)
-        data: bytes = _quick_pack([_VERSION, kind, table, sender, lamport, seq, wire_payload, auth])
+            wire = _QUICK_DUMPS[type(payload)](envelope)
+        data: bytes = _quick_pack(wire)
     except Exception:  # the reference path finds (and names) whatever is wrong
         return None
     return data if len(data) <= MAX_MESSAGE_SIZE else None

@@ -126,3 +126,50 @@ def test_the_quick_heartbeat_checks_are_the_heartbeat_check() -> None:
             else:
                 assert quick == reference
                 assert codec._quick_decode(quick) == envelope
+
+
+def test_text_sizes_are_counted_in_bytes_both_ways() -> None:
+    """A short str is taken without encoding it; a longer one is measured in UTF-8."""
+    node = bytes(16)
+    play = Play(1, MoveKind.FLIP, 0, 0, -1, -1, 3)
+    for table in (
+        "t",
+        "a" * 8,
+        "a" * 9,
+        "a" * 32,
+        "a" * 33,
+        "é" * 16,
+        "é" * 17,
+        "😀" * 8,
+        "😀" * 9,
+        "",
+    ):
+        envelope = Envelope(table, node, 5, 1, Event(play))
+        reference = reference_encode(envelope)
+        quick = codec._quick_encode(envelope)
+        assert quick == (None if isinstance(reference, ProtocolError) else reference), table
+        data = msgpack.packb([1, 3, table, node, 5, 1, [6, 1, 3, 0, 0, -1, -1, 3], b""])
+        agrees(data)
+        assert (codec._quick_decode(data) is None) == isinstance(reference, ProtocolError)
+
+
+def test_kinds_and_values_the_parser_lets_through_are_refused() -> None:
+    """A bool for the version, kind or body kind, and a map, ext or long bin in a field,
+    parse but go the reference way (which refuses them)."""
+    node = bytes(16)
+    body = [6, 1, 3, 0, 0, -1, -1, 3]
+    wires = [
+        [True, 3, "t", node, 5, 1, body, b""],
+        [1, 3.0, "t", node, 5, 1, body, b""],
+        [1, 3, "t", node, 5, 1, [6.0, *body[1:]], b""],
+        [1, 3, "t", node, 5, 1, [True, *body[1:]], b""],
+        [1, 3, "t", {}, 5, 1, body, b""],
+        [1, 3, "t", node, 5, 1, body, msgpack.ExtType(1, b"")],
+        [1, 3, "t", node, 5, 1, body, bytes(200)],
+        [1, 2, "t", node, 5, 0, [9, [[node, 1], {}], 0, b""], b""],
+        [1, 2, "t", node, 5, 0, [9, [[node, 1], [node, 2]], 0, b""], b""],
+    ]
+    for wire in wires:
+        data = msgpack.packb(wire)
+        assert codec._quick_decode(data) is None, wire
+        assert isinstance(reference_decode(data), ProtocolError), wire
