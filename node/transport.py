@@ -7,8 +7,16 @@ peers by node id, key and endpoint.
 It never waits on a slow or absent peer. Every send is non-blocking; when a
 peer's queue is full (``SEND_HWM`` messages) the message is dropped and
 counted, and the protocol above repairs the gap. Nothing here runs a task:
-``recv`` awaits the ROUTER itself, so a slow reader leaves messages in
+``recv`` waits on the ROUTER itself, so a slow reader leaves messages in
 ZeroMQ's bounded queue (``RECV_HWM``) rather than in an unbounded one of ours.
+
+The sockets that carry messages are plain (not ``zmq.asyncio``) sockets: every
+call on them never waits, and the only wait is ``recv``'s, on the event loop's
+reader for the ROUTER's file descriptor. ZeroMQ signals that descriptor by edge,
+so ``recv`` waits only after a receive has found the queue empty. (An asyncio
+socket would answer every wake-up of every DEALER, and every receive, through
+futures: about a tenth of a busy node's time.) Only the DEALERs' monitors,
+which nobody waits on in a hurry, are asyncio sockets.
 
 Every connection is CURVE (encrypted and authenticated). The ROUTER is a
 CURVE server with the node's own key; each DEALER is a CURVE client with the
@@ -63,6 +71,7 @@ _HANDSHAKE_FAILED = (
     | zmq.EVENT_HANDSHAKE_FAILED_PROTOCOL
     | zmq.EVENT_HANDSHAKE_FAILED_NO_DETAIL
 )
+_monitor_numbers = itertools.count()
 TABLE_DOMAIN = "blitz-table"
 """The ZAP domain of every table ROUTER."""
 
@@ -157,7 +166,7 @@ class Transport:
         roster: Roster,
         context: zmq.asyncio.Context,
         authenticator: TableAuthenticator,
-        router: zmq.asyncio.Socket,
+        router: zmq.Socket[bytes],
         faults: FaultConfig | None,
     ) -> None:
         self.node_id = signer.node_id
@@ -169,13 +178,11 @@ class Transport:
         self._curve_public = z85.encode(signer.curve_public)
         self._curve_secret = z85.encode(signer.curve_secret())
         self._router = router
-        self._dealers: dict[bytes, tuple[str, zmq.asyncio.Socket]] = {}
+        self._dealers: dict[bytes, tuple[str, zmq.Socket[bytes]]] = {}
         self._watchers: dict[bytes, tuple[asyncio.Task[None], zmq.asyncio.Socket]] = {}
         self._users: dict[str, bytes] = {}  # ZAP User-Id -> node id
-        # Plain (not asyncio) views of the same sockets, for the calls that never wait:
-        # a non-blocking send or receive through them costs a fifth of the asyncio one.
-        self._senders: dict[bytes, zmq.Socket[bytes]] = {}
-        self._router_now: zmq.Socket[bytes] = zmq.Socket.shadow(router.underlying)
+        self._loop: asyncio.AbstractEventLoop | None = None  # whose reader watches the ROUTER
+        self._readable: asyncio.Future[None] | None = None  # what ``recv`` waits on
         self._stats = TransportStats()
         self._faults = Faults(faults) if faults is not None and faults.is_active else None
         self._held: list[tuple[float, int, bytes, bytes]] = []
@@ -203,7 +210,7 @@ class Transport:
             faults = faults_from_env()
         context = zmq.asyncio.Context()
         authenticator = TableAuthenticator(context, roster)
-        router = context.socket(zmq.ROUTER)
+        router: zmq.Socket[bytes] = zmq.Socket(context, zmq.ROUTER)
         try:
             authenticator.start()
             _set_common_options(router)
@@ -243,7 +250,7 @@ class Transport:
         if known is not None and known[0] == endpoint:
             return
         self.remove_peer(node_id)
-        dealer = self.context.socket(zmq.DEALER)
+        dealer: zmq.Socket[bytes] = zmq.Socket(self.context, zmq.DEALER)
         monitor: zmq.asyncio.Socket | None = None
         try:
             _set_common_options(dealer)
@@ -256,7 +263,10 @@ class Transport:
             dealer.setsockopt(zmq.RECONNECT_IVL_MAX, RECONNECT_IVL_MAX_MS)
             # Watch before connecting: a refusal that came before the watch would go
             # unseen, and ZeroMQ never retries it (a link that stays down for good).
-            monitor = dealer.get_monitor_socket(_HANDSHAKE_FAILED | zmq.EVENT_HANDSHAKE_SUCCEEDED)
+            address = f"inproc://blitz-monitor-{next(_monitor_numbers)}"
+            dealer.monitor(address, _HANDSHAKE_FAILED | zmq.EVENT_HANDSHAKE_SUCCEEDED)
+            monitor = self.context.socket(zmq.PAIR)
+            monitor.connect(address)
             dealer.connect(endpoint)
         except BaseException:
             if monitor is not None:
@@ -266,7 +276,6 @@ class Transport:
         self._dealers[node_id] = (endpoint, dealer)
         task = asyncio.ensure_future(self._watch(dealer, endpoint, monitor))
         self._watchers[node_id] = (task, monitor)
-        self._senders[node_id] = zmq.Socket.shadow(dealer.underlying)
 
     def remove_peer(self, node_id: bytes) -> None:
         """Stop sending to ``node_id`` and drop what is still queued for it."""
@@ -275,12 +284,13 @@ class Transport:
             watcher[0].cancel()
             watcher[1].close(linger=0)
         known = self._dealers.pop(node_id, None)
-        self._senders.pop(node_id, None)
         if known is not None:
+            with contextlib.suppress(zmq.ZMQError):
+                known[1].disable_monitor()
             known[1].close(linger=0)
 
     async def _watch(
-        self, dealer: zmq.asyncio.Socket, endpoint: str, monitor: zmq.asyncio.Socket
+        self, dealer: zmq.Socket[bytes], endpoint: str, monitor: zmq.asyncio.Socket
     ) -> None:
         """Connect again after a failed handshake: ZeroMQ gives such a connection up.
 
@@ -336,9 +346,10 @@ class Transport:
     async def recv(self) -> tuple[bytes, bytes]:
         """Wait for the next message: (sender's authenticated node id, data)."""
         while True:
-            message = self._accept(await self._recv_frames())
+            message = self.try_recv()
             if message is not None:
                 return message
+            await self._wait_readable()
 
     def try_recv(self) -> tuple[bytes, bytes] | None:
         """The next message if one has already arrived, else None; never waits.
@@ -349,7 +360,7 @@ class Transport:
         self._check_open()
         while True:
             try:
-                frames = self._router_now.recv_multipart(flags=zmq.NOBLOCK, copy=False)
+                frames = self._router.recv_multipart(flags=zmq.NOBLOCK, copy=False)
             except zmq.Again:
                 return None
             message = self._accept(frames)
@@ -390,6 +401,11 @@ class Transport:
         self._held.clear()
         for node_id in list(self._dealers):
             self.remove_peer(node_id)
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.remove_reader(self._router.FD)
+        if self._readable is not None and not self._readable.done():
+            self._readable.set_exception(TransportClosed("the transport was closed"))
+            self._readable.exception()  # nobody may be waiting: never "never retrieved"
         self._router.close(linger=0)
         self._authenticator.stop()
         self.context.term()
@@ -408,29 +424,30 @@ class Transport:
         if self._closed:
             raise TransportClosed("the transport is closed")
 
-    async def _recv_frames(self) -> list[zmq.Frame]:
+    async def _wait_readable(self) -> None:
+        """Wait until the ROUTER's descriptor signals (after a receive found nothing)."""
         self._check_open()
-        try:
-            return await self._router.recv_multipart(copy=False)
-        except asyncio.CancelledError:
-            # Closing the ROUTER cancels a pending receive; only a cancel of
-            # our own task should travel on as a cancel.
-            task = asyncio.current_task()
-            if self._closed and (task is None or not task.cancelling()):
-                raise TransportClosed("the transport was closed while receiving") from None
-            raise
-        except zmq.ZMQError as error:
-            if self._closed:
-                raise TransportClosed("the transport was closed while receiving") from error
-            raise
+        loop = asyncio.get_running_loop()
+        if self._loop is not loop:
+            if self._loop is not None and not self._loop.is_closed():
+                self._loop.remove_reader(self._router.FD)
+            self._loop = loop
+            loop.add_reader(self._router.FD, self._on_readable)
+        if self._readable is None or self._readable.done():
+            self._readable = loop.create_future()
+        await self._readable
+
+    def _on_readable(self) -> None:
+        if self._readable is not None and not self._readable.done():
+            self._readable.set_result(None)
 
     def _send_now(self, node_id: bytes, data: bytes) -> bool:
-        sender = self._senders.get(node_id)
-        if sender is None:
+        known = self._dealers.get(node_id)
+        if known is None:
             self._stats.no_peer += 1
             return False
         try:
-            sender.send(data, flags=zmq.NOBLOCK)
+            known[1].send(data, flags=zmq.NOBLOCK)
         except zmq.Again:
             self._stats.dropped_full += 1
             return False

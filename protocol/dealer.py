@@ -34,9 +34,13 @@ def deal_duties(
         return not any(isinstance(b, kind) and getattr(b, "round", None) == number for b in pending)
 
     # Reveals come first: a commitment to a new round with one still owed is withheld.
-    for number, record in sorted(stable.records.items()):
+    # (This runs after every message a seat handles: the rounds already revealed, nearly
+    # all of them, are passed over before anything else is looked at.)
+    revealed = stable.revealed
+    for number in sorted(n for n in stable.records if (n, seat) not in revealed):
+        record = stable.records[number]
         kept = secrets.get(number)
-        if seat not in record.seats or (number, seat) in stable.revealed or kept is None:
+        if seat not in record.seats or kept is None:
             continue
         if due(Reveal, number):
             codes = tuple(c.code for c in deck_order(seat, kept.secret, record.joint))

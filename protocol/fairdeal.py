@@ -166,7 +166,12 @@ def replay(record: RoundRecord, seat: int, deck: Sequence[Card]) -> str | None:
     for s in record.seats:
         table.areas[s].active = s in record.active
     number = 0
-    for who, step in record.steps:
+    # Nothing after the seat's last move can say anything more about its cards.
+    steps = record.steps
+    end = len(steps)
+    while end and (steps[end - 1][0] != seat or isinstance(steps[end - 1][1], bool)):
+        end -= 1
+    for who, step in steps[:end]:
         if isinstance(step, bool):
             if who in table.areas:
                 table.areas[who].active = step

@@ -17,7 +17,7 @@ import threading
 from typing import Any
 
 import pytest
-import zmq.asyncio
+import zmq
 from dutchblitz.node.faults import FaultConfig
 from dutchblitz.node.roster import Roster, Source
 from dutchblitz.node.transport import Transport
@@ -73,7 +73,7 @@ def test_a_refusal_before_the_watch_starts_is_retried(monkeypatch: pytest.Monkey
     host = Host()
     host.start()
     assert host.ready.wait(WAIT_S)
-    connect = zmq.asyncio.Socket.connect
+    connect = zmq.Socket.connect
 
     def connect_then_stall(socket: Any, address: str) -> Any:
         result = connect(socket, address)
@@ -83,7 +83,7 @@ def test_a_refusal_before_the_watch_starts_is_retried(monkeypatch: pytest.Monkey
         host.roster.refusal.wait(WAIT_S)
         return result
 
-    monkeypatch.setattr(zmq.asyncio.Socket, "connect", connect_then_stall)
+    monkeypatch.setattr(zmq.Socket, "connect", connect_then_stall)
 
     async def guest() -> None:
         roster = Roster()

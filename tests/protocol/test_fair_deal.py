@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 
 import pytest
-from dutchblitz.protocol.cards import new_deck
+from dutchblitz.protocol.cards import card_from_code, new_deck
 from dutchblitz.protocol.codec import encode
 from dutchblitz.protocol.fairdeal import (
     MIN_ROUND_SCORE,
@@ -14,6 +15,7 @@ from dutchblitz.protocol.fairdeal import (
     deck_order,
     deck_seed,
     joint_randomness,
+    replay,
     secret_hash,
     share_hash,
     shuffle,
@@ -407,3 +409,40 @@ def test_a_backdated_event_is_reported_and_flagged_everywhere_R47() -> None:
         plays = [e for e in net.replica(index).log if e.sender == NODE_IDS[1] and e.seq == seq + 1]
         assert plays and plays[0].outcome.accepted, "the move stands"
     assert net.replica(0).counters.backdated + net.replica(2).counters.backdated == 2
+
+
+def test_the_audit_reads_a_round_up_to_the_seats_last_move_R44() -> None:
+    """R-44: the replay stops after the seat's last move, and still checks that move."""
+    net = _dealt(2)
+    _play_round(net)
+    reveal = next(b for b in net.deal_duties(1) if isinstance(b, Reveal))
+    record = net.replica(0).stable.records[1]
+    seat = net.seat(1)
+    deck = [card_from_code(code) for code in reveal.order]
+    assert replay(record, seat, deck) is None
+    own = [
+        i
+        for i, (who, step) in enumerate(record.steps)
+        if who == seat and not isinstance(step, bool)
+    ]
+    # Whatever comes after the seat's last move is never read: not even a move that
+    # the replayed table would refuse.
+    other = next(step for who, step in record.steps if who != seat and not isinstance(step, bool))
+    tail = dataclasses.replace(record, steps=(*record.steps, (1 - seat, other), (1 - seat, False)))
+    assert replay(tail, seat, deck) is None
+    # A false card in the seat's very last move is still found.
+    last, (who, step) = own[-1], record.steps[own[-1]]
+    assert not isinstance(step, bool)
+    shown = getattr(step, "shows", None)
+    named = getattr(step, "card", None)
+    wrong = next(c for c in deck if c not in (shown, named))
+    lie = dataclasses.replace(step, shows=wrong) if shown is not None else None
+    if lie is None:
+        assert named is not None, "a last move that names no card cannot lie about one"
+        lie = dataclasses.replace(step, card=wrong)
+    lying = dataclasses.replace(
+        record, steps=(*record.steps[:last], (who, lie), *record.steps[last + 1 :])
+    )
+    assert replay(lying, seat, deck) == (
+        f"its move {len(own)} ({type(step).__name__}) named a card it did not hold"
+    )
