@@ -184,6 +184,7 @@ async def worker(args: argparse.Namespace) -> None:
             await asyncio.sleep(0.01)
     playing_at = time.monotonic()
     cpu_at_play = time.process_time()  # every thread of the process: ZeroMQ's too
+    main_at_play = time.thread_time()  # the node's own thread: the event loop and Python
     renamer = asyncio.ensure_future(rename(seat, LEVELS[args.level], think_time)) if lobby else None
     catchup: dict[str, Any] | None = None
     if args.restart_after is not None:
@@ -201,6 +202,7 @@ async def worker(args: argparse.Namespace) -> None:
     else:
         await asyncio.sleep(max(0.0, playing_at + args.seconds - time.monotonic()))
     cpu_in_play, played_until = time.process_time() - cpu_at_play, time.monotonic()
+    main_in_play = time.thread_time() - main_at_play
     watcher.cancel()
     if renamer is not None:
         renamer.cancel()
@@ -214,6 +216,7 @@ async def worker(args: argparse.Namespace) -> None:
         "started": started,
         "playing_at": playing_at,
         "cpu_s": cpu_in_play,
+        "main_cpu_s": main_in_play,
         "played_until": played_until,
         "rss_mb": resident_mb(),
         "log": len(replica.log) if replica is not None else 0,
@@ -390,12 +393,15 @@ def table_run(size: int, args: argparse.Namespace, prefix: list[str]) -> dict[st
     formed = max(everyone) - last_start if all(t is not None for t in everyone) else None
     # Processor time of every node (all its threads) during play, per move made final.
     cpu = sum(r["cpu_s"] for r in results) / len(latencies) if latencies else None
+    spent = sum(r["cpu_s"] for r in results)
+    main_share = sum(r["main_cpu_s"] for r in results) / spent if spent > 0 else None
     return {
         "latencies": latencies,
         "found": found,
         "formed": formed,
         "results": results,
         "cpu_per_move": cpu,
+        "main_thread_share": main_share,
     }
 
 

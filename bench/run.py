@@ -257,10 +257,18 @@ def throughput_figures(sizes: Sequence[int], seconds: float, prefix: list[str]) 
     playing: dict[str, float] = {}
     rss: list[float] = []
     rounds: dict[str, int] = {}
+    cpu: dict[str, float] = {}
+    main_share: dict[str, float] = {}
     for size in sizes:
         run = processes.table_run(size, process_args(seconds, "flat-out", None), prefix)
         steady = run["results"][-1]
         window = sorted(t for t in steady["delivered"].values() if t >= steady["playing_at"])
+        spent = sum(r["cpu_s"] for r in run["results"])
+        if len(window) > 1 and spent > 0:
+            # Processor time of every node, all its threads, per move made final; and the
+            # share of it in the nodes' own threads (the rest is ZeroMQ's I/O threads).
+            cpu[str(size)] = spent / len(window) * 1e3
+            main_share[str(size)] = sum(r["main_cpu_s"] for r in run["results"]) / spent
         if len(window) > 1:
             rates[str(size)] = (len(window) - 1) / (window[-1] - window[0])
             spent = time_playing(steady["phases"], window[0], window[-1])
@@ -273,6 +281,8 @@ def throughput_figures(sizes: Sequence[int], seconds: float, prefix: list[str]) 
         "playing": playing,
         "rss": max(rss) if rss else None,
         "rounds": rounds,
+        "cpu_ms_per_move": cpu,
+        "main_thread_share": main_share,
     }
 
 
@@ -345,6 +355,15 @@ def print_table(figures: dict[str, Any]) -> None:
         rows.append(("  the same, PLAYING phase only (moves/s)", fmt(during, ",.0f"), ""))
         bare = figures["floor_moves_per_s"].get(size)
         rows.append(("  the bare pattern, flat out (moves/s)", fmt(bare, ",.0f"), ""))
+        cpu = figures["throughput_cpu_ms_per_move"].get(size)
+        share = figures["throughput_main_thread_share"].get(size)
+        rows.append(
+            (
+                "  processor ms per move, all nodes (main %)",
+                f"{fmt(cpu)} ({fmt(None if share is None else 100 * share, '.0f')}%)",
+                "",
+            )
+        )
     for size, cost in figures["cost_growth"].items():
         rows.append(
             (
@@ -451,6 +470,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     figures["throughput_moves_per_s"] = through["rates"]
     figures["throughput_playing_moves_per_s"] = through["playing"]
     figures["throughput_rounds"] = through["rounds"]
+    figures["throughput_cpu_ms_per_move"] = through["cpu_ms_per_move"]
+    figures["throughput_main_thread_share"] = through["main_thread_share"]
     figures["rss_mb"] = memory["rss_mb"]
     figures["rss_game"] = memory
     figures["rss_mb_after_throughput"] = through["rss"]

@@ -23,6 +23,8 @@ KEYS = (
     "cost_growth",
     "floor_p50_ratio",
     "floor_moves_per_s",
+    "throughput_cpu_ms_per_move",
+    "throughput_main_thread_share",
 )
 
 
@@ -44,6 +46,7 @@ def test_quick_run_writes_every_key(tmp_path: Path) -> None:
     assert set(figures["commit_p50_ratio"]) == {"2"}
     assert figures["commit_p50_ratio"]["2"] > 0
     assert figures["throughput_moves_per_s"]["4"] > 0
+    assert 0 < figures["throughput_main_thread_share"]["4"] <= 1
     assert figures["floor_p50_ratio"]["2"] > 0 and figures["floor_moves_per_s"]["4"] > 0
     assert figures["cost_growth"]["4"]["messages_per_event"] >= 3
     assert "commit p50" in done.stdout
