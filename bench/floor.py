@@ -6,12 +6,13 @@ A move is final (stable) at a node once that node has heard, from every other
 member, that it holds the move (spec, section 10): so every move costs one
 broadcast from its maker and one acknowledgement from every receiver to every
 member, n(n-1) messages on two hops. This script runs exactly that pattern, and
-nothing else, in ``n`` processes on 127.0.0.1: the same pyzmq asyncio sockets as
-the node (a ROUTER to receive, drained without waiting after each wake-up, a
-DEALER per peer, sends that never wait), moves of the same size made at the same
-pace as ``commit_latency.py``'s bots, but no codec, no signatures, no CURVE, no
-rules and no log. What it measures is the least that a table of ``n`` processes
-on this machine can do with the pattern; the node's own figure is read against it.
+nothing else, in ``n`` processes on 127.0.0.1: the same sockets as the node (a
+ROUTER to receive, drained without waiting each time the event loop's reader for
+its descriptor wakes, a DEALER per peer, sends that never wait), moves of the
+same size made at the same pace as ``commit_latency.py``'s bots, but no codec,
+no signatures, no CURVE, no rules and no log. What it measures is the least that
+a table of ``n`` processes on this machine can do with the pattern; the node's
+own figure is read against it.
 
 It prints, per table size, the p50 and p99 of the time from a move's submission
 to its delivery as final at every process, as a ratio to the raw pyzmq round
@@ -55,23 +56,23 @@ async def member(
     moves are made flat out, at most ``in_flight`` of them not yet final here.
     """
     import zmq
-    import zmq.asyncio
 
     size = len(ports)
-    context = zmq.asyncio.Context()
-    router = context.socket(zmq.ROUTER)
+    context = zmq.Context()
+    router: zmq.Socket[bytes] = context.socket(zmq.ROUTER)
     router.setsockopt(zmq.LINGER, 0)
     router.bind(f"tcp://127.0.0.1:{ports[index]}")
-    drain = zmq.Socket.shadow(router.underlying)
-    dealers, keep = [], [router]  # the asyncio sockets must outlive their shadows
+    dealers: list[zmq.Socket[bytes]] = []
     for other, port in enumerate(ports):
         if other != index:
             dealer = context.socket(zmq.DEALER)
             dealer.setsockopt(zmq.LINGER, 0)
             dealer.setsockopt(zmq.IDENTITY, bytes([index]))
             dealer.connect(f"tcp://127.0.0.1:{port}")
-            keep.append(dealer)
-            dealers.append(zmq.Socket.shadow(dealer.underlying))
+            dealers.append(dealer)
+    keep = [router, *dealers]
+    readable = asyncio.Event()  # set by the loop's reader on the ROUTER's descriptor
+    asyncio.get_running_loop().add_reader(router.FD, readable.set)
     # known[member][maker]: the last move of ``maker`` that ``member`` is known to hold.
     known = [[0] * size for _ in range(size)]
     made = 0
@@ -122,12 +123,16 @@ async def member(
 
     async def receive() -> None:
         while True:
-            batch = [await router.recv_multipart()]
+            batch = []
             while True:
                 try:
-                    batch.append(drain.recv_multipart(zmq.NOBLOCK))
+                    batch.append(router.recv_multipart(zmq.NOBLOCK))
                 except zmq.Again:
                     break
+            if not batch:  # ZeroMQ signals the descriptor by edge: wait only when drained
+                readable.clear()
+                await readable.wait()
+                continue
             for frames in batch:
                 handle(frames)
             if changed:  # acknowledge first, then see what became final
@@ -174,6 +179,7 @@ async def member(
                 await asyncio.wait_for(progress.wait(), 1.0)
     await asyncio.sleep(1.0)  # the last moves' acknowledgements
     receiver.cancel()
+    asyncio.get_running_loop().remove_reader(router.FD)
     for socket in keep:
         socket.close(linger=0)
     context.term()
