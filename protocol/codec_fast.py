@@ -343,9 +343,10 @@ class _Compiler:
     def load_records(
         self, items: ListOf, record: Record, var: str, out: list[str], pad: str
     ) -> tuple[str, str]:
-        """A list of records, checked in full to go into the wire as it is (a new list for
-        each record would cost more than the checks); if the records must differ in a key,
-        they are gathered by it."""
+        """A list of records: it goes into the wire as it is (a new list for each record
+        would cost more), each record's array checked to be one, its fields put in place as
+        the wire must hold them; if the records must differ in a key, they are gathered by
+        it."""
         key = self.distinct.get(record.cls)
         records, each = self.fresh("records"), self.fresh("item")
         out.append(f"{pad}if type({var}) is not list or {self.bad_length(items, var)}:")
@@ -362,8 +363,10 @@ class _Compiler:
             out.append(f"{inner}if {each}:")
             out.append(f"{inner}    raise GIVE_UP")
         values = {}
-        for (name, field), field_var in zip(record.fields, names, strict=True):
-            values[name] = self.check(field, field_var, out, inner)
+        for index, ((name, field), field_var) in enumerate(zip(record.fields, names, strict=True)):
+            values[name], wire = self.load(field, field_var, out, inner)
+            if wire != field_var:  # the wire the packing must find, in place
+                out.append(f"{inner}{each}[{index}] = {wire}")
         self.fits_in_line(record, names, out, inner)
         value = self.fresh("record")
         self.make(record.cls, value, values, out, inner)
@@ -381,29 +384,6 @@ class _Compiler:
         else:
             out.append(f"{pad}{loaded} = tuple({records})")
         return loaded, var
-
-    def check(self, field: Field, var: str, out: list[str], pad: str) -> str:
-        """Lines that check the scalar ``var`` in full, type and all, for a wire that holds
-        it as it is; the name of its Python form."""
-        if isinstance(field, Int):
-            out.append(f"{pad}if type({var}) is not int or {self.bad_int(field, var)}:")
-            out.append(f"{pad}    raise GIVE_UP")
-            return var
-        if isinstance(field, Choice):
-            out.append(f"{pad}if type({var}) is not int:")
-            out.append(f"{pad}    raise GIVE_UP")
-            member = self.fresh("member")
-            members = self.table((int(member), member) for member in field.enum)
-            out.append(f"{pad}{member} = {members}[{var}]")
-            return member
-        if isinstance(field, Flag):
-            out.append(f"{pad}if type({var}) is not bool:")
-            out.append(f"{pad}    raise GIVE_UP")
-            return var
-        if isinstance(field, Text | Blob):
-            self.load(field, var, out, pad)
-            return var
-        raise TypeError(f"no full check for {type(field).__name__}")
 
     def bad_int(self, number: Int, var: str) -> str:
         """Two plain comparisons: quicker than a chained one, for an int."""
@@ -540,17 +520,14 @@ class _Compiler:
         elif isinstance(field, ListOf):
             return self.dump_list(field, var, out, pad)
         elif isinstance(field, Record):
-            wire = self.fresh("wire")
-            self.dump_record(field, var, (), wire, out, pad, checked)
-            return wire
+            return self.dump_record(field, var, (), out, pad, checked)
         elif isinstance(field, Tagged):
             if not checked:
                 out.append(f"{pad}if type({var}) is not {self.const(field.cls)}:")
                 out.append(f"{pad}    raise GIVE_UP")
-            body, wire = self.fresh("body"), self.fresh("wire")
+            body = self.fresh("body")
             out.append(f"{pad}{body} = {var}.body")
-            self.dump_record(field.body, body, (field.tag,), wire, out, pad, checked)
-            return wire
+            return self.dump_record(field.body, body, (field.tag,), out, pad, checked)
         else:
             raise TypeError(f"no quick dumper for {type(field).__name__}")
         return var
@@ -571,8 +548,7 @@ class _Compiler:
         if key:
             assert isinstance(items.item, Record)
             fields: dict[str, str] = {}
-            dumped = self.fresh("wire")
-            self.dump_record(items.item, item, (), dumped, out, pad + "    ", fields=fields)
+            dumped = self.dump_record(items.item, item, (), out, pad + "    ", fields=fields)
             out.append(f"{pad}    {wire}[{fields[key]}] = {dumped}")
             out.append(f"{pad}if len({wire}) != len({var}):")
             out.append(f"{pad}    raise GIVE_UP")
@@ -587,15 +563,14 @@ class _Compiler:
         record: Record | Layout,
         value: str,
         prefix: tuple[int, ...],
-        wire: str,
         out: list[str],
         pad: str,
         checked: bool = False,
         fields: dict[str, str] | None = None,
-    ) -> None:
+    ) -> str:
         """Lines that check ``value`` (exactly a ``record.cls``; ``checked`` if the caller
-        knows) and bind ``wire`` to ``[*prefix, *fields]`` on the wire. ``fields`` gets the
-        name of each field's wire value."""
+        knows): the expression of ``[*prefix, *fields]`` on the wire (of names those lines
+        bind). ``fields`` gets the name of each field's wire value."""
         if not checked:
             out.append(f"{pad}if type({value}) is not {self.const(record.cls)}:")
             out.append(f"{pad}    raise GIVE_UP")
@@ -610,21 +585,21 @@ class _Compiler:
         self.fits_in_line(record, names, out, pad)
         if record.cls not in self.fits and record.check is not None:
             out.append(f"{pad}{self.const(record.check)}({value})")
-        out.append(f"{pad}{wire} = [{', '.join([*map(str, prefix), *wires])}]")
+        return f"[{', '.join([*map(str, prefix), *wires])}]"
 
     def dumper(self, record: Record | Layout, prefix: tuple[int, ...]) -> str:
         """A function of exactly a ``record.cls`` whose payload (and an event's body) is
         of the type it was chosen for (its caller checks): the message, ``prefix`` first."""
         name = f"dump_{len(self.functions)}"
         lines = [f"def {name}(value):"]
-        self.dump_record(record, "value", prefix, "wire", lines, "    ", checked=True)
+        wire = self.dump_record(record, "value", prefix, lines, "    ", checked=True)
         if _longest(record) + _longest(Int(0, 0)) * len(prefix) > self.max_size:
-            lines.append("    data = pack(wire)")
+            lines.append(f"    data = pack({wire})")
             lines.append(f"    if len(data) > {self.max_size}:")
             lines.append("        raise GIVE_UP")
             lines.append("    return data")
         else:  # no message of the layout can be too long
-            lines.append("    return pack(wire)")
+            lines.append(f"    return pack({wire})")
         self.functions.append("\n".join(lines))
         return name
 
