@@ -156,7 +156,8 @@ def _check_play(play: object) -> None:
     try:
         _move_from_play(play, seat)
     except ValueError as exc:
-        refuse(ErrorReason.BAD_FIELD, "payload", f"not a {play.move.name} move: {exc}")
+        move = MoveKind(play.move).name  # a plain int code too, on the way out
+        refuse(ErrorReason.BAD_FIELD, "payload", f"not a {move} move: {exc}")
 
 
 # -- the tables: every payload and body, field by field --------------------------------------
@@ -450,17 +451,30 @@ ALL_KINDS = frozenset(Kind)
 
 def decode(data: bytes) -> Envelope:
     """The envelope ``data`` encodes; ProtocolError (and nothing else) if it breaks a rule."""
-    envelope = _quick_decode(data)
-    if envelope is not None:
-        return envelope
+    if type(data) is bytes and len(data) <= MAX_MESSAGE_SIZE:
+        try:  # ``_quick_decode`` in line
+            wire = _unpackb(data, max_str_len=MAX_ENDPOINT, max_array_len=MAX_REPAIR_EVENTS)
+            kind = wire[1]
+            if kind == _EVENT:
+                envelope: Envelope = _QUICK_EVENT_LOADS[wire[6][0]](wire, data)
+            else:
+                envelope = _QUICK_LOADS[kind](wire, data)
+            return envelope
+        except Exception:  # the reference path finds (and names) whatever is wrong
+            pass
     return _decode(data, ALL_KINDS)
 
 
 def encode(envelope: Envelope) -> bytes:
     """The one encoding of ``envelope``; ProtocolError(bad_field) if peers would refuse it."""
-    data = _quick_encode(envelope)
-    if data is not None:
-        return data
+    if type(envelope) is Envelope:
+        try:  # ``_quick_encode`` in line
+            payload = envelope.payload
+            if type(payload) is Event:
+                return _QUICK_EVENT_DUMPS[type(payload.body)](envelope)
+            return _QUICK_DUMPS[type(payload)](envelope)
+        except Exception:  # the reference path finds (and names) whatever is wrong
+            pass
     try:
         data = _pack(_dump_envelope(envelope))
         if len(data) > MAX_MESSAGE_SIZE:
@@ -511,6 +525,12 @@ def _layout(kind: int, payload: Field | codec_fast.Tagged) -> codec_fast.Layout:
     )
 
 
+# One packer for the quick path, reused: ``packb`` sets up a new one (and its buffer) per
+# call, which costs more than the packing. ``pack`` runs no Python code on the plain
+# values it is given here, so no other thread can enter it halfway. It packs exact types
+# only (``strict_types``): what is not one of them (a tuple, an IntEnum member) it refuses.
+_quick_pack = msgpack.Packer(use_bin_type=True, strict_types=True).pack
+_EVENT = int(Kind.EVENT)
 _QUICK_RECORDS = {int(kind): rec for kind, rec in PAYLOADS.items() if isinstance(rec, Record)}
 del _QUICK_RECORDS[Kind.REPAIR]  # a repair's events go the reference way
 (
@@ -527,14 +547,10 @@ del _QUICK_RECORDS[Kind.REPAIR]  # a repair's events go the reference way
     {int(kind): rec for kind, rec in BODIES.items()},
     {Play: _PLAY_FITS, Heartbeat: _HEARTBEAT_FITS},
     {Ack: "node", PeerAddress: "node"},
+    _quick_pack,
+    MAX_MESSAGE_SIZE,
 )
 _unpackb = msgpack.unpackb
-# One packer for the quick path, reused: ``packb`` sets up a new one (and its buffer) per
-# call, which costs more than the packing. ``pack`` runs no Python code on the plain
-# values it is given here, so no other thread can enter it halfway. It packs exact types
-# only (``strict_types``), which is all the quick path gives it, and skips the subclass checks.
-_quick_pack = msgpack.Packer(use_bin_type=True, strict_types=True).pack
-_EVENT = int(Kind.EVENT)
 assert _UNPACKER_LIMITS == {
     "max_buffer_size": MAX_MESSAGE_SIZE,  # checked before parsing
     "max_bin_len": MAX_MESSAGE_SIZE,
@@ -552,9 +568,10 @@ def _quick_decode(data: bytes) -> Envelope | None:
 
     The parser runs under the reference path's limits on the length of a str and of an
     array (P-8, P-9), without its ext hook; its other limits default to the size of the
-    message: a bin, map or ext value fails the type checks that every field of an
-    accepted message passes. The loader is chosen by the kind (and an event's body kind)
-    as found: it checks them.
+    message: a bin, map or ext value cannot be where the loader packs the message again
+    from what it expects. The loader is chosen by the kind (and an event's body kind) as
+    found; whatever it finds, it packs the constants of its own kind. ``decode`` runs
+    this in line.
     """
     if type(data) is not bytes or len(data) > MAX_MESSAGE_SIZE:
         return None
@@ -562,30 +579,26 @@ def _quick_decode(data: bytes) -> Envelope | None:
         wire = _unpackb(data, max_str_len=MAX_ENDPOINT, max_array_len=MAX_REPAIR_EVENTS)
         kind = wire[1]
         if kind == _EVENT:
-            envelope: Envelope = _QUICK_EVENT_LOADS[wire[6][0]](wire)
+            envelope: Envelope = _QUICK_EVENT_LOADS[wire[6][0]](wire, data)
         else:
-            envelope = _QUICK_LOADS[kind](wire)
-        if _quick_pack(wire) != data:
-            return None
+            envelope = _QUICK_LOADS[kind](wire, data)
     except Exception:  # the reference path finds (and names) whatever is wrong
         return None
     return envelope
 
 
 def _quick_encode(envelope: Envelope) -> bytes | None:
-    """What ``encode`` returns for an envelope it accepts; None whenever unsure."""
+    """What ``encode`` returns for an envelope it accepts; None whenever unsure. ``encode``
+    runs this in line."""
     if type(envelope) is not Envelope:
         return None
     try:
         payload = envelope.payload
         if type(payload) is Event:
-            wire = _QUICK_EVENT_DUMPS[type(payload.body)](envelope)
-        else:
-            wire = _QUICK_DUMPS[type(payload)](envelope)
-        data: bytes = _quick_pack(wire)
+            return _QUICK_EVENT_DUMPS[type(payload.body)](envelope)
+        return _QUICK_DUMPS[type(payload)](envelope)
     except Exception:  # the reference path finds (and names) whatever is wrong
         return None
-    return data if len(data) <= MAX_MESSAGE_SIZE else None
 
 
 # -- moves on the wire -------------------------------------------------------------------------
