@@ -451,30 +451,17 @@ ALL_KINDS = frozenset(Kind)
 
 def decode(data: bytes) -> Envelope:
     """The envelope ``data`` encodes; ProtocolError (and nothing else) if it breaks a rule."""
-    if type(data) is bytes and len(data) <= MAX_MESSAGE_SIZE:
-        try:  # ``_quick_decode`` in line
-            wire = _unpackb(data, max_str_len=MAX_ENDPOINT, max_array_len=MAX_REPAIR_EVENTS)
-            kind = wire[1]
-            if kind == _EVENT:
-                envelope: Envelope = _QUICK_EVENT_LOADS[wire[6][0]](wire, data)
-            else:
-                envelope = _QUICK_LOADS[kind](wire, data)
-            return envelope
-        except Exception:  # the reference path finds (and names) whatever is wrong
-            pass
+    envelope = _quick_decode(data)
+    if envelope is not None:
+        return envelope
     return _decode(data, ALL_KINDS)
 
 
 def encode(envelope: Envelope) -> bytes:
     """The one encoding of ``envelope``; ProtocolError(bad_field) if peers would refuse it."""
-    if type(envelope) is Envelope:
-        try:  # ``_quick_encode`` in line
-            payload = envelope.payload
-            if type(payload) is Event:
-                return _QUICK_EVENT_DUMPS[type(payload.body)](envelope)
-            return _QUICK_DUMPS[type(payload)](envelope)
-        except Exception:  # the reference path finds (and names) whatever is wrong
-            pass
+    data = _quick_encode(envelope)
+    if data is not None:
+        return data
     try:
         data = _pack(_dump_envelope(envelope))
         if len(data) > MAX_MESSAGE_SIZE:
@@ -570,8 +557,7 @@ def _quick_decode(data: bytes) -> Envelope | None:
     array (P-8, P-9), without its ext hook; its other limits default to the size of the
     message: a bin, map or ext value cannot be where the loader packs the message again
     from what it expects. The loader is chosen by the kind (and an event's body kind) as
-    found; whatever it finds, it packs the constants of its own kind. ``decode`` runs
-    this in line.
+    found; whatever it finds, it packs the constants of its own kind.
     """
     if type(data) is not bytes or len(data) > MAX_MESSAGE_SIZE:
         return None
@@ -588,8 +574,7 @@ def _quick_decode(data: bytes) -> Envelope | None:
 
 
 def _quick_encode(envelope: Envelope) -> bytes | None:
-    """What ``encode`` returns for an envelope it accepts; None whenever unsure. ``encode``
-    runs this in line."""
+    """What ``encode`` returns for an envelope it accepts; None whenever unsure."""
     if type(envelope) is not Envelope:
         return None
     try:
