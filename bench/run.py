@@ -2,7 +2,7 @@
 
     PYTHONPATH=... python bench/run.py [--quick] [--json PATH] [--plot PATH]
 
-Figures (spec of each in the README, section Performance):
+Figures (what each is: docs/performance.md):
 
 * commit latency, p50 and p99, from a move's submission to its final (stable)
   delivery at every node, with 2, 4, 8 and 16 real node processes on loopback,

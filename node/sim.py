@@ -76,7 +76,7 @@ class Scenario:
         ``single`` (what CI sweeps) injects message loss, duplication, reordering, delay and
         clock skew throughout, plus one membership fault: a partition that cuts off a
         minority (symmetric or one-way), a crash with a restart, or a pause. ``overlapping``
-        lets several of them (and even splits) overlap; see the README for what it finds.
+        lets several of them (and even splits) overlap; see docs/testing.md for what it finds.
         """
         players = rng.choice((2, 3, 3, 4, 4, 5))
         skews = tuple(rng.uniform(-0.05, 0.05) if faults != "none" else 0.0 for _ in range(players))

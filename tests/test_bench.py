@@ -1,4 +1,4 @@
-"""bench/run.py in its shortest form writes every figure the README table is made from."""
+"""bench/run.py in its shortest form writes every figure of the docs/performance.md table."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Real-process chaos: four headless bot nodes on loopback under message loss, and under
 repeated ``kill -9``, still finish the game with identical summaries.
 
-The loss comes from the node's test-only fault layer (``BLITZ_FAULTS``, see the README).
+The loss comes from the node's test-only fault layer (``BLITZ_FAULTS``, see docs/testing.md).
 The kills are triggered by what the nodes log (the start of a round), never by a timer,
 and the victims are drawn from a fixed seed, so a failure can be rerun as it happened.
 """
