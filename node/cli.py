@@ -311,11 +311,8 @@ async def _with_ui(node: Node, attach_ui: UI, stopping: asyncio.Future[int]) -> 
     main = node.main
     assert main is not None
     ui = asyncio.ensure_future(attach_ui(NodeSession(node)))
-    written = asyncio.ensure_future(_write_summary_at_end(node))
-    try:
-        which = await _first(ui, main.failed.wait(), stopping)
-    finally:
-        written.cancel()
+    main.game_over_hooks.append(_write_summary_at_end(node))  # each game's, rematches too
+    which = await _first(ui, main.failed.wait(), stopping)
     if which == 1:
         ui.cancel()
         await node.stop(goodbye=False)
@@ -327,11 +324,11 @@ async def _with_ui(node: Node, attach_ui: UI, stopping: asyncio.Future[int]) -> 
     return stopping.result() if stopping.done() else 0
 
 
-async def _write_summary_at_end(node: Node) -> None:
-    main = node.main
-    assert main is not None
-    await main.game_over.wait()
-    node.write_summary()
+def _write_summary_at_end(node: Node) -> Callable[[], None]:
+    def write() -> None:
+        node.write_summary()
+
+    return write
 
 
 _SIGNALS = (signal.SIGINT, signal.SIGTERM)

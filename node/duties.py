@@ -54,6 +54,19 @@ def lobby_duty(game: Game, me: Member, wishes: Wishes, stable: Game) -> Body | N
     return None
 
 
+def rematch_duty(game: Game, me: Member, stable: Game, *, bot: bool) -> Body | None:
+    """After a game's end (spec/rules.md R-49, R-50): a bot asks for a rematch by itself,
+    and once everyone present wants one, the first of them in seat order starts it."""
+    if game.phase != Phase.OVER or stable.phase != Phase.OVER or not stable.audit_complete():
+        return None
+    if bot and not me.ready:
+        return Ready(True)
+    players = stable.rematch_ready()
+    if players and players[0].node == me.node:
+        return Start(stable.target, stable.post_stacking)
+    return None
+
+
 def can_start(game: Game, node: bytes, at_least: int = 2) -> bool:
     """Whether a Start from ``node`` would be accepted now, with ``at_least`` players."""
     if game.phase != Phase.LOBBY:
@@ -142,12 +155,17 @@ class Steward:
                 return
             if game.phase == Phase.LOBBY:
                 self._lobby(game, me, replica.stable)
+            elif game.phase == Phase.OVER:
+                self._send_once(rematch_duty(game, me, replica.stable, bot=self.bot is not None))
         self.deal_duties(replica)
         if self.bot is not None:
             self._play(replica, self.bot)
 
     def _lobby(self, game: Game, me: Member, stable: Game) -> None:
-        body = lobby_duty(game, me, self.wishes, stable)
+        self._send_once(lobby_duty(game, me, self.wishes, stable))
+
+    def _send_once(self, body: Body | None) -> None:
+        """Send ``body``; a Start only once until one of ours is final."""
         if isinstance(body, Start):
             if self.start_sent:
                 return

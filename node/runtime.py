@@ -422,7 +422,7 @@ class Node:
         if summary is None or main is None or main.replica is None:
             return None
         written = True
-        targets = [("results", lambda: main.store.save_results(main.replica.me.epoch, summary))]
+        targets = [("results", lambda: main.store.save_results(main.replica.me.epoch, summary, summary["game"]))]
         if self.options.summary_json is not None:
             path = self.options.summary_json
             targets.append(("summary", lambda: write_json(path, summary)))
@@ -477,6 +477,7 @@ def game_summary(table: str, game: Game, digest: bytes) -> dict[str, Any]:
 
     return {
         "table": table,
+        "game": game.game_number,  # 2 and on: a rematch at the same table
         "players": [
             {"name": names[seat], "node_id": by_seat[seat].node.hex(), "back": by_seat[seat].back}
             for seat in game.players

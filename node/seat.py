@@ -169,7 +169,9 @@ class LocalSeat:
         self.forged_sender = 0
         self.failure: StoreError | None = None
         self.failed = asyncio.Event()
-        self.game_over = asyncio.Event()
+        self.game_over = asyncio.Event()  # cleared again when a rematch begins
+        self.game_over_hooks: list[Callable[[], None]] = []  # run once at each game's end
+        self._games_ended = 0  # the game number of the last end signalled
         self.finished = asyncio.Event()  # over, and the others have seen the end too
         self.started_at = self._now()
         self.contacts = Contacts(node_id, config.table, transport)
@@ -280,7 +282,7 @@ class LocalSeat:
     async def leave(self, linger: float = 0.3) -> None:
         """Say goodbye to the table (a BYE) if still playing, then close."""
         replica = self.replica
-        if replica is not None and replica.is_member() and replica.stable.phase != Phase.OVER:
+        if replica is not None and replica.is_member():  # after a game too: no rematch wait
             if self.failure is None:
                 self.steward.deal_duties(replica, reveals_only=True)  # a reveal owed goes first
             self.submit(Bye())
@@ -417,6 +419,7 @@ class LocalSeat:
         self._restored_at = self._admission_due = self._ended_at = None
         self._results_logged = self._round_logged = 0
         self.game_over.clear()
+        self._games_ended = 0
         replica = Replica(self._identity(epoch), now, self.config.settings, self.signer)
         if self.replica is not None:
             # Our clock never goes back, even on another table's log: peers that heard our
@@ -709,9 +712,17 @@ class LocalSeat:
         replica = self.replica
         if entry.sender == self.node_id and replica is not None:
             self.steward.on_own_event(entry, replica.stable)
-        if replica is not None and replica.ended is not None and not self.game_over.is_set():
+        if replica is None:
+            return
+        if replica.ended is not None and replica.ended[2].game_number > self._games_ended:
+            self._games_ended = replica.ended[2].game_number
             self._ended_at = self._now()
             self.game_over.set()
+            for hook in list(self.game_over_hooks):
+                hook()
+        elif self.game_over.is_set() and replica.stable.phase != Phase.OVER:
+            self.game_over.clear()  # a rematch (spec/rules.md R-51)
+            self._ended_at = None
 
     def _log_progress(self, effect: Delivered) -> None:
         replica = self.replica

@@ -74,9 +74,10 @@ class NodeSession:
         self.seat: LocalSeat = node.main
         self._notices: deque[Notice] = deque(maxlen=MAX_NOTICES)
         self._callbacks: list[Callable[[], None]] = []
-        self._results_seen: tuple[int, int] = (0, 0)  # (id of the replica, rounds noticed)
+        # (id of the replica, game number, rounds noticed): a rematch starts counting again.
+        self._results_seen: tuple[int, int, int] = (0, 0, 0)
         self._flags_seen: tuple[int, int] = (0, 0)  # (id of the replica, flags noticed)
-        self._over_noticed: set[int] = set()
+        self._over_noticed: set[tuple[int, int]] = set()
         self._tasks: set[asyncio.Future[object]] = set()
         self.seat.listeners.append(self._on_effect)
         node.watchers.append(self._changed)
@@ -235,6 +236,10 @@ class NodeSession:
         return None
 
     def set_ready(self, ready: bool) -> str | None:
+        """Ready to start; once a game is over, wanting a rematch (spec/rules.md R-49)."""
+        replica = self.seat.replica
+        if replica is not None and replica.can_play() and replica.stable.phase == Phase.OVER:
+            return self._want_rematch(ready)
         if (why := self._lobby_only("say you are ready")) is not None:
             return why
         self.seat.config.wishes.ready = ready
@@ -246,6 +251,20 @@ class NodeSession:
                 return self._failure_text()
         else:
             self.seat.poke()
+        return None
+
+    def _want_rematch(self, want: bool) -> str | None:
+        replica = self.seat.replica
+        assert replica is not None
+        me = replica.optimistic().members.get(self.seat.node_id)
+        if me is None or not me.present:
+            return "you have left this table"
+        if not replica.stable.audit_complete():
+            return "wait: the last round is still being checked (the audit)"
+        if replica.pending_own():
+            return "wait: your last step is still on its way"
+        if me.ready != want and not self.seat.submit(Ready(want)):
+            return self._failure_text()
         return None
 
     def start(self) -> str | None:
@@ -351,13 +370,21 @@ class NodeSession:
             member = stable.members.get(body.node)
             if member is not None and body.node != self.seat.node_id:
                 self._notice("joined", f"{member.name} sat down")
+        elif outcome.accepted and isinstance(body, Start) and stable.game_number > 1:
+            self._notice("info", "Rematch! Same table, scores back to 0: round 1")
+        elif outcome.accepted and isinstance(body, Ready) and stable.phase == Phase.OVER:
+            member = stable.members.get(entry.sender)
+            if member is not None and entry.sender != self.seat.node_id and body.ready:
+                self._notice("joined", f"{member.name} wants a rematch")
         elif outcome.accepted and isinstance(body, Bye | Suspect):
             gone = entry.sender if isinstance(body, Bye) else body.node
             member = stable.members.get(gone)
             if member is not None:
                 self._notice("left", f"{member.name} left the table")
         self._notice_flags(id(replica), stable)
-        self._notice_results(replica.ended is not None, id(replica), stable)
+        ended = replica.ended
+        over = ended is not None and ended[2].game_number == stable.game_number
+        self._notice_results(over, id(replica), stable)
 
     def _notice_flags(self, replica_id: int, stable: Game) -> None:
         """Each flag the audit raises, once, as an alarm (spec/rules.md R-44 to R-48)."""
@@ -371,24 +398,28 @@ class NodeSession:
         self._flags_seen = (replica_id, len(stable.flags))
 
     def _notice_results(self, over: bool, replica_id: int, stable: Game) -> None:
-        known_id, seen = self._results_seen
-        if known_id != replica_id:
+        known_id, known_game, seen = self._results_seen
+        if (known_id, known_game) != (replica_id, stable.game_number):
             seen = 0
+        me = stable.seat_of(self.seat.node_id)
         for result in stable.results[seen:]:
             names = {m.seat: m.name for m in stable.members.values()}
             if result.blitz_by is not None:
-                self._notice("blitz", f"{names.get(result.blitz_by, '?')} called Blitz!")
+                who = "You" if result.blitz_by == me else names.get(result.blitz_by, "?")
+                self._notice("blitz", f"{who} called Blitz!")
             scores = ", ".join(
                 f"{names.get(seat, '?')} {points:+d}"
                 for seat, points in sorted(result.scores.items())
             )
-            self._notice("round_over", f"round {result.round}: {scores}")
-        self._results_seen = (replica_id, len(stable.results))
-        if over and replica_id not in self._over_noticed and stable.winner is not None:
-            self._over_noticed.add(replica_id)
+            self._notice("round_over", f"round {stable.shown_round(result.round)}: {scores}")
+        self._results_seen = (replica_id, stable.game_number, len(stable.results))
+        game = (replica_id, stable.game_number)
+        if over and game not in self._over_noticed and stable.winner is not None:
+            self._over_noticed.add(game)
             winner = stable.by_seat()[stable.winner]
             points = stable.totals.get(stable.winner, 0)
-            self._notice("game_over", f"{winner.name} wins with {points} points")
+            who = "You win" if stable.winner == me else f"{winner.name} wins"
+            self._notice("game_over", f"{who} with {points} points")
 
 
 def _centre_play_in_flight(pending: list[Body]) -> bool:

@@ -46,6 +46,7 @@ from dutchblitz.protocol.rules import Reason
 from dutchblitz.protocol.wire_moves import play_from_move
 
 from .bots import LEVELS, Bot, think_time
+from .duties import rematch_duty
 
 TABLE = "sim"
 
@@ -159,8 +160,10 @@ class Simulation:
         faults: str = "single",
         trace: Callable[[str], None] | None = None,
         players: int | None = None,
+        rematches: int = 0,
     ):
         self.seed = seed
+        self.rematches = rematches  # games played again after the first (spec/rules.md R-50)
         self.rng = random.Random(seed)
         self.scenario = Scenario.draw(self.rng, faults)
         if players is not None:
@@ -230,7 +233,10 @@ class Simulation:
         games = [node.replica.stable for node in self.nodes]
         if not all(g.phase == Phase.OVER for g in games):
             return False
-        if any(node.replica.ended is None for node in self.nodes):
+        if any(g.game_number <= self.rematches for g in games):
+            return False  # a rematch is still to come
+        ends = [node.replica.ended for node in self.nodes]
+        if any(end is None or end[2].game_number != self.rematches + 1 for end in ends):
             return False  # the last round's audit is not complete
         if any(node.replica.pending for node in self.nodes):
             return False
@@ -338,6 +344,11 @@ class Simulation:
             self._lobby_step(node, game, me.seat, local)
             return
         if self._deal(node, local):
+            return
+        if game.phase == Phase.OVER and replica.stable.game_number <= self.rematches:
+            body = rematch_duty(game, me, replica.stable, bot=True)
+            if body is not None and not replica.pending_own():
+                self._submit(node, body, local)
             return
         if game.phase == Phase.PLAYING and game.table is not None and me.seat in game.table.areas:
             if replica.pending_own():
@@ -485,6 +496,7 @@ class Simulation:
             "seed": self.seed,
             "players": self.scenario.players,
             "rounds": len(game.results),
+            "games": game.game_number,
             "events": len(self.nodes[0].replica.log),
             "messages": self.messages,
             "virtual_seconds": round(self.now, 2),

@@ -8,7 +8,7 @@ Layout, under ``platformdirs.user_state_dir("dutchblitz")`` or ``--state-dir``::
         events.log        every event record held, in the order received
         deals.log         this node's secret and share of each round's deal (secret)
         clock             the Lamport clock mark
-    results/<epoch>.json  the summary of each finished game
+    results/<epoch>.json  the summary of each finished game (<epoch>-2.json: its rematch)
 
 ``events.log`` and ``deals.log`` are append-only. Each starts with an 8-byte
 magic, and each record is framed as a 4-byte big-endian length, a 4-byte CRC32
@@ -372,13 +372,14 @@ class StateDir:
         """Whether the game of this table log has ended here (its results are written)."""
         return (self.root / "results" / f"{epoch.hex()}.json").exists()
 
-    def save_results(self, epoch: bytes, summary: dict[str, Any]) -> Path:
+    def save_results(self, epoch: bytes, summary: dict[str, Any], game: int = 1) -> Path:
+        """Write one game's summary: ``<epoch>.json``, and ``<epoch>-<n>.json`` for rematch n."""
         folder = self.root / "results"
         try:
             folder.mkdir(exist_ok=True, mode=0o700)
         except OSError as error:
             raise _explain("create", folder, error) from None
-        path = folder / f"{epoch.hex()}.json"
+        path = folder / (f"{epoch.hex()}.json" if game == 1 else f"{epoch.hex()}-{game}.json")
         _write_atomically(path, json.dumps(summary, indent=2, ensure_ascii=False).encode())
         return path
 

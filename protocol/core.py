@@ -481,7 +481,11 @@ class Replica:
         self.log.append(entry)
         # The optimistic game already had this event (the head of the order) applied to
         # the same stable game: it stays as it is.
-        if self.ended is None and self.stable.phase == Phase.OVER and self.stable.audit_complete():
+        if (
+            self.stable.phase == Phase.OVER
+            and (self.ended is None or self.ended[2].game_number != self.stable.game_number)
+            and self.stable.audit_complete()
+        ):  # each game of a table ends once (a rematch is the next game: R-52)
             self.ended = (len(self.log), self.digest(), self.stable.copy())
         effects: list[Effect] = [Delivered(entry)]
         if isinstance(body, Admit):

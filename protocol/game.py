@@ -148,6 +148,11 @@ class Game:
     flags: list[Flag] = field(default_factory=list)
     # This node's own secrets, round -> secret: like ``own_orders``, an input from outside.
     own_secrets: dict[int, bytes] = field(default_factory=dict)
+    # A rematch (R-52) plays on in the same log: round numbers keep counting, so deals,
+    # secrets and audit records stay apart, and players see them counted from this game's
+    # first round (``shown_round``).
+    game_number: int = 1
+    rounds_before: int = 0
 
     # -- queries -------------------------------------------------------------------
 
@@ -200,7 +205,22 @@ class Game:
             set(self.revealed),
             list(self.flags),
             self.own_secrets,  # shared on purpose, as own_orders
+            self.game_number,
+            self.rounds_before,
         )
+
+    def shown_round(self, number: int | None = None) -> int:
+        """A round as players count it: from 1 in each game (the current round if None)."""
+        return (self.round if number is None else number) - self.rounds_before
+
+    def rematch_ready(self) -> list[Member]:
+        """The players of a rematch, once everyone present wants one (R-49); [] before."""
+        if self.phase != Phase.OVER or not self.audit_complete():
+            return []
+        present = sorted((m for m in self.members.values() if m.present), key=lambda m: m.seat)
+        if len(present) < 2 or not all(m.ready for m in present):
+            return []
+        return present
 
     def audit_complete(self) -> bool:
         """Whether every finished round's every dealt deck is revealed or accounted for."""
@@ -306,6 +326,28 @@ class Game:
         self.players = tuple(m.seat for m in seated)
         self.target, self.post_stacking = body.target, body.post_stacking
         self.totals = {seat: 0 for seat in self.players}
+        self._next_round()
+        return ACCEPTED
+
+    def _rematch(self, sender: bytes, body: Start) -> Outcome:
+        """The same table plays again (R-49 to R-52): scores reset, round 1 again."""
+        if not self.audit_complete():
+            return self._refuse("audit_open")
+        present = [m for m in self.members.values() if m.present]
+        if len(present) < 2:
+            return self._refuse("too_few_players")
+        players = self.rematch_ready()
+        if not players:
+            return self._refuse("not_all_ready")
+        if (body.target, body.post_stacking) != (self.target, self.post_stacking):
+            return self._refuse("not_same_table")
+        if check_backs([m.back for m in players]) is not None:
+            return self._refuse("bad_backs")
+        self.players = tuple(m.seat for m in players)
+        self.totals = {seat: 0 for seat in self.players}
+        self.results, self.winner = [], None
+        self.game_number += 1
+        self.rounds_before = self.round
         self._next_round()
         return ACCEPTED
 
@@ -486,6 +528,8 @@ class Game:
         self.winner = game_winner(self.totals, self.target)
         if self.winner is not None:
             self.phase = Phase.OVER
+            for member in self.members.values():
+                member.ready = False  # from now on READY asks for a rematch (R-49)
         else:
             self._next_round()
 
@@ -648,6 +692,8 @@ _TRANSITIONS: Mapping[tuple[Phase, type], Handler] = {
     (Phase.LOBBY, Profile): Game._profile,
     (Phase.LOBBY, Ready): Game._ready,
     (Phase.LOBBY, Start): Game._start,
+    (Phase.OVER, Ready): Game._ready,
+    (Phase.OVER, Start): Game._rematch,
     (Phase.DEALING, Deal): Game._deal,
     (Phase.PLAYING, Play): Game._play,
 }

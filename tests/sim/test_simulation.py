@@ -56,3 +56,20 @@ def test_sweep_of_seeds_under_single_faults() -> None:
     )
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
     assert f"{CI_SEEDS} passed, 0 failed" in result.stdout
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize(("seed", "faults"), [(3, "none"), (11, "single")])
+def test_a_rematch_plays_to_its_own_end(seed: int, faults: str) -> None:
+    """R-49 to R-52: after the game's end every bot asks for a rematch, the first seat
+    starts it, and the same table plays a second whole game, audit and all."""
+    sim = Simulation(seed, faults, rematches=1)
+    summary = sim.run(limit=1200.0)
+    assert summary["games"] == 2
+    for node in sim.nodes:
+        game = node.replica.stable
+        assert node.replica.ended is not None and node.replica.ended[2].game_number == 2
+        assert game.winner is not None and game.rounds_before >= 1
+        assert game.results and game.results[0].round == game.rounds_before + 1
+        assert game.shown_round(game.results[0].round) == 1
+        assert sum(game.totals.values()) == sum(sum(r.scores.values()) for r in game.results)
