@@ -37,6 +37,7 @@ class BlitzApp(Application[None]):
         self.state = state
         self.ttimeoutlen = ESCAPE_SECONDS
         self.before_render += lambda app: sync_focus(self.layout, state)
+        self.before_render += lambda app: setattr(state, "terminal", self.output.get_size())
         self.pre_run_callables.append(self._started)
         self._unsubscribe: Callable[[], None] | None = None
 

@@ -27,6 +27,9 @@ ADD_BOT = "+"
 REMOVE_BOT = "-"
 BOT_LEVEL = "l"
 
+# -- after a game ----------------------------------------------------------------------
+REMATCH = "r"
+
 # -- everywhere -------------------------------------------------------------------------
 HELP = "?"
 QUIT = "q"
@@ -63,6 +66,8 @@ LOBBY_HELP: tuple[KeyHelp, ...] = (
     KeyHelp(REMOVE_BOT, "remove a bot seat"),
     KeyHelp(BOT_LEVEL, "level of the next bot"),
 )
+
+OVER_HELP: tuple[KeyHelp, ...] = (KeyHelp(REMATCH, "rematch (play again)"),)
 
 GLOBAL_HELP: tuple[KeyHelp, ...] = (
     KeyHelp(HELP, "show / hide this help"),

@@ -30,6 +30,8 @@ def create_key_bindings(state: ClientState) -> KeyBindings:
     lobby = free & Condition(lambda: state.screen == Screen.LOBBY)
     _table_keys(bindings, state, playing)
     _lobby_keys(bindings, state, lobby)
+    over = free & Condition(lambda: state.phase == Phase.OVER)
+    bindings.add(keymap.REMATCH, filter=over)(lambda event: state.toggle_rematch())
     _name_keys(bindings, state, editing & ~asking)
     _help_and_quit_keys(bindings, state, asking, helping, editing)
     return bindings

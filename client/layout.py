@@ -25,7 +25,7 @@ from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
 from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import Frame
 
-from . import keymap, screens
+from . import guide, keymap, screens
 from .state import ClientState, Screen
 
 NOTICE_LINES = 2
@@ -89,7 +89,8 @@ def build_layout(state: ClientState) -> Layout:
         ),
         filter=Condition(lambda: state.editing_name),
     )
-    root = HSplit(
+    small = Condition(lambda: guide.too_small(state))
+    table = HSplit(
         [
             Window(FormattedTextControl(lambda: title_text(state)), height=1, style="class:title"),
             main,
@@ -103,6 +104,14 @@ def build_layout(state: ClientState) -> Layout:
                 FormattedTextControl(lambda: keybar_text(state)), height=1, style="class:keybar"
             ),
         ]
+    )
+    # Below 80 x 24 the table would lose columns: say what size it needs instead.
+    needed = Window(
+        FormattedTextControl(lambda: [("class:strong", guide.size_needed(state))]),
+        wrap_lines=True,
+    )
+    root = HSplit(
+        [ConditionalContainer(table, filter=~small), ConditionalContainer(needed, filter=small)]
     )
     asking = Condition(lambda: state.asking_quit)
     question = Frame(
@@ -157,7 +166,7 @@ def title_text(state: ClientState) -> StyleAndTextTuples:
     elif game.phase == Phase.OVER:
         parts.append("game over")
     else:
-        parts.append(f"round {game.round}")
+        parts.append(f"round {game.shown_round()}")
         parts.append(f"to {game.target}")
     title = "  ·  ".join(parts)
     room = TITLE_WIDTH - len(title) - 4
@@ -200,6 +209,8 @@ def keybar_text(state: ClientState) -> StyleAndTextTuples:
     if screen == Screen.SCORES:
         if state.phase == Phase.PLAYING:
             return bar(("Tab/Space", "back to the table"), ("?", "help"), ("q", "leave"))
+        if state.phase == Phase.OVER:
+            return bar((keymap.REMATCH, "rematch"), ("?", "help"), ("q", "leave"))
         return bar(("?", "help"), ("q", "leave"))
     if state.stack_action is not None:
         source = "Blitz" if state.stack_action.value.startswith("blitz") else "Wood"

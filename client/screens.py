@@ -17,7 +17,7 @@ from dutchblitz.protocol.scoring import round_scores
 from dutchblitz.protocol.state import Area, Slot, Table
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from . import keymap
+from . import guide, keymap
 from .keymap import KeyHelp
 from .state import ClientState
 
@@ -131,7 +131,7 @@ def table_screen(state: ClientState) -> StyleAndTextTuples:
     text = Text()
     if table is None:
         text.line()
-        text.line(f"  Dealing round {game.round}...", "class:hint")
+        text.line(f"  Dealing round {game.shown_round()}...", "class:hint")
         return text.fragments
     live = round_scores(table)
     opponents_block(text, state, table, live)
@@ -139,7 +139,22 @@ def table_screen(state: ClientState) -> StyleAndTextTuples:
     centre_block(text, table, pending_centre(snap))
     text.line()
     mine_block(text, state, table, live)
+    me = snap.my_seat
+    if me is not None and me in table.areas:
+        for line in (guide.stalemate_line(table, me), guide.first_game_hint(state, table, me)):
+            if line:
+                text.line(line, "class:strong")
     return text.fragments
+
+
+def name_width(state: ClientState) -> int:
+    """16 columns at 80; a wider terminal gives long names (and bot levels) more room."""
+    return 16 + max(0, min(state.terminal.columns - guide.MIN_COLUMNS, 12))
+
+
+def shown_name(player_name: str, local_bot: bool) -> str:
+    """A bot's name says it is a bot and its level ("bot-3f9a (fast)"): on every node."""
+    return player_name + (" (bot)" if local_bot and not player_name.startswith("bot-") else "")
 
 
 def seat_order(game: Game, me: int | None) -> list[int]:
@@ -154,7 +169,8 @@ def seat_order(game: Game, me: int | None) -> list[int]:
 def opponents_block(text: Text, state: ClientState, table: Table, live: dict[int, int]) -> None:
     snap = state.snap
     posts = max((len(a.post) for a in table.areas.values()), default=0)
-    text.add(" ").cell("Player", 16, "class:header").cell("Blitz", 10, "class:header")
+    names = name_width(state)
+    text.add(" ").cell("Player", names, "class:header").cell("Blitz", 10, "class:header")
     text.cell("Post", posts * CELL + 2, "class:header").cell("Wood", 7, "class:header")
     text.line(f"{'Total':>6}{'Round':>6}", "class:header")
     bots = {p.seat for p in snap.players if p.is_local_bot}
@@ -162,8 +178,8 @@ def opponents_block(text: Text, state: ClientState, table: Table, live: dict[int
         area = table.areas.get(seat)
         if area is None:
             continue
-        name = state.name_of(seat) + (" (bot)" if seat in bots else "")
-        text.add(" ").cell(name, 16, "class:name")
+        name = shown_name(state.name_of(seat), seat in bots)
+        text.add(" ").cell(name, names, "class:name")
         blitz_row(text, area, pending=False)
         for stack in area.post:
             text.card(top(stack))
@@ -259,8 +275,8 @@ def lobby_screen(state: ClientState) -> StyleAndTextTuples:
     text.cell("Ready", 11, "class:header").line("Key", "class:header")
     players = sorted((p for p in snap.players if p.present), key=lambda p: p.seat)
     for player in players:
-        tag = " (you)" if player.is_me else " (bot)" if player.is_local_bot else ""
-        text.add(f"  {player.seat + 1:<3}").cell(player.name + tag, 22, "class:name")
+        name = shown_name(player.name, player.is_local_bot) + (" (you)" if player.is_me else "")
+        text.add(f"  {player.seat + 1:<3}").cell(name, 22, "class:name")
         text.cell(player.back or "-", 10)
         text.cell(
             "ready" if player.ready else "not ready",
@@ -305,19 +321,22 @@ def scores_screen(state: ClientState) -> StyleAndTextTuples:
     snap = state.snap
     game = snap.game
     text = Text()
-    results = game.results[-MAX_ROUND_COLUMNS:]
-    last = game.results[-1].round if game.results else 0
-    text.line(f" Scores after round {last}   (first to {game.target} wins)", "class:header")
+    room = (state.terminal.columns - guide.MIN_COLUMNS) // 6
+    results = game.results[-(MAX_ROUND_COLUMNS + max(0, room)) :]
+    last = game.shown_round(game.results[-1].round) if game.results else 0
+    heading = f" Scores after round {last}" if last else " Scores"
+    text.line(f"{heading}   (first to {game.target} wins)", "class:header")
     text.line()
     text.add("  ").cell("Player", 22, "class:header")
     for result in results:
-        text.cell(f"R{result.round}", 6, "class:header")
+        text.cell(f"R{game.shown_round(result.round)}", 6, "class:header")
     text.line(f"{'Total':>7}", "class:header")
     seats = sorted(game.players, key=lambda s: (-game.totals.get(s, 0), s))
     for seat in seats:
+        local_bot = seat in {p.seat for p in snap.players if p.is_local_bot}
         tag = " (you)" if seat == snap.my_seat else ""
         style = "class:strong" if seat == game.winner else "class:name"
-        text.add("  ").cell(state.name_of(seat) + tag, 22, style)
+        text.add("  ").cell(shown_name(state.name_of(seat), local_bot) + tag, 22, style)
         for result in results:
             text.cell(f"{result.scores.get(seat, 0):+}", 6)
         text.line(f"{game.totals.get(seat, 0):>7}", style)
@@ -327,8 +346,13 @@ def scores_screen(state: ClientState) -> StyleAndTextTuples:
         text.line(f" {banner}", "class:flagged")
     if game.results:
         blitz_by = game.results[-1].blitz_by
-        said = f"Blitz! called by {state.name_of(blitz_by)}" if blitz_by is not None else "no Blitz"
-        text.line(f" Round {last}: {said}.")
+        if blitz_by is None:
+            said = "no Blitz"
+        elif blitz_by == snap.my_seat:
+            said = "You called Blitz!"
+        else:
+            said = f"{state.name_of(blitz_by)} called Blitz!"
+        text.line(f" Round {last}: {said}")
     if game.phase == Phase.OVER and game.winner is not None:
         winner = state.name_of(game.winner)
         text.line()
@@ -338,11 +362,41 @@ def scores_screen(state: ClientState) -> StyleAndTextTuples:
         )
         if not snap.stable.audit_complete():
             text.line(" Waiting for every player's last reveal (the audit).", "class:hint")
+        else:
+            rematch_lines(text, state)
     elif game.phase == Phase.DEALING:
-        text.line(f" Round {game.round} is being dealt...", "class:hint")
+        text.line(f" Round {game.shown_round()} is being dealt...", "class:hint")
     elif game.phase == Phase.PLAYING:
-        text.line(f" Round {game.round} is on: press Tab or Space for the table.", "class:hint")
+        text.line(
+            f" Round {game.shown_round()} is on: press Tab or Space for the table.", "class:hint"
+        )
     return text.fragments
+
+
+def rematch_lines(text: Text, state: ClientState) -> None:
+    """The offer of a rematch (spec/rules.md R-49 to R-51), and who wants one so far."""
+    present = [p for p in state.snap.players if p.present]
+    me = state.me
+    if me is not None and me.present and me.ready:
+        text.line(
+            f" You want a rematch: it starts once everyone does. {keymap.REMATCH}: changed my mind",
+            "class:strong",
+        )
+    elif me is not None and me.present:
+        text.line(
+            f" Again? {keymap.REMATCH}: rematch, same table and players, scores back to 0."
+            f"  {keymap.QUIT}: leave",
+            "class:strong",
+        )
+    keen = [p.name for p in present if p.ready and not p.is_me]
+    waiting = [p.name for p in present if not p.ready and not p.is_me]
+    parts = []
+    if keen:
+        parts.append(f"wants a rematch: {', '.join(keen)}")
+    if waiting:
+        parts.append(f"deciding: {', '.join(waiting)}")
+    if parts:
+        text.line(" " + fit("; ".join(parts), 78).rstrip(), "class:hint")
 
 
 # -- help ----------------------------------------------------------------------------------
@@ -352,12 +406,18 @@ LEFT_WIDTH = 44
 
 
 def help_screen(state: ClientState) -> StyleAndTextTuples:
+    """The goal, how a round ends and the scoring first; then the keys and the cards."""
     left = [("At the table", keymap.TABLE_HELP)]
-    right = [("In the lobby", keymap.LOBBY_HELP), ("Everywhere", keymap.GLOBAL_HELP)]
+    right = [("In the lobby", keymap.LOBBY_HELP), ("After a game", keymap.OVER_HELP)]
     left_lines = list(help_lines(left))
     right_lines = list(help_lines(right))
+    roomy = state.terminal.rows >= guide.MIN_ROWS + 3
     text = Text()
-    text.line(" Keys (? or Esc closes this)", "class:header")
+    text.line(" How to play (? or Esc closes this)", "class:header")
+    for line in guide.TEACHING:
+        text.line(line)
+    if roomy:
+        text.line()
     blank: StyleAndTextTuples = [("", "")]
     for i in range(max(len(left_lines), len(right_lines))):
         row_left = left_lines[i] if i < len(left_lines) else blank
@@ -366,10 +426,13 @@ def help_screen(state: ClientState) -> StyleAndTextTuples:
         text.fragments.extend(pad_fragments(row_left, LEFT_WIDTH))
         text.fragments.extend(row_right)
         text.line()
-    text.line()
-    text.line(" Cards read 5R♂: value, colour (R B G Y), boy ♂ (red, blue) or girl ♀ (green,")
-    text.line(" yellow). A ~ after a card: your move is shown but not final yet.")
-    text.line(" Post stacking: one lower, boy on girl or girl on boy.")
+    text.add(" ").add(keymap.HELP, "class:key").add(": this help    ")
+    text.add(keymap.QUIT, "class:key").add(" or ").add("Ctrl-C", "class:key")
+    text.line(": leave (during a game, it asks first)")
+    if roomy:
+        text.line()
+    text.line(" Cards read 5R♂: value, colour (R B G Y), boy ♂ (red, blue), girl ♀ (green,")
+    text.line(" yellow); ~ marks your move not final yet. Post stack: one lower, boy on girl.")
     return text.fragments
 
 

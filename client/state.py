@@ -18,6 +18,7 @@ from dutchblitz.protocol.cards import ALL_BACKS, STANDARD_BACKS
 from dutchblitz.protocol.game import Phase
 from dutchblitz.protocol.state import Area
 from prompt_toolkit.buffer import Buffer
+from prompt_toolkit.data_structures import Size
 
 from .words import in_words
 
@@ -71,6 +72,8 @@ class ClientState:
         self.scores_pinned = False
         self.scores_until = 0.0
         self.results_seen = len(self.snap.game.results)
+        self.terminal = Size(rows=24, columns=80)  # set by the app before each frame
+        self.played_a_card = False  # the first game's hint line shows until then
 
     # -- following the node -----------------------------------------------------------
 
@@ -165,7 +168,10 @@ class ClientState:
         if self.phase == Phase.PLAYING and self.scores_visible:
             self.hide_scores()
             return
-        self.refuse(self.session.act(action, slot))
+        why = self.session.act(action, slot)
+        self.refuse(why)
+        if why is None and action not in (Action.FLIP, Action.STUCK):
+            self.played_a_card = True
         self.refresh()
 
     def post_key(self, slot: int) -> None:
@@ -215,6 +221,12 @@ class ClientState:
                     self.refresh()
                 return
         self.refuse("every deck back is taken")
+
+    def toggle_rematch(self) -> None:
+        """After a game: ask for a rematch, or take the wish back (spec/rules.md R-49)."""
+        me = self.me
+        self.refuse(self.session.set_ready(not (me is not None and me.ready)))
+        self.refresh()
 
     def start(self) -> None:
         self.refuse(self.session.start())

@@ -378,7 +378,9 @@ class Node:
         main.roster.learn(node_id, signer.public_key, Source.LOCAL)
         for bot in self.bots:
             bot.seat.roster.learn(node_id, signer.public_key, Source.LOCAL)
-        wishes = Wishes(name=f"bot-{node_id.hex()[:4]}", ready=True, target=self.options.target)
+        # The name says "bot" and the level, so every node's screens can tell (no wire change).
+        name = f"{default_name(True, node_id)} ({level})"
+        wishes = Wishes(name=name, ready=True, target=self.options.target)
         config = self._config(wishes, LEVELS[level])
         config.restore = False  # a bot seated in the lobby sits down afresh
         seat = LocalSeat(config, store, transport, node_id)
@@ -422,7 +424,8 @@ class Node:
         if summary is None or main is None or main.replica is None:
             return None
         written = True
-        targets = [("results", lambda: main.store.save_results(main.replica.me.epoch, summary, summary["game"]))]
+        epoch, game = main.replica.me.epoch, summary["game"]
+        targets = [("results", lambda: main.store.save_results(epoch, summary, game))]
         if self.options.summary_json is not None:
             path = self.options.summary_json
             targets.append(("summary", lambda: write_json(path, summary)))

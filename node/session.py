@@ -78,6 +78,7 @@ class NodeSession:
         self._results_seen: tuple[int, int, int] = (0, 0, 0)
         self._flags_seen: tuple[int, int] = (0, 0)  # (id of the replica, flags noticed)
         self._over_noticed: set[tuple[int, int]] = set()
+        self._stalemates_seen: tuple[int, int, int] = (0, 0, 0)  # (replica id, round, count)
         self._tasks: set[asyncio.Future[object]] = set()
         self.seat.listeners.append(self._on_effect)
         node.watchers.append(self._changed)
@@ -382,6 +383,7 @@ class NodeSession:
             if member is not None:
                 self._notice("left", f"{member.name} left the table")
         self._notice_flags(id(replica), stable)
+        self._notice_stalemate(id(replica), stable)
         ended = replica.ended
         over = ended is not None and ended[2].game_number == stable.game_number
         self._notice_results(over, id(replica), stable)
@@ -396,6 +398,15 @@ class NodeSession:
             who = names.get(flag.seat, "?")
             self._notice("alarm", f"round {flag.round}: {who} {flag.kind.value}: {flag.detail}")
         self._flags_seen = (replica_id, len(stable.flags))
+
+    def _notice_stalemate(self, replica_id: int, stable: Game) -> None:
+        """Each stalemate rotation (spec/rules.md R-24), once, on every screen."""
+        table = stable.table
+        count = table.stalemates if table is not None else 0
+        known_id, known_round, seen = self._stalemates_seen
+        if (known_id, known_round) == (replica_id, stable.round) and count > seen:
+            self._notice("info", "stalemate: everyone's hand moved one card")
+        self._stalemates_seen = (replica_id, stable.round, count)
 
     def _notice_results(self, over: bool, replica_id: int, stable: Game) -> None:
         known_id, known_game, seen = self._results_seen

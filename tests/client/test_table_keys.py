@@ -193,9 +193,9 @@ def test_the_scores_show_by_themselves_when_a_round_ends_then_go() -> None:
     async def go() -> None:
         async with running(session, clock) as drive:
             session.game.results.append(RoundResult(1, {0: 5, 1: -3}, 0))
-            session.push("blitz", "Ada called Blitz!")
+            session.push("blitz", "You called Blitz!")
             assert drive.state.screen == Screen.SCORES
-            assert "Blitz! called by Ada" in "\n".join(drive.screen())
+            assert "Round 1: You called Blitz!" in "\n".join(drive.screen())  # Ada is us
             clock.advance(10)
             assert drive.state.screen == Screen.TABLE
 

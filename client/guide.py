@@ -1,0 +1,68 @@
+"""What teaches and what warns: the help's opening, the first game's hint line, the
+stalemate line, and the minimum size. Pure functions of the client state, like screens.py.
+"""
+
+from __future__ import annotations
+
+from dutchblitz.protocol.moves import Source
+from dutchblitz.protocol.rules import visible_centre_plays
+from dutchblitz.protocol.state import Table
+
+from . import keymap
+from .state import ClientState
+
+MIN_COLUMNS = 80
+MIN_ROWS = 24
+
+# The help's opening: the goal, how a round ends, the scoring (spec/rules.md R-26 to R-30).
+TEACHING = (
+    " Goal: first to the target score. Race the others to build the centre piles,",
+    " 1 up to 10 in one colour, from your Blitz pile, your Posts and your Wood pile.",
+    " A round ends when a player empties their Blitz pile: Blitz! Each card of yours",
+    " in the centre scores +1, each card left in your Blitz pile -2.",
+)
+
+
+def too_small(state: ClientState) -> bool:
+    size = state.terminal
+    return size.columns < MIN_COLUMNS or size.rows < MIN_ROWS
+
+
+def size_needed(state: ClientState) -> str:
+    size = state.terminal
+    return (
+        f"This table needs a terminal of at least {MIN_COLUMNS} x {MIN_ROWS}:"
+        f" this one is {size.columns} x {size.rows}. Make it bigger (or the font"
+        " smaller). q leaves."
+    )
+
+
+def everyone_else_stuck(table: Table, me: int) -> bool:
+    """Whether I alone can end the wait: every other active player has called stuck."""
+    mine = table.areas.get(me)
+    others = [a for seat, a in table.areas.items() if seat != me and a.active]
+    return bool(mine and mine.active and not mine.stuck and others) and all(a.stuck for a in others)
+
+
+def stalemate_line(table: Table, me: int) -> str:
+    if not everyone_else_stuck(table, me):
+        return ""
+    return f" Everyone else is stuck: play, or press {keymap.STUCK} for a stalemate."
+
+
+def first_game_hint(state: ClientState, table: Table, me: int) -> str:
+    """The hint at the foot of the table, until this player's first card is played."""
+    if state.played_a_card:
+        return ""
+    area = table.areas.get(me)
+    if area is None or not area.active or area.stuck:
+        return ""
+    plays = visible_centre_plays(table, me)
+    if plays:
+        source, slot, card = plays[0]
+        key = {Source.BLITZ: keymap.BLITZ_TO_CENTRE, Source.WOOD: keymap.WOOD_TO_CENTRE}.get(
+            source, keymap.POST_KEYS[slot] if slot < len(keymap.POST_KEYS) else "?"
+        )
+        return f" Hint: your {card.label()} can go to the centre: press {key}."
+    flip = "Space flips 3 cards from your hand"
+    return f" Hint: nothing for the centre? {flip}; {keymap.STUCK}: stuck."

@@ -1,0 +1,87 @@
+"""A rematch over a real node (spec/rules.md R-49 to R-52): a person and two local bot
+seats, full peers on their own sockets on 127.0.0.1, play a game, then the same table
+plays again. Each game keeps its own summary in the state directory."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from dutchblitz.node.runtime import Node, Options
+from dutchblitz.node.session import NodeSession
+from dutchblitz.protocol.game import Phase
+
+from tests.lan.test_session import KEYS, run, until
+
+pytestmark = [pytest.mark.lan, pytest.mark.timeout(90)]
+
+GAME_S = 40.0
+
+
+async def press_until(session: NodeSession, check: Callable[[], bool], what: str) -> None:
+    """Press keys like an impatient person until ``check`` holds."""
+    changed = asyncio.Event()
+    unsubscribe = session.subscribe(changed.set)
+    try:
+        async with asyncio.timeout(GAME_S):
+            while not check():
+                for action, slot in KEYS:
+                    session.act(action, slot)
+                changed.clear()
+                await changed.wait()
+    except TimeoutError:
+        raise AssertionError(f"no {what} in {GAME_S}s") from None
+    finally:
+        unsubscribe()
+
+
+def test_a_rematch_plays_with_the_same_table_and_keeps_the_first_result(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        node = Node(
+            Options(
+                name="Ada", interface="127.0.0.1", discovery=False, state_dir=tmp_path, target=3
+            )
+        )
+        await node.start()
+        session = NodeSession(node)
+        assert node.main is not None
+        node.main.game_over_hooks.append(lambda: node.write_summary())  # as blitz-node does
+        try:
+            for _ in range(2):
+                assert session.add_bot("flat-out") is None
+            await until(session, lambda: len(session.snapshot().players) == 3, "two bots")
+            assert session.set_ready(True) is None
+            await until(session, lambda: session.snapshot().can_start, "everyone ready")
+            assert session.start() is None
+            over = lambda: node.main is not None and node.main.game_over.is_set()  # noqa: E731
+            await press_until(session, over, "end of the first game")
+            snap = session.snapshot()
+            bots = [p for p in snap.players if p.is_local_bot]
+            assert all(p.name.endswith("(flat-out)") and p.name.startswith("bot-") for p in bots)
+            bots_keen = lambda: all(  # noqa: E731
+                p.ready for p in session.snapshot().players if p.is_local_bot
+            )
+            await until(session, bots_keen, "the bots asking for a rematch by themselves")
+            assert session.snapshot().stable.game_number == 1  # it waits for us
+            assert session.set_ready(True) is None
+            again = lambda: session.snapshot().stable.game_number == 2  # noqa: E731
+            await until(session, again, "the rematch")
+            stable = session.snapshot().stable
+            assert stable.players == (0, 1, 2) and stable.phase != Phase.OVER
+            assert set(stable.totals.values()) == {0} and stable.shown_round() == 1
+            notices = [n.text for n in session.take_notices()]
+            assert any(text.startswith("Rematch!") for text in notices), notices
+            assert any(text.endswith("wants a rematch") for text in notices), notices
+            await press_until(session, over, "end of the rematch")
+            results = sorted((tmp_path / "results").glob("*.json"))
+            assert len(results) == 2, results
+            games = [json.loads(path.read_text()) for path in results]
+            assert sorted(g["game"] for g in games) == [1, 2]
+            assert all(g["over"] and g["winner"] and g["rounds"] for g in games)
+        finally:
+            await session.leave()
+
+    run(scenario())
