@@ -153,8 +153,8 @@ def name_width(state: ClientState) -> int:
 
 
 def shown_name(player_name: str, local_bot: bool) -> str:
-    """A bot's name says it is a bot and its level ("bot-3f9a (fast)"): on every node."""
-    return player_name + (" (bot)" if local_bot and not player_name.startswith("bot-") else "")
+    """A bot's name says it is a bot and its level ("fast bot 3f9"), on every node."""
+    return player_name + (" (bot)" if local_bot and " bot " not in player_name else "")
 
 
 def seat_order(game: Game, me: int | None) -> list[int]:

@@ -378,8 +378,9 @@ class Node:
         main.roster.learn(node_id, signer.public_key, Source.LOCAL)
         for bot in self.bots:
             bot.seat.roster.learn(node_id, signer.public_key, Source.LOCAL)
-        # The name says "bot" and the level, so every node's screens can tell (no wire change).
-        name = f"{default_name(True, node_id)} ({level})"
+        # The name says "bot" and its level, so every node's screens can tell (no wire change);
+        # "flat-out bot 3f9" fits the table's 16 columns.
+        name = f"{level} bot {node_id.hex()[:3]}"
         wishes = Wishes(name=name, ready=True, target=self.options.target)
         config = self._config(wishes, LEVELS[level])
         config.restore = False  # a bot seated in the lobby sits down afresh

@@ -204,7 +204,7 @@ def test_80x24_shows_everything_and_a_wider_terminal_gives_names_room() -> None:
 def test_bots_are_labelled_with_their_level_on_every_node() -> None:
     session = game_over(3)
     bot = next(m for m in session.game.members.values() if m.seat == 2)
-    bot.name = "bot-3f9a (fast)"  # a bot another node hosts: no local flag
+    bot.name = "fast bot 3f9"  # a bot another node hosts: no local flag
     session.stable = session.game.copy()
     session.game.phase, session.game.table = Phase.PLAYING, playing_session(3).game.table
     session.game.winner = None
@@ -212,7 +212,7 @@ def test_bots_are_labelled_with_their_level_on_every_node() -> None:
     async def go() -> None:
         async with running(session) as drive:
             await drive.press("\t")
-            assert "bot-3f9a (fast)" in "\n".join(drive.screen())
+            assert "fast bot 3f9" in "\n".join(drive.screen())
 
     run(go())
 
@@ -226,3 +226,26 @@ def test_a_flip_is_not_a_card_played() -> None:
             assert not drive.state.played_a_card
 
     run(go())
+
+
+def test_the_node_tells_every_screen_of_each_stalemate_rotation_once() -> None:
+    """R-24 made visible: the session turns each rise of the table's stalemate count into
+    one notice; a new round starts counting again."""
+    from types import SimpleNamespace
+
+    from dutchblitz.node.session import NodeSession
+
+    said: list[str] = []
+    fake = SimpleNamespace(_stalemates_seen=(0, 0, 0), _notice=lambda kind, text: said.append(text))
+    game = playing_session(2).game
+    table = game.table
+    assert table is not None
+    notice = NodeSession._notice_stalemate
+    notice(fake, 1, game)  # type: ignore[arg-type]
+    table.stalemates += 1
+    notice(fake, 1, game)  # type: ignore[arg-type]
+    notice(fake, 1, game)  # type: ignore[arg-type]
+    assert said == ["stalemate: everyone's hand moved one card"]
+    game.round += 1
+    notice(fake, 1, game)  # type: ignore[arg-type]
+    assert len(said) == 1

@@ -60,7 +60,7 @@ def test_a_rematch_plays_with_the_same_table_and_keeps_the_first_result(tmp_path
             await press_until(session, over, "end of the first game")
             snap = session.snapshot()
             bots = [p for p in snap.players if p.is_local_bot]
-            assert all(p.name.endswith("(flat-out)") and p.name.startswith("bot-") for p in bots)
+            assert all(p.name.startswith("flat-out bot ") for p in bots)
             bots_keen = lambda: all(  # noqa: E731
                 p.ready for p in session.snapshot().players if p.is_local_bot
             )
@@ -75,6 +75,8 @@ def test_a_rematch_plays_with_the_same_table_and_keeps_the_first_result(tmp_path
             notices = [n.text for n in session.take_notices()]
             assert any(text.startswith("Rematch!") for text in notices), notices
             assert any(text.endswith("wants a rematch") for text in notices), notices
+            assert "Ada called Blitz!" not in notices  # our own Blitz reads "You called Blitz!"
+            assert not any("round 0" in text for text in notices)
             await press_until(session, over, "end of the rematch")
             results = sorted((tmp_path / "results").glob("*.json"))
             assert len(results) == 2, results
