@@ -170,7 +170,7 @@ def title_text(state: ClientState) -> StyleAndTextTuples:
         parts.append(f"to {game.target}")
     title = "  ·  ".join(parts)
     room = TITLE_WIDTH - len(title) - 4
-    banner = flag_banner(snap.stable.flags, state.name_of, room) if room > 12 else ""
+    banner = flag_banner(snap.stable.game_flags(), state.name_of, room) if room > 12 else ""
     if not banner:
         return [("", title)]
     return [("", title), ("", "  "), ("class:flagged", f" {banner} ")]

@@ -341,7 +341,7 @@ def scores_screen(state: ClientState) -> StyleAndTextTuples:
             text.cell(f"{result.scores.get(seat, 0):+}", 6)
         text.line(f"{game.totals.get(seat, 0):>7}", style)
     text.line()
-    banner = flag_banner(snap.stable.flags, state.name_of, 78)
+    banner = flag_banner(snap.stable.game_flags(), state.name_of, 78)
     if banner:
         text.line(f" {banner}", "class:flagged")
     if game.results:

@@ -507,6 +507,6 @@ def game_summary(table: str, game: Game, digest: bytes) -> dict[str, Any]:
                 "kind": flag.kind.value,
                 "detail": flag.detail,
             }
-            for flag in game.flags
+            for flag in game.game_flags()
         ],
     }

@@ -396,7 +396,8 @@ class NodeSession:
         names = {m.seat: m.name for m in stable.members.values()}
         for flag in stable.flags[seen:]:
             who = names.get(flag.seat, "?")
-            self._notice("alarm", f"round {flag.round}: {who} {flag.kind.value}: {flag.detail}")
+            shown = stable.shown_round(flag.round)
+            self._notice("alarm", f"round {shown}: {who} {flag.kind.value}: {flag.detail}")
         self._flags_seen = (replica_id, len(stable.flags))
 
     def _notice_stalemate(self, replica_id: int, stable: Game) -> None:

@@ -10,7 +10,7 @@ public state. A node's own secret (its deck orders) comes in from outside.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -212,6 +212,16 @@ class Game:
     def shown_round(self, number: int | None = None) -> int:
         """A round as players count it: from 1 in each game (the current round if None)."""
         return (self.round if number is None else number) - self.rounds_before
+
+    def game_flags(self) -> list[Flag]:
+        """This game's flags, each round as players count it (R-52): what its screens show."""
+        if self.game_number == 1:
+            return list(self.flags)
+        return [
+            replace(f, round=f.round - self.rounds_before)
+            for f in self.flags
+            if f.round > self.rounds_before
+        ]
 
     def rematch_ready(self) -> list[Member]:
         """The players of a rematch, once everyone present wants one (R-49); [] before."""

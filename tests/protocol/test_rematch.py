@@ -127,3 +127,15 @@ def test_a_ready_in_the_lobby_still_means_ready_to_start() -> None:
     game.members[NODES[0]] = Member(NODES[0], 0, "p0", "pump")
     assert run(game, [(0, Ready(True))]) == [None]
     assert game.members[NODES[0]].ready and game.game_number == 1
+
+
+def test_R52_screens_show_this_games_flags_with_rounds_counted_from_1() -> None:
+    from dutchblitz.protocol.game import Flag, FlagKind
+
+    game = game_over()
+    game.flags = [Flag(2, 1, NODES[1], FlagKind.BACKDATED, "old game")]
+    assert [f.round for f in game.game_flags()] == [2]
+    run(game, [*ALL_READY, (0, Start(40, True))])
+    assert game.game_flags() == []
+    game.flags.append(Flag(5, 2, NODES[2], FlagKind.BACKDATED, "this game"))
+    assert [(f.round, f.detail) for f in game.game_flags()] == [(2, "this game")]
