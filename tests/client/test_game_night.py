@@ -249,3 +249,22 @@ def test_the_node_tells_every_screen_of_each_stalemate_rotation_once() -> None:
     game.round += 1
     notice(fake, 1, game)  # type: ignore[arg-type]
     assert len(said) == 1
+
+
+def test_8_players_with_the_stalemate_and_hint_lines_fit_80x24() -> None:
+    session = playing_session(8)
+    table = session.game.table
+    assert table is not None
+    for seat in range(1, 8):
+        table.areas[seat].stuck = True
+
+    async def go() -> None:
+        async with running(session, rows=24, columns=80) as drive:
+            shown = drive.screen()
+            body = to_plain_text(body_text(drive.state)).rstrip("\n").split("\n")
+            assert len(body) <= MIN_ROWS - 4 and max(map(width, body)) <= MIN_COLUMNS
+            assert any("Everyone else is stuck" in line for line in shown)
+            assert any(line.startswith(" Hint: ") for line in shown)
+            assert shown[-1].strip(), "the key bar is still on the last line"
+
+    run(go())
