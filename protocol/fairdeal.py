@@ -21,7 +21,7 @@ from typing import TypeVar
 
 from .cards import DECK_SIZE, Card, card_from_code, new_deck
 from .moves import Move
-from .rules import apply
+from .rules import apply, set_active
 from .state import Slot, deal, visible_order
 
 SECRET_SIZE = 32
@@ -173,8 +173,7 @@ def replay(record: RoundRecord, seat: int, deck: Sequence[Card]) -> str | None:
         end -= 1
     for who, step in steps[:end]:
         if isinstance(step, bool):
-            if who in table.areas:
-                table.areas[who].active = step
+            set_active(table, who, step)
             continue
         if who == seat:
             number += 1

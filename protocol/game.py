@@ -42,7 +42,7 @@ from .messages import (
     Suspect,
 )
 from .moves import Move
-from .rules import Reason, Refusal, apply
+from .rules import Reason, Refusal, apply, set_active
 from .scoring import DEFAULT_TARGET, add_scores, game_winner, round_scores
 from .state import Slot, Table, deal
 from .wire_moves import WireMoveError, move_from_play
@@ -267,9 +267,11 @@ class Game:
         member.ready = False
         self._owed_reveals(member.seat, kind, "left the table without revealing it")
         if self.table is not None and member.seat in self.table.areas:
-            self.table.areas[member.seat].active = False
+            set_active(self.table, member.seat, False)  # may turn a stalemate
             if self.phase == Phase.PLAYING:
                 self.steps.append((member.seat, False))
+                if self.table.over:
+                    self._end_round()  # the 30th stalemate: a dead round
         if self.phase == Phase.DEALING:
             self._maybe_close_commits()  # each step waits only for present players
             self._maybe_fix_joint()
@@ -291,7 +293,7 @@ class Game:
             member.present = True  # a returning player gets its seat back
             member.since = body.first_seq
             if self.table is not None and member.seat in self.table.areas:
-                self.table.areas[member.seat].active = True
+                set_active(self.table, member.seat, True)
                 if self.phase == Phase.PLAYING:
                     self.steps.append((member.seat, True))
             return ACCEPTED

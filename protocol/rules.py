@@ -280,10 +280,28 @@ def _stuck_call(table: Table, area: Area, move: StuckCall) -> Refusal | None:
     if visible_centre_plays(table, area.seat):
         return Refusal(Reason.HAS_PLAY)
     area.stuck = True
-    active = [table.areas[seat] for seat in table.active_seats()]
-    if all(a.stuck for a in active):
-        _rotate_hands(table, active)
+    _check_stalemate(table)
     return None
+
+
+def set_active(table: Table, seat: int, active: bool) -> None:
+    """A player leaves the round or comes back to it.
+
+    Whoever leaves, the others may now all be stuck: the stalemate is checked again,
+    not only on a stuck call, or the last unstuck player's leaving would hang the round
+    for good (R-24).
+    """
+    area = table.areas.get(seat)
+    if area is None:
+        return
+    area.active = active
+    _check_stalemate(table)
+
+
+def _check_stalemate(table: Table) -> None:
+    active = [table.areas[seat] for seat in table.active_seats()]
+    if active and not table.over and all(a.stuck for a in active):
+        _rotate_hands(table, active)
 
 
 def _rotate_hands(table: Table, active: list[Area]) -> None:
