@@ -142,7 +142,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--bot", action="store_true", help="let a bot play this seat")
     parser.add_argument(
-        "--bot-level", choices=tuple(LEVELS), default="normal", help="how fast the bot plays"
+        "--bot-level",
+        choices=tuple(LEVELS),
+        default="normal",
+        help="how well and fast the bot plays",
     )
     parser.add_argument(
         "--headless", action="store_true", help="no terminal table: log lines to stderr"
