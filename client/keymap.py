@@ -26,6 +26,7 @@ START = "s"
 ADD_BOT = "+"
 REMOVE_BOT = "-"
 BOT_LEVEL = "l"
+POST_STACKING = "p"  # the table option a START from this node carries
 
 # -- after a game ----------------------------------------------------------------------
 REMATCH = "r"
@@ -65,6 +66,7 @@ LOBBY_HELP: tuple[KeyHelp, ...] = (
     KeyHelp(ADD_BOT, "add a bot seat"),
     KeyHelp(REMOVE_BOT, "remove a bot seat"),
     KeyHelp(BOT_LEVEL, "level of the next bot"),
+    KeyHelp(POST_STACKING, "Post stacking on / off"),
 )
 
 OVER_HELP: tuple[KeyHelp, ...] = (KeyHelp(REMATCH, "rematch (play again)"),)

@@ -77,6 +77,7 @@ def _lobby_keys(bindings: KeyBindings, state: ClientState, lobby: Filter) -> Non
     bindings.add("=", filter=lobby)(lambda event: state.add_bot())  # "+" without Shift
     bindings.add(keymap.REMOVE_BOT, filter=lobby)(lambda event: state.remove_bot())
     bindings.add(keymap.BOT_LEVEL, filter=lobby)(lambda event: state.next_bot_level())
+    bindings.add(keymap.POST_STACKING, filter=lobby)(lambda event: state.toggle_post_stacking())
 
 
 def _name_keys(bindings: KeyBindings, state: ClientState, editing: Filter) -> None:

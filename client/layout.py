@@ -172,7 +172,8 @@ def title_text(state: ClientState) -> StyleAndTextTuples:
     room = TITLE_WIDTH - len(title) - 4
     banner = flag_banner(snap.stable.game_flags(), state.name_of, room) if room > 12 else ""
     if not banner:
-        return [("", title)]
+        # The table's option on every screen; a flag, rarer and graver, takes its place.
+        return [("", f"{title}  ·  Post stacking {screens.stacking_word(snap)}")]
     return [("", title), ("", "  "), ("class:flagged", f" {banner} ")]
 
 
@@ -203,6 +204,7 @@ def keybar_text(state: ClientState) -> StyleAndTextTuples:
             (keymap.ADD_BOT, "bot"),
             (keymap.REMOVE_BOT, "no bot"),
             (keymap.BOT_LEVEL, "level"),
+            (keymap.POST_STACKING, "stacking"),
             ("?", "help"),
             ("q", "leave"),
         )

@@ -194,6 +194,11 @@ def blitz_row(text: Text, area: Area, *, pending: bool) -> None:
     text.cell(f"x{len(area.blitz)}" if area.blitz else "Blitz!", 4, "class:count")
 
 
+def stacking_word(snap: Snapshot) -> str:
+    """Post stacking at this table (R-19): the lobby's choice, then the game's."""
+    return "on" if snap.post_stacking else "off"
+
+
 def status_of(area: Area) -> str:
     if not area.active:
         return "  left"
@@ -298,6 +303,8 @@ def lobby_screen(state: ClientState) -> StyleAndTextTuples:
     if state.alone():
         peer_hint(text, address)
     text.add(" Next bot: ", "class:header").cell(state.bot_level, 10, "class:name")
+    # The choice a START from this node carries: whoever starts the game decides (R-19).
+    text.add("Post stacking: ", "class:header").cell(stacking_word(snap), 5, "class:name")
     if snap.can_start:
         text.line(f"Everyone is ready: press {keymap.START} to start!", "class:strong")
     else:

@@ -240,6 +240,10 @@ class ClientState:
         self.refuse(self.session.remove_bot())
         self.refresh()
 
+    def toggle_post_stacking(self) -> None:
+        self.refuse(self.session.set_post_stacking(not self.snap.post_stacking))
+        self.refresh()
+
     def next_bot_level(self) -> None:
         levels = self.snap.bot_levels
         if not levels:

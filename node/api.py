@@ -67,6 +67,9 @@ class Snapshot:
     bot_levels: tuple[str, ...]
     door: str = ""  # where others knock (what their --peer names): "tcp://192.0.2.2:5555"
     private: bool = False  # a passphrase guards the table
+    # Post stacking (R-19): in the lobby, what a START from this node would carry (the
+    # player who starts the game decides); from the START on, what the game agreed.
+    post_stacking: bool = True
 
 
 def flag_banner(flags: Sequence[Flag], name_of: Callable[[int], str], width: int = 80) -> str:
@@ -113,6 +116,10 @@ class Session(Protocol):
     def set_ready(self, ready: bool) -> str | None: ...
 
     def start(self) -> str | None: ...
+
+    def set_post_stacking(self, on: bool) -> str | None:
+        """Whether a game this node starts allows Post stacking (lobby only)."""
+        ...
 
     def add_bot(self, level: str) -> str | None: ...
 

@@ -164,6 +164,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="the score that ends the game (default: 75)",
     )
     parser.add_argument(
+        "--no-post-stacking",
+        action="store_true",
+        help="a game this node starts forbids Post stacking (the lobby's p key toggles it)",
+    )
+    parser.add_argument(
         "--seed", type=_int_in(0, 2**63 - 1), metavar="N", help="make the shuffles repeatable"
     )
     parser.add_argument(
@@ -208,6 +213,7 @@ def options_from_args(args: argparse.Namespace) -> Options:
         headless=args.headless,
         players=args.players,
         target=args.target,
+        post_stacking=not args.no_post_stacking,
         seed=args.seed,
         state_dir=args.state_dir,
         summary_json=args.summary_json,

@@ -37,6 +37,7 @@ class Wishes:
     ready: bool = False
     start_at: int | None = None  # start once this many players are seated and ready
     target: int = 75
+    post_stacking: bool = True  # what our START carries: the table's choice (R-19, P-142)
 
 
 def lobby_duty(game: Game, me: Member, wishes: Wishes, stable: Game) -> Body | None:
@@ -50,7 +51,7 @@ def lobby_duty(game: Game, me: Member, wishes: Wishes, stable: Game) -> Body | N
     if me.ready != wishes.ready:
         return Ready(wishes.ready)
     if wishes.start_at is not None and can_start(stable, me.node, wishes.start_at):
-        return Start(wishes.target, True)
+        return Start(wishes.target, wishes.post_stacking)
     return None
 
 

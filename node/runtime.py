@@ -78,6 +78,7 @@ class Options:
     headless: bool = False
     players: int | None = None
     target: int = DEFAULT_TARGET
+    post_stacking: bool = True  # the table option this node's START carries
     seed: int | None = None
     state_dir: Path | None = None
     summary_json: Path | None = None
@@ -177,6 +178,7 @@ class Node:
             ready=options.headless,
             start_at=options.players if options.headless else None,
             target=options.target,
+            post_stacking=options.post_stacking,
         )
         level = LEVELS[options.bot_level] if options.bot else None
         self.main = LocalSeat(self._config(wishes, level), store, transport, node_id)
@@ -496,6 +498,8 @@ def game_summary(table: str, game: Game, digest: bytes) -> dict[str, Any]:
         "final_scores": named(game.totals),
         "winner": None if game.winner is None else names[game.winner],
         "log_digest": digest.hex(),
+        "target": game.target,
+        "post_stacking": game.post_stacking,
         "races_lost": game.races_lost,
         "refused": game.refused,
         "over": game.phase == Phase.OVER,

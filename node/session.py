@@ -122,6 +122,11 @@ class NodeSession:
             seconds_running=loop.time() - node.started_at,
             can_start=self._why_not_start() is None,
             bot_levels=tuple(LEVELS),
+            post_stacking=(
+                self.seat.config.wishes.post_stacking
+                if stable.phase == Phase.LOBBY
+                else stable.post_stacking
+            ),
         )
 
     def _fingerprint(self, node: bytes) -> str:
@@ -272,7 +277,8 @@ class NodeSession:
         why = self._why_not_start()
         if why is not None:
             return why
-        if not self.seat.submit(Start(self.node.options.target, True)):
+        start = Start(self.node.options.target, self.seat.config.wishes.post_stacking)
+        if not self.seat.submit(start):
             return self._failure_text()
         return None
 
@@ -292,6 +298,13 @@ class NodeSession:
         if waiting:
             return f"waiting for {', '.join(waiting)} to be ready"
         return check_backs([m.back for m in seated]) or "you are not seated"
+
+    def set_post_stacking(self, on: bool) -> str | None:
+        if (why := self._lobby_only("change the table's options")) is not None:
+            return why
+        self.seat.config.wishes.post_stacking = on
+        self._changed()
+        return None
 
     def add_bot(self, level: str) -> str | None:
         if level not in LEVELS:

@@ -99,6 +99,7 @@ class FakeSession:
     refusal: str | None = None  # every action returns this while it is set
     notices: list[Notice] = field(default_factory=list)
     left: bool = False
+    post_stacking: bool = True  # the lobby's choice, what our START carries
     stable: Game = field(init=False)
     pending: list[Body] = field(default_factory=list)
     callbacks: list[Callable[[], None]] = field(default_factory=list)
@@ -127,6 +128,9 @@ class FakeSession:
             bot_levels=BOT_LEVELS,
             door=self.door,
             private=self.private,
+            post_stacking=self.post_stacking
+            if self.game.phase == Phase.LOBBY
+            else self.game.post_stacking,
         )
 
     def player_infos(self) -> tuple[PlayerInfo, ...]:
@@ -183,7 +187,14 @@ class FakeSession:
         return self._lobby("set_ready", ready, lambda m: Ready(ready))
 
     def start(self) -> str | None:
-        return self._lobby("start", None, lambda m: Start(75, True))
+        return self._lobby("start", None, lambda m: Start(75, self.post_stacking))
+
+    def set_post_stacking(self, on: bool) -> str | None:
+        self.calls.append(("set_post_stacking", on))
+        if self.game.phase != Phase.LOBBY:
+            return "you can change the table's options only in the lobby"
+        self.post_stacking = on
+        return None
 
     def add_bot(self, level: str) -> str | None:
         self.calls.append(("add_bot", level))

@@ -27,6 +27,7 @@ AGREED = (
     "rounds",
     "final_scores",
     "winner",
+    "post_stacking",
     "log_digest",
     "races_lost",
     "refused",
