@@ -219,13 +219,15 @@ def keybar_text(state: ClientState) -> StyleAndTextTuples:
         return bar(
             (" ".join(keymap.POST_KEYS), f"{source} top onto which Post stack?"), ("Esc", "cancel")
         )
+    # With Post stacking off b and v do nothing: the bar does not offer them.
+    stacking = [("b/v", "stack")] if state.snap.post_stacking else []
     return bar(
         (keymap.BLITZ_TO_CENTRE, "Blitz"),
         ("asdfg", "Post"),
         (keymap.WOOD_TO_CENTRE, "Wood"),
         ("Spc", "flip"),
         (keymap.STUCK, "stuck"),
-        ("b/v", "stack"),
+        *stacking,
         ("Tab", "score"),
         ("?", "help"),
         ("q", "quit"),

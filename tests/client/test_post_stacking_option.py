@@ -51,6 +51,7 @@ def test_the_table_and_the_scores_show_the_games_choice(stacking: bool) -> None:
     async def go() -> None:
         async with running(session) as drive:
             assert f"Post stacking {word}" in shown(drive.screen())
+            assert ("b/v stack" in drive.screen()[-1]) == stacking  # the key bar
             await drive.press(TAB)
             assert f"Post stacking {word}" in shown(drive.screen())
 
