@@ -177,6 +177,8 @@ class LocalSeat:
         self.contacts = Contacts(node_id, config.table, transport)
         self.roster = transport.roster
         self.roster.listeners.append(self._know_key)
+        # Our HELLO to a peer that refused us at first was lost with that connection.
+        transport.relinked.append(lambda node: self._greet(node, force=True))
         self.throttle = Throttle()
         self._progress: dict[bytes, int] = {}
         # Messages that came before the replica, each with its sender's epoch back then.

@@ -41,6 +41,7 @@ import contextlib
 import dataclasses
 import heapq
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -180,6 +181,9 @@ class Transport:
         self._router = router
         self._dealers: dict[bytes, tuple[str, zmq.Socket[bytes]]] = {}
         self._watchers: dict[bytes, tuple[asyncio.Task[None], zmq.asyncio.Socket]] = {}
+        # Called with a peer's id when a link it refused comes up: what was queued for
+        # it before went with the refused connection.
+        self.relinked: list[Callable[[bytes], None]] = []
         self._users: dict[str, bytes] = {}  # ZAP User-Id -> node id
         self._loop: asyncio.AbstractEventLoop | None = None  # whose reader watches the ROUTER
         self._readable: asyncio.Future[None] | None = None  # what ``recv`` waits on
@@ -274,7 +278,7 @@ class Transport:
             dealer.close(linger=0)
             raise
         self._dealers[node_id] = (endpoint, dealer)
-        task = asyncio.ensure_future(self._watch(dealer, endpoint, monitor))
+        task = asyncio.ensure_future(self._watch(node_id, dealer, endpoint, monitor))
         self._watchers[node_id] = (task, monitor)
 
     def remove_peer(self, node_id: bytes) -> None:
@@ -290,21 +294,28 @@ class Transport:
             known[1].close(linger=0)
 
     async def _watch(
-        self, dealer: zmq.Socket[bytes], endpoint: str, monitor: zmq.asyncio.Socket
+        self, node_id: bytes, dealer: zmq.Socket[bytes], endpoint: str, monitor: zmq.asyncio.Socket
     ) -> None:
         """Connect again after a failed handshake: ZeroMQ gives such a connection up.
 
         A peer refuses our key until its roster learns it (say from a third
-        node's HELLO a little later), so a refusal is not final here.
+        node's HELLO a little later), so a refusal is not final here. Once it
+        lets us in, ``relinked`` is told: what we sent meanwhile is lost.
         """
         wait = REFUSED_RETRY_S
+        refused = False
         try:
             while True:
                 frames = await monitor.recv_multipart()
                 event = int.from_bytes(frames[0][:2], "little")
                 if event == zmq.EVENT_HANDSHAKE_SUCCEEDED:
                     wait = REFUSED_RETRY_S
+                    if refused:
+                        refused = False
+                        for listener in list(self.relinked):
+                            listener(node_id)
                     continue
+                refused = True
                 self._stats.handshake_failed += 1
                 await asyncio.sleep(wait)
                 wait = min(2 * wait, REFUSED_RETRY_MAX_S)
