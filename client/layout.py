@@ -161,6 +161,8 @@ def title_text(state: ClientState) -> StyleAndTextTuples:
     parts = [" Dutch Blitz"]
     if snap.table:
         parts.append(f"table {snap.table}")
+    if snap.profile > 1:
+        parts.append(f"profile {snap.profile}")
     if game.phase == Phase.LOBBY:
         parts.append("lobby")
     elif game.phase == Phase.OVER:

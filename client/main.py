@@ -7,6 +7,7 @@ whether a face is attached. The table runs on the node's own event loop.
 from __future__ import annotations
 
 import asyncio
+import signal
 import sys
 from collections.abc import Sequence
 
@@ -14,15 +15,34 @@ from dutchblitz.node import cli
 
 from .app import run_app
 
-INTERRUPTED = 130
+INTERRUPTED = cli.EXIT_SIGNAL_BASE + signal.SIGINT
+
+
+def no_terminal() -> str | None:
+    """Why the table cannot be shown here (stdin or stdout is no terminal), or None."""
+    for name, stream in (("input", sys.stdin), ("output", sys.stdout)):
+        try:
+            tty = stream is not None and stream.isatty()
+        except (OSError, ValueError):
+            tty = False
+        if not tty:
+            return (
+                f"the table needs a terminal, and this {name} is none: "
+                "run blitz-node in one, or a bot with --headless --bot"
+            )
+    return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     options = cli.parse_options(argv)
     if options is None:
-        return 0  # the node printed its help
+        return cli.EXIT_OK  # the node printed its help
     if options.headless:
         return cli.main(argv)
+    why = no_terminal()
+    if why is not None:
+        print(f"blitz-node: {why}", file=sys.stderr)
+        return cli.EXIT_USAGE
     try:
         return asyncio.run(cli.run_node(options, attach_ui=run_app))
     except KeyboardInterrupt:

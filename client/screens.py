@@ -275,6 +275,8 @@ def lobby_screen(state: ClientState) -> StyleAndTextTuples:
     text.add(" Table    ", "class:header").cell(table or "(none yet)", 24)
     text.add("Address  ", "class:header").line(address or "(not listening yet)")
     text.add(" Network  ", "class:header").line(snap.interface or "(finding...)")
+    if snap.profile > 1:
+        text.add(" Profile  ", "class:header").line(profile_line(snap.profile, snap.state_dir))
     text.line()
     text.add("  #  ").cell("Player", 22, "class:header").cell("Back", 10, "class:header")
     text.cell("Ready", 11, "class:header").line("Key", "class:header")
@@ -310,6 +312,12 @@ def lobby_screen(state: ClientState) -> StyleAndTextTuples:
     else:
         text.line(f"{keymap.START} starts once every player is ready.")
     return text.fragments
+
+
+def profile_line(profile: int, state_dir: str, width: int = 70) -> str:
+    """Which profile this node took, and where: the first was in use by another node here."""
+    line = f"{profile} (another blitz-node here has the first), in {state_dir}"
+    return line if len(line) <= width else f"{profile}, in ...{state_dir[-(width - 10) :]}"
 
 
 def peer_hint(text: Text, address: str) -> None:

@@ -70,6 +70,8 @@ class Snapshot:
     # Post stacking: in the lobby, what a START from this node would carry (the
     # player who starts the game decides); from the START on, what the game agreed.
     post_stacking: bool = True
+    state_dir: str = ""  # where this node keeps its state
+    profile: int = 1  # 2, 3...: the default state directory was in use, so this is another one
 
 
 def flag_banner(flags: Sequence[Flag], name_of: Callable[[int], str], width: int = 80) -> str:

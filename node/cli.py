@@ -1,10 +1,9 @@
 """The ``blitz-node`` command: flags, and running a node until the game ends.
 
 ``run_node`` is what the client calls to run the terminal table on the same
-event loop (``attach_ui``); ``main`` runs a headless node. Exit codes: 0 the
-game ended (or the UI closed), 1 the node failed (the state directory cannot be
-written, say), 2 a wrong flag or value, 128 + the signal number when stopped
-by a signal.
+event loop (``attach_ui``); ``main`` runs a headless node. Every way out has
+its exit code below (README.md lists them for players), and every error is one
+line on stderr, never a traceback.
 """
 
 from __future__ import annotations
@@ -14,9 +13,11 @@ import asyncio
 import contextlib
 import getpass
 import logging
+import logging.handlers
 import os
 import signal
 import sys
+import traceback
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import NoReturn
@@ -31,6 +32,12 @@ from .store import StoreError
 
 log = logging.getLogger("dutchblitz.node")
 
+# Exit codes: the one home of each (README.md, "Exit codes", lists them for players).
+EXIT_OK = 0  # the game ended, or the player left it (in the lobby or mid-game), or --help
+EXIT_FAILED = 1  # the node could not go on: its state directory is in use or cannot be written
+EXIT_USAGE = 2  # a wrong flag or value, no terminal for the table, or nowhere to listen
+EXIT_SIGNAL_BASE = 128  # stopped by a signal: 128 + its number (130 Ctrl-C, 129 hang-up, 143 TERM)
+
 MAX_TEXT_BYTES = 32
 PASSPHRASE_ENV = "BLITZ_PASSPHRASE"
 MAX_PLAYERS = 8
@@ -41,7 +48,7 @@ class _Parser(argparse.ArgumentParser):
     """An argument parser whose every complaint is one line."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
 def _text(what: str) -> Callable[[str], str]:
@@ -232,6 +239,8 @@ def parse_options(argv: Sequence[str] | None = None) -> Options | None:
         return None
     if args.headless and not args.bot:
         parser.error("--headless needs --bot: nobody would play this seat")
+    if args.players is not None and not args.headless:
+        parser.error("--players goes with --headless: at the table, the players press s to start")
     if args.private:
         if args.passphrase is not None:
             parser.error("give --passphrase PHRASE or --private, not both")
@@ -239,14 +248,25 @@ def parse_options(argv: Sequence[str] | None = None) -> Options | None:
     return options_from_args(args)
 
 
-def _log_to(stream_or_file: logging.Handler) -> None:
+def _log_to(handler: logging.Handler) -> None:
     logger = logging.getLogger("dutchblitz")
-    stream_or_file.setFormatter(
+    handler.setFormatter(
         logging.Formatter("%(asctime)s.%(msecs)03d %(message)s", datefmt="%H:%M:%S")
     )
-    logger.handlers[:] = [stream_or_file]
+    logger.handlers[:] = [handler]
     logger.setLevel(logging.INFO)
     logger.propagate = False
+
+
+def _log_to_file(root: Path, early: logging.handlers.MemoryHandler) -> None:
+    """The table owns the terminal: the log goes to ``node.log``, with what came before."""
+    try:
+        handler = logging.FileHandler(root / "node.log", encoding="utf-8")
+    except OSError:
+        return
+    _log_to(handler)
+    early.setTarget(handler)
+    early.close()  # hands what it held to the file
 
 
 UI = Callable[[Session], Awaitable[object]]
@@ -256,30 +276,55 @@ async def run_node(options: Options | argparse.Namespace, attach_ui: UI | None =
     """Run a node until its game ends (headless), its UI returns, or a signal stops it."""
     if isinstance(options, argparse.Namespace):
         options = options_from_args(options)
-    if attach_ui is None:
-        _log_to(logging.StreamHandler(sys.stderr))
+    # Headless, the log is the output; under the table, held until node.log can take it.
+    early = logging.handlers.MemoryHandler(10_000, flushLevel=logging.CRITICAL + 1)
+    _log_to(logging.StreamHandler(sys.stderr) if attach_ui is None else early)
     node = Node(options)
     stopping: asyncio.Future[int] = asyncio.get_running_loop().create_future()
     _catch_signals(stopping)
     try:
-        await node.start()
-    except StartError as error:
-        print(f"blitz-node: {error}", file=sys.stderr)
-        await node.stop(goodbye=False)
-        return 2
-    except StoreError as error:
-        print(f"blitz-node: {error}", file=sys.stderr)
-        await node.stop(goodbye=False)
-        return 1
-    if attach_ui is not None and node.state_root is not None:
-        with contextlib.suppress(OSError):
-            _log_to(logging.FileHandler(node.state_root / "node.log", encoding="utf-8"))
-    try:
+        failed = await _start(node)
+        if failed is not None:
+            return failed
+        if attach_ui is not None and node.state_root is not None:
+            _log_to_file(node.state_root, early)
         if attach_ui is not None:
             return await _with_ui(node, attach_ui, stopping)
         return await _headless(node, stopping)
     finally:
         _release_signals()
+
+
+async def _start(node: Node) -> int | None:
+    """Start the node; None when it runs, else its exit code (with one line said)."""
+    try:
+        await node.start()
+        return None
+    except StartError as error:
+        said, code = str(error), EXIT_USAGE
+    except StoreError as error:
+        said, code = str(error), EXIT_FAILED
+    except Exception as error:
+        said, code = f"the node could not start: {describe(error)}", EXIT_FAILED
+        _keep_details(node, "the node could not start", error)
+    print(f"blitz-node: {said}", file=sys.stderr)
+    await node.stop(goodbye=False)
+    return code
+
+
+def _keep_details(node: Node, what: str, error: BaseException) -> None:
+    """Write an unexpected error's traceback to node.log, where a bug report can find it."""
+    if node.state_root is None:
+        return
+    with contextlib.suppress(OSError), open(node.state_root / "node.log", "a") as out:
+        out.write(f"{what}:\n{''.join(traceback.format_exception(error))}")
+
+
+def describe(error: BaseException) -> str:
+    """An unexpected error in one line: its kind, and its text if it has one."""
+    text = str(error).strip().splitlines()
+    kind = type(error).__name__
+    return f"{kind}: {text[0]}" if text else kind
 
 
 async def _first(*waits: Awaitable[object]) -> int:
@@ -308,10 +353,10 @@ async def _headless(node: Node, stopping: asyncio.Future[int]) -> int:
         which = await _first(main.finished.wait(), main.failed.wait(), stopping)
         if which == 0:
             await node.stop(goodbye=False)
-            return 0 if summary is not None else 1
+            return EXIT_OK if summary is not None else EXIT_FAILED
     if which == 1:
         await node.stop(goodbye=False)
-        return 1
+        return EXIT_FAILED
     await node.stop()
     return stopping.result()
 
@@ -326,11 +371,17 @@ async def _with_ui(node: Node, attach_ui: UI, stopping: asyncio.Future[int]) -> 
         ui.cancel()
         await node.stop(goodbye=False)
         print(f"blitz-node: {main.failure}", file=sys.stderr)
-        return 1
+        return EXIT_FAILED
     if which == 2:
         ui.cancel()
+    broken = ui.exception() if ui.done() and not ui.cancelled() else None
     await node.stop()
-    return stopping.result() if stopping.done() else 0
+    if broken is not None:
+        _keep_details(node, "the table stopped", broken)
+        where = f" (details in {node.state_root / 'node.log'})" if node.state_root else ""
+        print(f"blitz-node: the table stopped: {describe(broken)}{where}", file=sys.stderr)
+        return EXIT_FAILED
+    return stopping.result() if stopping.done() else EXIT_OK
 
 
 def _write_summary_at_end(node: Node) -> Callable[[], None]:
@@ -340,7 +391,7 @@ def _write_summary_at_end(node: Node) -> Callable[[], None]:
     return write
 
 
-_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)  # HUP: the terminal was closed
 
 
 def _catch_signals(stopping: asyncio.Future[int]) -> None:
@@ -349,7 +400,7 @@ def _catch_signals(stopping: asyncio.Future[int]) -> None:
 
         def stop(signum: int = signum) -> None:
             if not stopping.done():
-                stopping.set_result(128 + signum)
+                stopping.set_result(EXIT_SIGNAL_BASE + signum)
 
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(signum, stop)
@@ -363,19 +414,17 @@ def _release_signals() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """A headless node; ``blitz-node`` (dutchblitz.client.main) runs the table too."""
     options = parse_options(argv)
     if options is None:
-        return 0
+        return EXIT_OK
     if not options.headless:
-        print(
-            "blitz-node: the terminal table is not built yet; run a bot with --headless --bot",
-            file=sys.stderr,
-        )
-        return 2
+        print("blitz-node: this entry runs --headless nodes only: run blitz-node", file=sys.stderr)
+        return EXIT_USAGE
     try:
         return asyncio.run(run_node(options))
     except KeyboardInterrupt:
-        return 130
+        return EXIT_SIGNAL_BASE + signal.SIGINT
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import getpass
 import json
 import logging
@@ -45,7 +46,8 @@ from .duties import Wishes
 from .interfaces import Interface, choose_interface
 from .roster import Roster, Source
 from .seat import LocalSeat, SeatConfig
-from .store import StateDir, StoreError, default_state_dir, write_json
+from .statelock import StateLock, claim_state_dir
+from .store import StateDir, StoreError, write_json
 from .transport import Transport
 
 log = logging.getLogger("dutchblitz.node")
@@ -87,7 +89,8 @@ class Options:
     join_window: float = 1.5
 
 
-def default_name(bot: bool, node_id: bytes) -> str:
+def default_name(bot: bool, node_id: bytes, profile: int = 1) -> str:
+    """The login name; a second profile on the same login is told apart: ``ada-2``."""
     if bot:
         return f"bot-{node_id.hex()[:4]}"
     try:
@@ -95,7 +98,9 @@ def default_name(bot: bool, node_id: bytes) -> str:
     except (KeyError, OSError):
         user = ""
     user = user.strip() or "player"
-    return user.encode()[:MAX_NAME_BYTES].decode(errors="ignore") or "player"
+    suffix = f"-{profile}" if profile > 1 else ""
+    room = MAX_NAME_BYTES - len(suffix)
+    return (user.encode()[:room].decode(errors="ignore") or "player") + suffix
 
 
 def resolve_peer(spec: str) -> str:
@@ -105,9 +110,24 @@ def resolve_peer(spec: str) -> str:
         raise StartError(f"--peer {spec!r}: expected HOST:PORT")
     try:
         infos = socket.getaddrinfo(host, int(port), socket.AF_INET, socket.SOCK_STREAM)
-    except OSError as error:
-        raise StartError(f"--peer {spec!r}: cannot resolve {host!r}: {error}") from None
+    except OSError:
+        raise StartError(
+            f"--peer {spec}: no machine named {host!r} is known here: check the name, "
+            "or give its address"
+        ) from None
     return f"tcp://{infos[0][4][0]}:{int(port)}"
+
+
+def listen_error(address: str, port: int, error: zmq.ZMQError) -> StartError:
+    """Why this node cannot listen on ``address:port``, in the player's words."""
+    if error.errno == errno.EADDRINUSE and port:
+        return StartError(f"port {port} is taken: pick another with --port, or 0 for any")
+    if error.errno == errno.EACCES and port:
+        return StartError(f"port {port} is reserved: pick one above 1023 with --port, or 0 for any")
+    if error.errno == errno.EADDRNOTAVAIL:
+        return StartError(f"{address} is not an address of this machine: pick one with --interface")
+    why = (error.strerror or str(error)).split(" (addr=")[0]  # ZeroMQ appends the endpoint
+    return StartError(f"cannot listen on {address}:{port or 'any port'}: {why}")
 
 
 def remembered(root: Path) -> tuple[int, dict[bytes, bytes]]:
@@ -152,6 +172,7 @@ class Node:
     door_context: zmq.asyncio.Context | None = None  # the door's and our knocks' sockets
     signer: Signer | None = None
     state_root: Path | None = None
+    lock: StateLock | None = None  # held from start to stop: no other node uses state_root
     started_at: float = 0.0
     _tasks: list[asyncio.Task[None]] = field(default_factory=list)
     _seeds: list[str] = field(default_factory=list)
@@ -167,12 +188,15 @@ class Node:
             self.interface = choose_interface(options.interface)
         except LookupError as error:
             raise StartError(str(error)) from None
-        self.state_root = options.state_dir or default_state_dir()
+        self.lock = claim_state_dir(options.state_dir)
+        self.state_root = self.lock.root
+        if self.lock.profile > 1:
+            log.info("the default profile is in use: this node uses %s", self.state_root)
         store = StateDir(self.state_root)
         signer = self.signer = store.identity()
         node_id = signer.node_id
         transport = await self._open_transport(signer, self.state_root)
-        name = options.name or default_name(options.bot, node_id)
+        name = options.name or default_name(options.bot, node_id, self.lock.profile)
         wishes = Wishes(
             name=name,
             ready=options.headless,
@@ -228,7 +252,7 @@ class Node:
             try:
                 transport = await Transport.open(signer, address, 0, roster=roster)
             except zmq.ZMQError as error:
-                raise StartError(f"cannot listen on {address}: {error.strerror}") from None
+                raise listen_error(address, 0, error) from None
         remember(root, transport)
         roster.listeners.append(lambda node, key: remember(root, transport))
         return transport
@@ -253,8 +277,7 @@ class Node:
                 on_admit=self._admit,
             )
         except zmq.ZMQError as error:
-            where = f"{self.interface.address}:{port or 'any'}"
-            raise StartError(f"cannot listen on {where}: {error.strerror}") from None
+            raise listen_error(self.interface.address, port, error) from None
 
     def _admit(self, card: Card) -> None:
         """A node passed our door (or we passed its): on the roster, and greet it."""
@@ -459,6 +482,8 @@ class Node:
         if self.discovery is not None:
             with contextlib.suppress(Exception):
                 await self.discovery.close()
+        if self.lock is not None:
+            self.lock.release()  # last: nothing of ours writes to the directory any more
 
 
 def _names(game: Game) -> dict[int, str]:

@@ -30,6 +30,7 @@ from .bots import LEVELS
 from .duties import can_start
 from .runtime import Node
 from .seat import LocalSeat
+from .statelock import shown
 
 MAX_NOTICES = 200
 MAX_NAME_BYTES = 32
@@ -112,6 +113,8 @@ class NodeSession:
             endpoint=seat.endpoint,
             door=node.door.endpoint if node.door is not None else "",
             private=node.options.passphrase is not None,
+            state_dir=shown(node.state_root) if node.state_root is not None else "",
+            profile=node.lock.profile if node.lock is not None else 1,
             my_node=seat.node_id,
             my_seat=game.seat_of(seat.node_id),
             players=players,
