@@ -314,10 +314,14 @@ def lobby_screen(state: ClientState) -> StyleAndTextTuples:
     return text.fragments
 
 
-def profile_line(profile: int, state_dir: str, width: int = 70) -> str:
-    """Which profile this node took, and where: the first was in use by another node here."""
-    line = f"{profile} (another blitz-node here has the first), in {state_dir}"
-    return line if len(line) <= width else f"{profile}, in ...{state_dir[-(width - 10) :]}"
+def profile_line(profile: int, state_dir: str, width: int = 69) -> str:
+    """Which profile this node took, and where: another node here holds the first."""
+    taken = "profile 1 is" if profile == 2 else f"profiles 1-{profile - 1} are"
+    for line in (f"{profile} ({taken} in use): {state_dir}",
+                 f"{profile}: {state_dir}"):  # fmt: skip
+        if len(line) <= width:
+            return line
+    return f"{profile}: ...{state_dir[-(width - 6) :]}"
 
 
 def peer_hint(text: Text, address: str) -> None:
