@@ -308,6 +308,7 @@ async def _start(node: Node) -> int | None:
         said, code = f"the node could not start: {describe(error)}", EXIT_FAILED
         _keep_details(node, "the node could not start", error)
     print(f"blitz-node: {said}", file=sys.stderr)
+    logging.getLogger("dutchblitz").setLevel(logging.ERROR)  # the one line says it all
     await node.stop(goodbye=False)
     return code
 

@@ -30,6 +30,7 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
 
     monkeypatch.setattr(cli, "main", fake_main)
     monkeypatch.setattr(cli, "run_node", fake_run_node)
+    monkeypatch.setattr(entry, "no_terminal", lambda: None)  # as if run in a terminal
     return seen
 
 
@@ -65,3 +66,34 @@ def test_a_wrong_flag_is_the_node_parser_error(calls: list[Any]) -> None:
         entry.main(["--join", "--port", "nope"])
     assert stopped.value.code == 2
     assert calls == []
+
+
+def test_without_a_terminal_the_table_is_one_line_and_exit_code_2(
+    calls: list[Any], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(entry, "no_terminal", lambda: "the table needs a terminal")
+    assert entry.main(["--join"]) == cli.EXIT_USAGE
+    assert calls == []
+    assert capsys.readouterr().err == "blitz-node: the table needs a terminal\n"
+
+
+def test_no_terminal_names_the_stream_that_is_not_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Stream:
+        def __init__(self, tty: bool) -> None:
+            self.tty = tty
+
+        def isatty(self) -> bool:
+            return self.tty
+
+    monkeypatch.setattr(entry.sys, "stdin", Stream(True))
+    monkeypatch.setattr(entry.sys, "stdout", Stream(True))
+    assert entry.no_terminal() is None
+    monkeypatch.setattr(entry.sys, "stdout", Stream(False))
+    assert "this output is none" in (entry.no_terminal() or "")
+    monkeypatch.setattr(entry.sys, "stdin", Stream(False))
+    assert "this input is none" in (entry.no_terminal() or "")
+
+
+def test_headless_needs_no_terminal(calls: list[Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(entry, "no_terminal", lambda: "no terminal")
+    assert entry.main(["--join", "--headless", "--bot"]) == 7

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
+import errno
 import os
+import signal
 import socket
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+import zmq
 from dutchblitz.node import cli
-from dutchblitz.node.runtime import Options
+from dutchblitz.node.runtime import Options, StartError, listen_error, resolve_peer
 
-from tests.netns_helpers import child_env
+from tests.netns_helpers import Process, child_env
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -34,6 +38,7 @@ BAD = [
     (["--suspect-after", "0"], "--suspect-after: must be from 0.2 to 600 seconds, got 0"),
     (["--seed", "-1"], "--seed: must be from 0 to"),
     (["--join", "--headless"], "--headless needs --bot"),
+    (["--join", "--players", "3"], "--players goes with --headless"),
 ]
 
 
@@ -118,8 +123,9 @@ def test_a_port_in_use_is_one_line_and_exit_code_2(tmp_path: Path) -> None:
             "--interface", "127.0.0.1", "--port", str(port), "--state-dir", str(tmp_path)
         )
     assert done.returncode == 2
-    assert f"cannot listen on 127.0.0.1:{port}" in done.stderr
-    assert "Traceback" not in done.stderr
+    assert done.stderr == (
+        f"blitz-node: port {port} is taken: pick another with --port, or 0 for any\n"
+    )
 
 
 def test_an_unusable_state_dir_stops_the_node_with_one_line_and_exit_code_1(
@@ -207,3 +213,80 @@ def test_the_private_prompt_is_real_and_hides_the_phrase(tmp_path: Path) -> None
         os.close(leader)
     assert b"\x01" not in seen  # nothing typed was echoed
     assert b"--private: a passphrase is 1 to 256 bytes" in seen
+
+
+@pytest.mark.parametrize(
+    ("code", "port", "said"),
+    [
+        (errno.EADDRINUSE, 47001, "port 47001 is taken: pick another with --port, or 0 for any"),
+        (errno.EACCES, 80, "port 80 is reserved: pick one above 1023 with --port, or 0 for any"),
+        (errno.EADDRNOTAVAIL, 0, "192.0.2.9 is not an address of this machine: pick one with"),
+        (errno.EMFILE, 0, "cannot listen on 192.0.2.9:any port: Too many open files"),
+    ],
+)
+def test_listening_errors_speak_player_words(code: int, port: int, said: str) -> None:
+    error = zmq.ZMQError(code, f"{os.strerror(code)} (addr='tcp://192.0.2.9:{port}')")
+    text = str(listen_error("192.0.2.9", port, error))
+    assert text.startswith(said) and "addr=" not in text and "tcp://" not in text
+
+
+def test_a_peer_that_cannot_be_found_is_said_in_player_words() -> None:
+    with pytest.raises(StartError) as caught:
+        resolve_peer("nosuch.invalid:5555")
+    assert str(caught.value).startswith("--peer nosuch.invalid:5555: no machine named")
+    assert "Errno" not in str(caught.value)
+
+
+def test_with_no_terminal_the_table_is_one_line_and_exit_code_2(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "dutchblitz.client.main", "--join", "--no-discovery",
+         "--state-dir", str(tmp_path / "state")],
+        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=30, env=child_env(),
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert done.stderr == (
+        "blitz-node: the table needs a terminal, and this input is none: "
+        "run blitz-node in one, or a bot with --headless --bot\n"
+    )
+    assert not (tmp_path / "state").exists(), "nothing was started"
+
+
+def test_a_broken_table_is_one_line_exit_code_1_and_its_traceback_in_the_log(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    async def broken_table(session: object) -> None:
+        raise RuntimeError("the screen fell over\nsecond line")
+
+    options = Options(interface="127.0.0.1", discovery=False, state_dir=tmp_path)
+    assert asyncio.run(cli.run_node(options, attach_ui=broken_table)) == cli.EXIT_FAILED
+    err = capsys.readouterr().err
+    log_file = tmp_path / "node.log"
+    assert err == (
+        f"blitz-node: the table stopped: RuntimeError: the screen fell over "
+        f"(details in {log_file})\n"
+    )
+    kept = log_file.read_text()
+    assert "Traceback" in kept and "second line" in kept
+    assert "listening on" in kept, "what the node said before the table began is kept too"
+
+
+def test_a_hang_up_stops_the_node_with_exit_code_129(tmp_path: Path) -> None:
+    node = Process(
+        "ada",
+        [sys.executable, "-m", "dutchblitz.client.main", *HEADLESS, "--no-discovery",
+         "--interface", "127.0.0.1", "--players", "2", "--state-dir", str(tmp_path)],
+    )  # fmt: skip
+    try:
+        node.wait_for_line(lambda lines: any("sat down" in line for line in lines), "a seat")
+        node.process.send_signal(signal.SIGHUP)
+        assert node.process.wait(20) == cli.EXIT_SIGNAL_BASE + signal.SIGHUP
+        assert "Traceback" not in node.output()
+    finally:
+        node.stop()
+
+
+def test_the_readme_lists_every_exit_code() -> None:
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    table = readme.split("### Exit codes", 1)[1].split("\n#", 1)[0]
+    for code in (cli.EXIT_OK, cli.EXIT_FAILED, cli.EXIT_USAGE, 129, 130, 143):
+        assert f"| {code} " in table, code
