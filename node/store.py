@@ -2,6 +2,8 @@
 
 Layout, under ``platformdirs.user_state_dir("dutchblitz")`` or ``--state-dir``::
 
+    lock                  held (flock) by the node that uses this directory; its pid
+    profile-<n>/          another node's own directory, when this one was held (statelock.py)
     node-id               16 bytes: this node's id, made once, atomically
     table.json            which table log is current: table name, epoch, seq floor
     tables/<epoch>/       one table's log, named by the epoch's hex
