@@ -1,4 +1,4 @@
-"""P-142: a link a peer refused at first is reported once it comes up, so the seat greets again.
+"""P-146: a link a peer refused at first is reported once it comes up, so the seat greets again.
 
 What a DEALER queued while its peer refused our key is gone with that connection: a HELLO
 among it would leave the peer without our epoch, and two lobbies that found each other at

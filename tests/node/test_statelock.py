@@ -1,4 +1,4 @@
-"""P-141: one node per state directory: the lock, the refusal, the automatic second profile."""
+"""P-145: one node per state directory: the lock, the refusal, the automatic second profile."""
 
 from __future__ import annotations
 
