@@ -15,13 +15,12 @@ takes the first free *profile*: the default directory, else ``profile-2``,
 from __future__ import annotations
 
 import contextlib
-import errno
 import fcntl
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from .store import StoreError, default_state_dir
+from .store import StoreError, _explain, default_state_dir
 
 LOCK_FILE = "lock"
 MAX_PROFILES = 16  # far above the seats at one table: more is a runaway script
@@ -69,12 +68,6 @@ def _holder(fd: int) -> int | None:
     return None
 
 
-def _fail(action: str, path: Path, error: OSError) -> StoreError:
-    denied = error.errno in (errno.EACCES, errno.EPERM)
-    why = "permission denied" if denied else error.strerror or str(error)
-    return StoreError(f"cannot {action} {path}: {why}")
-
-
 def lock_state_dir(root: Path, profile: int = 1) -> StateLock:
     """Hold ``root`` for this process, or raise ``StateDirTaken`` having changed nothing there.
 
@@ -85,12 +78,12 @@ def lock_state_dir(root: Path, profile: int = 1) -> StateLock:
     try:
         root.mkdir(parents=True, exist_ok=True, mode=0o700)
     except OSError as error:
-        raise _fail("create the state directory", root, error) from None
+        raise _explain("create the state directory", root, error) from None
     path = root / LOCK_FILE
     try:
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
     except OSError as error:
-        raise _fail("use the state directory", root, error) from None
+        raise _explain("use the state directory", root, error) from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
@@ -99,13 +92,13 @@ def lock_state_dir(root: Path, profile: int = 1) -> StateLock:
         raise StateDirTaken(root, pid) from None
     except OSError as error:
         os.close(fd)
-        raise _fail("lock", path, error) from None
+        raise _explain("lock", path, error) from None
     try:
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
     except OSError as error:
         os.close(fd)
-        raise _fail("write", path, error) from None
+        raise _explain("write", path, error) from None
     return StateLock(root, profile, fd)
 
 
