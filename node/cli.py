@@ -260,10 +260,11 @@ def _log_to(handler: logging.Handler) -> None:
 
 def _log_to_file(root: Path, early: logging.handlers.MemoryHandler) -> None:
     """The table owns the terminal: the log goes to ``node.log``, with what came before."""
+    handler: logging.Handler
     try:
         handler = logging.FileHandler(root / "node.log", encoding="utf-8")
     except OSError:
-        return
+        handler = logging.NullHandler()  # nowhere to keep it: the screen is the player's
     _log_to(handler)
     early.setTarget(handler)
     early.close()  # hands what it held to the file
