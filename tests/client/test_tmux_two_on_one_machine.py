@@ -3,14 +3,15 @@
 Neither names a state directory, a port or a peer: the second finds the default state
 directory held and takes ``profile-2``, with a key and a name of its own, and the two find
 each other on the LAN. The test's own HOME and XDG_STATE_HOME keep the default directory
-in a temporary folder, and a table name of its own keeps it apart from any other run.
+in a temporary folder. The "machine" is a network namespace the test makes, plugged into a
+private bridge in 198.18.0.0/24, so the zeroconf traffic of two flag-free nodes never
+leaves this computer.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,6 +19,7 @@ import pytest
 
 from tests.client.test_tmux_e2e import REPO, child_env, text
 from tests.client.tmux import Tmux, centre, have_tmux, opponent_wood, own_tops, value_colour
+from tests.netns_helpers import Host, private_lan
 
 pytestmark = [
     pytest.mark.tmux,
@@ -37,11 +39,20 @@ def tmux(request: pytest.FixtureRequest) -> Iterator[Tmux]:
         server.kill()
 
 
+@pytest.fixture
+def machine() -> Iterator[Host]:
+    """One computer on a private LAN: a network namespace with one interface and no route."""
+    with private_lan() as lan:
+        yield lan.add_host(1)
+
+
 def players_in_lobby(shown: list[str]) -> int:
     return sum(1 for line in shown if "not ready" in line or line.rstrip().endswith(" ready"))
 
 
-def test_two_nodes_with_no_flags_sit_at_one_table_and_play(tmux: Tmux, tmp_path: Path) -> None:
+def test_two_nodes_with_no_flags_sit_at_one_table_and_play(
+    tmux: Tmux, tmp_path: Path, machine: Host
+) -> None:
     env = {
         **child_env(),
         "HOME": str(tmp_path / "home"),
@@ -49,8 +60,8 @@ def test_two_nodes_with_no_flags_sit_at_one_table_and_play(tmux: Tmux, tmp_path:
         "LOGNAME": "ada",
         "USER": "ada",
     }
-    table = f"t{uuid.uuid4().hex[:8]}"
-    command = [sys.executable, "-m", "dutchblitz.client.main", "--join", "--table", table]
+    command = ["ip", "netns", "exec", machine.namespace, sys.executable, "-m",
+               "dutchblitz.client.main", "--join"]  # fmt: skip
     tmux.start(FIRST, command, REPO, env)
     tmux.wait_text(FIRST, "lobby")
     tmux.start(SECOND, command, REPO, env)
