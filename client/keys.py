@@ -28,6 +28,8 @@ def create_key_bindings(state: ClientState) -> KeyBindings:
     free = ~asking & ~helping & ~editing
     playing = free & Condition(lambda: state.phase == Phase.PLAYING)
     lobby = free & Condition(lambda: state.screen == Screen.LOBBY)
+    looking = free & Condition(lambda: state.looking_at_scores)
+    bindings.add(Keys.Any, filter=looking)(lambda event: state.seen_scores())
     _table_keys(bindings, state, playing)
     _lobby_keys(bindings, state, lobby)
     over = free & Condition(lambda: state.phase == Phase.OVER)

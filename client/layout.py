@@ -41,6 +41,7 @@ STYLE = Style.from_dict(
         "key": "bold underline",
         "count": "",
         "hint": "italic",
+        "countin": "bold ansibrightgreen",
         "strong": "bold",
         "ready": "bold",
         "notready": "",
@@ -215,6 +216,8 @@ def keybar_text(state: ClientState) -> StyleAndTextTuples:
             return bar(("Tab/Space", "back to the table"), ("?", "help"), ("q", "leave"))
         if state.phase == Phase.OVER:
             return bar((keymap.REMATCH, "rematch"), ("?", "help"), ("q", "leave"))
+        if state.phase == Phase.DEALING and state.snap.my_seat in state.snap.game.still_looking():
+            return bar(("any key", "ready for the next round"), ("?", "help"), ("q", "leave"))
         return bar(("?", "help"), ("q", "leave"))
     if state.stack_action is not None:
         source = "Blitz" if state.stack_action.value.startswith("blitz") else "Wood"

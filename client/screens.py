@@ -17,7 +17,7 @@ from dutchblitz.protocol.scoring import round_scores
 from dutchblitz.protocol.state import Area, Slot, Table
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from . import guide, keymap
+from . import countin, guide, keymap
 from .keymap import KeyHelp
 from .state import ClientState
 
@@ -136,7 +136,12 @@ def table_screen(state: ClientState) -> StyleAndTextTuples:
     live = round_scores(table)
     opponents_block(text, state, table, live)
     text.line()
-    centre_block(text, table, pending_centre(snap))
+    if state.count_in_left() > 0:
+        for row in countin.count_in_lines(state):
+            text.fragments.extend(row)
+            text.line()
+    else:
+        centre_block(text, table, pending_centre(snap))
     text.line()
     mine_block(text, state, table, live)
     me = snap.my_seat
@@ -384,7 +389,8 @@ def scores_screen(state: ClientState) -> StyleAndTextTuples:
         else:
             rematch_lines(text, state)
     elif game.phase == Phase.DEALING:
-        text.line(f" Round {game.shown_round()} is being dealt...", "class:hint")
+        for line, style in countin.looking_lines(state):
+            text.line(line, style)
     elif game.phase == Phase.PLAYING:
         text.line(
             f" Round {game.shown_round()} is on: press Tab or Space for the table.", "class:hint"

@@ -85,6 +85,8 @@ class ClientState:
         if results > self.results_seen:
             self.scores_until = self.snap_at + SCORES_SECONDS
         self.results_seen = results
+        if self.snap.count_in > 0 and not self.scores_pinned:
+            self.scores_until = 0.0  # the scores were seen: the count-in shows the table
         if self.editing_name and self.phase != Phase.LOBBY:
             self.editing_name = False  # the game started while the name was being typed
         for notice in self.session.take_notices():
@@ -152,6 +154,19 @@ class ClientState:
         member = self.snap.game.by_seat().get(seat)
         return member.name if member is not None else f"seat {seat + 1}"
 
+    def count_in_left(self) -> float:
+        """Seconds of the count-in still to run before a key may play (0: play)."""
+        return max(0.0, self.snap.count_in - (self.clock() - self.snap_at))
+
+    def scores_left(self) -> float:
+        """Seconds until the node says by itself that the scores were seen."""
+        return max(0.0, self.snap.scores_left - (self.clock() - self.snap_at))
+
+    @property
+    def looking_at_scores(self) -> bool:
+        """The scores between two rounds are up: any key says they were seen."""
+        return self.phase == Phase.DEALING and self.screen == Screen.SCORES
+
     def seconds_waiting(self) -> float:
         now = self.clock()
         return max(self.snap.seconds_running + now - self.snap_at, now - self.started_at)
@@ -159,6 +174,13 @@ class ClientState:
     def alone(self) -> bool:
         """No other node has appeared after a few seconds: time to say what to do."""
         return self.snap.peers_seen == 0 and self.seconds_waiting() >= ALONE_HINT_SECONDS
+
+    # -- between rounds ---------------------------------------------------------------
+
+    def seen_scores(self) -> None:
+        """Any key on the scores before a round: seen (a second key changes nothing)."""
+        self.session.seen_scores()
+        self.refresh()
 
     # -- at the table -----------------------------------------------------------------
 

@@ -72,6 +72,9 @@ class Snapshot:
     post_stacking: bool = True
     state_dir: str = ""  # where this node keeps its state
     profile: int = 1  # 2, 3...: the default state directory was in use, so this is another one
+    # Between rounds (spec/rules.md R-49, R-50), in seconds as of this snapshot:
+    scores_left: float = 0.0  # until this node says by itself that you saw the scores
+    count_in: float = 0.0  # of your count-in: you may play when it is 0
 
 
 def flag_banner(flags: Sequence[Flag], name_of: Callable[[int], str], width: int = 80) -> str:
@@ -109,6 +112,10 @@ class Session(Protocol):
 
     def act(self, action: Action, slot: int = 0) -> str | None:
         """Play at once (optimistically); returns why not, or None if the move was sent."""
+        ...
+
+    def seen_scores(self) -> str | None:
+        """The person has seen the scores: the next round need not wait for them."""
         ...
 
     def set_name(self, name: str) -> str | None: ...

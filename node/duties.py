@@ -4,10 +4,11 @@ A person types their name and presses ready; the node does the rest for them:
 it sends the profile it was asked for, takes its part in the fair deal of each
 round (a commitment, its share, then its face-up cards: spec/rules.md R-40 to
 R-43, with the node's own randomness or ``--seed``), reveals its secret when
-the round is over (R-44) and, when asked to
-(``--players N``), starts the game. A bot seat also plays, one move in flight
-at a time. The ``Steward`` decides from the replica's games and sends through
-the seat; it never touches a socket.
+the round is over (R-44), says that the scores were seen when its ``Pace``
+says so (R-49) and, when asked to (``--players N``), starts the game. A bot
+seat also plays, one move in flight at a time, once its count-in is over
+(R-50). The ``Steward`` decides from the replica's games and sends through the
+seat; it never touches a socket.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from dutchblitz.protocol.messages import Body, MoveKind, Play, Profile, Ready, R
 from dutchblitz.protocol.wire_moves import play_from_move
 
 from .bots import Bot, Level
+from .pace import Pace
 
 
 @dataclass(slots=True)
@@ -91,8 +93,10 @@ class Steward:
         seed: int | None,
         save_secret: Callable[[int, RoundSecret], None],
         submit: Callable[[Body], bool],
+        pace: Pace | None = None,
     ) -> None:
         self.node_id = node_id
+        self.pace = pace  # None: the scores are seen at once and there is no count-in
         self.wishes = wishes
         self.seed = seed
         self.save_secret = save_secret
@@ -143,8 +147,8 @@ class Steward:
             elif me is not None:
                 self.wishes.name = me.name
 
-    def step(self, replica: Replica) -> None:
-        """Send whatever is owed now, and the bot's next moves."""
+    def step(self, replica: Replica, now: float = 0.0) -> None:
+        """Send whatever is owed now (``now`` on the pace's clock), and the bot's next moves."""
         if not replica.can_play():
             return
         if not replica.pending_own():
@@ -158,9 +162,21 @@ class Steward:
                 self._lobby(game, me, replica.stable)
             elif game.phase == Phase.OVER:
                 self._send_once(rematch_duty(game, me, replica.stable, bot=self.bot is not None))
+        if self._seen_due(replica, now):
+            self.submit(Ready(True))
         self.deal_duties(replica)
         if self.bot is not None:
-            self._play(replica, self.bot)
+            self._play(replica, self.bot, now)
+
+    def _seen_due(self, replica: Replica, now: float) -> bool:
+        """Whether to say now that this seat has seen the scores (R-49)."""
+        stable = replica.stable
+        if stable.phase != Phase.DEALING or (self.pace is not None and not self.pace.seen_due(now)):
+            return False
+        if any(isinstance(body, Ready) for body in replica.pending_own()):
+            return False
+        seat = stable.seat_of(self.node_id)
+        return seat is not None and seat in stable.still_looking()
 
     def _lobby(self, game: Game, me: Member, stable: Game) -> None:
         self._send_once(lobby_duty(game, me, self.wishes, stable))
@@ -174,7 +190,7 @@ class Steward:
         if body is not None:
             self.submit(body)
 
-    def _play(self, replica: Replica, bot: Bot) -> None:
+    def _play(self, replica: Replica, bot: Bot, now: float) -> None:
         """The bot's moves: one at a time, or for a bot that never waits, a few in flight.
 
         A move on the bot's own cards alone (a Post play, a Wood flip or turn) cannot lose
@@ -192,6 +208,8 @@ class Steward:
             table = game.table
             if game.phase != Phase.PLAYING or me is None or table is None:
                 return
+            if self.pace is not None and self.pace.count_in_left(game, now) > 0:
+                return  # nobody plays before their own count-in ends (R-50)
             area = table.areas.get(me.seat)
             if area is None or not area.active or area.stuck:
                 return  # a stuck player waits for a centre play or the stalemate

@@ -55,7 +55,7 @@ from dutchblitz.protocol.effects import (
     Timer,
     Withdrawn,
 )
-from dutchblitz.protocol.game import Phase
+from dutchblitz.protocol.game import Game, Phase
 from dutchblitz.protocol.messages import (
     Admit,
     Body,
@@ -72,6 +72,7 @@ from .bots import Level, think_time
 from .contacts import Contacts
 from .duties import Steward, Wishes
 from .flood import flood_from_env, run_flood
+from .pace import Pace
 from .store import StateDir, StoreError, TableRecord
 from .throttle import Throttle, Verdict
 from .transport import Transport, TransportClosed
@@ -196,8 +197,16 @@ class LocalSeat:
         self._round_logged = 0
         self._ended_at: float | None = None
         self._tasks: list[asyncio.Task[None]] = []
+        self.pace = Pace(eager=config.bot is not None)
+        self._pace_wake: asyncio.TimerHandle | None = None
         self.steward = Steward(
-            node_id, config.wishes, config.bot, config.seed, store.save_deal_secret, self.submit
+            node_id,
+            config.wishes,
+            config.bot,
+            config.seed,
+            store.save_deal_secret,
+            self.submit,
+            self.pace,
         )
         self._closed = False
 
@@ -275,6 +284,8 @@ class LocalSeat:
             return
         self._closed = True
         log.info("%s: counters: %s", self.label, self.counters())
+        if self._pace_wake is not None:
+            self._pace_wake.cancel()
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
@@ -716,6 +727,7 @@ class LocalSeat:
             self.steward.on_own_event(entry, replica.stable)
         if replica is None:
             return
+        self._follow_pace(replica.stable)
         if replica.ended is not None and replica.ended[2].game_number > self._games_ended:
             self._games_ended = replica.ended[2].game_number
             self._ended_at = self._now()
@@ -725,6 +737,20 @@ class LocalSeat:
         elif self.game_over.is_set() and replica.stable.phase != Phase.OVER:
             self.game_over.clear()  # a rematch (spec/rules.md R-51)
             self._ended_at = None
+
+    def _follow_pace(self, stable: Game) -> None:
+        """The scores' timeout or the count-in began: look at the duties again when it ends."""
+        ends = self.pace.follow(stable, self._now())
+        if ends is None:
+            return
+        if self._pace_wake is not None:
+            self._pace_wake.cancel()
+        self._pace_wake = asyncio.get_running_loop().call_at(ends, self._pace_ended)
+
+    def _pace_ended(self) -> None:
+        self._pace_wake = None
+        self.poke()
+        self._notify()
 
     def _log_progress(self, effect: Delivered) -> None:
         replica = self.replica
@@ -779,7 +805,7 @@ class LocalSeat:
 
     def _do_duties(self) -> None:
         if self.replica is not None and self.failure is None:
-            self.steward.step(self.replica)
+            self.steward.step(self.replica, self._now())
 
     # -- the end ---------------------------------------------------------------------------
 

@@ -10,6 +10,7 @@ final: a lost race, a refusal, a Blitz, the end of a round or of the game.
 from __future__ import annotations
 
 import asyncio
+import math
 from collections import deque
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
@@ -130,6 +131,8 @@ class NodeSession:
                 if stable.phase == Phase.LOBBY
                 else stable.post_stacking
             ),
+            scores_left=seat.pace.scores_left(loop.time()),
+            count_in=seat.pace.count_in_left(game, loop.time()),
         )
 
     def _fingerprint(self, node: bytes) -> str:
@@ -171,6 +174,9 @@ class NodeSession:
             return "no round is being played"
         if me is None or me not in table.areas:
             return "you are not playing this round"
+        count_in = self.seat.pace.count_in_left(game, asyncio.get_running_loop().time())
+        if count_in > 0:
+            return f"wait for the count-in: the round begins in {math.ceil(count_in)} s"
         area = table.areas[me]
         if not area.active:
             return reason_text("not_active")
@@ -213,6 +219,13 @@ class NodeSession:
             return StuckCall(me), ""
         source = Source.BLITZ if action == Action.BLITZ_TO_POST else Source.WOOD
         return _to_post(table, me, source, slot, area)
+
+    def seen_scores(self) -> str | None:
+        if not self.seat.pace.look():
+            return "no scores are waiting to be seen"
+        self.seat.poke()  # the steward says so to the table (spec/rules.md R-49)
+        self._changed()
+        return None
 
     # -- the lobby --------------------------------------------------------------------------
 

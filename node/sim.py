@@ -47,6 +47,7 @@ from dutchblitz.protocol.wire_moves import play_from_move
 
 from .bots import LEVELS, Bot, think_time
 from .duties import rematch_duty
+from .pace import Pace
 
 TABLE = "sim"
 
@@ -145,6 +146,7 @@ class SimNode:
     timer_due: float = 0.0
     incarnation: int = 0
     bot: Bot | None = None
+    pace: Pace = field(default_factory=lambda: Pace(eager=True))
 
 
 class Simulation:
@@ -294,6 +296,7 @@ class Simulation:
                         f" L{entry.lamport} {entry.body} -> {entry.outcome.refusal or 'ok'}"
                     )
                 self._check_delivered(node, effect)
+                node.pace.follow(node.replica.stable, self._local_now(node))
             elif isinstance(effect, Withdrawn):
                 node.settled_seqs.add(effect.seq)
             elif isinstance(effect, Alarm) and effect.kind == "desync":
@@ -350,9 +353,12 @@ class Simulation:
             if body is not None and not replica.pending_own():
                 self._submit(node, body, local)
             return
+        if me.seat in replica.stable.still_looking() and not replica.pending_own():
+            self._submit(node, Ready(True), local)  # a bot has seen the scores at once
+            return
         if game.phase == Phase.PLAYING and game.table is not None and me.seat in game.table.areas:
-            if replica.pending_own():
-                return  # one move in flight at a time, as a careful player would
+            if replica.pending_own() or node.pace.count_in_left(game, local) > 0:
+                return  # one move in flight at a time, and none before the count-in ends
             if node.bot is None:
                 node.bot = Bot(level, node.rng)
             move = node.bot.choose(game.table, me.seat)
@@ -413,6 +419,7 @@ class Simulation:
     def _restart(self, node: SimNode) -> None:
         self.log(f"restart node {node.index}")
         node.replica = self._replica(node.node_id)
+        node.pace = Pace(eager=True)
         node.replica.stable.own_secrets.update(owned(node.disk.secrets))
         node.up = True
         local = self._local_now(node)

@@ -176,6 +176,18 @@ class Game:
         seats = self.by_seat()
         return [seats[seat] for seat in self.players]
 
+    def still_looking(self) -> list[int]:
+        """The players whose "seen" the next round waits for (R-49): round 2 on, while
+        dealing, each present player not yet ready; none once it sits the round out."""
+        if self.phase != Phase.DEALING or self.round < 2:
+            return []
+        seats = self.by_seat()
+        return [
+            seat
+            for seat in self._present_players()
+            if not seats[seat].ready and not (self.commits_closed and seat not in self.commits)
+        ]
+
     def copy(self) -> Game:
         return Game(
             self.phase,
@@ -326,6 +338,21 @@ class Game:
         self.members[sender].ready = body.ready
         return ACCEPTED
 
+    def _seen(self, sender: bytes, body: Ready) -> Outcome:
+        """READY while dealing round 2 on: the player has seen the scores (R-49)."""
+        member = self.members[sender]
+        if self.round < 2:
+            return self._refuse("nothing_to_see")
+        if member.seat not in self.players:
+            return self._refuse("not_a_player")
+        if not body.ready:
+            return self._refuse("seen_only")
+        if member.ready:
+            return self._refuse("already_seen")
+        member.ready = True
+        self._maybe_begin_play()
+        return ACCEPTED
+
     def _start(self, sender: bytes, body: Start) -> Outcome:
         seated = self.seated()
         if not all(m.ready for m in seated):
@@ -364,6 +391,9 @@ class Game:
         return ACCEPTED
 
     def _next_round(self) -> None:
+        if self.round > 0:
+            for member in self.members.values():
+                member.ready = False  # each player says again that it has seen the scores
         self.round += 1
         self.phase = Phase.DEALING
         self.deals = {}
@@ -485,6 +515,9 @@ class Game:
         if waiting or not self.deals:
             return
         dealt = [seat for seat in self.players if seat in self.deals]
+        seats = self.by_seat()
+        if self.round > 1 and any(seat in present and not seats[seat].ready for seat in dealt):
+            return  # a player who will play has not seen the scores yet (R-49)
         self.table = deal(
             dealt, self.deals, post_stacking=self.post_stacking, players=len(self.players)
         )
@@ -703,6 +736,7 @@ _TRANSITIONS: Mapping[tuple[Phase, type], Handler] = {
     (Phase.DEALING, Share): Game._share,
     (Phase.LOBBY, Profile): Game._profile,
     (Phase.LOBBY, Ready): Game._ready,
+    (Phase.DEALING, Ready): Game._seen,
     (Phase.LOBBY, Start): Game._start,
     (Phase.OVER, Ready): Game._ready,
     (Phase.OVER, Start): Game._rematch,

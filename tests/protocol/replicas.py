@@ -159,6 +159,7 @@ class Net:
         self.log_of_sends: list[Flight] = []  # every flight ever queued, for vectors
         self.secrets: dict[int, dict[int, RoundSecret]] = {}  # index -> round -> secret
         self.chosen_rounds: set[int] = set()
+        self.looking: set[int] = set()  # still looking at the scores: they hold back READY
         self._last_duty: Body | None = None
 
     def _replica(self, index: int) -> Replica:
@@ -397,7 +398,14 @@ class Net:
             kept[number] = secret
             return secret
 
-        bodies = deal_duties(replica.stable, NODE_IDS[index], replica.pending_own(), kept, fresh)
+        pending = replica.pending_own()
+        bodies = deal_duties(replica.stable, NODE_IDS[index], pending, kept, fresh)
+        seat = replica.stable.seat_of(NODE_IDS[index])
+        looked = index not in self.looking
+        if looked and seat in replica.stable.still_looking() and not any(
+            isinstance(b, Ready) for b in pending
+        ):
+            bodies.append(Ready(True))  # the scores seen at once (spec/rules.md R-49)
         chosen = [
             b for b in bodies if not (isinstance(b, Reveal) and b.round in self.chosen_rounds)
         ]

@@ -1,0 +1,74 @@
+"""One seat's own clock between rounds: how long the scores stay up, and the count-in.
+
+The table agrees that every present player has seen the scores before the next
+round is played (spec/rules.md R-49): each says so with a READY while the round
+is dealt. When it says so is its node's affair: when the person presses a key,
+or when ``SCORES_S`` have passed; a bot has seen them at once. The count-in
+(R-50) cannot be agreed at all, as no clock lives in the protocol: each honest
+node holds back its own seats' moves for ``COUNT_IN_S`` after its own stable
+game has started the round, and shows the seconds left.
+
+A ``Pace`` follows the stable game (``follow``, after every event that became
+final) and answers with times; it reads no clock itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from dutchblitz.protocol.game import Game, Phase
+
+SCORES_S = 15.0  # the scores stay up this long unless the person presses a key first
+COUNT_IN_S = 3.0  # "3, 2, 1": no move of this node's seats before it has run out
+
+
+@dataclass(slots=True)
+class Pace:
+    eager: bool = False  # a bot's seat: it has seen the scores as soon as they are up
+    where: tuple[Phase, int] = (Phase.LOBBY, 0)  # the stable game's phase and round
+    scores_from: float = 0.0
+    looked: bool = False  # the person has seen this round's scores (a key)
+    playing_from: float = 0.0
+
+    def follow(self, stable: Game, now: float) -> float | None:
+        """Note where the stable game is now; the time a wait that began now ends, if any."""
+        where = (stable.phase, stable.round)
+        if where == self.where:
+            return None
+        self.where = where
+        if stable.phase == Phase.DEALING and stable.round > 1:
+            self.scores_from, self.looked = now, False
+            return now + SCORES_S
+        if stable.phase == Phase.PLAYING:
+            self.playing_from = now
+            return now + COUNT_IN_S
+        return None
+
+    def look(self) -> bool:
+        """The person has seen the scores; False when none are waiting to be seen."""
+        if not self._scores_up():
+            return False
+        self.looked = True
+        return True
+
+    def seen_due(self, now: float) -> bool:
+        """Whether this seat should now say that it has seen the scores."""
+        return self._scores_up() and (self.eager or self.looked or self.scores_left(now) <= 0)
+
+    def scores_left(self, now: float) -> float:
+        """Seconds until the seat says by itself that it has seen the scores (0: not waiting)."""
+        if not self._scores_up() or self.eager or self.looked:
+            return 0.0
+        return max(0.0, self.scores_from + SCORES_S - now)
+
+    def count_in_left(self, game: Game, now: float) -> float:
+        """Seconds of count-in left before this seat may play in ``game`` (0: play)."""
+        if game.phase != Phase.PLAYING:
+            return 0.0
+        if self.where != (Phase.PLAYING, game.round):
+            return COUNT_IN_S  # shown before the order made it final here: not begun yet
+        return max(0.0, self.playing_from + COUNT_IN_S - now)
+
+    def _scores_up(self) -> bool:
+        phase, number = self.where
+        return phase == Phase.DEALING and number > 1
