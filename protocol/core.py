@@ -744,7 +744,7 @@ class Replica:
         waiting: list[tuple[bytes, Cut]] = []
         for sender, body in self.cut_notes:
             member = self.stable.members.get(sender)
-            if member is None or not member.present:
+            if member is None or not member.present or self._later_stay_waits(body):
                 waiting.append((sender, body))
             elif body.seq > self.settled.get(body.node, body.seq):
                 # Past the cut we hold: a later stay's, which a restart can learn before its
@@ -754,6 +754,27 @@ class Replica:
                 effects += self._adopt_cut(body)
         self.cut_notes = waiting[-MAX_PEERS:]
         return effects
+
+    def _later_stay_waits(self, body: Cut) -> bool:
+        """Whether ``body`` cuts a later stay of its node, whose ADMIT waits in the order.
+
+        A restart takes every stream's events in before its game seats anyone, and can
+        learn a later stay's CUT before the earlier stay's: adopted first, that cut would
+        have it wait for numbers the earlier stay never sent. It waits for its ADMIT.
+        """
+        begun = self._first_seq(body.node)
+        for _key, sender, seq in self.pending:
+            held = self.streams[sender].events.get(seq)
+            if held is None or not isinstance(held.envelope.payload, Event):
+                continue
+            admit = held.envelope.payload.body
+            if (
+                isinstance(admit, Admit)
+                and admit.node == body.node
+                and begun < admit.first_seq <= body.seq + 1
+            ):
+                return True
+        return False
 
     def _adopt_cut(self, body: Cut) -> list[Effect]:
         if body.seq < self._first_seq(body.node) - 1:
