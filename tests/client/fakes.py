@@ -100,6 +100,8 @@ class FakeSession:
     notices: list[Notice] = field(default_factory=list)
     left: bool = False
     post_stacking: bool = True  # the lobby's choice, what our START carries
+    scores_left: float = 0.0  # as the node would say: seconds until it says "seen" itself
+    count_in: float = 0.0  # seconds of count-in left as of each snapshot
     stable: Game = field(init=False)
     pending: list[Body] = field(default_factory=list)
     callbacks: list[Callable[[], None]] = field(default_factory=list)
@@ -131,6 +133,8 @@ class FakeSession:
             post_stacking=self.post_stacking
             if self.game.phase == Phase.LOBBY
             else self.game.post_stacking,
+            scores_left=self.scores_left,
+            count_in=self.count_in,
         )
 
     def player_infos(self) -> tuple[PlayerInfo, ...]:
@@ -164,6 +168,8 @@ class FakeSession:
         table = self.game.table
         if self.game.phase != Phase.PLAYING or table is None:
             return "not_in_playing"
+        if self.count_in > 0:
+            return "wait for the count-in"
         move = own_move(table, self.me, action, slot)
         if move is None:
             return "not legal now"
@@ -176,6 +182,15 @@ class FakeSession:
         self.pending.append(body)
         self.notify()
         return None
+
+    def seen_scores(self) -> str | None:
+        self.calls.append(("seen_scores",))
+        if self.me not in self.game.still_looking():
+            return "no scores are waiting to be seen"
+        outcome = self.game.apply(node_id(self.me), Ready(True))
+        self.scores_left = 0.0
+        self.notify()
+        return outcome.refusal
 
     def set_name(self, name: str) -> str | None:
         return self._lobby("set_name", name, lambda m: Profile(name, m.back))

@@ -402,8 +402,10 @@ class Net:
         bodies = deal_duties(replica.stable, NODE_IDS[index], pending, kept, fresh)
         seat = replica.stable.seat_of(NODE_IDS[index])
         looked = index not in self.looking
-        if looked and seat in replica.stable.still_looking() and not any(
-            isinstance(b, Ready) for b in pending
+        if (
+            looked
+            and seat in replica.stable.still_looking()
+            and not any(isinstance(b, Ready) for b in pending)
         ):
             bodies.append(Ready(True))  # the scores seen at once (spec/rules.md R-49)
         chosen = [

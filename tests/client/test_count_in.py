@@ -1,0 +1,118 @@
+"""Between rounds on screen: the scores wait for a key (or count down), then 3, 2, 1.
+
+spec/rules.md R-49 and R-50. The real application runs on a pipe input against a
+fake node; the seconds come from the fake's snapshot, and the test's clock moves
+them on by hand.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Coroutine
+from typing import Any
+
+from dutchblitz.client.state import Screen
+from dutchblitz.protocol.game import Phase, RoundResult
+from dutchblitz.protocol.messages import Ready
+
+from tests.client.driving import Clock, running
+from tests.client.fakes import FakeSession, node_id, playing_session
+
+
+def run(coro: Coroutine[Any, Any, None]) -> None:
+    asyncio.run(asyncio.wait_for(coro, 10))
+
+
+def shown(lines: list[str]) -> str:
+    return "\n".join(lines)
+
+
+def test_the_table_counts_in_3_2_1_and_no_key_plays_before_the_end_R50() -> None:
+    session = playing_session(2)
+    session.count_in = 3.0
+    clock = Clock()
+
+    async def go() -> None:
+        async with running(session, clock) as drive:
+            text = shown(drive.screen())
+            assert drive.state.screen == Screen.TABLE
+            assert "Round 1 begins in 3..." in text and "█████" in text
+            assert "Centre" not in text, "the count-in stands where the centre will be"
+            assert "Blitz" in text, "your own cards show: look at them while it counts"
+            clock.advance(1.2)
+            assert "Round 1 begins in 2..." in shown(drive.screen())
+            session.count_in = 1.8
+            await drive.press("e")
+            assert ("act", "blitz_to_centre", 0) in session.calls
+            text = shown(drive.screen())
+            assert "wait for the count-in" in text and "begins in 2..." in text
+            assert not session.pending, "nothing was played"
+            clock.advance(0.9)
+            assert "Round 1 begins in 1..." in shown(drive.screen())
+            session.count_in = 0.0
+            clock.advance(1.0)
+            text = shown(drive.screen())
+            assert "begins in" not in text and "Centre" in text
+
+    run(go())
+
+
+def test_when_the_next_round_counts_in_the_table_is_shown_not_the_scores_R50() -> None:
+    session = playing_session(2)
+    session.count_in = 3.0
+
+    async def go() -> None:
+        async with running(session, Clock()) as drive:
+            session.game.results.append(RoundResult(1, {0: 5, 1: -3}, 0))
+            session.push("blitz", "Ada called Blitz!")
+            assert drive.state.screen == Screen.TABLE
+
+    run(go())
+
+
+def between_rounds(players: int = 3) -> FakeSession:
+    """Round 1 is over; round 2 is being dealt and nobody has said they saw the scores."""
+    session = playing_session(players)
+    game = session.game
+    game.results.append(RoundResult(1, {seat: 4 - 3 * seat for seat in range(players)}, 0))
+    game.totals = dict(game.results[0].scores)
+    game.round, game.phase, game.table = 2, Phase.DEALING, None
+    game.deals, game.commits, game.shares, game.joint = {}, {}, {}, None
+    game.commits_closed = False
+    for member in game.members.values():
+        member.ready = False
+    session.stable = game.copy()
+    session.scores_left = 12.0
+    return session
+
+
+def test_the_scores_wait_for_any_key_and_say_who_is_still_looking_R49() -> None:
+    session = between_rounds()
+    clock = Clock()
+
+    async def go() -> None:
+        async with running(session, clock) as drive:
+            text = shown(drive.screen())
+            assert drive.state.screen == Screen.SCORES
+            assert "Press any key when ready: next round in 12 s" in text
+            assert "Still looking at the scores: Bob, Cy" in text
+            assert "any key ready for the next round" in text
+            clock.advance(5.0)
+            assert "next round in 7 s" in shown(drive.screen())
+            await drive.press("?")
+            assert drive.state.help_shown, "a named key keeps its meaning"
+            await drive.press("?")
+            await drive.press("a")
+            assert ("seen_scores",) in session.calls
+            text = shown(drive.screen())
+            assert "Press any key" not in text and "Still looking at the scores: Bob, Cy" in text
+            assert "NO" not in text
+            await drive.press("a")  # a second key changes nothing and says nothing
+            assert "NO" not in shown(drive.screen())
+            for seat in (1, 2):
+                assert session.game.apply(node_id(seat), Ready(True)).accepted
+            session.notify()
+            text = shown(drive.screen())
+            assert "Round 2 is being dealt..." in text and "Still looking" not in text
+
+    run(go())

@@ -1,0 +1,70 @@
+"""A seat's own clock between rounds (node/pace.py): the scores' timeout and the count-in.
+
+spec/rules.md R-49 and R-50, spec/protocol.md P-143 and P-144. The pace reads no
+clock: each call is given the time, so these tests walk it by hand.
+"""
+
+from __future__ import annotations
+
+from dutchblitz.node.pace import COUNT_IN_S, SCORES_S, Pace
+from dutchblitz.protocol.game import Game, Phase
+
+
+def at(phase: Phase, number: int) -> Game:
+    game = Game()
+    game.phase, game.round = phase, number
+    return game
+
+
+def test_round_one_has_no_scores_to_see_but_counts_in_R50() -> None:
+    """P-144: the count-in runs from the moment the stable game enters play."""
+    pace = Pace()
+    assert pace.follow(at(Phase.DEALING, 1), 10.0) is None
+    assert not pace.seen_due(10.0) and pace.scores_left(10.0) == 0
+    assert pace.follow(at(Phase.PLAYING, 1), 12.0) == 12.0 + COUNT_IN_S
+    playing = at(Phase.PLAYING, 1)
+    assert pace.count_in_left(playing, 12.0) == COUNT_IN_S
+    assert pace.count_in_left(playing, 13.5) == COUNT_IN_S - 1.5
+    assert pace.count_in_left(playing, 12.0 + COUNT_IN_S) == 0
+    assert pace.follow(playing, 20.0) is None, "the same round goes on: no second count-in"
+    assert pace.count_in_left(playing, 20.0) == 0
+
+
+def test_a_round_shown_before_it_is_final_here_has_not_begun_its_count_in_R50() -> None:
+    """P-144: the optimistic game may show play while the stable one still deals."""
+    pace = Pace()
+    pace.follow(at(Phase.DEALING, 1), 0.0)
+    assert pace.count_in_left(at(Phase.PLAYING, 1), 99.0) == COUNT_IN_S
+
+
+def test_the_scores_are_seen_by_a_key_or_after_their_time_R49() -> None:
+    """P-143: the person's key, else the timeout, makes the seat say it has seen them."""
+    pace = Pace()
+    assert not pace.look(), "no scores to see in a lobby"
+    assert pace.follow(at(Phase.DEALING, 2), 100.0) == 100.0 + SCORES_S
+    assert pace.scores_left(100.0) == SCORES_S and not pace.seen_due(100.0)
+    assert pace.scores_left(104.0) == SCORES_S - 4
+    assert pace.seen_due(100.0 + SCORES_S), "the time is up"
+    assert pace.look() and pace.seen_due(101.0) and pace.scores_left(101.0) == 0
+    pace.follow(at(Phase.PLAYING, 2), 102.0)
+    assert not pace.seen_due(102.0) and not pace.look()
+    pace.follow(at(Phase.DEALING, 3), 200.0)
+    assert not pace.seen_due(200.0), "each round's scores are seen anew"
+
+
+def test_a_bot_sees_the_scores_at_once_R49() -> None:
+    """P-143: a bot's seat may say it has seen them as soon as they are up."""
+    pace = Pace(eager=True)
+    pace.follow(at(Phase.DEALING, 2), 5.0)
+    assert pace.seen_due(5.0) and pace.scores_left(5.0) == 0
+
+
+def test_a_new_game_counts_in_again_even_with_the_same_round_numbers_R50() -> None:
+    """P-144: a rematch or a new table starts over at round 1: its count-in runs again."""
+    pace = Pace()
+    pace.follow(at(Phase.PLAYING, 1), 0.0)
+    pace.follow(at(Phase.OVER, 1), 50.0)
+    pace.follow(at(Phase.LOBBY, 0), 60.0)
+    pace.follow(at(Phase.DEALING, 1), 70.0)
+    assert pace.follow(at(Phase.PLAYING, 1), 71.0) == 71.0 + COUNT_IN_S
+    assert pace.count_in_left(at(Phase.PLAYING, 1), 72.0) == COUNT_IN_S - 1
