@@ -7,7 +7,9 @@
   node whose cut was agreed already, and held back its acknowledgements of it for ever (P-87).
 - 278: a restart replays two cuts of one player's two stays; the later CUT was dropped while
   the earlier cut stood, so after the ADMIT between them the node waited for a number the
-  player skipped (P-90, P-91).
+  player skipped (P-90, P-91). Since rounds count in, the crash falls at the game's end: the
+  restart learns the later stay's CUT before the earlier one's, and must let it wait for its
+  ADMIT (P-90).
 - 280: a player admitted, removed before it sent anything and admitted again at the same
   first-seq: the CUT of the empty stay, ordered before the second ADMIT, must not cut the
   new one (P-91).
