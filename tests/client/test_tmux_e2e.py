@@ -135,6 +135,8 @@ def meet_and_start(tmux: Tmux) -> None:
     tmux.keys("ada", "s")
     for pane in ("ada", "bob"):
         tmux.wait(pane, lambda s: "round 1" in s[0] and len(own_tops(s)) >= 6, "round 1 dealt")
+    for pane in ("ada", "bob"):  # no key plays before the count-in (3, 2, 1) ends
+        tmux.wait(pane, lambda s: "Centre" in text(s), "the count-in to end", timeout=10)
 
 
 @needs_node
