@@ -25,6 +25,7 @@ COUNT_IN_S = 3.0  # "3, 2, 1": no move of this node's seats before it has run ou
 @dataclass(slots=True)
 class Pace:
     eager: bool = False  # a bot's seat: it has seen the scores as soon as they are up
+    count_in_s: float = COUNT_IN_S  # 0 for a bench that measures the protocol, not people
     where: tuple[Phase, int] = (Phase.LOBBY, 0)  # the stable game's phase and round
     scores_from: float = 0.0
     looked: bool = False  # the person has seen this round's scores (a key)
@@ -41,7 +42,7 @@ class Pace:
             return now + SCORES_S
         if stable.phase == Phase.PLAYING:
             self.playing_from = now
-            return now + COUNT_IN_S
+            return now + self.count_in_s
         return None
 
     def look(self) -> bool:
@@ -66,8 +67,8 @@ class Pace:
         if game.phase != Phase.PLAYING:
             return 0.0
         if self.where != (Phase.PLAYING, game.round):
-            return COUNT_IN_S  # shown before the order made it final here: not begun yet
-        return max(0.0, self.playing_from + COUNT_IN_S - now)
+            return self.count_in_s  # shown before the order made it final here: not begun
+        return max(0.0, self.playing_from + self.count_in_s - now)
 
     def _scores_up(self) -> bool:
         phase, number = self.where

@@ -44,6 +44,7 @@ from .discovery import Advert, Discovery, Found
 from .door import Card, Door, DoorRefused, knock
 from .duties import Wishes
 from .interfaces import Interface, choose_interface
+from .pace import COUNT_IN_S
 from .roster import Roster, Source
 from .seat import LocalSeat, SeatConfig
 from .statelock import StateLock, claim_state_dir
@@ -87,6 +88,9 @@ class Options:
     suspect_after: float = 2.0
     discovery: bool = True
     join_window: float = 1.5
+    # Every seat's count-in before it plays a round (spec/rules.md R-50). Not a flag: a
+    # table is fair when every honest node counts the same; a bench may set 0.
+    count_in_s: float = COUNT_IN_S
 
 
 def default_name(bot: bool, node_id: bytes, profile: int = 1) -> str:
@@ -231,7 +235,15 @@ class Node:
         # origin (the seat checks the header names that key): only relayed events,
         # and those inside a REPAIR, need their signatures checked.
         settings = Settings(suspect_after=options.suspect_after, verify_direct=False)
-        return SeatConfig(options.table, wishes, settings, level, options.seed, options.join_window)
+        return SeatConfig(
+            options.table,
+            wishes,
+            settings,
+            level,
+            options.seed,
+            options.join_window,
+            count_in_s=options.count_in_s,
+        )
 
     async def _open_transport(self, signer: Signer, root: Path) -> Transport:
         """The seat's table socket, on the port it had last time if that is still free.

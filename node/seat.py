@@ -72,7 +72,7 @@ from .bots import Level, think_time
 from .contacts import Contacts
 from .duties import Steward, Wishes
 from .flood import flood_from_env, run_flood
-from .pace import Pace
+from .pace import COUNT_IN_S, Pace
 from .store import StateDir, StoreError, TableRecord
 from .throttle import Throttle, Verdict
 from .transport import Transport, TransportClosed
@@ -124,6 +124,7 @@ class SeatConfig:
     seed: int | None = None
     join_window: float = JOIN_WINDOW_S
     restore: bool = True  # reload an unfinished game left in the state directory
+    count_in_s: float = COUNT_IN_S  # before each round's first move (spec/rules.md R-50)
 
 
 def _holds_a_start(raws: Iterable[bytes]) -> bool:
@@ -197,7 +198,7 @@ class LocalSeat:
         self._round_logged = 0
         self._ended_at: float | None = None
         self._tasks: list[asyncio.Task[None]] = []
-        self.pace = Pace(eager=config.bot is not None)
+        self.pace = Pace(eager=config.bot is not None, count_in_s=config.count_in_s)
         self._pace_wake: asyncio.TimerHandle | None = None
         self.steward = Steward(
             node_id,

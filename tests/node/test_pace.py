@@ -68,3 +68,11 @@ def test_a_new_game_counts_in_again_even_with_the_same_round_numbers_R50() -> No
     pace.follow(at(Phase.DEALING, 1), 70.0)
     assert pace.follow(at(Phase.PLAYING, 1), 71.0) == 71.0 + COUNT_IN_S
     assert pace.count_in_left(at(Phase.PLAYING, 1), 72.0) == COUNT_IN_S - 1
+
+
+def test_a_bench_may_turn_the_count_in_off() -> None:
+    """Options.count_in_s = 0: play at once (benches measure the protocol, not people)."""
+    pace = Pace(count_in_s=0.0)
+    assert pace.count_in_left(at(Phase.PLAYING, 1), 0.0) == 0
+    assert pace.follow(at(Phase.PLAYING, 1), 3.0) == 3.0
+    assert pace.count_in_left(at(Phase.PLAYING, 1), 3.0) == 0
