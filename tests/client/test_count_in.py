@@ -11,11 +11,14 @@ import asyncio
 from collections.abc import Coroutine
 from typing import Any
 
+import pytest
+from dutchblitz.client.layout import body_text
 from dutchblitz.client.state import Screen
 from dutchblitz.protocol.game import Phase, RoundResult
 from dutchblitz.protocol.messages import Ready
+from prompt_toolkit.formatted_text import to_plain_text
 
-from tests.client.driving import Clock, running
+from tests.client.driving import Clock, running, width
 from tests.client.fakes import FakeSession, node_id, playing_session
 
 
@@ -55,6 +58,20 @@ def test_the_table_counts_in_3_2_1_and_no_key_plays_before_the_end_R50() -> None
             assert "begins in" not in text and "Centre" in text
 
     run(go())
+
+
+@pytest.mark.parametrize("players", [2, 4, 8])
+def test_the_count_in_and_the_scores_fit_80x24(players: int) -> None:
+    for session in (playing_session(players), between_rounds(players)):
+        session.count_in = 3.0
+
+        async def go(session: FakeSession = session) -> None:
+            async with running(session, Clock()) as drive:
+                body = to_plain_text(body_text(drive.state)).rstrip("\n").split("\n")
+                assert len(body) <= 24 - 4, "\n".join(body)
+                assert max(width(line) for line in body) <= 80, "\n".join(body)
+
+        run(go())
 
 
 def test_when_the_next_round_counts_in_the_table_is_shown_not_the_scores_R50() -> None:
