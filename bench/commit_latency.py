@@ -7,7 +7,7 @@ with a bot seat, and lets them play. Every move (PLAY event) is timed from the
 moment its node submits it until the moment it is delivered as final (stable)
 at *every* node; CLOCK_MONOTONIC is shared by all processes on the machine, so
 the times compare directly. The nodes skip the count-in before each round (spec/rules.md
-R-50): it is idle time by design, and what is measured here is the protocol. The baseline,
+R-55): it is idle time by design, and what is measured here is the protocol. The baseline,
 measured in the same run, is the
 round trip of a raw pyzmq asyncio DEALER to a ROUTER in another process that
 echoes. Also printed: the time from the nodes' launch until each has found all
@@ -135,7 +135,7 @@ async def worker(args: argparse.Namespace) -> None:
         state_dir=Path(args.state),
         discovery=args.zeroconf,
         suspect_after=10.0,
-        count_in_s=0.0,  # a round's count-in (spec/rules.md R-50) is idle time by design
+        count_in_s=0.0,  # a round's count-in (spec/rules.md R-55) is idle time by design
     )
     node = Node(options)
     submitted: dict[int, float] = {}

@@ -2,8 +2,8 @@
 
 After a round, the scores stay up until you press a key or their time runs out,
 and the next round is dealt only once every player has seen them (spec/rules.md
-R-49). Then every screen counts in, 3, 2, 1, in place of the (still empty)
-centre, and no key plays before it ends (R-50). The seconds come from the node
+R-54). Then every screen counts in, 3, 2, 1, in place of the (still empty)
+centre, and no key plays before it ends (R-55). The seconds come from the node
 (``Snapshot.scores_left``, ``Snapshot.count_in``); the state ticks them down.
 """
 
@@ -28,7 +28,7 @@ def count_in_lines(state: ClientState) -> list[StyleAndTextTuples]:
     left = math.ceil(state.count_in_left())
     digit = BIG_DIGITS.get(left, BLANK_DIGIT) if left > 0 else BLANK_DIGIT
     beside = [
-        ("class:strong", f"Round {state.snap.game.round} begins in {left}..."),
+        ("class:strong", f"Round {state.snap.game.shown_round()} begins in {left}..."),
         ("", ""),
         ("class:hint", "Look at your cards: nobody can play"),
         ("class:hint", "before the count-in ends."),
@@ -53,5 +53,5 @@ def looking_lines(state: ClientState) -> list[tuple[str, str]]:
     if others:
         lines.append((f" Still looking at the scores: {', '.join(others)}", "class:hint"))
     elif mine not in looking:
-        lines.append((f" Round {game.round} is being dealt...", "class:hint"))
+        lines.append((f" Round {game.shown_round()} is being dealt...", "class:hint"))
     return lines

@@ -72,7 +72,7 @@ class Snapshot:
     post_stacking: bool = True
     state_dir: str = ""  # where this node keeps its state
     profile: int = 1  # 2, 3...: the default state directory was in use, so this is another one
-    # Between rounds (spec/rules.md ), in seconds as of this snapshot:
+    # Between rounds (spec/rules.md ), in seconds as of this snapshot:
     scores_left: float = 0.0  # until this node says by itself that you saw the scores
     count_in: float = 0.0  # of your count-in: you may play when it is 0
 

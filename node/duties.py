@@ -5,9 +5,9 @@ it sends the profile it was asked for, takes its part in the fair deal of each
 round (a commitment, its share, then its face-up cards: spec/rules.md R-40 to
 R-43, with the node's own randomness or ``--seed``), reveals its secret when
 the round is over (R-44), says that the scores were seen when its ``Pace``
-says so (R-49) and, when asked to (``--players N``), starts the game. A bot
+says so (R-54) and, when asked to (``--players N``), starts the game. A bot
 seat also plays, one move in flight at a time, once its count-in is over
-(R-50). The ``Steward`` decides from the replica's games and sends through the
+(R-55). The ``Steward`` decides from the replica's games and sends through the
 seat; it never touches a socket.
 """
 
@@ -169,7 +169,7 @@ class Steward:
             self._play(replica, self.bot, now)
 
     def _seen_due(self, replica: Replica, now: float) -> bool:
-        """Whether to say now that this seat has seen the scores (R-49)."""
+        """Whether to say now that this seat has seen the scores (R-54)."""
         stable = replica.stable
         if stable.phase != Phase.DEALING or (self.pace is not None and not self.pace.seen_due(now)):
             return False
@@ -209,7 +209,7 @@ class Steward:
             if game.phase != Phase.PLAYING or me is None or table is None:
                 return
             if self.pace is not None and self.pace.count_in_left(game, now) > 0:
-                return  # nobody plays before their own count-in ends (R-50)
+                return  # nobody plays before their own count-in ends (R-55)
             area = table.areas.get(me.seat)
             if area is None or not area.active or area.stuck:
                 return  # a stuck player waits for a centre play or the stalemate

@@ -1,10 +1,10 @@
 """One seat's own clock between rounds: how long the scores stay up, and the count-in.
 
 The table agrees that every present player has seen the scores before the next
-round is played (spec/rules.md R-49): each says so with a READY while the round
+round is played (spec/rules.md R-54): each says so with a READY while the round
 is dealt. When it says so is its node's affair: when the person presses a key,
 or when ``SCORES_S`` have passed; a bot has seen them at once. The count-in
-(R-50) cannot be agreed at all, as no clock lives in the protocol: each honest
+(R-55) cannot be agreed at all, as no clock lives in the protocol: each honest
 node holds back its own seats' moves for ``COUNT_IN_S`` after its own stable
 game has started the round, and shows the seconds left.
 
@@ -27,6 +27,7 @@ class Pace:
     eager: bool = False  # a bot's seat: it has seen the scores as soon as they are up
     count_in_s: float = COUNT_IN_S  # 0 for a bench that measures the protocol, not people
     where: tuple[Phase, int] = (Phase.LOBBY, 0)  # the stable game's phase and round
+    scores_up: bool = False  # dealing a game's second round or a later one
     scores_from: float = 0.0
     looked: bool = False  # the person has seen this round's scores (a key)
     playing_from: float = 0.0
@@ -37,7 +38,8 @@ class Pace:
         if where == self.where:
             return None
         self.where = where
-        if stable.phase == Phase.DEALING and stable.round > 1:
+        self.scores_up = stable.phase == Phase.DEALING and stable.shown_round() > 1
+        if self.scores_up:
             self.scores_from, self.looked = now, False
             return now + SCORES_S
         if stable.phase == Phase.PLAYING:
@@ -47,18 +49,18 @@ class Pace:
 
     def look(self) -> bool:
         """The person has seen the scores; False when none are waiting to be seen."""
-        if not self._scores_up():
+        if not self.scores_up:
             return False
         self.looked = True
         return True
 
     def seen_due(self, now: float) -> bool:
         """Whether this seat should now say that it has seen the scores."""
-        return self._scores_up() and (self.eager or self.looked or self.scores_left(now) <= 0)
+        return self.scores_up and (self.eager or self.looked or self.scores_left(now) <= 0)
 
     def scores_left(self, now: float) -> float:
         """Seconds until the seat says by itself that it has seen the scores (0: not waiting)."""
-        if not self._scores_up() or self.eager or self.looked:
+        if not self.scores_up or self.eager or self.looked:
             return 0.0
         return max(0.0, self.scores_from + SCORES_S - now)
 
@@ -69,7 +71,3 @@ class Pace:
         if self.where != (Phase.PLAYING, game.round):
             return self.count_in_s  # shown before the order made it final here: not begun
         return max(0.0, self.playing_from + self.count_in_s - now)
-
-    def _scores_up(self) -> bool:
-        phase, number = self.where
-        return phase == Phase.DEALING and number > 1

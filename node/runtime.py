@@ -88,7 +88,7 @@ class Options:
     suspect_after: float = 2.0
     discovery: bool = True
     join_window: float = 1.5
-    # Every seat's count-in before it plays a round (spec/rules.md R-50). Not a flag: a
+    # Every seat's count-in before it plays a round (spec/rules.md R-55). Not a flag: a
     # table is fair when every honest node counts the same; a bench may set 0.
     count_in_s: float = COUNT_IN_S
 

@@ -124,7 +124,7 @@ class SeatConfig:
     seed: int | None = None
     join_window: float = JOIN_WINDOW_S
     restore: bool = True  # reload an unfinished game left in the state directory
-    count_in_s: float = COUNT_IN_S  # before each round's first move (spec/rules.md R-50)
+    count_in_s: float = COUNT_IN_S  # before each round's first move (spec/rules.md R-55)
 
 
 def _holds_a_start(raws: Iterable[bytes]) -> bool:

@@ -223,7 +223,7 @@ class NodeSession:
     def seen_scores(self) -> str | None:
         if not self.seat.pace.look():
             return "no scores are waiting to be seen"
-        self.seat.poke()  # the steward says so to the table (spec/rules.md R-49)
+        self.seat.poke()  # the steward says so to the table (spec/rules.md R-54)
         self._changed()
         return None
 

@@ -354,7 +354,7 @@ class Simulation:
                 self._submit(node, body, local)
             return
         if me.seat in replica.stable.still_looking() and not replica.pending_own():
-            self._submit(node, Ready(True), local)  # a bot has seen the scores at once
+            self._submit(node, Ready(True), local)  # a bot has seen the scores at once
             return
         if game.phase == Phase.PLAYING and game.table is not None and me.seat in game.table.areas:
             if replica.pending_own() or node.pace.count_in_left(game, local) > 0:

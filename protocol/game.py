@@ -177,9 +177,9 @@ class Game:
         return [seats[seat] for seat in self.players]
 
     def still_looking(self) -> list[int]:
-        """The players whose "seen" the next round waits for (R-49): round 2 on, while
-        dealing, each present player not yet ready; none once it sits the round out."""
-        if self.phase != Phase.DEALING or self.round < 2:
+        """The players whose "seen" the next round waits for (R-54): from a game's second
+        round on, while dealing, each present player not yet ready, unless it sits out."""
+        if self.phase != Phase.DEALING or self.shown_round() < 2:
             return []
         seats = self.by_seat()
         return [
@@ -339,9 +339,9 @@ class Game:
         return ACCEPTED
 
     def _seen(self, sender: bytes, body: Ready) -> Outcome:
-        """READY while dealing round 2 on: the player has seen the scores (R-49)."""
+        """READY while dealing round 2 on: the player has seen the scores (R-54)."""
         member = self.members[sender]
-        if self.round < 2:
+        if self.shown_round() < 2:
             return self._refuse("nothing_to_see")
         if member.seat not in self.players:
             return self._refuse("not_a_player")
@@ -391,7 +391,7 @@ class Game:
         return ACCEPTED
 
     def _next_round(self) -> None:
-        if self.round > 0:
+        if self.round > self.rounds_before:  # not a game's first round: its START began it
             for member in self.members.values():
                 member.ready = False  # each player says again that it has seen the scores
         self.round += 1
@@ -516,8 +516,10 @@ class Game:
             return
         dealt = [seat for seat in self.players if seat in self.deals]
         seats = self.by_seat()
-        if self.round > 1 and any(seat in present and not seats[seat].ready for seat in dealt):
-            return  # a player who will play has not seen the scores yet (R-49)
+        if self.shown_round() > 1 and any(
+            seat in present and not seats[seat].ready for seat in dealt
+        ):
+            return  # a player who will play has not seen the scores yet (R-54)
         self.table = deal(
             dealt, self.deals, post_stacking=self.post_stacking, players=len(self.players)
         )

@@ -1,6 +1,6 @@
 """Between rounds on screen: the scores wait for a key (or count down), then 3, 2, 1.
 
-spec/rules.md R-49 and R-50. The real application runs on a pipe input against a
+spec/rules.md R-54 and R-55. The real application runs on a pipe input against a
 fake node; the seconds come from the fake's snapshot, and the test's clock moves
 them on by hand.
 """
@@ -30,7 +30,7 @@ def shown(lines: list[str]) -> str:
     return "\n".join(lines)
 
 
-def test_the_table_counts_in_3_2_1_and_no_key_plays_before_the_end_R50() -> None:
+def test_the_table_counts_in_3_2_1_and_no_key_plays_before_the_end_R55() -> None:
     session = playing_session(2)
     session.count_in = 3.0
     clock = Clock()
@@ -74,7 +74,7 @@ def test_the_count_in_and_the_scores_fit_80x24(players: int) -> None:
         run(go())
 
 
-def test_when_the_next_round_counts_in_the_table_is_shown_not_the_scores_R50() -> None:
+def test_when_the_next_round_counts_in_the_table_is_shown_not_the_scores_R55() -> None:
     session = playing_session(2)
     session.count_in = 3.0
 
@@ -103,7 +103,7 @@ def between_rounds(players: int = 3) -> FakeSession:
     return session
 
 
-def test_the_scores_wait_for_any_key_and_say_who_is_still_looking_R49() -> None:
+def test_the_scores_wait_for_any_key_and_say_who_is_still_looking_R54() -> None:
     session = between_rounds()
     clock = Clock()
 

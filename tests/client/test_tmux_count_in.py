@@ -1,6 +1,6 @@
 """The count-in in a real terminal: a real ``blitz-node --join`` against a fast bot, in tmux.
 
-spec/rules.md R-50: the table counts in 3, 2, 1 where the centre will be; a key
+spec/rules.md R-55: the table counts in 3, 2, 1 where the centre will be; a key
 pressed meanwhile plays nothing and says why; the bot moves nothing either, and
 plays as soon as the count-in is over.
 """
@@ -36,7 +36,7 @@ def bot_row(shown: Screen) -> str:
     return next((line for line in shown if line.startswith(" bot-")), "")
 
 
-def test_round_one_counts_in_and_nobody_plays_before_it_ends_R50(
+def test_round_one_counts_in_and_nobody_plays_before_it_ends_R55(
     tmux: Tmux, tmp_path: Path
 ) -> None:
     command = [

@@ -407,7 +407,7 @@ class Net:
             and seat in replica.stable.still_looking()
             and not any(isinstance(b, Ready) for b in pending)
         ):
-            bodies.append(Ready(True))  # the scores seen at once (spec/rules.md R-49)
+            bodies.append(Ready(True))  # the scores seen at once (spec/rules.md R-54)
         chosen = [
             b for b in bodies if not (isinstance(b, Reveal) and b.round in self.chosen_rounds)
         ]

@@ -1,6 +1,6 @@
 """A fair start to every round: play waits until every present player has seen the scores.
 
-spec/rules.md R-49, spec/protocol.md section 19 (P-141, P-142). Whole tables of
+spec/rules.md R-54, spec/protocol.md section 20 (P-145, P-146). Whole tables of
 replicas play round 1 to its end; then some players hold back the READY that says
 they have seen the scores, and the table must not begin round 2 until they send it,
 leave, or are removed.
@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import pytest
 from dutchblitz.protocol.game import Game, Phase
-from dutchblitz.protocol.messages import Admit, Body, Bye, Ready
+from dutchblitz.protocol.messages import Admit, Body, Bye, Ready, Start
 
 from tests.protocol.replicas import NODE_IDS, Net
 from tests.protocol.test_fair_deal import _dealt, _play_round
+from tests.protocol.test_rematch import NODES, game_over
 
 
 def _round_two_dealt(looking: set[int], players: int = 3) -> Net:
@@ -34,10 +35,10 @@ def _fully_dealt(game: Game) -> bool:
 
 
 @pytest.mark.parametrize("looking", [{2}, {0, 2}, {0, 1, 2}])
-def test_round_two_begins_only_once_every_present_player_has_seen_the_scores_R49(
+def test_round_two_begins_only_once_every_present_player_has_seen_the_scores_R54(
     looking: set[int],
 ) -> None:
-    """P-142, R-49: every deck is dealt, yet the round waits for each player's READY."""
+    """P-146, R-54: every deck is dealt, yet the round waits for each player's READY."""
     net = _round_two_dealt(looking)
     for index in range(3):
         game = net.replica(index).stable
@@ -55,8 +56,8 @@ def test_round_two_begins_only_once_every_present_player_has_seen_the_scores_R49
     assert all(net.replica(i).stable.still_looking() == [] for i in range(3))
 
 
-def test_a_player_who_says_goodbye_while_looking_does_not_hold_the_round_R49() -> None:
-    """P-142, R-49: the READYs are counted over the present players only."""
+def test_a_player_who_says_goodbye_while_looking_does_not_hold_the_round_R54() -> None:
+    """P-146, R-54: the READYs are counted over the present players only."""
     net = _round_two_dealt({2})
     net.submit(2, Bye())
     net.settle()
@@ -66,16 +67,16 @@ def test_a_player_who_says_goodbye_while_looking_does_not_hold_the_round_R49() -
         assert not game.table.areas[2].active
 
 
-def test_a_player_removed_while_looking_does_not_hold_the_round_R49() -> None:
-    """P-142, R-49: a removal (an agreed SUSPECT) lets the round begin without it."""
+def test_a_player_removed_while_looking_does_not_hold_the_round_R54() -> None:
+    """P-146, R-54: a removal (an agreed SUSPECT) lets the round begin without it."""
     game = _round_two_dealt({2}).replica(0).stable.copy()
     game.leave(NODE_IDS[2])
     assert game.phase == Phase.PLAYING and game.table is not None
     assert not game.table.areas[2].active
 
 
-def test_a_player_who_comes_back_must_say_again_that_it_has_seen_R49() -> None:
-    """R-49: leaving forgets the READY; a returning player holds the round until it sends one."""
+def test_a_player_who_comes_back_must_say_again_that_it_has_seen_R54() -> None:
+    """R-54: leaving forgets the READY; a returning player holds the round until it sends one."""
     game = _round_two_dealt({1, 2}).replica(0).stable.copy()
     assert game.apply(NODE_IDS[2], Ready(True)).accepted
     game.leave(NODE_IDS[2])
@@ -126,10 +127,10 @@ MAKERS = {
 
 
 @pytest.mark.parametrize(("where", "who", "body", "refusal", "ready"), CASES)
-def test_ready_in_each_phase_R49(
+def test_ready_in_each_phase_R54(
     where: str, who: int, body: Body, refusal: str | None, ready: bool
 ) -> None:
-    """P-141: READY keeps its lobby meaning, and while dealing round 2 on says "seen"."""
+    """P-145: READY keeps its lobby meaning, and while dealing round 2 on says "seen"."""
     game = MAKERS[where]()
     before = game.public_form()
     outcome = game.apply(NODE_IDS[who], body)
@@ -139,9 +140,21 @@ def test_ready_in_each_phase_R49(
     assert game.members[NODE_IDS[who]].ready is ready
 
 
-def test_seen_counts_once_per_player_and_round_R49() -> None:
-    """P-141: a second READY of the same round is refused `already_seen`."""
+def test_seen_counts_once_per_player_and_round_R54() -> None:
+    """P-145: a second READY of the same round is refused `already_seen`."""
     game = _in_round_two_dealing()
     assert game.apply(NODE_IDS[0], Ready(True)).accepted
     assert game.apply(NODE_IDS[0], Ready(True)).refusal == "already_seen"
     assert game.still_looking() == [1]
+
+
+def test_a_rematchs_first_round_needs_no_seen_and_its_second_does_R54() -> None:
+    """P-145: rounds count from 1 in each game (R-52): a rematch's START begins its first."""
+    game = game_over()
+    for seat in range(3):
+        assert game.apply(NODES[seat], Ready(True)).accepted  # R-49: each wants a rematch
+    assert game.apply(NODES[0], Start(40, True)).accepted
+    assert (game.phase, game.shown_round()) == (Phase.DEALING, 1) and game.round == 4
+    assert game.still_looking() == []
+    assert game.apply(NODES[1], Ready(True)).refusal == "nothing_to_see"
+    assert all(m.ready for m in game.members.values()), "the rematch's wish stands"

@@ -1,4 +1,4 @@
-"""A fair start to every round, under the simulator's faults (spec/rules.md R-49, R-50).
+"""A fair start to every round, under the simulator's faults (spec/rules.md R-54, R-55).
 
 Whole seeded games of bots, with loss, duplication, reordering, partitions,
 crashes and pauses. Two things are checked on every seed:
@@ -7,7 +7,7 @@ crashes and pauses. Two things are checked on every seed:
   stable game entered the round (each incarnation of a node counts its own);
 * in the agreed log, every round from the second on starts only after each of its
   players has said that it saw the scores: an accepted READY between the last move
-  of the round before and the first move of this one (P-142).
+  of the round before and the first move of this one (P-146).
 """
 
 from __future__ import annotations
