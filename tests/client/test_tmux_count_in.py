@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.client.test_tmux_e2e import REPO, child_env, free_port
-from tests.client.tmux import Screen, Tmux, have_tmux
+from tests.client.tmux import CARD, Screen, Tmux, have_tmux
 
 pytestmark = [
     pytest.mark.tmux,
@@ -33,7 +33,8 @@ def tmux(request: pytest.FixtureRequest) -> Iterator[Tmux]:
 
 
 def bot_row(shown: Screen) -> str:
-    return next((line for line in shown if line.startswith(" bot-")), "")
+    """The bot's row among the other players: its name says it is a bot, then its cards."""
+    return next((line for line in shown if "bot" in line and CARD.search(line)), "")
 
 
 def test_round_one_counts_in_and_nobody_plays_before_it_ends_R55(
