@@ -174,9 +174,6 @@ class NodeSession:
             return "no round is being played"
         if me is None or me not in table.areas:
             return "you are not playing this round"
-        count_in = self.seat.pace.count_in_left(game, asyncio.get_running_loop().time())
-        if count_in > 0:
-            return f"wait for the count-in: the round begins in {math.ceil(count_in)} s"
         area = table.areas[me]
         if not area.active:
             return reason_text("not_active")
@@ -192,6 +189,9 @@ class NodeSession:
         refusal = rules.apply(table.copy(), move)
         if refusal is not None:
             return reason_text(str(refusal.reason))
+        count_in = self.seat.pace.count_in_left(game, asyncio.get_running_loop().time())
+        if count_in > 0:  # a legal move, but nobody plays before their count-in ends
+            return f"wait for the count-in: the round begins in {math.ceil(count_in)} s"
         if not self.seat.submit(play_from_move(move, game.round)):
             return self._failure_text()
         return None
