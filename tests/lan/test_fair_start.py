@@ -1,6 +1,6 @@
 """A fair start to every round over real sockets: a person's seat and two bot seats.
 
-spec/rules.md R-54 and R-55, spec/protocol.md P-145 to P-148. One node runs in this
+spec/rules.md R-54 and R-55, spec/protocol.md P-147 to P-150. One node runs in this
 process on 127.0.0.1; the bots are local seats, full peers on their own ZeroMQ
 sockets. Round 1 counts in before anyone moves; after it, round 2 is dealt but not
 played until the person says, through the session, that they saw the scores.

@@ -1,6 +1,6 @@
 """A seat's own clock between rounds (node/pace.py): the scores' timeout and the count-in.
 
-spec/rules.md R-54 and R-55, spec/protocol.md P-147 and P-148. The pace reads no
+spec/rules.md R-54 and R-55, spec/protocol.md P-149 and P-150. The pace reads no
 clock: each call is given the time, so these tests walk it by hand.
 """
 
@@ -17,7 +17,7 @@ def at(phase: Phase, number: int) -> Game:
 
 
 def test_round_one_has_no_scores_to_see_but_counts_in_R55() -> None:
-    """P-148: the count-in runs from the moment the stable game enters play."""
+    """P-150: the count-in runs from the moment the stable game enters play."""
     pace = Pace()
     assert pace.follow(at(Phase.DEALING, 1), 10.0) is None
     assert not pace.seen_due(10.0) and pace.scores_left(10.0) == 0
@@ -31,14 +31,14 @@ def test_round_one_has_no_scores_to_see_but_counts_in_R55() -> None:
 
 
 def test_a_round_shown_before_it_is_final_here_has_not_begun_its_count_in_R55() -> None:
-    """P-148: the optimistic game may show play while the stable one still deals."""
+    """P-150: the optimistic game may show play while the stable one still deals."""
     pace = Pace()
     pace.follow(at(Phase.DEALING, 1), 0.0)
     assert pace.count_in_left(at(Phase.PLAYING, 1), 99.0) == COUNT_IN_S
 
 
 def test_the_scores_are_seen_by_a_key_or_after_their_time_R54() -> None:
-    """P-147: the person's key, else the timeout, makes the seat say it has seen them."""
+    """P-149: the person's key, else the timeout, makes the seat say it has seen them."""
     pace = Pace()
     assert not pace.look(), "no scores to see in a lobby"
     assert pace.follow(at(Phase.DEALING, 2), 100.0) == 100.0 + SCORES_S
@@ -53,14 +53,14 @@ def test_the_scores_are_seen_by_a_key_or_after_their_time_R54() -> None:
 
 
 def test_a_bot_sees_the_scores_at_once_R54() -> None:
-    """P-147: a bot's seat may say it has seen them as soon as they are up."""
+    """P-149: a bot's seat may say it has seen them as soon as they are up."""
     pace = Pace(eager=True)
     pace.follow(at(Phase.DEALING, 2), 5.0)
     assert pace.seen_due(5.0) and pace.scores_left(5.0) == 0
 
 
 def test_a_new_game_counts_in_again_even_with_the_same_round_numbers_R55() -> None:
-    """P-148: a rematch or a new table starts over at round 1: its count-in runs again."""
+    """P-150: a rematch or a new table starts over at round 1: its count-in runs again."""
     pace = Pace()
     pace.follow(at(Phase.PLAYING, 1), 0.0)
     pace.follow(at(Phase.OVER, 1), 50.0)
@@ -79,7 +79,7 @@ def test_a_bench_may_turn_the_count_in_off() -> None:
 
 
 def test_a_rematchs_first_round_has_no_scores_to_see_R54() -> None:
-    """P-147: rounds count from 1 in each game; the rematch's START begins its first."""
+    """P-149: rounds count from 1 in each game; the rematch's START begins its first."""
     pace = Pace()
     pace.follow(at(Phase.OVER, 3), 0.0)
     rematch = at(Phase.DEALING, 4)

@@ -1,6 +1,6 @@
 """A fair start to every round: play waits until every present player has seen the scores.
 
-spec/rules.md R-54, spec/protocol.md section 20 (P-145, P-146). Whole tables of
+spec/rules.md R-54, spec/protocol.md section 22 (P-147, P-148). Whole tables of
 replicas play round 1 to its end; then some players hold back the READY that says
 they have seen the scores, and the table must not begin round 2 until they send it,
 leave, or are removed.
@@ -38,7 +38,7 @@ def _fully_dealt(game: Game) -> bool:
 def test_round_two_begins_only_once_every_present_player_has_seen_the_scores_R54(
     looking: set[int],
 ) -> None:
-    """P-146, R-54: every deck is dealt, yet the round waits for each player's READY."""
+    """P-148, R-54: every deck is dealt, yet the round waits for each player's READY."""
     net = _round_two_dealt(looking)
     for index in range(3):
         game = net.replica(index).stable
@@ -57,7 +57,7 @@ def test_round_two_begins_only_once_every_present_player_has_seen_the_scores_R54
 
 
 def test_a_player_who_says_goodbye_while_looking_does_not_hold_the_round_R54() -> None:
-    """P-146, R-54: the READYs are counted over the present players only."""
+    """P-148, R-54: the READYs are counted over the present players only."""
     net = _round_two_dealt({2})
     net.submit(2, Bye())
     net.settle()
@@ -68,7 +68,7 @@ def test_a_player_who_says_goodbye_while_looking_does_not_hold_the_round_R54() -
 
 
 def test_a_player_removed_while_looking_does_not_hold_the_round_R54() -> None:
-    """P-146, R-54: a removal (an agreed SUSPECT) lets the round begin without it."""
+    """P-148, R-54: a removal (an agreed SUSPECT) lets the round begin without it."""
     game = _round_two_dealt({2}).replica(0).stable.copy()
     game.leave(NODE_IDS[2])
     assert game.phase == Phase.PLAYING and game.table is not None
@@ -130,7 +130,7 @@ MAKERS = {
 def test_ready_in_each_phase_R54(
     where: str, who: int, body: Body, refusal: str | None, ready: bool
 ) -> None:
-    """P-145: READY keeps its lobby meaning, and while dealing round 2 on says "seen"."""
+    """P-147: READY keeps its lobby meaning, and while dealing round 2 on says "seen"."""
     game = MAKERS[where]()
     before = game.public_form()
     outcome = game.apply(NODE_IDS[who], body)
@@ -141,7 +141,7 @@ def test_ready_in_each_phase_R54(
 
 
 def test_seen_counts_once_per_player_and_round_R54() -> None:
-    """P-145: a second READY of the same round is refused `already_seen`."""
+    """P-147: a second READY of the same round is refused `already_seen`."""
     game = _in_round_two_dealing()
     assert game.apply(NODE_IDS[0], Ready(True)).accepted
     assert game.apply(NODE_IDS[0], Ready(True)).refusal == "already_seen"
@@ -149,7 +149,7 @@ def test_seen_counts_once_per_player_and_round_R54() -> None:
 
 
 def test_a_rematchs_first_round_needs_no_seen_and_its_second_does_R54() -> None:
-    """P-145: rounds count from 1 in each game (R-52): a rematch's START begins its first."""
+    """P-147: rounds count from 1 in each game (R-52): a rematch's START begins its first."""
     game = game_over()
     for seat in range(3):
         assert game.apply(NODES[seat], Ready(True)).accepted  # R-49: each wants a rematch

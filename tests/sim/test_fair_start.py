@@ -7,7 +7,7 @@ crashes and pauses. Two things are checked on every seed:
   stable game entered the round (each incarnation of a node counts its own);
 * in the agreed log, every round from the second on starts only after each of its
   players has said that it saw the scores: an accepted READY between the last move
-  of the round before and the first move of this one (P-146).
+  of the round before and the first move of this one (P-148).
 """
 
 from __future__ import annotations
