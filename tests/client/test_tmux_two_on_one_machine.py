@@ -86,6 +86,8 @@ def test_two_nodes_with_no_flags_sit_at_one_table_and_play(
     tmux.keys(FIRST, "s")
     for pane in (FIRST, SECOND):
         tmux.wait(pane, lambda s: "round 1" in s[0] and len(own_tops(s)) >= 6, "round 1 dealt")
+    for pane in (FIRST, SECOND):  # no key plays before the count-in (3, 2, 1) ends
+        tmux.wait(pane, lambda s: any("Centre" in line for line in s), "the count-in to end")
 
     first = tmux.screen(FIRST)
     ones = [key for key, label in own_tops(first).items() if value_colour(label)[0] == 1]
