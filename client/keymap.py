@@ -56,6 +56,7 @@ TABLE_HELP: tuple[KeyHelp, ...] = (
     KeyHelp(f"{WOOD_ONTO_POST}, a-g", "Wood top onto Post stack 1-5"),
     KeyHelp("Esc", f"cancel a started {BLITZ_ONTO_POST} or {WOOD_ONTO_POST}"),
     KeyHelp(_shown(SCORES), "show / hide the scores"),
+    KeyHelp("any key", "scores seen: next round"),
 )
 
 LOBBY_HELP: tuple[KeyHelp, ...] = (
