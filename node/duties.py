@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from dutchblitz.protocol.cards import check_backs
 from dutchblitz.protocol.core import Replica
-from dutchblitz.protocol.dealer import deal_duties, owned
+from dutchblitz.protocol.dealer import Grace, deal_duties, grace_duty, owned
 from dutchblitz.protocol.effects import LogEntry
 from dutchblitz.protocol.fairdeal import SECRET_SIZE, SHARE_SIZE, RoundSecret
 from dutchblitz.protocol.game import Game, Member, Phase
@@ -105,6 +105,7 @@ class Steward:
         self.start_sent = False
         self.think_rng: random.Random = random.SystemRandom()
         self.bot = None if level is None else Bot(level, self._rng("bot"))
+        self.grace = Grace()
 
     def _rng(self, purpose: str) -> random.Random:
         if self.seed is None:
@@ -165,6 +166,7 @@ class Steward:
         if self._seen_due(replica, now):
             self.submit(Ready(True))
         self.deal_duties(replica)
+        self._end_grace(replica)
         if self.bot is not None:
             self._play(replica, self.bot, now)
 
@@ -177,6 +179,14 @@ class Steward:
             return False
         seat = stable.seat_of(self.node_id)
         return seat is not None and seat in stable.still_looking()
+
+    def _end_grace(self, replica: Replica) -> None:
+        """Deal on without the players away once their grace is over (spec/rules.md R-54)."""
+        body = grace_duty(
+            replica.stable, self.node_id, replica.pending_own(), silence(replica), self.grace
+        )
+        if body is not None:
+            self.submit(body)
 
     def _lobby(self, game: Game, me: Member, stable: Game) -> None:
         self._send_once(lobby_duty(game, me, self.wishes, stable))
@@ -216,6 +226,16 @@ class Steward:
             move = bot.choose(table, me.seat)
             if move is None or not self.submit(play_from_move(move, game.round)):
                 return
+
+
+def silence(replica: Replica) -> Callable[[bytes], float]:
+    """How long, as of the replica's last ``now``, this node has not heard each node."""
+
+    def silent_for(node: bytes) -> float:
+        stream = replica.streams.get(node)
+        return float("inf") if stream is None else replica.now - stream.last_heard
+
+    return silent_for
 
 
 def _own_cards_only(body: Body) -> bool:

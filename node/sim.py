@@ -28,7 +28,7 @@ from functools import partial
 
 from dutchblitz.protocol.auth import Signer
 from dutchblitz.protocol.core import Identity, Replica, Settings
-from dutchblitz.protocol.dealer import deal_duties, owned
+from dutchblitz.protocol.dealer import Grace, deal_duties, grace_duty, owned
 from dutchblitz.protocol.effects import (
     Alarm,
     Delivered,
@@ -46,10 +46,11 @@ from dutchblitz.protocol.rules import Reason
 from dutchblitz.protocol.wire_moves import play_from_move
 
 from .bots import LEVELS, Bot, think_time
-from .duties import rematch_duty
+from .duties import rematch_duty, silence
 from .pace import Pace
 
 TABLE = "sim"
+SIM_GRACE = Grace(seconds=5.0, step=0.5)  # the simulation's suspicion timeout is 1 s, not 2
 
 
 class InvariantViolated(AssertionError):
@@ -182,6 +183,7 @@ class Simulation:
         self.queue: list[tuple[float, int, Callable[[], None]]] = []
         self.counter = 0
         self.settings = Settings(heartbeat_every=0.1, suspect_after=1.0, repair_retry=0.15)
+        self.grace = SIM_GRACE
         self.nodes: list[SimNode] = []
         self.epoch = hashlib.blake2b(f"epoch-{seed}".encode(), digest_size=16).digest()
         self.reference: list[tuple[bytes, int]] = []  # the longest stable log seen
@@ -394,7 +396,12 @@ class Simulation:
         )
         for body in bodies:
             self._submit(node, body, local)
-        return bool(bodies)
+        grace = grace_duty(
+            replica.stable, node.node_id, replica.pending_own(), silence(replica), self.grace
+        )
+        if grace is not None:
+            self._submit(node, grace, local)
+        return bool(bodies) or grace is not None
 
     def _submit(self, node: SimNode, body: Body, local: float) -> None:
         effects = node.replica.submit(body, local)

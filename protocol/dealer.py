@@ -9,10 +9,11 @@ Randomness comes in from the caller: ``fresh`` draws (and keeps) a round's secre
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 from .fairdeal import RoundSecret, deck_order, secret_hash, share_hash
 from .game import Game, Phase
-from .messages import Body, Commit, Deal, Reveal, Share
+from .messages import Body, Commit, Deal, Reveal, Share, Start
 from .state import visible_codes
 
 
@@ -77,3 +78,42 @@ def deal_duties(
 def owned(secrets: Mapping[int, RoundSecret]) -> dict[int, bytes]:
     """The secrets to hand a Game as ``own_secrets``."""
     return {number: kept.secret for number, kept in secrets.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class Grace:
+    """How long a deal waits for a player removed without a goodbye (spec/rules.md R-53).
+
+    ``seconds`` counts from when this node last heard that player. The lowest present
+    seat speaks first; each later one waits ``step`` longer, in case the first is gone too.
+    """
+
+    seconds: float = 10.0
+    step: float = 1.0
+
+
+def grace_duty(
+    stable: Game,
+    node: bytes,
+    pending: list[Body],
+    silent_for: Callable[[bytes], float],
+    grace: Grace,
+) -> Start | None:
+    """The START that ends the deal's wait for those away, once their grace is over (R-54).
+
+    Whichever such START comes first in the order decides, the same on every node;
+    ``silent_for`` is how long this node has not heard a node, in seconds.
+    """
+    member = stable.members.get(node)
+    awaited = stable.awaited()
+    if member is None or not member.present or not awaited:
+        return None
+    if any(isinstance(body, Start) for body in pending):
+        return None
+    by_seat = stable.by_seat()
+    present = [seat for seat in stable.players if by_seat[seat].present]
+    rank = present.index(member.seat) if member.seat in present else len(present)
+    wait = grace.seconds + rank * grace.step
+    if any(silent_for(by_seat[seat].node) < wait for seat in awaited):
+        return None
+    return Start(stable.target, stable.post_stacking)

@@ -153,6 +153,9 @@ class Game:
     # first round (``shown_round``).
     game_number: int = 1
     rounds_before: int = 0
+    # Players removed without a goodbye whom the deal still waits for (R-53): a short
+    # absence costs no round. Emptied by a START in the deal, left by each one's return.
+    away: set[int] = field(default_factory=set)
 
     # -- queries -------------------------------------------------------------------
 
@@ -219,6 +222,7 @@ class Game:
             self.own_secrets,  # shared on purpose, as own_orders
             self.game_number,
             self.rounds_before,
+            set(self.away),
         )
 
     def shown_round(self, number: int | None = None) -> int:
@@ -304,6 +308,7 @@ class Game:
                 return self._refuse("already_member")
             member.present = True  # a returning player gets its seat back
             member.since = body.first_seq
+            self.away.discard(member.seat)
             if self.table is not None and member.seat in self.table.areas:
                 set_active(self.table, member.seat, True)
                 if self.phase == Phase.PLAYING:
@@ -387,6 +392,7 @@ class Game:
         self.results, self.winner = [], None
         self.game_number += 1
         self.rounds_before = self.round
+        self.away.clear()  # a rematch seats those present: nobody is waited for (R-53)
         self._next_round()
         return ACCEPTED
 
@@ -405,8 +411,27 @@ class Game:
     # -- the fair deal: commit, share, deal (R-40 to R-43) ---------------------------------
 
     def _present_players(self) -> list[int]:
-        present = {m.seat for m in self.members.values() if m.present}
+        """The players each step of the deal waits for: those present, and those away (R-53)."""
+        present = {m.seat for m in self.members.values() if m.present} | self.away
         return [seat for seat in self.players if seat in present]
+
+    def awaited(self) -> list[int]:
+        """The players the deal under way is waiting for although they are not present."""
+        if self.phase != Phase.DEALING:
+            return []
+        return [seat for seat in self.players if seat in self.away]
+
+    def _go_without(self, sender: bytes, body: Start) -> Outcome:
+        """A START in the deal: the grace is over, deal on without those away (R-54)."""
+        if not self.away:
+            return self._refuse("nobody_away")
+        if (body.target, body.post_stacking) != (self.target, self.post_stacking):
+            return self._refuse("not_this_game")
+        self.away.clear()
+        self._maybe_close_commits()
+        self._maybe_fix_joint()
+        self._maybe_begin_play()
+        return ACCEPTED
 
     def _commit(self, sender: bytes, body: Commit) -> Outcome:
         seat = self.members[sender].seat
@@ -511,7 +536,8 @@ class Game:
         if self.phase != Phase.DEALING or self.joint is None:
             return
         present = {m.seat for m in self.members.values() if m.present}
-        waiting = [seat for seat in self.dealers if seat in present and seat not in self.deals]
+        expected = present | self.away
+        waiting = [seat for seat in self.dealers if seat in expected and seat not in self.deals]
         if waiting or not self.deals:
             return
         dealt = [seat for seat in self.players if seat in self.deals]
@@ -671,6 +697,8 @@ class Game:
             # About an earlier admission of a player who has since come back: void
             # (else suspicions of its last stay would keep removing it as it returns).
             return self._refuse("stale")
+        if target.seat in self.players and self.phase in (Phase.DEALING, Phase.PLAYING):
+            self.away.add(target.seat)  # before it leaves: the deal under way waits for it
         self.leave(body.node)
         return ACCEPTED
 
@@ -700,6 +728,8 @@ class Game:
             self.joint,
             sorted(self.revealed),
             [[f.round, f.seat, f.kind.value, f.detail] for f in self.flags],
+            # Only while someone is away: the digest of every other state stays as it was.
+            *([sorted(self.away)] if self.away else []),
         ]
 
 
@@ -742,6 +772,7 @@ _TRANSITIONS: Mapping[tuple[Phase, type], Handler] = {
     (Phase.LOBBY, Start): Game._start,
     (Phase.OVER, Ready): Game._ready,
     (Phase.OVER, Start): Game._rematch,
+    (Phase.DEALING, Start): Game._go_without,
     (Phase.DEALING, Deal): Game._deal,
     (Phase.PLAYING, Play): Game._play,
 }
