@@ -26,6 +26,7 @@ from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import Frame
 
 from . import guide, keymap, screens
+from .presence import missing_line
 from .state import ClientState, Screen
 
 NOTICE_LINES = 2
@@ -59,6 +60,7 @@ STYLE = Style.from_dict(
         "notice.round_over": "bold",
         "notice.game_over": "bold reverse",
         "notice.alarm": "bold reverse ansired",
+        "notice.waiting": "bold ansiyellow",
         "flagged": "bold ansired",
         "dialog": "reverse",
     }
@@ -182,7 +184,10 @@ def title_text(state: ClientState) -> StyleAndTextTuples:
 
 def notices_text(state: ClientState) -> StyleAndTextTuples:
     fragments: StyleAndTextTuples = []
-    for notice in state.notices()[-NOTICE_LINES:]:
+    waiting = missing_line(state.snap.missing, state.clock() - state.snap_at)
+    if waiting:  # who the table waits for comes first, and stays while it lasts
+        fragments.append(("class:notice class:notice.waiting", f" {waiting}\n"))
+    for notice in state.notices()[-(NOTICE_LINES - len(fragments)) :]:
         marker = NOTICE_MARKERS.get(notice.kind, "")
         style = f"class:notice class:notice.{notice.kind}"
         fragments.append((style, f" {marker} " if marker else " "))

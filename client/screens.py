@@ -261,7 +261,8 @@ def mine_block(text: Text, state: ClientState, table: Table, live: dict[int, int
     if area.stuck:
         text.line(" You called stuck: waiting for a centre play or a stalemate.", "class:hint")
     elif not area.active:
-        text.line(" You have left this round.", "class:hint")
+        # Only a node the others lost for a while sees this: it sits down again by itself.
+        text.line(" You were away: sitting down again...", "class:hint")
 
 
 # -- the lobby ---------------------------------------------------------------------------

@@ -49,6 +49,17 @@ class Notice:
 
 
 @dataclass(frozen=True, slots=True)
+class Missing:
+    """A seated player whose node this node has not heard for a while."""
+
+    seat: int
+    name: str
+    silent: float  # seconds since this node last heard it, as of the snapshot
+    away: bool = False  # removed, and the deal under way waits for it (spec/rules.md R-49)
+    grace: float = 0.0  # for one away: how long, counted like ``silent``, the deal waits
+
+
+@dataclass(frozen=True, slots=True)
 class Snapshot:
     """Everything a screen needs, as of one moment."""
 
@@ -75,6 +86,7 @@ class Snapshot:
     # Between rounds (spec/rules.md R-54, R-55), in seconds as of this snapshot:
     scores_left: float = 0.0  # until this node says by itself that you saw the scores
     count_in: float = 0.0  # of your count-in: you may play when it is 0
+    missing: tuple[Missing, ...] = ()  # players not heard from lately, in seat order
 
 
 def flag_banner(flags: Sequence[Flag], name_of: Callable[[int], str], width: int = 80) -> str:

@@ -27,7 +27,7 @@ import getpass
 import json
 import logging
 import socket
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -39,6 +39,7 @@ from dutchblitz.protocol.core import Settings
 from dutchblitz.protocol.game import Game, Phase
 from dutchblitz.protocol.scoring import DEFAULT_TARGET
 
+from . import botseats
 from .bots import LEVELS, Level
 from .discovery import Advert, Discovery, Found
 from .door import Card, Door, DoorRefused, knock
@@ -228,6 +229,7 @@ class Node:
         if knocks:
             await asyncio.wait(knocks, timeout=SEED_WAIT_S)
         await self.main.start()
+        self._seat_kept_bots()
 
     def _config(self, wishes: Wishes, level: Level | None) -> SeatConfig:
         options = self.options
@@ -396,12 +398,43 @@ class Node:
 
     # -- local bot seats ----------------------------------------------------------------
 
-    async def add_bot(self, level: str) -> LocalSeat:
-        """Seat a bot of ``level`` at our table, as a peer of its own in this process."""
+    def _seat_kept_bots(self) -> None:
+        """Seat again, in the background, the bots this node hosted when it last ran.
+
+        Each restores its own log like the player's seat: back in the game it was in,
+        or, from a lobby, seated afresh.
+        """
+        assert self.state_root is not None
+        for kept in botseats.load(self.state_root):
+            work = self.add_bot(kept.level, number=kept.number, restore=True)
+            self._tasks.append(asyncio.ensure_future(self._seat_quietly(work, kept)))
+
+    async def _seat_quietly(self, work: Awaitable[LocalSeat], kept: botseats.KeptBot) -> None:
+        try:
+            await work
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:
+            log.warning("cannot seat bot %d (%s) again: %s", kept.number, kept.level, error)
+
+    def _keep_bots(self) -> None:
+        if self.state_root is not None:
+            kept = [botseats.KeptBot(bot.number, bot.level) for bot in self.bots]
+            botseats.save(self.state_root, kept)
+
+    async def add_bot(
+        self, level: str, number: int | None = None, restore: bool = False
+    ) -> LocalSeat:
+        """Seat a bot of ``level`` at our table, as a peer of its own in this process.
+
+        ``number`` and ``restore``: a bot this node hosted before a restart, back from
+        its own folder and log.
+        """
         main = self.main
         assert main is not None and self.interface is not None and self.state_root is not None
         used = {bot.number for bot in self.bots}
-        number = next(n for n in range(1, 1000) if n not in used)
+        if number is None or number in used:
+            number = next(n for n in range(1, 1000) if n not in used)
         store = StateDir(self.state_root / "bots" / str(number))
         signer = store.identity()
         node_id = signer.node_id
@@ -420,10 +453,11 @@ class Node:
         name = f"{level} bot {node_id.hex()[:3]}"
         wishes = Wishes(name=name, ready=True, target=self.options.target)
         config = self._config(wishes, LEVELS[level])
-        config.restore = False  # a bot seated in the lobby sits down afresh
+        config.restore = restore  # a bot seated in the lobby sits down afresh
         seat = LocalSeat(config, store, transport, node_id)
         seat.watchers.append(self._notify)
         self.bots.append(BotSeat(number, seat, level))
+        self._keep_bots()
         seat.meet(main.node_id, main.endpoint)
         main.meet(node_id, transport.endpoint)
         await seat.start()
@@ -434,6 +468,7 @@ class Node:
         if not self.bots:
             return False
         bot = self.bots.pop()
+        self._keep_bots()
         await bot.seat.leave()
         self._notify()
         return True
@@ -487,6 +522,9 @@ class Node:
         if self.door_context is not None:
             self.door_context.destroy(linger=0)
         seats = [bot.seat for bot in self.bots] + ([self.main] if self.main else [])
+        if goodbye and self.main is not None:
+            self.bots.clear()
+            self._keep_bots()  # the player leaves the table, and their bots with them
         if goodbye:
             await asyncio.gather(*(seat.leave() for seat in seats), return_exceptions=True)
         else:

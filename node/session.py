@@ -29,6 +29,7 @@ from dutchblitz.protocol.wire_moves import play_from_move
 from .api import Action, Notice, PlayerInfo, Snapshot
 from .bots import LEVELS
 from .duties import can_start
+from .presence import missing_players
 from .runtime import Node
 from .seat import LocalSeat
 from .statelock import shown
@@ -36,6 +37,7 @@ from .statelock import shown
 MAX_NOTICES = 200
 MAX_NAME_BYTES = 32
 MAX_SEATS = 8
+REMOVALS_TOGETHER_S = 1.5  # removals this close are told as one (a node and its bots)
 
 REASONS = {
     "pile_taken": "another player got to that pile first",
@@ -81,6 +83,14 @@ class NodeSession:
         self._flags_seen: tuple[int, int] = (0, 0)  # (id of the replica, flags noticed)
         self._over_noticed: set[tuple[int, int]] = set()
         self._stalemates_seen: tuple[int, int, int] = (0, 0, 0)  # (replica id, round, count)
+        # Every node the log has seated so far (a restored log's included): one seated again
+        # is back, not new.
+        replica = self.seat.replica
+        self._seen_members: set[bytes] = set() if replica is None else set(replica.stable.members)
+        self._away_names: list[str] = []  # whom the deal waited for, as of the last event
+        self._removals: tuple[float, list[str]] = (0.0, [])  # the latest removals' notice
+        self._void_moves = 0  # our moves that did not count because we were away
+        self._games_seen = 1 if replica is None else replica.stable.game_number
         self._tasks: set[asyncio.Future[object]] = set()
         self.seat.listeners.append(self._on_effect)
         node.watchers.append(self._changed)
@@ -133,6 +143,9 @@ class NodeSession:
             ),
             scores_left=seat.pace.scores_left(loop.time()),
             count_in=seat.pace.count_in_left(game, loop.time()),
+            missing=()
+            if replica is None
+            else missing_players(replica, loop.time(), seat.steward.grace),
         )
 
     def _fingerprint(self, node: bytes) -> str:
@@ -375,9 +388,15 @@ class NodeSession:
 
     def _on_effect(self, effect: Effect, live: bool) -> None:
         if not live:
+            if isinstance(effect, Delivered):
+                self._follow_presence(effect)
             return
         if isinstance(effect, Delivered):
             self._on_delivered(effect)
+            self._on_presence(effect)
+            self._follow_presence(effect)
+        elif isinstance(effect, Withdrawn) and effect.reason == "removed_from_table":
+            self._void_moves += 1  # told once, when we are back at the table
         elif isinstance(effect, Withdrawn):
             self._notice("refused", reason_text(effect.reason))
         elif isinstance(effect, Alarm) and effect.kind == "desync":
@@ -396,19 +415,15 @@ class NodeSession:
                 self._notice("lost_race", _lost_race(stable, outcome.by, outcome.move))
             elif not isinstance(body, Start):  # a second start is refused harmlessly
                 self._notice("refused", reason_text(outcome.refusal or ""))
-        elif outcome.accepted and isinstance(body, Admit):
-            member = stable.members.get(body.node)
-            if member is not None and body.node != self.seat.node_id:
-                self._notice("joined", f"{member.name} sat down")
-        elif outcome.accepted and isinstance(body, Start) and stable.game_number > 1:
+        elif outcome.accepted and isinstance(body, Start) and stable.game_number > self._games_seen:
+            self._games_seen = stable.game_number  # (a START in a deal ends a wait: R-54)
             self._notice("info", "Rematch! Same table, scores back to 0: round 1")
         elif outcome.accepted and isinstance(body, Ready) and stable.phase == Phase.OVER:
             member = stable.members.get(entry.sender)
             if member is not None and entry.sender != self.seat.node_id and body.ready:
                 self._notice("joined", f"{member.name} wants a rematch")
-        elif outcome.accepted and isinstance(body, Bye | Suspect):
-            gone = entry.sender if isinstance(body, Bye) else body.node
-            member = stable.members.get(gone)
+        elif outcome.accepted and isinstance(body, Bye):
+            member = stable.members.get(entry.sender)
             if member is not None:
                 self._notice("left", f"{member.name} left the table")
         self._notice_flags(id(replica), stable)
@@ -416,6 +431,54 @@ class NodeSession:
         ended = replica.ended
         over = ended is not None and ended[2].game_number == stable.game_number
         self._notice_results(over, id(replica), stable)
+
+    def _on_presence(self, effect: Delivered) -> None:
+        """Who sat down, who is back, who was removed, and a deal that went on without some."""
+        entry, replica = effect.entry, self.seat.replica
+        if replica is None or not entry.outcome.accepted:
+            return
+        body, stable, me = entry.body, replica.stable, self.seat.node_id
+        if isinstance(body, Admit):
+            member = stable.members.get(body.node)
+            returning = body.node in self._seen_members
+            if body.node == me and returning:
+                void, self._void_moves = self._void_moves, 0
+                lost = f": {void} of your moves did not count" if void else ""
+                self._notice("joined", f"you were away, and are back at the table{lost}")
+            elif member is not None and body.node != me:
+                self._notice("joined", f"{member.name} {'is back' if returning else 'sat down'}")
+        elif isinstance(body, Suspect) and body.node != me:
+            member = stable.members.get(body.node)
+            if member is not None:
+                self._note_removal(member.name)
+        elif isinstance(body, Start) and self._away_names and stable.phase != Phase.LOBBY:
+            names = ", ".join(self._away_names)
+            self._notice("left", f"round {stable.round} goes on without {names}")
+
+    def _note_removal(self, name: str) -> None:
+        """A removal, in one notice with those just before it: a node's bots go with it."""
+        now = asyncio.get_running_loop().time()
+        since, names = self._removals
+        last = self._notices[-1] if self._notices else None
+        if now - since < REMOVALS_TOGETHER_S and last is not None and last.kind == "left":
+            if last.text == _removed_text(names):
+                self._notices.pop()
+                names = [*names, name]
+            else:
+                names = [name]
+        else:
+            names = [name]
+        self._removals = (now, names)
+        self._notice("left", _removed_text(names))
+
+    def _follow_presence(self, effect: Delivered) -> None:
+        replica = self.seat.replica
+        if replica is None:
+            return
+        stable = replica.stable
+        self._seen_members.update(stable.members)
+        by_seat = stable.by_seat()
+        self._away_names = [by_seat[seat].name for seat in stable.awaited()]
 
     def _notice_flags(self, replica_id: int, stable: Game) -> None:
         """Each flag the audit raises, once, as an alarm (spec/rules.md R-44 to R-48)."""
@@ -461,6 +524,11 @@ class NodeSession:
             points = stable.totals.get(stable.winner, 0)
             who = "You win" if stable.winner == me else f"{winner.name} wins"
             self._notice("game_over", f"{who} with {points} points")
+
+
+def _removed_text(names: list[str]) -> str:
+    said = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    return f"{said} {'was' if len(names) == 1 else 'were'} removed: not heard from"
 
 
 def _centre_play_in_flight(pending: list[Body]) -> bool:

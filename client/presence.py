@@ -1,0 +1,28 @@
+"""Who the table is waiting for, in one line: "waiting for Ada: 3 s".
+
+The node says whom it has not heard from, and for how long as of its snapshot
+(``Snapshot.missing``); the face adds the seconds since, so the count goes on
+between snapshots.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from dutchblitz.node.api import Missing
+
+
+def missing_line(missing: Sequence[Missing], since_snapshot: float = 0.0) -> str:
+    """ "waiting for Ada: 3 s, Bob: 1 s", and for a player removed whom the deal waits for,
+    how long it still waits; "" when nobody is missing."""
+    if not missing:
+        return ""
+    parts = []
+    for player in missing:
+        seconds = int(player.silent + max(0.0, since_snapshot))
+        part = f"{player.name}: {seconds} s"
+        if player.away:
+            left = int(player.grace - seconds) if player.grace > seconds else 0
+            part += f" (removed; dealt in if back within {left} s)" if left else " (removed)"
+        parts.append(part)
+    return "waiting for " + ", ".join(parts)
