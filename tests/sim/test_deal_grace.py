@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from dutchblitz.node.sim import Simulation, SimNode
+from dutchblitz.node.sim import SimNode, Simulation
 from dutchblitz.protocol.dealer import Grace
 from dutchblitz.protocol.effects import Delivered
 from dutchblitz.protocol.game import Phase
@@ -35,11 +35,11 @@ class LidClosed(Simulation):
         victim = stable.members.get(self.victim.node_id)
         if node is not self.victim and victim is not None and not victim.present:
             self.removed = True
-        if node is self.victim and not self.closed and stable.results:
-            if stable.phase == Phase.DEALING:
-                self.closed = True
-                self.at(self.now, lambda: self._pause(node, True))
-                self.at(self.now + AWAY_S, lambda: self._pause(node, False))
+        quiet = node is self.victim and not self.closed and stable.results
+        if quiet and stable.phase == Phase.DEALING:
+            self.closed = True
+            self.at(self.now, lambda: self._pause(node, True))
+            self.at(self.now + AWAY_S, lambda: self._pause(node, False))
 
     def victim_dealt(self, round_number: int) -> bool:
         game = self.nodes[0].replica.stable
