@@ -18,7 +18,7 @@ from typing import Any
 from dutchblitz.protocol import plays, rules
 from dutchblitz.protocol.auth import fingerprint
 from dutchblitz.protocol.cards import ALL_BACKS, check_backs
-from dutchblitz.protocol.effects import Alarm, Delivered, Effect, Withdrawn
+from dutchblitz.protocol.effects import Alarm, Delivered, Effect, LogEntry, Withdrawn
 from dutchblitz.protocol.game import Game, Phase
 from dutchblitz.protocol.messages import Admit, Body, Bye, MoveKind, Play, Ready, Start, Suspect
 from dutchblitz.protocol.moves import CentrePlay, Move, PostPlay, Source, StuckCall
@@ -87,7 +87,19 @@ class NodeSession:
         # is back, not new.
         replica = self.seat.replica
         self._seen_members: set[bytes] = set() if replica is None else set(replica.stable.members)
-        self._away_names: list[str] = []  # whom the deal waited for, as of the last event
+        # What this node held when the session began: after a restart, the events of its
+        # log become final again as the others are heard, and are not news any more.
+        self._held_at_start: dict[bytes, int] = (
+            {} if replica is None else {n: st.held for n, st in replica.streams.items()}
+        )
+        # Players removed during the game and not back: a START in the deal went on without
+        # them (spec/rules.md R-50). Effects come after a batch of events is applied, so
+        # this follows the events themselves, not the game as it stands.
+        self._away: set[bytes] = (
+            set()
+            if replica is None
+            else {m.node for m in replica.stable.members.values() if m.seat in replica.stable.away}
+        )
         self._removals: tuple[float, list[str]] = (0.0, [])  # the latest removals' notice
         self._void_moves = 0  # our moves that did not count because we were away
         self._games_seen = 1 if replica is None else replica.stable.game_number
@@ -388,13 +400,10 @@ class NodeSession:
 
     def _on_effect(self, effect: Effect, live: bool) -> None:
         if not live:
-            if isinstance(effect, Delivered):
-                self._follow_presence(effect)
             return
         if isinstance(effect, Delivered):
             self._on_delivered(effect)
             self._on_presence(effect)
-            self._follow_presence(effect)
         elif isinstance(effect, Withdrawn) and effect.reason == "removed_from_table":
             self._void_moves += 1  # told once, when we are back at the table
         elif isinstance(effect, Withdrawn):
@@ -410,10 +419,12 @@ class NodeSession:
         stable = replica.stable
         outcome = entry.outcome
         body = entry.body
-        if entry.sender == self.seat.node_id and not outcome.accepted:
+        if self._old_news(entry):
+            pass  # told before this node restarted, or never worth telling again
+        elif entry.sender == self.seat.node_id and not outcome.accepted:
             if outcome.refusal == Reason.PILE_TAKEN:
                 self._notice("lost_race", _lost_race(stable, outcome.by, outcome.move))
-            elif not isinstance(body, Start):  # a second start is refused harmlessly
+            elif not isinstance(body, Start | Admit):  # a second one is refused harmlessly
                 self._notice("refused", reason_text(outcome.refusal or ""))
         elif outcome.accepted and isinstance(body, Start) and stable.game_number > self._games_seen:
             self._games_seen = stable.game_number  # (a START in a deal ends a wait: R-54)
@@ -438,22 +449,35 @@ class NodeSession:
         if replica is None or not entry.outcome.accepted:
             return
         body, stable, me = entry.body, replica.stable, self.seat.node_id
+        old = self._old_news(entry)
         if isinstance(body, Admit):
             member = stable.members.get(body.node)
             returning = body.node in self._seen_members
+            self._seen_members.add(body.node)
+            self._away.discard(body.node)
+            if old:
+                return
             if body.node == me and returning:
                 void, self._void_moves = self._void_moves, 0
                 lost = f": {void} of your moves did not count" if void else ""
                 self._notice("joined", f"you were away, and are back at the table{lost}")
             elif member is not None and body.node != me:
                 self._notice("joined", f"{member.name} {'is back' if returning else 'sat down'}")
-        elif isinstance(body, Suspect) and body.node != me:
+        elif isinstance(body, Suspect):
             member = stable.members.get(body.node)
-            if member is not None:
+            if stable.phase != Phase.LOBBY:
+                self._away.add(body.node)
+            if member is not None and body.node != me and not old:
                 self._note_removal(member.name)
-        elif isinstance(body, Start) and self._away_names and stable.phase != Phase.LOBBY:
-            names = ", ".join(self._away_names)
-            self._notice("left", f"round {stable.round} goes on without {names}")
+        elif isinstance(body, Start) and self._away and stable.phase != Phase.LOBBY:
+            names = ", ".join(sorted(m.name for n, m in stable.members.items() if n in self._away))
+            self._away.clear()
+            if not old:
+                self._notice("left", f"round {stable.round} goes on without {names}")
+
+    def _old_news(self, entry: LogEntry) -> bool:
+        """An event this node held before it restarted (final only now): told already."""
+        return entry.seq <= self._held_at_start.get(entry.sender, 0)
 
     def _note_removal(self, name: str) -> None:
         """A removal, in one notice with those just before it: a node's bots go with it."""
@@ -470,15 +494,6 @@ class NodeSession:
             names = [name]
         self._removals = (now, names)
         self._notice("left", _removed_text(names))
-
-    def _follow_presence(self, effect: Delivered) -> None:
-        replica = self.seat.replica
-        if replica is None:
-            return
-        stable = replica.stable
-        self._seen_members.update(stable.members)
-        by_seat = stable.by_seat()
-        self._away_names = [by_seat[seat].name for seat in stable.awaited()]
 
     def _notice_flags(self, replica_id: int, stable: Game) -> None:
         """Each flag the audit raises, once, as an alarm (spec/rules.md R-44 to R-48)."""
