@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from dutchblitz.node.api import Missing
+from dutchblitz.node.api import Missing, Snapshot, game_on_text
 
 
 def missing_line(missing: Sequence[Missing], since_snapshot: float = 0.0) -> str:
@@ -26,3 +26,15 @@ def missing_line(missing: Sequence[Missing], since_snapshot: float = 0.0) -> str
             part += f" (removed; dealt in if back within {left} s)" if left else " (removed)"
         parts.append(part)
     return "waiting for " + ", ".join(parts)
+
+
+def game_on_lines(snap: Snapshot) -> list[tuple[str, str]]:
+    """(style, line) for a lobby that is empty because we arrived during a game; [] if not."""
+    if snap.game_on is None:
+        return []
+    said = game_on_text(snap.table, snap.game_on)
+    return [
+        ("class:strong", f" {said[0].upper()}{said[1:]}."),
+        ("", " You sit down for the next game. Wait here: this screen changes by itself"),
+        ("", " when the table has a seat for you (q leaves)."),
+    ]

@@ -19,6 +19,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from . import countin, guide, keymap
 from .keymap import KeyHelp
+from .presence import game_on_lines
 from .state import ClientState
 
 CELL = 5  # "10R♂~" is the widest card
@@ -284,6 +285,11 @@ def lobby_screen(state: ClientState) -> StyleAndTextTuples:
     if snap.profile > 1:
         text.add(" Profile  ", "class:header").line(profile_line(snap.profile, snap.state_dir))
     text.line()
+    late = game_on_lines(snap)
+    for style, line in late:  # we came during a game: say so instead of an empty lobby
+        text.line(line, style)
+    if late:
+        return text.fragments
     text.add("  #  ").cell("Player", 22, "class:header").cell("Back", 10, "class:header")
     text.cell("Ready", 11, "class:header").line("Key", "class:header")
     players = sorted((p for p in snap.players if p.present), key=lambda p: p.seat)

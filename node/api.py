@@ -60,6 +60,14 @@ class Missing:
 
 
 @dataclass(frozen=True, slots=True)
+class GameOn:
+    """The game under way at a table that has not seated us: we sit down after it."""
+
+    players: int  # nodes at the table, as its members' heartbeats show (0: not known yet)
+    round: int  # the latest round seen (0: not known yet)
+
+
+@dataclass(frozen=True, slots=True)
 class Snapshot:
     """Everything a screen needs, as of one moment."""
 
@@ -87,6 +95,18 @@ class Snapshot:
     scores_left: float = 0.0  # until this node says by itself that you saw the scores
     count_in: float = 0.0  # of your count-in: you may play when it is 0
     missing: tuple[Missing, ...] = ()  # players not heard from lately, in seat order
+    game_on: GameOn | None = None  # we arrived while this game was on: seated after it
+
+
+def game_on_text(table: str, game: GameOn) -> str:
+    """ "a game is on at kitchen: 4 players, round 3", as far as it is known."""
+    known = []
+    if game.players:
+        known.append(f"{game.players} player{'s' if game.players != 1 else ''}")
+    if game.round:
+        known.append(f"round {game.round}")
+    where = f" at {table}" if table else ""
+    return f"a game is on{where}" + (f": {', '.join(known)}" if known else "")
 
 
 def flag_banner(flags: Sequence[Flag], name_of: Callable[[int], str], width: int = 80) -> str:

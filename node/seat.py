@@ -68,10 +68,12 @@ from dutchblitz.protocol.messages import (
     Suspect,
 )
 
+from .api import GameOn
 from .bots import Level, think_time
 from .contacts import Contacts
 from .duties import Steward, Wishes
 from .flood import flood_from_env, run_flood
+from .latecomer import GameNews
 from .pace import COUNT_IN_S, Pace
 from .store import StateDir, StoreError, TableRecord
 from .throttle import Throttle, Verdict
@@ -210,6 +212,7 @@ class LocalSeat:
             self.pace,
         )
         self._closed = False
+        self.news = GameNews()  # what we overhear of a game we arrived too late for
 
     # -- life ----------------------------------------------------------------------------
 
@@ -434,6 +437,7 @@ class LocalSeat:
         self._results_logged = self._round_logged = 0
         self.game_over.clear()
         self._games_ended = 0
+        self.news = GameNews()
         replica = Replica(self._identity(epoch), now, self.config.settings, self.signer)
         if self.replica is not None:
             # Our clock never goes back, even on another table's log: peers that heard our
@@ -610,12 +614,26 @@ class LocalSeat:
             return
         if kind == Kind.HEARTBEAT and replica.ended is not None:
             self._note_progress(data)
+        if kind in (Kind.HEARTBEAT, Kind.EVENT) and self._outside(replica):
+            self.news.overhear(data, now)
         # ``sender`` is the key the channel authenticated (and the header named it).
         # A HELLO may move the seat to another table: it sees the state brought up to date.
         advance = not defer or kind == Kind.HELLO
         self._execute(replica.receive(data, now, via=sender, advance=advance))
         if kind == Kind.HELLO:
             self._consider_moving(now)
+
+    def _outside(self, replica: Replica) -> bool:
+        """Asking to join a table that has never seated us (not a player coming back)."""
+        return replica.rejoining and self.node_id not in replica.stable.members
+
+    def game_on(self) -> GameOn | None:
+        """The game on at the table we asked to join, if one keeps us waiting (P-117)."""
+        replica, since = self.replica, self._joining_since
+        if replica is None or since is None or not self._outside(replica):
+            return None
+        now = self._now()
+        return self.news.game_on(now - since, now, self.node_id)
 
     def _note_hello(self, data: bytes) -> None:
         try:

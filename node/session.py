@@ -26,7 +26,7 @@ from dutchblitz.protocol.rules import Reason
 from dutchblitz.protocol.state import Area, Table
 from dutchblitz.protocol.wire_moves import play_from_move
 
-from .api import Action, Notice, PlayerInfo, Snapshot
+from .api import Action, Notice, PlayerInfo, Snapshot, game_on_text
 from .bots import LEVELS
 from .duties import can_start
 from .presence import missing_players
@@ -158,6 +158,7 @@ class NodeSession:
             missing=()
             if replica is None
             else missing_players(replica, loop.time(), seat.steward.grace),
+            game_on=seat.game_on(),
         )
 
     def _fingerprint(self, node: bytes) -> str:
@@ -191,7 +192,7 @@ class NodeSession:
     def act(self, action: Action, slot: int = 0) -> str | None:
         replica = self.seat.replica
         if replica is None or not replica.can_play():
-            return "you are not seated at the table yet"
+            return self._not_seated()
         game = replica.optimistic()
         table = game.table
         me = game.seat_of(self.seat.node_id)
@@ -326,7 +327,7 @@ class NodeSession:
     def _why_not_start(self) -> str | None:
         replica = self.seat.replica
         if replica is None or not replica.can_play():
-            return "you are not seated at the table yet"
+            return self._not_seated()
         stable = replica.stable
         if stable.phase != Phase.LOBBY:
             return "the game has already started"
@@ -387,10 +388,16 @@ class NodeSession:
     def _lobby_only(self, what: str) -> str | None:
         replica = self.seat.replica
         if replica is None or not replica.can_play():
-            return "you are not seated at the table yet"
+            return self._not_seated()
         if replica.optimistic().phase != Phase.LOBBY:
             return f"you can {what} only in the lobby"
         return None
+
+    def _not_seated(self) -> str:
+        game = self.seat.game_on()
+        if game is None:
+            return "you are not seated at the table yet"
+        return f"{game_on_text(self.node.options.table, game)}; you sit down for the next game"
 
     def _failure_text(self) -> str:
         failure = self.seat.failure

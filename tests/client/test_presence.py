@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 from dutchblitz.client.presence import missing_line
-from dutchblitz.node.api import Missing, Snapshot
+from dutchblitz.node.api import GameOn, Missing, Snapshot, game_on_text
+from dutchblitz.protocol.game import Game
 
 from tests.client.driving import Clock, running, until
 from tests.client.fakes import FakeSession, lobby_game, playing_session
@@ -50,9 +51,11 @@ class QuietSession(FakeSession):
     """A fake whose node has not heard some players for a while."""
 
     missing: tuple[Missing, ...] = field(default_factory=tuple)
+    game_on: GameOn | None = None
 
     def snapshot(self) -> Snapshot:
-        return dataclasses.replace(super().snapshot(), missing=self.missing)
+        snap = super().snapshot()
+        return dataclasses.replace(snap, missing=self.missing, game_on=self.game_on)
 
 
 @pytest.mark.parametrize("where", ["lobby", "table"])
@@ -74,5 +77,32 @@ def test_every_screen_shows_whom_it_waits_for_and_counts_on(where: str) -> None:
             session.missing = ()
             drive.state.refresh()
             await until(lambda: "waiting for" not in "\n".join(drive.screen()), "the line gone")
+
+    run(go())
+
+
+@pytest.mark.parametrize(
+    ("game", "said"),
+    [
+        (GameOn(4, 3), "a game is on at kitchen: 4 players, round 3"),
+        (GameOn(1, 0), "a game is on at kitchen: 1 player"),
+        (GameOn(0, 0), "a game is on at kitchen"),
+    ],
+)
+def test_what_a_late_joiner_is_told(game: GameOn, said: str) -> None:
+    assert game_on_text("kitchen", game) == said
+
+
+def test_a_late_joiner_sees_the_game_on_instead_of_an_empty_lobby() -> None:
+    session = QuietSession(Game(), game_on=GameOn(4, 3))
+
+    async def go() -> None:
+        async with running(session) as drive:
+            drive.state.refresh()
+            said = "A game is on at kitchen: 4 players, round 3."
+            await until(lambda: said in "\n".join(drive.screen()), "the game on")
+            text = "\n".join(drive.screen())
+            assert "You sit down for the next game" in text
+            assert "Alone?" not in text
 
     run(go())
