@@ -427,11 +427,14 @@ class NodeSession:
         outcome = entry.outcome
         body = entry.body
         if self._old_news(entry):
-            pass  # told before this node restarted, or never worth telling again
-        elif entry.sender == self.seat.node_id and not outcome.accepted:
+            # Told before this node restarted: what it ended or flagged is no news either.
+            self._results_seen = (id(replica), len(stable.results))
+            self._flags_seen = (id(replica), len(stable.flags))
+            return
+        if entry.sender == self.seat.node_id and not outcome.accepted:
             if outcome.refusal == Reason.PILE_TAKEN:
                 self._notice("lost_race", _lost_race(stable, outcome.by, outcome.move))
-            elif not isinstance(body, Start | Admit):  # a second one is refused harmlessly
+            elif not isinstance(body, Start | Admit | Suspect):  # a second one: harmless
                 self._notice("refused", reason_text(outcome.refusal or ""))
         elif outcome.accepted and isinstance(body, Start) and stable.game_number > self._games_seen:
             self._games_seen = stable.game_number  # (a START in a deal ends a wait: R-54)
