@@ -70,6 +70,14 @@ def rematch_duty(game: Game, me: Member, stable: Game, *, bot: bool) -> Body | N
     return None
 
 
+def newcomer_profile(game: Game, me: Member, wishes: Wishes) -> Profile | None:
+    """A node seated after a game's end, for the next one (R-55), gives its name then."""
+    if game.phase != Phase.OVER or me.seat in game.players or me.name == wishes.name:
+        return None
+    back = wishes.back or me.back
+    return Profile(wishes.name, back) if back else None
+
+
 def can_start(game: Game, node: bytes, at_least: int = 2) -> bool:
     """Whether a Start from ``node`` would be accepted now, with ``at_least`` players."""
     if game.phase != Phase.LOBBY:
@@ -162,7 +170,9 @@ class Steward:
             if game.phase == Phase.LOBBY:
                 self._lobby(game, me, replica.stable)
             elif game.phase == Phase.OVER:
-                self._send_once(rematch_duty(game, me, replica.stable, bot=self.bot is not None))
+                profile = newcomer_profile(game, me, self.wishes)
+                bot = self.bot is not None
+                self._send_once(profile or rematch_duty(game, me, replica.stable, bot=bot))
         if self._seen_due(replica, now):
             self.submit(Ready(True))
         self.deal_duties(replica)

@@ -325,12 +325,13 @@ class LocalSeat:
             self.replica.know_key(node, key)
 
     def _follow_game(self) -> None:
-        """Once the game has started, let in only the seated players; in a lobby, all."""
+        """While a game is on, let in only the seated players; in a lobby, or between games
+        (a newcomer may sit down for the next one), all."""
         replica = self.replica
         if replica is None:
             return
         game = replica.stable
-        if game.phase == Phase.LOBBY:
+        if game.admits_newcomers():
             self.roster.reopen()
         else:
             self.roster.seat_only(member.node for member in game.members.values())

@@ -428,8 +428,9 @@ class NodeSession:
         body = entry.body
         if self._old_news(entry):
             # Told before this node restarted: what it ended or flagged is no news either.
-            self._results_seen = (id(replica), len(stable.results))
+            self._results_seen = (id(replica), stable.game_number, len(stable.results))
             self._flags_seen = (id(replica), len(stable.flags))
+            self._games_seen = stable.game_number
             return
         if entry.sender == self.seat.node_id and not outcome.accepted:
             if outcome.refusal == Reason.PILE_TAKEN:
@@ -438,6 +439,7 @@ class NodeSession:
                 self._notice("refused", reason_text(outcome.refusal or ""))
         elif outcome.accepted and isinstance(body, Start) and stable.game_number > self._games_seen:
             self._games_seen = stable.game_number  # (a START in a deal ends a wait: R-54)
+            self._away.clear()  # a rematch seats those present
             self._notice("info", "Rematch! Same table, scores back to 0: round 1")
         elif outcome.accepted and isinstance(body, Ready) and stable.phase == Phase.OVER:
             member = stable.members.get(entry.sender)
@@ -473,6 +475,9 @@ class NodeSession:
                 self._notice("joined", f"you were away, and are back at the table{lost}")
             elif member is not None and body.node != me:
                 self._notice("joined", f"{member.name} {'is back' if returning else 'sat down'}")
+            elif body.node == me and stable.phase == Phase.OVER:
+                table = self.node.options.table
+                self._notice("info", f"you sit down at {table} for its next game: r when ready")
         elif isinstance(body, Suspect):
             member = stable.members.get(body.node)
             if stable.phase != Phase.LOBBY:

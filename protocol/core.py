@@ -921,8 +921,8 @@ class Replica:
         member = self.stable.members.get(node)
         if member is not None and member.present:
             return []
-        if member is None and self.stable.phase != Phase.LOBBY:
-            return []  # past the lobby only players who were seated come back (P-117)
+        if member is None and not self.stable.admits_newcomers():
+            return []  # while a game is on only players who were seated come back (P-117)
         self.admitted.add((node, first_seq))
         return self._send_event(Admit(node, first_seq), now)
 

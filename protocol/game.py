@@ -248,6 +248,11 @@ class Game:
             return []
         return present
 
+    def admits_newcomers(self) -> bool:
+        """Whether a node never seated may sit down now: in the lobby, or after a game's
+        end, for the next one (R-55); never while a game is on (P-117)."""
+        return self.phase in (Phase.LOBBY, Phase.OVER)
+
     def audit_complete(self) -> bool:
         """Whether every finished round's every dealt deck is revealed or accounted for."""
         settled = {(f.round, f.seat) for f in self.flags if f.kind != FlagKind.BACKDATED}
@@ -316,7 +321,7 @@ class Game:
             return ACCEPTED
         if not self.members and body.node != sender:
             return self._refuse("not_member")  # the first event of a table admits its founder
-        if self.phase != Phase.LOBBY:
+        if not self.admits_newcomers():
             return self._refuse("in_play")  # once dealt, only players who were seated return
         if self.members and (sender not in self.members or not self.members[sender].present):
             return self._refuse("not_member")
@@ -771,6 +776,7 @@ _TRANSITIONS: Mapping[tuple[Phase, type], Handler] = {
     (Phase.DEALING, Ready): Game._seen,
     (Phase.LOBBY, Start): Game._start,
     (Phase.OVER, Ready): Game._ready,
+    (Phase.OVER, Profile): Game._profile,
     (Phase.OVER, Start): Game._rematch,
     (Phase.DEALING, Start): Game._go_without,
     (Phase.DEALING, Deal): Game._deal,

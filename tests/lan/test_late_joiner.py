@@ -1,10 +1,11 @@
-"""A node that arrives while a game is on says so, and sits down once it can (issue #15, 12).
+"""A node that arrives while a game is on says so, and sits down for the next game (issue #15, 12).
 
-Two bot nodes play at table "kitchen"; a third node, a person's, arrives mid-game.
-The table admits new players only in its lobby (P-117), so the newcomer waits: its
-screen says "a game is on at kitchen: 2 players, round N" instead of an empty lobby,
-and so do its refusals. When the game's players leave, it is not left waiting on a
-table that has gone: it sits down at a table of its own, ready for the next game.
+Ann (a person, her keys pressed by the test) and Ben (a bot node) play at table
+"kitchen"; Cat's node arrives mid-game. The table admits newcomers only between
+games (P-117, R-55), so Cat waits: her screen says "a game is on at kitchen: 2
+players" (and the round, once an event names it) instead of an empty lobby, and so
+do her refusals. Once the game is over she sits down with her own name, and when
+everyone asks for the next game, the rematch seats her with the others.
 """
 
 from __future__ import annotations
@@ -19,10 +20,11 @@ from dutchblitz.node.session import NodeSession
 from dutchblitz.protocol.game import Phase
 
 from tests.lan.nodes import free_ports
+from tests.lan.test_rematch import press_until
 
-pytestmark = [pytest.mark.lan, pytest.mark.timeout(90)]
+pytestmark = [pytest.mark.lan, pytest.mark.timeout(150)]
 
-WAIT_S = 30.0
+WAIT_S = 45.0
 
 
 async def until(session: NodeSession, check: Callable[[], bool], what: str) -> None:
@@ -49,45 +51,60 @@ def test_a_late_joiner_is_told_the_game_is_on_and_sits_down_after_it(tmp_path: P
             table="kitchen",
             interface="127.0.0.1",
             discovery=False,
-            target=300,
+            target=3,
             state_dir=tmp_path / name,
             port=ports[index],
             peers=() if index == 0 else (door,),
             **more,  # type: ignore[arg-type]
         )
 
-    bot = {"bot": True, "bot_level": "normal", "headless": True, "players": 2}
-
     async def scenario() -> None:
-        first = Node(options("Ann", 0, **bot))
+        first = Node(options("Ann", 0))
         await first.start()
-        second = Node(options("Ben", 1, **bot))
+        ann = NodeSession(first)
+        second = Node(options("Ben", 1, bot=True, bot_level="flat-out", headless=True, players=2))
         await second.start()
-        ben = NodeSession(second)
-        late = None
+        late = Node(options("Cat", 2))
         try:
-            playing = lambda: ben.snapshot().stable.phase == Phase.PLAYING  # noqa: E731
-            await until(ben, playing, "the game to start")
-            late = Node(options("Cat", 2))
-            await late.start()
+            await until(ann, lambda: len(ann.snapshot().players) == 2, "Ben seated")
+            assert ann.set_ready(True) is None
+            playing = lambda: ann.snapshot().stable.phase == Phase.PLAYING  # noqa: E731
+            await until(ann, playing, "the game to start")
+            await late.start()  # while Ann waits, the round cannot end
             cat = NodeSession(late)
-            told = lambda: cat.snapshot().game_on is not None  # noqa: E731
-            await until(cat, told, "a word that a game is on")
-            game_on = cat.snapshot().game_on
-            assert game_on is not None and game_on.players == 2 and game_on.round >= 1
-            refusal = cat.set_ready(True) or ""
-            assert refusal.startswith("a game is on at kitchen: 2 players, round ")
-            assert refusal.endswith("you sit down for the next game")
-            assert cat.snapshot().my_seat is None
-        finally:
-            await ben.leave()
-            await first.stop()
-        try:
-            seated = lambda: cat.snapshot().my_seat is not None  # noqa: E731
-            await until(cat, seated, "the late joiner seated at a table of its own")
-            snap = cat.snapshot()
-            assert snap.game_on is None and snap.stable.phase == Phase.LOBBY
-        finally:
-            await cat.leave()
 
-    asyncio.run(asyncio.wait_for(scenario(), 80))
+            def told() -> bool:
+                game_on = cat.snapshot().game_on
+                return game_on is not None and game_on.players == 2
+
+            await until(cat, told, "a word that a game is on, with 2 players")
+            # Ann is idle: her node, the one that knows Cat, sends no event naming a round.
+            refusal = cat.set_ready(True) or ""
+            assert refusal.startswith("a game is on at kitchen: 2 players")
+            assert refusal.endswith("; you sit down for the next game")
+            assert cat.snapshot().my_seat is None
+            over = lambda: ann.snapshot().stable.phase == Phase.OVER  # noqa: E731
+            await press_until(ann, over, "the end of the game")
+
+            def seated() -> bool:
+                snap = cat.snapshot()
+                me = snap.stable.members.get(snap.my_node)
+                return me is not None and me.name == "Cat"
+
+            await until(cat, seated, "the newcomer seated, with her name, after the game")
+            snap = cat.snapshot()
+            assert snap.stable.phase == Phase.OVER and snap.game_on is None
+            notices = [n.text for n in cat.take_notices()]
+            assert "you sit down at kitchen for its next game: r when ready" in notices
+            assert ann.set_ready(True) is None
+            assert cat.set_ready(True) is None
+            rematch = lambda: cat.snapshot().stable.game_number == 2  # noqa: E731
+            await until(cat, rematch, "the next game, with the newcomer")
+            stable = cat.snapshot().stable
+            assert len(stable.players) == 3 and cat.snapshot().my_seat in stable.players
+        finally:
+            await late.stop()
+            await second.stop()
+            await ann.leave()
+
+    asyncio.run(asyncio.wait_for(scenario(), 140))
