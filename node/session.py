@@ -37,7 +37,7 @@ from .statelock import shown
 MAX_NOTICES = 200
 MAX_NAME_BYTES = 32
 MAX_SEATS = 8
-REMOVALS_TOGETHER_S = 1.5  # removals this close are told as one (a node and its bots)
+GONE_TOGETHER_S = 1.5  # players gone this close are told as one (a node and its bots)
 
 REASONS = {
     "pile_taken": "another player got to that pile first",
@@ -100,7 +100,7 @@ class NodeSession:
             if replica is None
             else {m.node for m in replica.stable.members.values() if m.seat in replica.stable.away}
         )
-        self._removals: tuple[float, list[str]] = (0.0, [])  # the latest removals' notice
+        self._gone: tuple[float, list[str], bool] = (0.0, [], False)  # the last "gone" notice
         self._void_moves = 0  # our moves that did not count because we were away
         self._games_seen = 1 if replica is None else replica.stable.game_number
         self._tasks: set[asyncio.Future[object]] = set()
@@ -448,7 +448,7 @@ class NodeSession:
         elif outcome.accepted and isinstance(body, Bye):
             member = stable.members.get(entry.sender)
             if member is not None:
-                self._notice("left", f"{member.name} left the table")
+                self._note_gone(member.name, removed=False)
         self._notice_flags(id(replica), stable)
         self._notice_stalemate(id(replica), stable)
         ended = replica.ended
@@ -483,7 +483,7 @@ class NodeSession:
             if stable.phase != Phase.LOBBY:
                 self._away.add(body.node)
             if member is not None and body.node != me and not old:
-                self._note_removal(member.name)
+                self._note_gone(member.name, removed=True)
         elif isinstance(body, Start) and self._away and stable.phase != Phase.LOBBY:
             names = ", ".join(sorted(m.name for n, m in stable.members.items() if n in self._away))
             self._away.clear()
@@ -494,21 +494,20 @@ class NodeSession:
         """An event this node held before it restarted (final only now): told already."""
         return entry.seq <= self._held_at_start.get(entry.sender, 0)
 
-    def _note_removal(self, name: str) -> None:
-        """A removal, in one notice with those just before it: a node's bots go with it."""
+    def _note_gone(self, name: str, removed: bool) -> None:
+        """A player gone, in one notice with those gone the same way just before: a node's
+        bots go with it ("Ada and easy bot 1c2 were removed: not heard from")."""
         now = asyncio.get_running_loop().time()
-        since, names = self._removals
+        since, names, how = self._gone
         last = self._notices[-1] if self._notices else None
-        if now - since < REMOVALS_TOGETHER_S and last is not None and last.kind == "left":
-            if last.text == _removed_text(names):
-                self._notices.pop()
-                names = [*names, name]
-            else:
-                names = [name]
+        together = now - since < GONE_TOGETHER_S and how == removed
+        if together and last is not None and last.text == _gone_text(names, how):
+            self._notices.pop()
+            names = [*names, name]
         else:
             names = [name]
-        self._removals = (now, names)
-        self._notice("left", _removed_text(names))
+        self._gone = (now, names, removed)
+        self._notice("left", _gone_text(names, removed))
 
     def _notice_flags(self, replica_id: int, stable: Game) -> None:
         """Each flag the audit raises, once, as an alarm (spec/rules.md R-44 to R-48)."""
@@ -556,9 +555,11 @@ class NodeSession:
             self._notice("game_over", f"{who} with {points} points")
 
 
-def _removed_text(names: list[str]) -> str:
+def _gone_text(names: list[str], removed: bool) -> str:
     said = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
-    return f"{said} {'was' if len(names) == 1 else 'were'} removed: not heard from"
+    if removed:
+        return f"{said} {'was' if len(names) == 1 else 'were'} removed: not heard from"
+    return f"{said} left the table"
 
 
 def _centre_play_in_flight(pending: list[Body]) -> bool:
