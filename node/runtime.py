@@ -60,7 +60,6 @@ KNOCK_RETRY_S = 1.0  # first wait between knocks at a seed's door that is not an
 KNOCK_RETRY_MAX_S = 8.0
 # A door that says this will say it again: knocking on would only spend guesses.
 FINAL_REFUSALS = frozenset({"wrong passphrase", "other table", "bad card", "version"})
-REGREET_S = (0.5, 1.2)  # after a door lets a node in, greet it again then (see _admit)
 SEED_WAIT_S = 3.0  # how long the seat waits for the seeds' doors before looking for a table
 
 
@@ -310,19 +309,6 @@ class Node:
             main.meet(card.node_id, card.table_endpoint, force=True)
         except Exception:
             log.exception("door: cannot greet %s", card.table_endpoint)
-        # Once a game is on, our roster drops what a newcomer says, so it learns our table
-        # only from our HELLOs: one lost to the race between the door and its roster would
-        # leave it founding a table of its own. Greet it again a little later.
-        loop = asyncio.get_running_loop()
-        for delay in REGREET_S:
-            loop.call_later(delay, self._greet_again, card)
-
-    def _greet_again(self, card: Card) -> None:
-        main = self.main
-        if main is None or main.replica is None or main.replica.stable.admits_newcomers():
-            return  # a lobby hears the newcomer, and answers it
-        with contextlib.suppress(Exception):
-            main.meet(card.node_id, card.table_endpoint, force=True)
 
     def _card(self) -> Card:
         main, signer = self.main, self.signer
