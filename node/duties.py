@@ -71,7 +71,7 @@ def rematch_duty(game: Game, me: Member, stable: Game, *, bot: bool) -> Body | N
 
 
 def newcomer_profile(game: Game, me: Member, wishes: Wishes) -> Profile | None:
-    """A node seated after a game's end, for the next one (R-56), gives its name then."""
+    """A node seated after a game's end, for the next one (R-58), gives its name then."""
     if game.phase != Phase.OVER or me.seat in game.players or me.name == wishes.name:
         return None
     back = wishes.back or me.back
@@ -191,7 +191,7 @@ class Steward:
         return seat is not None and seat in stable.still_looking()
 
     def _end_grace(self, replica: Replica) -> None:
-        """Deal on without the players away once their grace is over (spec/rules.md R-55)."""
+        """Deal on without the players away once their grace is over (spec/rules.md R-57)."""
         body = grace_duty(
             replica.stable, self.node_id, replica.pending_own(), silence(replica), self.grace
         )

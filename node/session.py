@@ -438,7 +438,7 @@ class NodeSession:
             elif not isinstance(body, Start | Admit | Suspect):  # a second one: harmless
                 self._notice("refused", reason_text(outcome.refusal or ""))
         elif outcome.accepted and isinstance(body, Start) and stable.game_number > self._games_seen:
-            self._games_seen = stable.game_number  # (a START in a deal ends a wait: R-55)
+            self._games_seen = stable.game_number  # (a START in a deal ends a wait: R-57)
             self._away.clear()  # a rematch seats those present
             self._notice("info", "Rematch! Same table, scores back to 0: round 1")
         elif outcome.accepted and isinstance(body, Ready) and stable.phase == Phase.OVER:

@@ -82,7 +82,7 @@ def owned(secrets: Mapping[int, RoundSecret]) -> dict[int, bytes]:
 
 @dataclass(frozen=True, slots=True)
 class Grace:
-    """How long a deal waits for a player removed without a goodbye (spec/rules.md R-54).
+    """How long a deal waits for a player removed without a goodbye (spec/rules.md R-56).
 
     ``seconds`` counts from when this node last heard that player. The lowest present
     seat speaks first; each later one waits ``step`` longer, in case the first is gone too.
@@ -99,7 +99,7 @@ def grace_duty(
     silent_for: Callable[[bytes], float],
     grace: Grace,
 ) -> Start | None:
-    """The START that ends the deal's wait for those away, once their grace is over (R-55).
+    """The START that ends the deal's wait for those away, once their grace is over (R-57).
 
     Whichever such START comes first in the order decides, the same on every node;
     ``silent_for`` is how long this node has not heard a node, in seconds.

@@ -153,7 +153,7 @@ class Game:
     # first round (``shown_round``).
     game_number: int = 1
     rounds_before: int = 0
-    # Players removed without a goodbye whom the deal still waits for (R-54): a short
+    # Players removed without a goodbye whom the deal still waits for (R-56): a short
     # absence costs no round. Emptied by a START in the deal, left by each one's return.
     away: set[int] = field(default_factory=set)
 
@@ -250,7 +250,7 @@ class Game:
 
     def admits_newcomers(self) -> bool:
         """Whether a node never seated may sit down now: in the lobby, or after a game's
-        end, for the next one (R-56); never while a game is on (P-117)."""
+        end, for the next one (R-58); never while a game is on (P-117)."""
         return self.phase in (Phase.LOBBY, Phase.OVER)
 
     def audit_complete(self) -> bool:
@@ -397,7 +397,7 @@ class Game:
         self.results, self.winner = [], None
         self.game_number += 1
         self.rounds_before = self.round
-        self.away.clear()  # a rematch seats those present: nobody is waited for (R-54)
+        self.away.clear()  # a rematch seats those present: nobody is waited for (R-56)
         self._next_round()
         return ACCEPTED
 
@@ -416,7 +416,7 @@ class Game:
     # -- the fair deal: commit, share, deal (R-40 to R-43) ---------------------------------
 
     def _present_players(self) -> list[int]:
-        """The players each step of the deal waits for: those present, and those away (R-54)."""
+        """The players each step of the deal waits for: those present, and those away (R-56)."""
         present = {m.seat for m in self.members.values() if m.present} | self.away
         return [seat for seat in self.players if seat in present]
 
@@ -427,7 +427,7 @@ class Game:
         return [seat for seat in self.players if seat in self.away]
 
     def _go_without(self, sender: bytes, body: Start) -> Outcome:
-        """A START in the deal: the grace is over, deal on without those away (R-55)."""
+        """A START in the deal: the grace is over, deal on without those away (R-57)."""
         if not self.away:
             return self._refuse("nobody_away")
         if (body.target, body.post_stacking) != (self.target, self.post_stacking):

@@ -2,7 +2,7 @@
 
 Ann (a person, her keys pressed by the test) and Ben (a bot node) play at table
 "kitchen"; Cat's node arrives mid-game. The table admits newcomers only between
-games (P-117, R-56), so Cat waits: her screen says "a game is on at kitchen: 2
+games (P-117, R-58), so Cat waits: her screen says "a game is on at kitchen: 2
 players" (and the round, once an event names it) instead of an empty lobby, and so
 do her refusals. Once the game is over she sits down with her own name, and when
 everyone asks for the next game, the rematch seats her with the others.

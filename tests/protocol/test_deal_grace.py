@@ -1,4 +1,4 @@
-"""The deal waits a while for a player removed without a goodbye (spec/rules.md R-54, R-55)."""
+"""The deal waits a while for a player removed without a goodbye (spec/rules.md R-56, R-57)."""
 
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ def _removed(game: Game, seat: int) -> None:
     assert not game.members[NODE_IDS[seat]].present
 
 
-def test_the_deal_waits_for_a_removed_player_and_deals_it_in_on_its_return_R54() -> None:
+def test_the_deal_waits_for_a_removed_player_and_deals_it_in_on_its_return_R56() -> None:
     game = _started()
     _removed(game, 2)
     assert game.awaited() == [2]
@@ -70,7 +70,7 @@ def test_the_deal_waits_for_a_removed_player_and_deals_it_in_on_its_return_R54()
     assert game.table.areas[2].active
 
 
-def test_a_player_removed_after_committing_holds_the_shares_until_the_grace_ends_R54() -> None:
+def test_a_player_removed_after_committing_holds_the_shares_until_the_grace_ends_R56() -> None:
     game = _started()
     for seat in range(3):
         game.apply(NODE_IDS[seat], _commit(seat))
@@ -82,7 +82,7 @@ def test_a_player_removed_after_committing_holds_the_shares_until_the_grace_ends
     assert game.dealers == (0, 2)
 
 
-def test_a_start_in_the_deal_ends_the_wait_R55() -> None:
+def test_a_start_in_the_deal_ends_the_wait_R57() -> None:
     game = _started()
     assert game.apply(NODE_IDS[1], Start(75, True)).refusal == "nobody_away"
     _removed(game, 2)
@@ -97,7 +97,7 @@ def test_a_start_in_the_deal_ends_the_wait_R55() -> None:
     assert game.apply(NODE_IDS[2], _commit(2)).refusal == "commits_closed", "back too late"
 
 
-def test_a_goodbye_is_not_waited_for_R54() -> None:
+def test_a_goodbye_is_not_waited_for_R56() -> None:
     game = _started()
     assert game.apply(NODE_IDS[2], Bye()).accepted
     for seat in (0, 1):
@@ -130,7 +130,7 @@ GRACE = Grace(seconds=10.0, step=1.0)
         (0, 30.0, [Start(75, True)], False),  # one already on its way
     ],
 )
-def test_the_grace_duty_R55(seat: int, silent: float, pending: list[Body], sends: bool) -> None:
+def test_the_grace_duty_R57(seat: int, silent: float, pending: list[Body], sends: bool) -> None:
     game = _started()
     _removed(game, 2)
     away = NODE_IDS[2]
@@ -142,7 +142,7 @@ def test_the_grace_duty_R55(seat: int, silent: float, pending: list[Body], sends
     assert body == (Start(75, True) if sends else None)
 
 
-def test_no_grace_duty_when_nobody_is_away_or_for_the_one_away_R55() -> None:
+def test_no_grace_duty_when_nobody_is_away_or_for_the_one_away_R57() -> None:
     game = _started()
     assert grace_duty(game, NODE_IDS[0], [], lambda node: 99.0, GRACE) is None
     _removed(game, 2)

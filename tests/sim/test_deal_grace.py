@@ -1,4 +1,4 @@
-"""A short absence costs no round (spec/rules.md R-54, R-55), on a simulated table.
+"""A short absence costs no round (spec/rules.md R-56, R-57), on a simulated table.
 
 A player's node goes quiet (a closed lid, a Wi-Fi hiccup) just as a round ends, long
 enough for the table to remove it, and comes back within the grace: it is dealt into
@@ -50,7 +50,7 @@ class LidClosed(Simulation):
 
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("seed", [3, 8])
-def test_a_player_back_within_the_grace_is_dealt_in_R54(seed: int) -> None:
+def test_a_player_back_within_the_grace_is_dealt_in_R56(seed: int) -> None:
     sim = LidClosed(seed, Grace(seconds=5.0, step=0.5))
     summary = sim.run()
     assert sim.closed and sim.removed, "the quiet player was not removed: no test"
@@ -59,7 +59,7 @@ def test_a_player_back_within_the_grace_is_dealt_in_R54(seed: int) -> None:
 
 
 @pytest.mark.timeout(120)
-def test_with_no_grace_the_same_absence_costs_the_round_R55() -> None:
+def test_with_no_grace_the_same_absence_costs_the_round_R57() -> None:
     sim = LidClosed(3, Grace(seconds=0.0, step=0.0))
     sim.run()
     assert sim.closed and sim.removed
