@@ -1,10 +1,12 @@
 """``NodeSession``: the client's ``Session`` (node/api.py) over a running ``Node``.
 
 Everything here runs on the node's event loop. ``act`` builds the move on the
-optimistic table, the one with our own moves in flight already applied, and
-refuses it here, with the reason, when the rules would refuse it: a fast key
-press never sends a move that cannot count. Notices come from what becomes
-final: a lost race, a refusal, a Blitz, the end of a round or of the game.
+optimistic table, the one with our own moves in flight (and those held back)
+already applied, and refuses it here, with the reason, when the rules would
+refuse it: a fast key press never sends a move that cannot count. A move that
+builds on a play still in flight is held back and goes in its turn
+(node/playqueue.py). Notices come from what becomes final: a lost race, a
+refusal, a held play that came back, a Blitz, the end of a round or of the game.
 """
 
 from __future__ import annotations
@@ -20,15 +22,15 @@ from dutchblitz.protocol.auth import fingerprint
 from dutchblitz.protocol.cards import ALL_BACKS, check_backs
 from dutchblitz.protocol.effects import Alarm, Delivered, Effect, LogEntry, Withdrawn
 from dutchblitz.protocol.game import Game, Phase
-from dutchblitz.protocol.messages import Admit, Body, Bye, MoveKind, Play, Ready, Start, Suspect
-from dutchblitz.protocol.moves import CentrePlay, Move, PostPlay, Source, StuckCall
+from dutchblitz.protocol.messages import Admit, Bye, Ready, Start, Suspect
+from dutchblitz.protocol.moves import CentrePlay, Move, PostPlay, Source, StuckCall, WoodFlip
 from dutchblitz.protocol.rules import Reason
 from dutchblitz.protocol.state import Area, Table
-from dutchblitz.protocol.wire_moves import play_from_move
 
 from .api import Action, Notice, PlayerInfo, Snapshot, game_on_text
 from .bots import LEVELS
 from .duties import can_start
+from .playqueue import MAX_HELD, CameBack, PlayQueue
 from .presence import missing_players
 from .runtime import Node
 from .seat import LocalSeat
@@ -104,6 +106,8 @@ class NodeSession:
         self._void_moves = 0  # our moves that did not count because we were away
         self._games_seen = 1 if replica is None else replica.stable.game_number
         self._tasks: set[asyncio.Future[object]] = set()
+        self.queue = PlayQueue(self.seat.node_id, self.seat.submit)
+        self._pumping = False
         self.seat.listeners.append(self._on_effect)
         node.watchers.append(self._changed)
 
@@ -112,7 +116,7 @@ class NodeSession:
     def snapshot(self) -> Snapshot:
         seat, node = self.seat, self.node
         replica = seat.replica
-        game = replica.optimistic() if replica is not None else Game()
+        game = self.queue.view(replica) if replica is not None else Game()
         stable = replica.stable if replica is not None else Game()
         bots = node.local_bot_nodes()
         players = tuple(
@@ -143,7 +147,7 @@ class NodeSession:
             players=players,
             game=game,
             stable=stable,
-            pending_moves=len(replica.pending_own()) if replica is not None else 0,
+            pending_moves=self._pending_moves(),
             peers_seen=seat.peers_seen,
             seconds_running=loop.time() - node.started_at,
             can_start=self._why_not_start() is None,
@@ -180,9 +184,28 @@ class NodeSession:
         self._notices.clear()
         return taken
 
+    def _pending_moves(self) -> int:
+        replica = self.seat.replica
+        if replica is None:
+            return 0
+        return len(replica.pending_own()) + len(self.queue.held)
+
     def _changed(self) -> None:
+        self._pump()
         for callback in list(self._callbacks):
             callback()
+
+    def _pump(self) -> None:
+        """Send the held plays whose turn has come (sending one calls back here: once is enough)."""
+        replica = self.seat.replica
+        if self._pumping or replica is None or not self.queue.held:
+            return
+        self._pumping = True
+        try:
+            for returned in self.queue.pump(replica):
+                self._notice("refused", _came_back(returned))
+        finally:
+            self._pumping = False
 
     def _notice(self, kind: str, text: str) -> None:
         self._notices.append(Notice(kind, text))
@@ -193,7 +216,7 @@ class NodeSession:
         replica = self.seat.replica
         if replica is None or not replica.can_play():
             return self._not_seated()
-        game = replica.optimistic()
+        game = self.queue.view(replica)
         table = game.table
         me = game.seat_of(self.seat.node_id)
         if game.phase != Phase.PLAYING or table is None:
@@ -205,10 +228,8 @@ class NodeSession:
             return reason_text("not_active")
         if area.stuck and action != Action.STUCK:
             return reason_text("stuck")
-        if _centre_play_in_flight(replica.pending_own()):
-            # It may yet lose its race; a move built on top of it would then name cards
-            # that only this node knows are wrong, and the tables would disagree.
-            return "wait: your last card is still on its way to the centre"
+        if self.queue.full:
+            return f"slow down: {MAX_HELD} plays are already waiting their turn"
         move, why = self._build(action, slot, table, me, area)
         if move is None:
             return why
@@ -218,7 +239,7 @@ class NodeSession:
         count_in = self.seat.pace.count_in_left(game, asyncio.get_running_loop().time())
         if count_in > 0:  # a legal move, but nobody plays before their count-in ends (R-55)
             return f"wait for the count-in: the round begins in {math.ceil(count_in)} s"
-        if not self.seat.submit(play_from_move(move, game.round)):
+        if not self.queue.offer(replica, move, game.round):
             return self._failure_text()
         return None
 
@@ -562,8 +583,22 @@ def _gone_text(names: list[str], removed: bool) -> str:
     return f"{said} left the table"
 
 
-def _centre_play_in_flight(pending: list[Body]) -> bool:
-    return any(isinstance(body, Play) and body.move == MoveKind.CENTRE for body in pending)
+def _came_back(returned: CameBack) -> str:
+    """One notice for a held play that could not go: what it was, and why."""
+    move, reason = returned.move, returned.reason
+    if isinstance(move, CentrePlay | PostPlay):
+        what = str(move.card)
+    elif isinstance(move, WoodFlip):
+        what = "your flip"
+    elif isinstance(move, StuckCall):
+        what = "your stuck call"
+    else:
+        what = "your turn of the Wood pile"
+    if reason in (Reason.NOT_ON_TOP, Reason.EMPTY_SOURCE):
+        why = "the play before it did not go"
+    else:
+        why = reason_text(reason)
+    return f"{what} came back: {why}"
 
 
 def _to_centre(
