@@ -167,8 +167,7 @@ def test_without_the_hold_a_play_built_on_a_lost_race_splits_the_tables() -> Non
     net.submit(0, play_from_move(stale, net.replica(0).stable.round))  # sent at once
     net.settle(until=lambda: not net.replica(0).pending_own() and not net.flights)
     outcomes = [
-        [e.outcome.refusal for e in net[i].delivered if e.sender == NODE_IDS[0]][-1]
-        for i in (0, 1)
+        [e.outcome.refusal for e in net[i].delivered if e.sender == NODE_IDS[0]][-1] for i in (0, 1)
     ]
     assert outcomes == [Reason.SHOWS_MISMATCH, None]
 
