@@ -1,0 +1,224 @@
+"""Plays pressed back to back through the session of a real node, over ZeroMQ on loopback.
+
+The person's seat plays through ``NodeSession.act`` exactly as the terminal table does,
+against one fast local bot. Two keys pressed at once both count when both are legal: the
+second is never refused because the first is still on its way (spec/protocol.md P-141,
+P-144).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Coroutine
+from pathlib import Path
+from typing import Any
+
+import pytest
+from dutchblitz.node.api import Action, Snapshot
+from dutchblitz.node.runtime import Node, Options
+from dutchblitz.node.session import NodeSession
+from dutchblitz.protocol.cards import Card
+from dutchblitz.protocol.game import Phase
+from dutchblitz.protocol.plays import centre_play
+from dutchblitz.protocol.rules import playable_tops
+from dutchblitz.protocol.state import Area
+
+from tests.lan.test_session import until
+
+pytestmark = [pytest.mark.lan, pytest.mark.timeout(120)]
+
+STEP_WAIT_S = 3.0
+BUDGET_S = 60.0  # of playing, to meet the cards a test needs
+SOURCE_KEY = {0: Action.BLITZ_TO_CENTRE, 1: Action.WOOD_TO_CENTRE, 2: Action.POST_TO_CENTRE}
+
+
+def run(scenario: Coroutine[Any, Any, None]) -> None:
+    asyncio.run(asyncio.wait_for(scenario, BUDGET_S + 30))
+
+
+async def _seated_game(tmp_path: Path) -> NodeSession:
+    node = Node(
+        Options(name="Ada", interface="127.0.0.1", discovery=False, state_dir=tmp_path, target=200)
+    )
+    await node.start()
+    session = NodeSession(node)
+    await until(session, lambda: bool(session.snapshot().players), "a seat")
+    assert session.add_bot("fast") is None
+    await until(session, lambda: len(session.snapshot().players) == 2, "the bot seated")
+    assert session.set_ready(True) is None
+    await until(session, lambda: session.snapshot().can_start, "everyone ready")
+    assert session.start() is None
+    await until(session, lambda: session.snapshot().game.phase == Phase.PLAYING, "the deal")
+    return session
+
+
+def _my_area(snap: Snapshot) -> Area:
+    table = snap.game.table
+    assert table is not None and snap.my_seat is not None
+    return table.areas[snap.my_seat]
+
+
+def _two_at_once(snap: Snapshot) -> list[tuple[Action, int, Card]] | None:
+    """Two centre plays on piles of ours that the other leaves alone: a Post card or the
+    Blitz top, then the Wood top (`a` then `w`, `e` then `w`)."""
+    found: dict[int, tuple[Action, int, Card]] = {}
+    for source, slot, top in _centre_tops(snap):
+        found.setdefault(source, (SOURCE_KEY[source], slot, top))
+    first = found.get(2) or found.get(0)
+    return None if first is None or 1 not in found else [first, found[1]]
+
+
+class Patient:
+    """Plays on toward a pair: the Wood top alone goes to the centre; a Post or Blitz card
+    that goes waits for a Wood top to go with it, while the hand is flipped through; after a
+    whole pass of the hand with nothing to play, a stuck call waits for the others."""
+
+    def __init__(self, session: NodeSession) -> None:
+        self.session = session
+        self.flips = 0
+        self.steps: list[str] = []
+
+    def __str__(self) -> str:
+        return f"{len(self.steps)} steps, the last: {self.steps[-8:]}"
+
+    async def step(self, snap: Snapshot) -> None:
+        session, area, tops = self.session, _my_area(snap), _centre_tops(snap)
+        self.steps.append(f"tops {[top[2].label() for top in tops]} hand {len(area.hand)}")
+        why: str | None = "nothing"
+        if tops and [top[0] for top in tops] == [1]:
+            why = session.act(Action.WOOD_TO_CENTRE)
+            self.flips = 0
+        elif self.flips <= (len(area.hand) + len(area.wood)) // 3 + 1:
+            why = session.act(Action.FLIP)
+            self.flips += why is None
+        if why is not None and tops:
+            why = session.act(SOURCE_KEY[tops[0][0]], tops[0][1])
+            self.flips = 0
+        if why is not None and session.act(Action.STUCK) is None:
+            self.flips = 0
+            await _changes(session, lambda: not _stuck(session.snapshot()))
+        elif why is None:
+            await _changes(session, lambda: session.snapshot().pending_moves == 0)
+        else:
+            await _next_change(session)
+
+
+async def _next_change(session: NodeSession) -> None:
+    await _changes(session, lambda: False)
+
+
+async def _changes(session: NodeSession, check: Callable[[], bool]) -> None:
+    """Wait until ``check`` holds, or a few seconds have passed with none."""
+    changed = asyncio.Event()
+    unsubscribe = session.subscribe(changed.set)
+    try:
+        async with asyncio.timeout(STEP_WAIT_S):
+            while not check():
+                changed.clear()
+                await changed.wait()
+    except TimeoutError:
+        pass
+    finally:
+        unsubscribe()
+
+
+async def _until_playing(session: NodeSession) -> Snapshot:
+    """The next snapshot in which we play a round (between rounds, wait for the deal)."""
+    snap = session.snapshot()
+    while snap.game.phase != Phase.PLAYING or snap.my_seat not in _areas(snap):
+        await _next_change(session)
+        snap = session.snapshot()
+    return snap
+
+
+def test_two_plays_pressed_back_to_back_both_go(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        session = await _seated_game(tmp_path)
+        player = Patient(session)
+        try:
+            async with asyncio.timeout(BUDGET_S):
+                while True:
+                    snap = await _until_playing(session)
+                    pair = _two_at_once(snap)
+                    if pair is None:
+                        await player.step(snap)
+                        continue
+                    session.take_notices()
+                    # Pressed within the same turn of the event loop: well inside 50 ms.
+                    answers = [session.act(action, slot) for action, slot, _ in pair]
+                    assert answers == [None, None], answers
+                    assert session.snapshot().pending_moves == 2
+                    assert not session.queue.held  # different piles: both went at once
+                    await until(
+                        session, lambda: session.snapshot().pending_moves == 0, "both final"
+                    )
+                    centre = _centre_cards(session.snapshot())
+                    if all(top in centre for _, _, top in pair):
+                        return
+                    kinds = {n.kind for n in session.take_notices()}
+                    assert "lost_race" in kinds, kinds  # the bot got to one first: again
+        except TimeoutError:
+            raise AssertionError(f"no two plays at once in {BUDGET_S}s: {player}") from None
+        finally:
+            await session.leave()
+
+    run(scenario())
+
+
+def test_a_flip_pressed_while_the_wood_top_flies_is_held_and_goes(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        session = await _seated_game(tmp_path)
+        player = Patient(session)
+        try:
+            async with asyncio.timeout(BUDGET_S):
+                while True:
+                    snap = await _until_playing(session)
+                    area = _my_area(snap)
+                    wood_goes = any(source == 1 for source, _, _ in _centre_tops(snap))
+                    if not wood_goes or not area.hand:
+                        await player.step(snap)
+                        continue
+                    wood_after = len(area.wood) - 1 + min(3, len(area.hand))
+                    assert session.act(Action.WOOD_TO_CENTRE) is None
+                    assert session.act(Action.FLIP) is None  # held: it lands on the Wood
+                    assert len(session.queue.held) == 1
+                    shown = session.snapshot()
+                    assert shown.pending_moves == 2
+                    assert len(_my_area(shown).wood) == wood_after  # both shown at once
+                    await until(
+                        session, lambda: session.snapshot().pending_moves == 0, "both final"
+                    )
+                    notices = session.take_notices()
+                    assert not [n for n in notices if "came back" in n.text], notices
+                    return
+        except TimeoutError:
+            raise AssertionError(f"the Wood top never went in {BUDGET_S}s: {player}") from None
+        finally:
+            await session.leave()
+
+    run(scenario())
+
+
+def _centre_tops(snap: Snapshot) -> list[tuple[int, int, Card]]:
+    table = snap.game.table
+    assert table is not None and snap.my_seat is not None
+    return [
+        (int(source), slot, top)
+        for source, slot, top in playable_tops(_my_area(snap))
+        if centre_play(table, snap.my_seat, source, slot) is not None
+    ]
+
+
+def _stuck(snap: Snapshot) -> bool:
+    table = snap.game.table
+    return table is not None and snap.my_seat in table.areas and _my_area(snap).stuck
+
+
+def _areas(snap: Snapshot) -> set[int]:
+    table = snap.game.table
+    return set() if table is None else set(table.areas)
+
+
+def _centre_cards(snap: Snapshot) -> set[Card]:
+    table = snap.stable.table
+    return set() if table is None else {c for pile in table.piles for c in pile.cards}
