@@ -1,0 +1,68 @@
+"""Two play keys typed back to back, through the real key processor, on a real node.
+
+The terminal application runs on a pipe input over the session of a node in this
+process (ZeroMQ on loopback), against one local bot. When a Post card (or the Blitz
+top) and the Wood top can both go to the centre, the test types their two keys in one
+write, `a` then `w` say: the second key is never refused because the first card is
+still on its way, and both cards land (spec/protocol.md P-141, P-144).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from dutchblitz.client import keymap
+from dutchblitz.node.api import Action
+
+from tests.client.driving import running
+from tests.lan.test_play_queue import (
+    BUDGET_S,
+    Patient,
+    _centre_cards,
+    _seated_game,
+    _two_at_once,
+    _until_playing,
+    run,
+)
+from tests.lan.test_session import until
+
+pytestmark = [pytest.mark.lan, pytest.mark.timeout(120)]
+
+
+def _key(action: Action, slot: int) -> str:
+    if action == Action.POST_TO_CENTRE:
+        return keymap.POST_KEYS[slot]
+    return keymap.BLITZ_TO_CENTRE if action == Action.BLITZ_TO_CENTRE else keymap.WOOD_TO_CENTRE
+
+
+def test_a_then_w_typed_at_once_moves_both_cards(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        session = await _seated_game(tmp_path)
+        player = Patient(session)
+        try:
+            async with running(session) as drive, asyncio.timeout(BUDGET_S):
+                while True:
+                    snap = await _until_playing(session)
+                    pair = _two_at_once(snap)
+                    if pair is None:
+                        await player.step(snap)
+                        continue
+                    keys = "".join(_key(action, slot) for action, slot, _ in pair)
+                    drive.state.flashes.clear()
+                    await drive.press(keys)  # one write: the two keys back to back
+                    refused = [f.notice for f in drive.state.flashes if f.notice.kind == "refused"]
+                    assert not refused, (keys, refused)
+                    await until(session, lambda: session.snapshot().pending_moves == 0, "final")
+                    if all(top in _centre_cards(session.snapshot()) for _, _, top in pair):
+                        return
+                    drive.state.refresh()  # the notices that came since
+                    kinds = {f.notice.kind for f in drive.state.flashes}
+                    assert "lost_race" in kinds, kinds  # the bot got to one first: again
+        except TimeoutError:
+            raise AssertionError(f"no two plays at once in {BUDGET_S}s: {player}") from None
+        finally:
+            await session.leave()
+
+    run(scenario())
