@@ -5,7 +5,7 @@ shares no pile with the plays in flight goes at once; one that does (a second Bl
 card while the first is on its way to the centre) is held here, shown on top of the
 others, and goes when the plays it builds on are final: built again on the table as
 it is then, so that what it turns face up is right wherever it lands in the order
-(protocol/inflight.py, spec/protocol.md section 19). If an earlier play lost its race,
+(protocol/inflight.py, spec/protocol.md section 23). If an earlier play lost its race,
 a held play that still can goes anyway; one that cannot comes back, once, with why.
 """
 

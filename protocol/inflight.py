@@ -9,7 +9,7 @@ disagree. So each move has its *places*: the piles of its own area that it reads
 or changes, including the one it turns a card up from. A move may go while earlier
 ones are in flight only when it shares no place with them: then, whatever becomes
 of them, it meets on every table the very cards it was built on (spec/protocol.md
-section 19). A move that shares a place waits, and is built again when its turn
+section 23). A move that shares a place waits, and is built again when its turn
 comes, on the table as it is then.
 """
 

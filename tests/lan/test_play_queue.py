@@ -2,8 +2,8 @@
 
 The person's seat plays through ``NodeSession.act`` exactly as the terminal table does,
 against one fast local bot. Two keys pressed at once both count when both are legal: the
-second is never refused because the first is still on its way (spec/protocol.md P-141,
-P-144).
+second is never refused because the first is still on its way (spec/protocol.md P-151,
+P-154).
 """
 
 from __future__ import annotations

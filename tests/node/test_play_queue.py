@@ -3,14 +3,15 @@
 Real replicas on the in-memory network of tests/protocol/replicas.py, with chosen deals.
 Player 0 presses keys through a ``PlayQueue`` the way the terminal table does
 (``NodeSession.act``): the move is built on the queue's view and offered.
-spec/protocol.md section 19: P-141 to P-146.
+spec/protocol.md section 23: P-151, P-152, P-153, P-154, P-155 and P-156.
 """
 
 from __future__ import annotations
 
 from dutchblitz.node.playqueue import PlayQueue
 from dutchblitz.protocol.cards import Card, Colour, card
-from dutchblitz.protocol.messages import Body, Play
+from dutchblitz.protocol.codec import decode
+from dutchblitz.protocol.messages import Body, Event, Play
 from dutchblitz.protocol.moves import CentrePlay, Move, Source, StuckCall
 from dutchblitz.protocol.plays import centre_play, wood_flip
 from dutchblitz.protocol.rules import Reason
@@ -74,7 +75,7 @@ def test_two_plays_on_different_piles_go_at_once_and_both_count() -> None:
     queue = _queue(net)
     post = _press(net, queue, Source.POST, 0)
     wood = _press(net, queue, Source.WOOD)
-    # Neither waited for the other: both are on their way (P-141, P-142).
+    # Neither waited for the other: both are on their way (P-151, P-152).
     assert [p.card for p in _sent_plays(net)] == [post.card.code, wood.card.code]
     assert not queue.held
     net.settle()
@@ -88,12 +89,12 @@ def test_a_play_on_a_pile_in_flight_is_held_shown_and_sent_when_the_first_is_fin
     first = _press(net, queue, Source.BLITZ)
     second = _press(net, queue, Source.BLITZ)  # the red 2 the first turned up
     assert second.card == card(0, RED, 2)
-    assert len(_sent_plays(net)) == 1 and len(queue.held) == 1  # P-142
+    assert len(_sent_plays(net)) == 1 and len(queue.held) == 1  # P-152
     view = queue.view(net.replica(0)).table
     assert view is not None and view.piles[0].cards == [first.card, second.card]
     net.settle(until=lambda: not net.replica(0).pending_own())
     assert queue.pump(net.replica(0)) == []
-    assert not queue.held and len(_sent_plays(net)) == 1  # sent in its turn (P-144)
+    assert not queue.held and len(_sent_plays(net)) == 1  # sent in its turn (P-154)
     net.settle()
     assert _centre(net, 1) == [[card(0, RED, 1), card(0, RED, 2)]]
     _agree(net)
@@ -132,7 +133,7 @@ def test_a_play_held_behind_a_lost_race_comes_back_once_with_why() -> None:
     lost = [e for e in net[0].delivered if e.sender == NODE_IDS[0] and not e.outcome.accepted]
     assert [e.outcome.refusal for e in lost] == [Reason.PILE_TAKEN]
     came_back = queue.pump(net.replica(0))
-    # Our red 2 is back on the Blitz pile: the red 3 was never on top (P-145).
+    # Our red 2 is back on the Blitz pile: the red 3 was never on top (P-155).
     assert [(c.move, c.reason) for c in came_back] == [(held, Reason.NOT_ON_TOP)]
     assert not queue.held and not net.replica(0).pending_own()
     assert queue.pump(net.replica(0)) == []  # once
@@ -159,7 +160,7 @@ def test_a_play_held_behind_a_lost_race_that_still_can_goes_with_what_it_shows_n
 
 
 def test_without_the_hold_a_play_built_on_a_lost_race_splits_the_tables() -> None:
-    """Why P-142 is a MUST: the stale play's `shows` is refused by its owner alone."""
+    """Why P-152 is a MUST: the stale play's `shows` is refused by its owner alone."""
     net = _race_table()
     queue = _queue(net)
     _lose_the_red_two(net, queue)
@@ -181,7 +182,7 @@ def _built_on_view(net: Net, queue: PlayQueue) -> Move:
 
 
 def test_after_a_stuck_call_a_play_waits_until_the_lapse_is_final() -> None:
-    """P-143: a centre play lapses our stuck call on screen at once, but a stalemate may
+    """P-153: a centre play lapses our stuck call on screen at once, but a stalemate may
     yet come before it in the order, so nothing of ours goes until it is final."""
     greens = {place: (GREEN, place + 5) for place in range(4)}  # no 1 face up anywhere
     net = Net(3)
@@ -217,3 +218,32 @@ def test_after_a_stuck_call_a_play_waits_until_the_lapse_is_final() -> None:
     assert not queue.held and len(_sent_plays(net)) == 1
     net.settle()
     assert len({net.replica(i).digest() for i in range(3)}) == 1
+
+
+def test_plays_held_when_the_round_ends_are_dropped_unsent() -> None:
+    """P-156: seat 1 calls Blitz while seat 0 has a play in flight and one held behind it."""
+    reds = {TOP - n: (RED, n + 1) for n in range(10)}  # a Blitz pile of red 1 (top) to 10
+    net = _table({TOP: (BLUE, 1), TOP - 1: (BLUE, 2)}, reds)
+    for _ in range(9):
+        move = centre_play(net.view(1), net.seat(1), Source.BLITZ)
+        assert move is not None
+        net.play(1, move)
+        net.settle()
+    blitz = centre_play(net.view(1), net.seat(1), Source.BLITZ)
+    assert blitz is not None and blitz.card == card(1, RED, 10)
+    net.play(1, blitz)
+    queue = _queue(net)
+    _press(net, queue, Source.BLITZ)
+    _press(net, queue, Source.BLITZ)
+    assert len(queue.held) == 1
+    net.settle(until=lambda: not net.replica(0).pending_own() and not net.flights)
+    assert net.replica(0).stable.results  # the round is over
+    assert queue.pump(net.replica(0)) == []  # dropped, with no notice: the Blitz says it
+    assert not queue.held
+    sent = [p.card for p in _own_plays(net)]
+    assert card(0, BLUE, 1).code in sent and card(0, BLUE, 2).code not in sent
+
+
+def _own_plays(net: Net) -> list[Play]:
+    bodies = [decode(raw).payload for raw in net[0].own.values()]
+    return [e.body for e in bodies if isinstance(e, Event) and isinstance(e.body, Play)]

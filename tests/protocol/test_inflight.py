@@ -1,6 +1,6 @@
 """The places each move reads or changes, and which moves may follow one another in flight.
 
-The table of spec/protocol.md section 19 (P-142), row by row.
+The table of spec/protocol.md section 23 (P-152), row by row.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ burst of moves per turn, built on the queue's view, offered, held when they buil
 play in flight, and built again in their turn. The simulator's invariants (the same log
 and digest everywhere, every card counted, no desync) must hold through loss, reordering,
 partitions, crashes and pauses: a held play sent stale would name a ``shows`` its owner
-alone refuses, and split the tables (spec/protocol.md P-142, P-145).
+alone refuses, and split the tables (spec/protocol.md P-152, P-155).
 """
 
 from __future__ import annotations
@@ -89,7 +89,7 @@ class ImpatientTable(Simulation):
         super()._restart(node)
 
 
-# Without the hold of P-142 (a held play sent at once instead), seeds 1, 8 and 17 of
+# Without the hold of P-152 (a held play sent at once instead), seeds 1, 8 and 17 of
 # these split the tables: the simulator reports the desync.
 SEEDS = range(20)
 
