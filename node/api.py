@@ -79,7 +79,7 @@ class Snapshot:
     players: tuple[PlayerInfo, ...]
     game: Game  # optimistic: our own pending moves shown; do not mutate
     stable: Game  # final events only; do not mutate
-    pending_moves: int  # our own moves not final yet
+    pending_moves: int  # our own moves not final yet, those held back to go in turn included
     peers_seen: int  # other nodes found on the network so far
     seconds_running: float
     can_start: bool
@@ -143,7 +143,10 @@ class Session(Protocol):
         ...
 
     def act(self, action: Action, slot: int = 0) -> str | None:
-        """Play at once (optimistically); returns why not, or None if the move was sent."""
+        """Play at once (optimistically); returns why not, or None if the move was taken.
+
+        A taken move is sent, or, when it builds on a play of ours still in flight, held
+        and sent in its turn (it may then come back, with one notice)."""
         ...
 
     def seen_scores(self) -> str | None:
