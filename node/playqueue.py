@@ -102,7 +102,7 @@ class PlayQueue:
         while self.held:
             head = self.held[0]
             stable = replica.stable
-            if stable.round != head.round or stable.phase != Phase.PLAYING:
+            if stable.round != head.round or stable.phase in (Phase.OVER, Phase.LOBBY):
                 self.held.clear()  # the round is over: the Blitz and the scores say so
                 break
             game = replica.optimistic()

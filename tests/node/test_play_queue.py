@@ -11,6 +11,8 @@ from __future__ import annotations
 from dutchblitz.node.playqueue import PlayQueue
 from dutchblitz.protocol.cards import Card, Colour, card
 from dutchblitz.protocol.codec import decode
+from dutchblitz.protocol.core import Replica
+from dutchblitz.protocol.game import Phase
 from dutchblitz.protocol.messages import Body, Event, Play
 from dutchblitz.protocol.moves import CentrePlay, Move, Source, StuckCall
 from dutchblitz.protocol.plays import centre_play, wood_flip
@@ -247,3 +249,33 @@ def test_plays_held_when_the_round_ends_are_dropped_unsent() -> None:
 def _own_plays(net: Net) -> list[Play]:
     bodies = [decode(raw).payload for raw in net[0].own.values()]
     return [e.body for e in bodies if isinstance(e, Event) and isinstance(e.body, Play)]
+
+
+def test_plays_pressed_before_the_deal_is_final_are_kept() -> None:
+    """The table shows as soon as every deal is in, before ours is final: a play held then
+    waits its turn and is not taken for one left over from a round that has ended."""
+    net = Net(2)
+    net.open_table()
+    net.lobby()
+    orders = {
+        0: deck_order(0, 2, {TOP: (RED, 1), TOP - 1: (RED, 2), TOP - 2: (GREEN, 9)}),
+        1: deck_order(1, 2, {}),
+    }
+    net.deal(orders, settle=False)
+    net.deliver_where(lambda f: f.source == 1 and f.target == 0)
+    replica = net.replica(0)
+    assert _shows_the_table(replica) and replica.stable.phase != Phase.PLAYING
+    queue = _queue(net)
+    _press(net, queue, Source.BLITZ)
+    _press(net, queue, Source.BLITZ)
+    assert len(queue.held) == 1
+    assert queue.pump(replica) == [] and len(queue.held) == 1  # kept, waiting its turn
+    net.settle(until=lambda: not replica.pending_own() and not net.flights)
+    assert queue.pump(replica) == [] and not queue.held
+    net.settle()
+    assert _centre(net, 1) == [[card(0, RED, 1), card(0, RED, 2)]]
+    _agree(net)
+
+
+def _shows_the_table(replica: Replica) -> bool:
+    return replica.optimistic().phase == Phase.PLAYING
