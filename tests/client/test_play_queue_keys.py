@@ -21,6 +21,7 @@ from tests.lan.test_play_queue import (
     BUDGET_S,
     Patient,
     _centre_cards,
+    _changes,
     _seated_game,
     _two_at_once,
     _until_playing,
@@ -49,17 +50,22 @@ def test_a_then_w_typed_at_once_moves_both_cards(tmp_path: Path) -> None:
                     if pair is None:
                         await player.step(snap)
                         continue
+                    if snap.pending_moves:  # flips still on their way: once they land
+                        await _changes(session, lambda: session.snapshot().pending_moves == 0)
+                        continue
                     keys = "".join(_key(action, slot) for action, slot, _ in pair)
                     drive.state.flashes.clear()
                     await drive.press(keys)  # one write: the two keys back to back
                     refused = [f.notice for f in drive.state.flashes if f.notice.kind == "refused"]
                     assert not refused, (keys, refused)
                     await until(session, lambda: session.snapshot().pending_moves == 0, "final")
-                    if all(top in _centre_cards(session.snapshot()) for _, _, top in pair):
+                    centre = _centre_cards(session.snapshot())
+                    if all(top in centre for _, _, top in pair):
                         return
                     drive.state.refresh()  # the notices that came since
-                    kinds = {f.notice.kind for f in drive.state.flashes}
-                    assert "lost_race" in kinds, kinds  # the bot got to one first: again
+                    notices = [f.notice for f in drive.state.flashes]
+                    # The bot got to one first: try again.
+                    assert "lost_race" in {n.kind for n in notices}, (keys, pair, notices)
         except TimeoutError:
             raise AssertionError(f"no two plays at once in {BUDGET_S}s: {player}") from None
         finally:

@@ -65,7 +65,9 @@ def _two_at_once(snap: Snapshot) -> list[tuple[Action, int, Card]] | None:
     for source, slot, top in _centre_tops(snap):
         found.setdefault(source, (SOURCE_KEY[source], slot, top))
     first = found.get(2) or found.get(0)
-    return None if first is None or 1 not in found else [first, found[1]]
+    if first is None or 1 not in found or len(_my_area(snap).blitz) < 2:
+        return None  # (the last Blitz card would end the round: no second play)
+    return [first, found[1]]
 
 
 class Patient:
@@ -85,18 +87,22 @@ class Patient:
         session, area, tops = self.session, _my_area(snap), _centre_tops(snap)
         self.steps.append(f"tops {[top[2].label() for top in tops]} hand {len(area.hand)}")
         why: str | None = "nothing"
+        flipped = False
         if tops and [top[0] for top in tops] == [1]:
             why = session.act(Action.WOOD_TO_CENTRE)
             self.flips = 0
         elif self.flips <= (len(area.hand) + len(area.wood)) // 3 + 1:
             why = session.act(Action.FLIP)
-            self.flips += why is None
+            flipped = why is None
+            self.flips += flipped
         if why is not None and tops:
             why = session.act(SOURCE_KEY[tops[0][0]], tops[0][1])
             self.flips = 0
         if why is not None and session.act(Action.STUCK) is None:
             self.flips = 0
             await _changes(session, lambda: not _stuck(session.snapshot()))
+        elif flipped:
+            await _next_change(session)  # a flip cannot lose a race: look again at once
         elif why is None:
             await _changes(session, lambda: session.snapshot().pending_moves == 0)
         else:
@@ -104,7 +110,15 @@ class Patient:
 
 
 async def _next_change(session: NodeSession) -> None:
-    await _changes(session, lambda: False)
+    """Wait for the session's next change (or a few seconds)."""
+    seen = False
+
+    def once() -> bool:
+        nonlocal seen
+        seen, before = True, seen
+        return before
+
+    await _changes(session, once)
 
 
 async def _changes(session: NodeSession, check: Callable[[], bool]) -> None:
@@ -143,6 +157,9 @@ def test_two_plays_pressed_back_to_back_both_go(tmp_path: Path) -> None:
                     if pair is None:
                         await player.step(snap)
                         continue
+                    if snap.pending_moves:  # flips still on their way: once they land
+                        await _changes(session, lambda: session.snapshot().pending_moves == 0)
+                        continue
                     session.take_notices()
                     # Pressed within the same turn of the event loop: well inside 50 ms.
                     answers = [session.act(action, slot) for action, slot, _ in pair]
@@ -155,8 +172,9 @@ def test_two_plays_pressed_back_to_back_both_go(tmp_path: Path) -> None:
                     centre = _centre_cards(session.snapshot())
                     if all(top in centre for _, _, top in pair):
                         return
-                    kinds = {n.kind for n in session.take_notices()}
-                    assert "lost_race" in kinds, kinds  # the bot got to one first: again
+                    notices = session.take_notices()
+                    # The bot got to one first: try again.
+                    assert "lost_race" in {n.kind for n in notices}, (pair, centre, notices)
         except TimeoutError:
             raise AssertionError(f"no two plays at once in {BUDGET_S}s: {player}") from None
         finally:
@@ -177,6 +195,9 @@ def test_a_flip_pressed_while_the_wood_top_flies_is_held_and_goes(tmp_path: Path
                     wood_goes = any(source == 1 for source, _, _ in _centre_tops(snap))
                     if not wood_goes or not area.hand:
                         await player.step(snap)
+                        continue
+                    if snap.pending_moves:  # flips still on their way: once they land
+                        await _changes(session, lambda: session.snapshot().pending_moves == 0)
                         continue
                     wood_after = len(area.wood) - 1 + min(3, len(area.hand))
                     assert session.act(Action.WOOD_TO_CENTRE) is None
