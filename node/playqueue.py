@@ -119,6 +119,3 @@ class PlayQueue:
                 self.held.clear()
                 break
         return came_back
-
-    def clear(self) -> None:
-        self.held.clear()
