@@ -43,9 +43,20 @@ class ImpatientTable(Simulation):
         return queue
 
     def _bot(self, node: SimNode) -> None:
+        """In a round, once the count-in is over, a burst of plays; the rest as any bot."""
         replica = node.replica
         live = node.up and not node.paused and replica.can_play()
-        if not live or replica.optimistic().phase != Phase.PLAYING:
+        game = replica.optimistic()
+        me = game.members.get(node.node_id)
+        if (
+            not live
+            or me is None
+            or game.phase != Phase.PLAYING
+            or game.table is None
+            or me.seat not in game.table.areas
+            or me.seat in replica.stable.still_looking()
+            or node.pace.count_in_left(game, self._local_now(node)) > 0
+        ):
             super()._bot(node)
             return
         level = LEVELS["fast"]
@@ -57,10 +68,9 @@ class ImpatientTable(Simulation):
         queue = self._queue(node)
         self._pump(node)
         for _ in range(BURST):
-            game = queue.view(replica)
-            me = game.members.get(node.node_id)
-            table = game.table
-            if game.phase != Phase.PLAYING or me is None or table is None or queue.full:
+            view = queue.view(replica)
+            table = view.table
+            if view.phase != Phase.PLAYING or table is None or queue.full:
                 return
             if me.seat not in table.areas:
                 return
@@ -68,7 +78,7 @@ class ImpatientTable(Simulation):
             if move is None:
                 return
             held = len(queue.held)
-            queue.offer(replica, move, game.round)
+            queue.offer(replica, move, view.round)
             self.held_plays += len(queue.held) > held
 
     def _pump(self, node: SimNode) -> None:
