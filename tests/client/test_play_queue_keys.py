@@ -1,10 +1,11 @@
 """Two play keys typed back to back, through the real key processor, on a real node.
 
 The terminal application runs on a pipe input over the session of a node in this
-process (ZeroMQ on loopback), against one local bot. When a Post card (or the Blitz
-top) and the Wood top can both go to the centre, the test types their two keys in one
-write, `a` then `w` say: the second key is never refused because the first card is
-still on its way, and both cards land (spec/protocol.md P-151, P-154).
+process (ZeroMQ on loopback), against one local bot. When two cards can both go to the
+centre (a Post card and the Wood top at best, `a` then `w`; else two Post cards, or the
+Blitz top and a Post card), the test types their two keys in one write: the second key is
+never refused because the first card is still on its way, and both cards land
+(spec/protocol.md P-151, P-154).
 """
 
 from __future__ import annotations

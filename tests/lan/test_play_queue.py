@@ -59,15 +59,29 @@ def _my_area(snap: Snapshot) -> Area:
 
 
 def _two_at_once(snap: Snapshot) -> list[tuple[Action, int, Card]] | None:
-    """Two centre plays on piles of ours that the other leaves alone: a Post card or the
-    Blitz top, then the Wood top (`a` then `w`, `e` then `w`)."""
-    found: dict[int, tuple[Action, int, Card]] = {}
-    for source, slot, top in _centre_tops(snap):
-        found.setdefault(source, (SOURCE_KEY[source], slot, top))
-    first = found.get(2) or found.get(0)
-    if first is None or 1 not in found or len(_my_area(snap).blitz) < 2:
-        return None  # (the last Blitz card would end the round: no second play)
-    return [first, found[1]]
+    """Two centre plays whose second key still means the same card after the first.
+
+    Best a Post card or the Blitz top, then the Wood top (`a` then `w`, `e` then `w`): they
+    share no pile, so both go at once. Else two Post cards (`a` then `s`), or the Blitz top
+    then a Post card (`e` then `a`): the first may refill a Post stack from the Blitz pile,
+    so the second waits for it. (Never a Post card then the Blitz top: the refill takes it.)
+    """
+    if len(_my_area(snap).blitz) < 3:
+        return None  # the first play's refill could end the round: no second play
+    keys = [(SOURCE_KEY[source], slot, top) for source, slot, top in _centre_tops(snap)]
+    wood = [k for k in keys if k[0] == Action.WOOD_TO_CENTRE]
+    blitz = [k for k in keys if k[0] == Action.BLITZ_TO_CENTRE]
+    posts = [k for k in keys if k[0] == Action.POST_TO_CENTRE]
+    if wood and (posts or blitz):
+        return [(posts or blitz)[0], wood[0]]
+    if blitz and posts:
+        return [blitz[0], posts[0]]
+    return posts[:2] if len(posts) >= 2 else None
+
+
+def _at_once(pair: list[tuple[Action, int, Card]]) -> bool:
+    """Whether the pair shares no pile of ours, so that neither waits for the other."""
+    return pair[1][0] == Action.WOOD_TO_CENTRE
 
 
 class Patient:
@@ -137,9 +151,12 @@ async def _changes(session: NodeSession, check: Callable[[], bool]) -> None:
 
 
 async def _until_playing(session: NodeSession) -> Snapshot:
-    """The next snapshot in which we play a round (between rounds, wait for the deal)."""
+    """The next snapshot in which we may play: the round dealt, our count-in over.
+
+    Between rounds the person has seen the scores at once (spec/rules.md R-54)."""
     snap = session.snapshot()
-    while snap.game.phase != Phase.PLAYING or snap.my_seat not in _areas(snap):
+    while snap.game.phase != Phase.PLAYING or snap.my_seat not in _areas(snap) or snap.count_in:
+        session.seen_scores()
         await _next_change(session)
         snap = session.snapshot()
     return snap
@@ -165,7 +182,8 @@ def test_two_plays_pressed_back_to_back_both_go(tmp_path: Path) -> None:
                     answers = [session.act(action, slot) for action, slot, _ in pair]
                     assert answers == [None, None], answers
                     assert session.snapshot().pending_moves == 2
-                    assert not session.queue.held  # different piles: both went at once
+                    # Different piles: both went at once; else the second waits its turn.
+                    assert len(session.queue.held) == (0 if _at_once(pair) else 1)
                     await until(
                         session, lambda: session.snapshot().pending_moves == 0, "both final"
                     )
