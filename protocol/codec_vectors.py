@@ -1,11 +1,12 @@
 """Conformance cases for the codec, from spec/vectors/codec.json.
 
-The file has four lists, and every entry names the requirement it checks (``spec``):
+The file has five lists, and every entry names the requirement it checks (``spec``):
 
 * ``valid``: an ``envelope`` written as JSON and its one encoding, ``bytes``.
 * ``invalid``: ``bytes`` a receiver must refuse, and the ``reason`` code it must give.
 * ``unencodable``: an ``envelope`` a sender must refuse to encode (``reason``: bad_field).
 * ``moves``: a Play body and the sender's ``seat``: the ``move`` it stands for, or ``reason``.
+* ``identities``: an Ed25519 public ``key`` and the ``node`` id it gives (P-184).
 
 In JSON every message object carries its class name in ``type``; bytes are hex strings; enum
 members are their names; a card is its code. ``bytes`` is a hex string, or a list of pieces,
@@ -21,6 +22,7 @@ from functools import partial
 from typing import Any, get_args, get_origin, get_type_hints
 
 from . import messages, moves
+from .auth import node_id_of
 from .cards import Card, card_from_code
 from .codec import ProtocolError, decode, encode, move_from_play, play_from_move
 from .conformance_case import Case
@@ -137,6 +139,11 @@ def _check_move(vector: Mapping[str, Any]) -> str | None:
     return None if back == play else f"wrote the play {to_json(back)}"
 
 
+def _check_identity(vector: Mapping[str, Any]) -> str | None:
+    node = node_id_of(bytes.fromhex(vector["key"]))
+    return None if node.hex() == vector["node"] else f"node id {node.hex()}"
+
+
 def _expect_refusal(attempt: Callable[[], object], reason: str) -> str | None:
     try:
         attempt()
@@ -160,6 +167,7 @@ _CHECKS: dict[str, Callable[[Mapping[str, Any]], str | None]] = {
     "invalid": _check_invalid,
     "unencodable": _check_unencodable,
     "moves": _check_move,
+    "identities": _check_identity,
 }
 
 

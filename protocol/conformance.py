@@ -2,6 +2,9 @@
 
     python -m dutchblitz.protocol.conformance [--json PATH]
 
+The door lives in the node, not here: ``python -m dutchblitz.node.conformance`` runs these
+vectors and the door's (spec/vectors/door.json) together.
+
 Each vector file has a module that turns its JSON into ``Case`` objects. A file whose
 module or data is not there yet is skipped with a note, unless it is required. Reading
 the packaged files (and writing the JSON report) is the only IO, and it happens here in
@@ -33,6 +36,8 @@ VECTOR_FILES = (
     VectorFile("codec.json", "codec_vectors", required=True),
     VectorFile("rules.json", "rules_vectors", required=False),
     VectorFile("ordering.json", "order_vectors", required=False),
+    VectorFile("digests.json", "digest_vectors", required=False),
+    VectorFile("fairdeal.json", "fairdeal_vectors", required=False),
 )
 VECTORS_PACKAGE = "dutchblitz.vectors"
 

@@ -1,5 +1,7 @@
 """A node killed with SIGKILL mid-round comes back from its state directory, and the game ends.
 
+It reloads its log, which holds the game's START, and says HELLO as a member (P-204).
+
 Two cases: it comes back at once (before the others suspect it), and it comes
 back only after the others have removed it from the table, so that it must be
 admitted again. Either way every node, the restarted one included, writes the

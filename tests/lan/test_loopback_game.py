@@ -1,4 +1,9 @@
-"""Four bot nodes play a whole game to 75 on 127.0.0.1, and agree on every score."""
+"""Four bot nodes play a whole game to 75 on 127.0.0.1, and agree on every score.
+
+They start at once, so each greets, listens and founds its own table, and the tables merge
+in the lobby into the one of the smallest epoch (spec/protocol.md P-200, P-203); a node
+answers a HELLO that does not list it with its own (P-201).
+"""
 
 from __future__ import annotations
 

@@ -54,7 +54,17 @@ def test_txt_record_has_plain_ascii_keys_and_round_trips() -> None:
     assert parse_advert(txt(ADA)) == ADA
 
 
+def test_hex_is_written_lowercase_and_read_in_either_case() -> None:
+    """P-193: the TXT values id and key are lowercase hex; a reader takes either case."""
+    properties = ADA.properties()
+    assert properties["id"] == properties["id"].lower() and properties["key"].islower()
+    shouting = {**txt(ADA), b"id": ADA_KEY.node_id.hex().upper().encode()}
+    shouting[b"key"] = ADA_KEY.public_key.hex().upper().encode()
+    assert parse_advert(shouting) == ADA
+
+
 def test_names_are_unique_per_node_and_fit_dns_labels() -> None:
+    """P-194: the instance and host names, and the service type."""
     assert ADA.instance == f"Ada-{ADA_KEY.node_id.hex()[:8]}"
     assert ADA.host == f"blitz-{ADA_KEY.node_id.hex()[:12]}.local."
     assert SERVICE_TYPE == "_blitz._tcp.local."

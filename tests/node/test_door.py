@@ -531,7 +531,7 @@ def fake_door(ctx: zmq.asyncio.Context) -> tuple[zmq.asyncio.Socket, str]:
 
 
 def test_a_door_that_reflects_the_knockers_pake_message_is_refused() -> None:
-    """SPAKE2 refuses its own message sent back; the knocker says so and admits nobody."""
+    """P-207: SPAKE2 refuses its own message sent back; the knocker says so, admits nobody."""
 
     async def main() -> None:
         async with context() as ctx:
@@ -605,6 +605,8 @@ def test_a_door_that_answers_garbage_is_refused(answer: bytes) -> None:
 
 
 def test_a_knock_with_a_pake_message_that_is_no_point_is_refused() -> None:
+    """P-207: a SPAKE2 message that is no point of the curve is refused `malformed`."""
+
     async def main() -> None:
         async with context() as ctx:
             table = await open_door(ctx, passphrase="pw")

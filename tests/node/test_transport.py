@@ -228,7 +228,10 @@ def test_sending_to_an_unknown_or_removed_peer_is_refused() -> None:
     ],
 )
 def test_garbage_from_a_raw_dealer_is_just_bytes(routing_id: bytes | None, garbage: bytes) -> None:
-    """A member's key may send anything: it arrives as bytes under the member's id."""
+    """A member's key may send anything: it arrives as bytes under the member's id.
+
+    P-192: a message of two frames is dropped and counted; one frame is one message.
+    """
 
     async def scenario() -> None:
         async with await opened(1) as a:

@@ -203,7 +203,7 @@ def test_one_byte_more_is_oversize() -> None:
 
 
 def test_encode_refuses_an_oversize_envelope() -> None:
-    """P-27: a sender refuses what receivers would refuse, with bad_field."""
+    """P-27, P-185: a sender refuses what receivers would refuse (`oversize`) with bad_field."""
     events = tuple(_relayed(1000 + seq, 128, 64) for seq in range(256))
     assert sum(map(len, events)) > MAX_MESSAGE_SIZE
     with pytest.raises(ProtocolError) as refused:

@@ -87,12 +87,14 @@ def test_a_missing_required_file_fails() -> None:
     assert [case.run() for case in found] == ["the vector file is missing"]
 
 
-def test_the_runner_knows_the_three_vector_files() -> None:
+def test_the_runner_knows_the_vector_files() -> None:
     files = {f.file: f.module for f in conformance.VECTOR_FILES}
     assert files == {
         "codec.json": "codec_vectors",
         "rules.json": "rules_vectors",
         "ordering.json": "order_vectors",
+        "digests.json": "digest_vectors",
+        "fairdeal.json": "fairdeal_vectors",
     }
 
 

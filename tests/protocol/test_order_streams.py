@@ -1,4 +1,4 @@
-"""Streams and gap repair: spec/protocol.md section 11 (P-72 to P-79)."""
+"""Streams and gap repair: spec/protocol.md section 11 (P-72 to P-79, P-195 to P-197)."""
 
 from __future__ import annotations
 
@@ -202,7 +202,7 @@ def _lose_one(net: Net) -> tuple[int, bytes]:
 
 
 def test_a_gap_asks_the_origin_first_then_the_holders_P77() -> None:
-    """P-77: a gap asks the origin first then the holders."""
+    """P-77, P-196: a gap asks the origin first, then, 0.3 s later, the holders."""
     net = Net(3)
     net.open_table()
     lost_seq, lost_raw = _lose_one(net)
@@ -244,7 +244,7 @@ def test_a_heartbeat_last_seq_shows_a_gap_P77() -> None:
 
 
 def test_a_repair_relays_the_original_bytes_applied_or_not_P78() -> None:
-    """P-78: a repair relays the original bytes applied or not."""
+    """P-78, P-197: a repair relays the original bytes applied or not, from first on."""
     net = Net(3)
     net.open_table()
     net.submit(1, Ready(True))
@@ -303,3 +303,36 @@ def test_a_gap_never_removes_anyone_P79() -> None:
     net.losing.clear()
     net.settle()
     assert all(m.present for m in replica.stable.members.values())
+
+
+def test_more_than_64_streams_acknowledge_the_members_first_P185() -> None:
+    """P-195: 70 strangers' streams and one member's: the member is acknowledged, 64 in all."""
+    net = Net(2)
+    net.open_table()
+    net.submit(1, Ready(True))
+    net.settle()
+    replica = net.replica(0)
+    for index in range(70):
+        key = Signer(bytes([index + 1]) * 32)
+        raw = encode(Envelope(TABLE, key.node_id, 1, 1, Event(Ready(True))))
+        replica.receive(sign_encoded(key, raw), net.now)
+    net.advance(1.0)
+    (beat,) = [
+        decode(e.data).payload
+        for e in replica.tick(net.now)
+        if isinstance(e, Send) and isinstance(decode(e.data).payload, Heartbeat)
+    ]
+    assert isinstance(beat, Heartbeat)
+    nodes = [ack.node for ack in beat.acks]
+    assert len(nodes) == 64 and nodes == sorted(nodes)
+    assert NODE_IDS[1] in nodes
+    strangers = sorted(n for n in replica.streams if n not in NODE_IDS[:2])
+    assert [n for n in nodes if n != NODE_IDS[1]] == strangers[:63]
+
+
+def test_a_repair_request_for_a_first_event_not_held_is_not_answered_P187() -> None:
+    """P-197: the answer starts at first or is not sent at all."""
+    net = Net(3)
+    net.open_table()
+    ask = encode(Envelope(TABLE, NODE_IDS[2], 1, 0, RepairRequest(NODE_IDS[1], 50, 60)))
+    assert [e for e in net.replica(0).receive(ask, net.now) if isinstance(e, Send)] == []

@@ -23,7 +23,8 @@ KEYWORD = re.compile(r'(?<!")\b(MUST|SHALL)\b(?!")')
 
 # Every requirement is covered now. Should one be added before its test, list it here until
 # something checks it: the test says when.
-PENDING: set[str] = set()
+# P-202 and P-205 (finding the table: other epochs, giving up) have no test of their own yet.
+PENDING: set[str] = {"P-202", "P-205"}
 
 
 def _spec_ids() -> list[str]:
@@ -49,9 +50,11 @@ def _covered() -> set[str]:
     return covered
 
 
-def test_ids_are_numbered_once_in_order() -> None:
+def test_ids_are_numbered_once_without_gaps() -> None:
+    """Each number once, none left out. A requirement added to a section later goes at the
+    end of that section with the next free number, so ids need not run in document order."""
     ids = _spec_ids()
-    assert ids == [f"P-{n}" for n in range(1, len(ids) + 1)]
+    assert sorted(ids, key=lambda i: int(i[2:])) == [f"P-{n}" for n in range(1, len(ids) + 1)]
 
 
 def test_every_requirement_has_one_id() -> None:

@@ -1,4 +1,4 @@
-"""P-92: a SUSPECT about an earlier stay of a player who has come back does not remove it."""
+"""P-92, P-199: a SUSPECT about an earlier stay of a player who has come back does not remove it."""
 
 from __future__ import annotations
 

@@ -13,6 +13,10 @@
 - 280: a player admitted, removed before it sent anything and admitted again at the same
   first-seq: the CUT of the empty stay, ordered before the second ADMIT, must not cut the
   new one (P-91).
+- 2151: a node crashes while another is partitioned, and is removed; on its restart it
+  learnt the CUT of a later, empty stay of another player before its game reached the
+  ADMIT that began that stay, took it as the cut of the earlier one, and waited in
+  `dealing` for ever for the number that player skipped when it came back (P-84, P-90).
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from dutchblitz.node.sim import run_seed
 
 
 @pytest.mark.timeout(300)
-@pytest.mark.parametrize("seed", [144, 228, 278, 280])
+@pytest.mark.parametrize("seed", [144, 228, 278, 280, 2151])
 def test_overlapping_faults_that_stalled_finish_the_game(seed: int) -> None:
     summary = run_seed(seed, "overlapping")
     assert summary["rounds"] >= 1

@@ -4,6 +4,7 @@ The second node reloads its log and agrees on the first one's cut as soon as it 
 before its game reaches the first one's original ADMIT; applying that old ADMIT must
 not wipe the cut, or the node waits for ever for a number the first one skipped when it
 came back, and the whole table stalls (seen in the ``kill -9`` game of tests/lan).
+That cut stands across the old ADMIT: spec/protocol.md P-198.
 """
 
 from __future__ import annotations
