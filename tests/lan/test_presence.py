@@ -102,8 +102,10 @@ def test_a_crashed_nodes_bots_come_back_with_it_and_every_screen_says_so(tmp_pat
                 return any(m.name == "Ada" for m in bob_screen.snapshot().missing)
 
             await until(bob_screen, waiting, "'waiting for Ada' on Bob's screen")
-            gone = lambda: heard.any("Ada", bot_name, "removed")  # noqa: E731
-            await until(bob_screen, gone, "Ada and her bot removed, in one notice")
+            # Usually one notice names both; on a loaded machine the two removals can be
+            # agreed a moment apart, and then each has its own.
+            gone = lambda: heard.any("Ada", "removed") and heard.any(bot_name, "removed")  # noqa: E731
+            await until(bob_screen, gone, "Ada and her bot removed")
 
             # With no LAN discovery here, Bob's door is named, as a player would with --peer.
             again = Node(dataclasses.replace(ada, peers=(f"127.0.0.1:{ports[1]}",)))
