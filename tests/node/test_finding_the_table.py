@@ -1,0 +1,172 @@
+"""Finding the table, seen from a real seat: another table's messages, and a silent table.
+
+A real ``LocalSeat`` on a real ``Transport`` (CURVE over loopback) meets one peer that
+this test plays by hand: a bare transport whose HELLOs and HEARTBEATs the test writes.
+
+* P-202: a peer whose last HELLO named another epoch than the seat's, the empty one
+  included, has every message but HELLO dropped; once it names the seat's epoch again,
+  its messages count again.
+* P-205: a seat that asked to be admitted to a table, and hears nobody at that epoch for
+  the longer of 4 s and twice the suspicion timeout, gives up and founds a table afresh.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from dutchblitz.node.duties import Wishes
+from dutchblitz.node.roster import Roster, Source
+from dutchblitz.node.seat import LocalSeat, SeatConfig
+from dutchblitz.node.store import StateDir
+from dutchblitz.node.transport import Transport
+from dutchblitz.protocol.auth import Signer
+from dutchblitz.protocol.codec import encode
+from dutchblitz.protocol.core import Settings
+from dutchblitz.protocol.messages import Envelope, Heartbeat, Hello
+
+TABLE = "finding"
+SETTINGS = Settings(suspect_after=1.0)  # patience: the longer of 4 s and 2 s
+JOIN_WINDOW = 0.5
+
+
+async def until(condition: Callable[[], bool], seconds: float) -> None:
+    """Wait for ``condition``, checking often; fail after ``seconds``."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    while not condition():
+        assert loop.time() < deadline, "timed out"
+        await asyncio.sleep(0.02)
+
+
+class Pair:
+    """A seat under test and a peer the test speaks for."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        self.store = StateDir(tmp_path / "seat")
+        self.signer = self.store.identity()
+        self.peer_signer = Signer(bytes(range(32)))
+        self.seat: LocalSeat | None = None
+        self.peer: Transport | None = None
+
+    async def open(self) -> None:
+        node, peer_id = self.signer.node_id, self.peer_signer.node_id
+        roster, peer_roster = Roster(), Roster()
+        roster.learn(peer_id, self.peer_signer.public_key, Source.DOOR)
+        peer_roster.learn(node, self.signer.public_key, Source.DOOR)
+        transport = await Transport.open(self.signer, "127.0.0.1", roster=roster)
+        self.peer = await Transport.open(self.peer_signer, "127.0.0.1", roster=peer_roster)
+        self.peer.add_peer(node, transport.endpoint, self.signer.public_key)
+        config = SeatConfig(TABLE, Wishes(name="seat"), SETTINGS, join_window=JOIN_WINDOW)
+        self.seat = LocalSeat(config, self.store, transport, node)
+        self.seat.meet(peer_id, self.peer.endpoint)
+
+    async def close(self) -> None:
+        if self.seat is not None:
+            await self.seat.close()
+        if self.peer is not None:
+            self.peer.close()
+
+    def say(self, payload: Hello | Heartbeat, lamport: int = 0) -> None:
+        assert self.peer is not None and self.seat is not None
+        envelope = Envelope(TABLE, self.peer_signer.node_id, lamport, 0, payload)
+        self.peer.send(self.seat.node_id, encode(envelope))
+
+    def hello(self, epoch: bytes, resume_seq: int = 0) -> None:
+        assert self.peer is not None
+        self.say(Hello("peer", "pump", self.peer.endpoint, (), epoch, resume_seq))
+
+    def heartbeat(self) -> None:
+        self.say(Heartbeat(0, (), 0, b""), lamport=1)
+
+    async def drain(self) -> None:
+        """Read what the seat sends the peer, so that nothing backs up."""
+        assert self.peer is not None
+        while True:
+            await self.peer.recv()
+
+
+def test_messages_of_a_peer_at_another_table_are_dropped(tmp_path: Path) -> None:
+    """P-202: only HELLO gets through from a peer whose last HELLO named another epoch."""
+
+    async def main() -> None:
+        pair = Pair(tmp_path)
+        await pair.open()
+        assert pair.seat is not None
+        reader = asyncio.ensure_future(pair.drain())
+        try:
+            await pair.seat.start()  # nobody names a table: the seat founds its own
+            seat = pair.seat
+            replica = seat.replica
+            assert replica is not None and replica.is_member()
+            own = replica.me.epoch
+            larger = b"\xff" * 16  # larger than any epoch: the seat never merges into it
+            received = replica.counters.received
+
+            pair.heartbeat()  # no HELLO yet: nothing says it is elsewhere
+            await until(lambda: replica.counters.received > received, 5)
+            assert seat.dropped_other_table == 0
+
+            pair.hello(larger)
+            await until(lambda: seat.contacts.epochs.get(pair.peer_signer.node_id) == larger, 5)
+            pair.heartbeat()
+            await until(lambda: seat.dropped_other_table == 1, 5)
+
+            pair.hello(b"")  # no epoch at all is another epoch too
+            await until(lambda: seat.contacts.epochs.get(pair.peer_signer.node_id) == b"", 5)
+            pair.heartbeat()
+            await until(lambda: seat.dropped_other_table == 2, 5)
+
+            pair.hello(own)
+            await until(lambda: seat.contacts.epochs.get(pair.peer_signer.node_id) == own, 5)
+            received = replica.counters.received
+            pair.heartbeat()
+            await until(lambda: replica.counters.received > received, 5)
+            assert seat.dropped_other_table == 2
+            assert seat.replica is replica and replica.me.epoch == own
+        finally:
+            reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await reader
+            await pair.close()
+
+    asyncio.run(main())
+
+
+@pytest.mark.timeout(60)
+def test_a_seat_gives_up_on_a_table_nobody_answers_for(tmp_path: Path) -> None:
+    """P-205: asked to join, heard nobody at that epoch for 4 s: it founds afresh."""
+
+    async def main() -> None:
+        pair = Pair(tmp_path)
+        await pair.open()
+        assert pair.seat is not None
+        reader = asyncio.ensure_future(pair.drain())
+        silent = bytes(range(16))  # the table the peer names, and then never speaks for
+        try:
+            starting = asyncio.ensure_future(pair.seat.start())
+            pair.hello(silent)  # during the seat's join window: it asks to join this table
+            await starting
+            seat = pair.seat
+            asking = seat.replica
+            assert asking is not None and asking.me.epoch == silent
+            assert asking.rejoining and not asking.is_member()
+            loop = asyncio.get_running_loop()
+            since = loop.time()
+
+            await until(lambda: seat.replica is not asking, 20)
+            waited = loop.time() - since
+            founded = seat.replica
+            assert founded is not None and founded.is_member()
+            assert founded.me.epoch != silent
+            assert waited >= max(4.0, 2 * SETTINGS.suspect_after) - JOIN_WINDOW - 0.1, waited
+        finally:
+            reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await reader
+            await pair.close()
+
+    asyncio.run(main())
