@@ -5,7 +5,8 @@
 
 ``python -m dutchblitz.protocol.conformance`` runs the vectors of the pure protocol
 (codec, rules, ordering, digests, fair deal); the door lives in the node, so its vectors
-(door.json) are run here, with all of the protocol's. With ``--target`` it checks a live
+(door.json) and the framing's (framing.json, on a real table socket on 127.0.0.1) are run
+here, with all of the protocol's. With ``--target`` it checks a live
 node from the outside instead (node/blackbox.py), at the door HOST:PORT.
 """
 
@@ -20,9 +21,12 @@ from importlib import resources
 from dutchblitz.protocol import conformance
 from dutchblitz.protocol.conformance_case import Case
 
-from . import blackbox, door_vectors
+from . import blackbox, door_vectors, framing_vectors
 
-NODE_VECTOR_FILES = (("door.json", door_vectors.cases),)
+NODE_VECTOR_FILES = (
+    ("door.json", door_vectors.cases),
+    ("framing.json", framing_vectors.cases),
+)
 
 
 def node_cases() -> tuple[list[Case], list[str]]:
