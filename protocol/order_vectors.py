@@ -1,7 +1,8 @@
 """Conformance cases for the total order, from spec/vectors/ordering.json.
 
-The file has three lists. Bytes and node ids are hex; every entry names the requirement
-it checks in ``spec``, or, for a run, in each of its ``checks``.
+The file has four lists; the fourth, ``member_runs``, is read by member_vectors. Bytes
+and node ids are hex; every entry names the requirement it checks in ``spec``, or, for a
+run, in each of its ``checks``.
 
 * ``tiebreaks``: an ``epoch``, a ``lamport`` and a ``sender``, and the ``tiebreak``
   (P-63) they give, as a decimal string (it may not fit a double).
@@ -47,6 +48,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+from . import member_vectors
 from .clock import order_key, tiebreak
 from .codec import decode
 from .conformance_case import Case
@@ -85,7 +87,7 @@ def cases(data: Mapping[str, Any]) -> list[Case]:
         for check in vector.get("checks", []):
             name = f"runs: {vector.get('name', '?')}: {check.get('aspect', '?')}"
             found.append(Case(str(check.get("spec", "?")), name, partial(outcome.aspect, check)))
-    return found
+    return found + member_vectors.cases(data)
 
 
 def _guarded(check: Callable[[Mapping[str, Any]], str | None], vector: Any) -> str | None:

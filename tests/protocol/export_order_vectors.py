@@ -25,6 +25,7 @@ from dutchblitz.protocol.moves import CentrePlay, WoodFlip
 from dutchblitz.protocol.plays import centre_play, wood_flip
 from dutchblitz.protocol.rules import playable_tops
 
+from tests.protocol.export_member_vectors import member_runs
 from tests.protocol.replicas import EPOCH, NODE_IDS, TABLE, Net, blitz_top, deck_order, events_of
 
 TARGET = Path(__file__).resolve().parents[2] / "spec" / "vectors" / "ordering.json"
@@ -33,12 +34,16 @@ SHUFFLE_SEED = hashlib.blake2b(b"dbp ordering shuffles", digest_size=16).digest(
 RED = Colour.RED
 ABOUT = (
     "Ordering conformance vectors for spec/protocol.md sections 8 to 13: see "
-    "protocol/order_vectors.py for the format. tiebreaks: the P-63 draw for (epoch, "
+    "spec/protocol.md section 25 for the format. tiebreaks: the P-63 draw for (epoch, "
     "lamport, sender), as a decimal string. keys: events [lamport, sender] and the order "
     "of their keys. runs: encoded messages (hex) of one table, which an observer that is "
     "not a member receives in every order its schedules name, and what its stable log "
     "must hold then: the order of [sender, seq], each outcome, the dropped events, the "
-    "members by seat, the centre piles and the public digest."
+    "members by seat, the centre piles and the public digest. member_runs: an observer "
+    "that is a member takes the steps given (it joins, receives a message and sends the "
+    "acknowledgement it owes, or runs its timers, each at a time in seconds): what it "
+    "sends (acknowledgements, repair requests, SUSPECT, CUT), what is not yet final, and "
+    "its stable log and members at the end."
 )
 
 
@@ -362,7 +367,13 @@ def runs() -> list[dict[str, Any]]:
 
 
 def document() -> dict[str, Any]:
-    return {"about": ABOUT, "tiebreaks": tiebreaks(), "keys": keys(), "runs": runs()}
+    return {
+        "about": ABOUT,
+        "tiebreaks": tiebreaks(),
+        "keys": keys(),
+        "runs": runs(),
+        "member_runs": member_runs(),
+    }
 
 
 def layout(value: dict[str, Any]) -> str:
@@ -391,7 +402,7 @@ def layout(value: dict[str, Any]) -> str:
 def main() -> int:
     value = document()
     TARGET.write_text(layout(value), encoding="utf-8")
-    count = sum(len(value[group]) for group in ("tiebreaks", "keys", "runs"))
+    count = sum(len(value[group]) for group in ("tiebreaks", "keys", "runs", "member_runs"))
     print(f"wrote {count} vectors to {TARGET}", file=sys.stderr)
     return 0
 

@@ -1,0 +1,204 @@
+"""The ``member_runs`` of spec/vectors/ordering.json: runs whose observer is a member.
+
+Each run plays a real table on ``replicas.Net`` with one replica as the observer, and
+records every message that replica took, every time its timers ran and when it asked to
+join, as the run's steps; the checks are then read off what it really sent. The format
+is in protocol/member_vectors.py; export_order_vectors writes these runs with the others.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from dutchblitz.protocol.codec import decode
+from dutchblitz.protocol.effects import Effect, Send
+from dutchblitz.protocol.messages import Cut, Event, Heartbeat, Ready, RepairRequest, Suspect
+
+from tests.protocol.replicas import NODE_IDS, SIGNERS, TABLE, Flight, Net
+
+OBSERVER = 1  # seat 1 of four: admitted by the founder, like any player who joins
+
+
+class RecordingNet(Net):
+    """A Net that writes down, as steps, everything one replica takes in."""
+
+    def __init__(self, count: int, observer: int) -> None:
+        super().__init__(count)
+        self.observer = observer
+        self.steps: list[dict[str, Any]] = []
+        self.step_sends: list[list[Send]] = []
+
+    def _record(self, step: dict[str, Any], effects: list[Effect]) -> None:
+        self.steps.append(step)
+        self.step_sends.append([e for e in effects if isinstance(e, Send)])
+
+    def deliver(self, flight: Flight, flush: bool = True) -> list[Effect]:
+        effects = super().deliver(flight, flush)
+        if flight.target == self.observer and flight.target not in self.down:
+            assert flush
+            self._record({"at": self.now, "receive": flight.data.hex()}, effects)
+        return effects
+
+    def tick(self, index: int) -> list[Effect]:
+        effects = super().tick(index)
+        if index == self.observer and index not in self.down:
+            self._record({"at": self.now, "tick": True}, effects)
+        return effects
+
+    def join(self, index: int, schedule: Any = None) -> None:
+        if index != self.observer:
+            super().join(index, schedule)
+            return
+        effects = self.take(index, self.replica(index).ask_to_join(self.now))
+        self._record({"at": self.now, "join": True}, effects)
+        self.settle(schedule, until=lambda: self.quiet() and self.replica(index).is_member())
+
+    def last_step(self) -> int:
+        return len(self.steps) - 1
+
+    def sent_since(self, since: int) -> list[tuple[int, Send]]:
+        return [(i, s) for i in range(since, len(self.steps)) for s in self.step_sends[i]]
+
+
+def seed(index: int) -> bytes:
+    """The key seed of replica ``index`` (as replicas.SIGNERS makes it)."""
+    found = hashlib.blake2b(b"dbp test key %d" % index, digest_size=32).digest()
+    assert SIGNERS[index].node_id == NODE_IDS[index]
+    return found
+
+
+def check(spec: str, aspect: str, why: str, **fields: Any) -> dict[str, Any]:
+    return {"spec": spec, "aspect": aspect, "why": why, **fields}
+
+
+def envelope(payload: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "Envelope", "payload": payload}
+
+
+def vector(net: RecordingNet, name: str, checks: list[dict[str, Any]]) -> dict[str, Any]:
+    replica = net.replica(net.observer)
+    seats = replica.stable.by_seat()
+    settings = net.settings
+    return {
+        "name": name,
+        "checks": checks,
+        "table": TABLE,
+        "epoch": net.epoch.hex(),
+        "observer": NODE_IDS[net.observer].hex(),
+        "observer_seed": seed(net.observer).hex(),
+        "observer_name": replica.me.name,
+        "observer_endpoint": replica.me.endpoint,
+        "settings": {
+            "heartbeat_every": settings.heartbeat_every,
+            "suspect_after": settings.suspect_after,
+            "repair_retry": settings.repair_retry,
+        },
+        "steps": net.steps,
+        "log": [[e.sender.hex(), e.seq] for e in replica.log],
+        "members": [[seats[s].node.hex(), s, seats[s].present] for s in sorted(seats)],
+    }
+
+
+def acknowledgements() -> dict[str, Any]:
+    """Three members move at one Lamport time; none of it is final before all acknowledge."""
+    net = RecordingNet(4, OBSERVER)
+    net.open_table()
+    for index in (0, 2, 3):
+        net.submit(index, Ready(True))
+    moves = [(NODE_IDS[i], net.last_own(i)[0]) for i in (0, 2, 3)]
+    lamports = {decode(net.last_own(i)[1]).lamport for i in (0, 2, 3)}
+    assert len(lamports) == 1, lamports  # each announces the clock the others' need (P-65)
+    is_move = {net.last_own(i)[1] for i in (0, 2, 3)}
+    since = net.last_step() + 1
+    net.deliver_where(lambda f: f.target == OBSERVER and f.data in is_move)
+    held = net.last_step()
+    log = {(e.sender, e.seq) for e in net.replica(OBSERVER).log}
+    assert not log & set(moves), "P-66 should hold these back"
+    net.settle()
+    log = {(e.sender, e.seq) for e in net.replica(OBSERVER).log}
+    assert set(moves) <= log
+    net.advance(1.0)
+    net.tick(OBSERVER)
+    beat = decode(net.step_sends[-1][0].data).payload
+    assert isinstance(beat, Heartbeat)
+    last_seq = {node: max(s for n, s in log if n == node) for node, _ in log}
+    acks = [[a.node.hex(), a.held] for a in beat.acks]
+    assert all(held_seq == last_seq[bytes.fromhex(n)] for n, held_seq in acks), acks
+    checks = [
+        check("P-70", "sends", "each event taken is acknowledged at once, in a HEARTBEAT",
+              since=since, step=held, to=None, message=envelope({"type": "Heartbeat"})),
+        check("P-66", "unstable", "every other member announced a clock as high, but none has "
+              "acknowledged the others' events yet: nothing is final", step=held,
+              events=[[n.hex(), s] for n, s in moves]),
+        check("P-76", "acks", "a HEARTBEAT acknowledges what it holds of every stream",
+              step=net.last_step(), acks=acks),
+        check("P-67", "order", "once acknowledged, the events are applied in key order"),
+        check("P-83", "members", "four seats, in the order of admission"),
+    ]  # fmt: skip
+    return vector(net, "a member observer: acknowledgements, and nothing final before them", checks)
+
+
+def silence() -> dict[str, Any]:
+    """Seat 3 leaves a gap and falls silent: repair, SUSPECT, CUT, and its removal."""
+    net = RecordingNet(4, OBSERVER)
+    net.open_table()
+    silent = NODE_IDS[3]
+    net.submit(3, Ready(True))
+    missing, lost = net.last_own(3)
+    net.submit(3, Ready(False))
+    net.drop_where(lambda f: f.target == OBSERVER and f.data == lost)
+    since = net.last_step() + 1
+    net.down.add(3)
+    first_ask = RepairRequest(silent, missing, missing)
+    sent: list[tuple[int, Send]] = []
+    for _ in range(10):
+        net.run()
+        sent = [(i, s) for i, s in net.sent_since(since) if decode(s.data).payload == first_ask]
+        if sent:
+            break
+        net.tick_all()
+    asked = sent[0][0]
+    assert sent[0][1].to == silent, sent
+    net.settle(until=lambda: net.quiet() and not net.replica(0).stable.members[silent].present)
+    later = net.sent_since(asked + 1)
+    requests = [(i, s) for i, s in later if isinstance(decode(s.data).payload, RepairRequest)]
+    retry_step, retry = requests[0]
+    assert retry.to in (NODE_IDS[0], NODE_IDS[2]) and retry.to == min(NODE_IDS[0], NODE_IDS[2])
+    mine = [decode(s.data) for _i, s in net.sent_since(since)]
+    bodies = [e.payload.body for e in mine if isinstance(e.payload, Event)]
+    suspect = next(b for b in bodies if isinstance(b, Suspect))
+    cut = next(b for b in bodies if isinstance(b, Cut))
+    assert suspect.node == cut.node == silent
+    end = net.last_step()
+    hid = silent.hex()
+    checks = [
+        check("P-77", "sends", "a gap is asked of the origin first",
+              since=since, step=asked, to=hid,
+              message=envelope({"type": "RepairRequest", "origin": hid, "first": missing,
+                                "last": missing})),
+        check("P-196", "sends", "no sooner than 0.3 s later, of the first other node in "
+              "node-id order whose acks show it holds the missing event",
+              since=asked + 1, step=retry_step, to=retry.to.hex() if retry.to else None,
+              message=envelope({"type": "RepairRequest", "origin": hid, "first": missing})),
+        check("P-196", "silent", "and not before 0.3 s", since=asked + 1,
+              step=next(i for i in range(asked + 1, end + 1)
+                        if net.steps[i]["at"] >= net.steps[asked]["at"] + 0.3) - 1,
+              to=retry.to.hex() if retry.to else None,
+              message=envelope({"type": "RepairRequest"})),
+        check("P-85", "sends", "a member silent for the suspicion timeout is suspected, with "
+              "the highest seq held of it", since=since, step=end, to=None,
+              message=envelope({"type": "Event", "body": {"type": "Suspect", "node": hid,
+                                                          "held": suspect.held}})),
+        check("P-89", "sends", "once every other present member suspects it, the CUT is the "
+              "lowest held among the SUSPECTs", since=since, step=end, to=None,
+              message=envelope({"type": "Event", "body": {"type": "Cut", "node": hid,
+                                                          "seq": cut.seq}})),
+        check("P-92", "members", "the first SUSPECT in the order removes it"),
+        check("P-91", "order", "the survivors agree on its stream up to the cut"),
+    ]  # fmt: skip
+    return vector(net, "a member observer: a gap repaired, a silent member cut", checks)
+
+
+def member_runs() -> list[dict[str, Any]]:
+    return [acknowledgements(), silence()]

@@ -1,0 +1,69 @@
+"""The member runs of spec/vectors/ordering.json: a wrong expectation is caught."""
+
+from __future__ import annotations
+
+import copy
+import json
+from importlib import resources
+from typing import Any
+
+from dutchblitz.protocol import member_vectors
+
+
+def runs() -> list[dict[str, Any]]:
+    source = resources.files("dutchblitz.vectors").joinpath("ordering.json")
+    found: list[dict[str, Any]] = json.loads(source.read_text(encoding="utf-8"))["member_runs"]
+    return found
+
+
+def failures(run: dict[str, Any]) -> dict[str, str]:
+    """Per aspect, the message of its first failing case."""
+    found: dict[str, str] = {}
+    for case in member_vectors.cases({"member_runs": [run]}):
+        message = case.run()
+        if message is not None:
+            found.setdefault(case.name.rsplit(": ", 1)[1], message)
+    return found
+
+
+def test_the_runs_pass_and_cover_the_member_ids() -> None:
+    named = set()
+    for run in runs():
+        assert failures(run) == {}
+        named |= {check["spec"] for check in run["checks"]}
+    assert {"P-66", "P-70", "P-76", "P-77", "P-85", "P-89", "P-196"} <= named
+
+
+def test_wrong_acknowledgements_are_caught() -> None:
+    run = copy.deepcopy(runs()[0])
+    for check in run["checks"]:
+        if check["aspect"] == "acks":
+            check["acks"][0][1] += 1
+        if check["aspect"] == "unstable":
+            check["step"] = len(run["steps"]) - 1  # by then they are final
+    assert set(failures(run)) == {"acks", "unstable"}
+
+
+def test_a_wrong_suspicion_or_cut_is_caught() -> None:
+    run = copy.deepcopy(runs()[1])
+    for check in run["checks"]:
+        body = check.get("message", {}).get("payload", {}).get("body", {})
+        if body.get("type") == "Suspect":
+            body["held"] += 1
+        if body.get("type") == "Cut":
+            body["seq"] -= 1
+    assert set(failures(run)) == {"sends"}
+    assert sum(1 for c in member_vectors.cases({"member_runs": [run]}) if c.run()) == 2
+
+
+def test_a_lost_step_changes_what_the_observer_sends() -> None:
+    """Without the messages of the other members, the observer suspects nobody."""
+    run = copy.deepcopy(runs()[1])
+    run["steps"] = [step for step in run["steps"] if "receive" not in step]
+    assert failures(run)
+
+
+def test_an_unreadable_run_fails_with_a_message() -> None:
+    run = copy.deepcopy(runs()[0])
+    run["observer_seed"] = "00" * 32
+    assert all("seed" in message for message in failures(run).values())
