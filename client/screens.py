@@ -385,10 +385,11 @@ def scores_screen(state: ClientState) -> StyleAndTextTuples:
             said = f"{state.name_of(blitz_by)} called Blitz!"
         text.line(f" Round {last}: {said}")
     if game.phase == Phase.OVER and game.winner is not None:
-        winner = state.name_of(game.winner)
+        # Your own win reads "You win", as the game-over notice says it.
+        winner = "You win" if game.winner == snap.my_seat else f"{state.name_of(game.winner)} wins"
         text.line()
         text.line(
-            f" GAME OVER: {winner} wins with {game.totals.get(game.winner, 0)} points!",
+            f" GAME OVER: {winner} with {game.totals.get(game.winner, 0)} points!",
             "class:strong",
         )
         if not snap.stable.audit_complete():

@@ -268,3 +268,18 @@ def test_8_players_with_the_stalemate_and_hint_lines_fit_80x24() -> None:
             assert shown[-1].strip(), "the key bar is still on the last line"
 
     run(go())
+
+
+@pytest.mark.parametrize("winner", [0, 1])
+def test_game_over_says_you_win_for_your_own_win(winner: int) -> None:
+    session = game_over()
+    session.game.winner = session.stable.winner = winner
+    said = "You win" if winner == session.me else f"{NAMES[winner]} wins"
+
+    async def go() -> None:
+        async with running(session) as drive:
+            text = "\n".join(drive.screen())
+            assert f"GAME OVER: {said} with {80 - 10 * winner} points!" in text, text
+
+    run(go())
+
