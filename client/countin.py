@@ -46,7 +46,7 @@ def looking_lines(state: ClientState) -> list[tuple[str, str]]:
     looking = game.still_looking()
     mine = state.snap.my_seat
     lines: list[tuple[str, str]] = []
-    if mine in looking:
+    if mine in looking and not state.late_key():  # a key any sooner was meant for the table
         left = math.ceil(state.scores_left())
         lines.append((f" Press any key when ready: next round in {left} s", "class:strong"))
     others = [state.name_of(seat) for seat in looking if seat != mine]

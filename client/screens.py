@@ -394,7 +394,7 @@ def scores_screen(state: ClientState) -> StyleAndTextTuples:
         )
         if not snap.stable.audit_complete():
             text.line(" Waiting for every player's last reveal (the audit).", "class:hint")
-        else:
+        elif not state.late_key():  # offered once r no longer means a flip
             rematch_lines(text, state)
     elif game.phase == Phase.DEALING:
         for line, style in countin.looking_lines(state):

@@ -35,6 +35,9 @@ DEFAULT_NOTICE_SECONDS = 4.0
 MAX_NOTICES = 3
 ALONE_HINT_SECONDS = 5.0  # with no peer found after this long, say how to get one
 SCORES_SECONDS = 4.0  # the scores show this long after a round ends, unless dismissed
+# A key this soon after a round's end was meant for the table, not for the scores: it
+# neither says they were seen nor asks for a rematch (r also flips).
+LATE_KEY_SECONDS = 1.0
 PREFERRED_BOT_LEVEL = "normal"
 
 
@@ -72,6 +75,7 @@ class ClientState:
         self.scores_pinned = False
         self.scores_until = 0.0
         self.results_seen = len(self.snap.game.results)
+        self.round_ended_at = float("-inf")
         self.terminal = Size(rows=24, columns=80)  # set by the app before each frame
         self.played_a_card = False  # the first game's hint line shows until then
 
@@ -84,6 +88,7 @@ class ClientState:
         results = len(self.snap.game.results)
         if results > self.results_seen:
             self.scores_until = self.snap_at + SCORES_SECONDS
+            self.round_ended_at = self.snap_at
         self.results_seen = results
         if self.snap.count_in > 0 and not self.scores_pinned:
             self.scores_until = 0.0  # the scores were seen: the count-in shows the table
@@ -177,8 +182,14 @@ class ClientState:
 
     # -- between rounds ---------------------------------------------------------------
 
+    def late_key(self) -> bool:
+        """Whether a key comes so soon after a round's end that it was meant for the table."""
+        return self.clock() - self.round_ended_at < LATE_KEY_SECONDS
+
     def seen_scores(self) -> None:
         """Any key on the scores before a round: seen (a second key changes nothing)."""
+        if self.late_key():
+            return
         self.session.seen_scores()
         self.refresh()
 
@@ -246,6 +257,8 @@ class ClientState:
 
     def toggle_rematch(self) -> None:
         """After a game: ask for a rematch, or take the wish back (spec/rules.md R-49)."""
+        if self.late_key():
+            return
         me = self.me
         self.refuse(self.session.set_ready(not (me is not None and me.ready)))
         self.refresh()

@@ -133,3 +133,25 @@ def test_the_scores_wait_for_any_key_and_say_who_is_still_looking_R54() -> None:
             assert "Round 2 is being dealt..." in text and "Still looking" not in text
 
     run(go())
+
+
+def test_a_key_pressed_as_the_round_ends_was_meant_for_the_table_not_the_scores_R54() -> None:
+    session = playing_session(3)
+    clock = Clock()
+
+    async def go() -> None:
+        async with running(session, clock) as drive:
+            ended = between_rounds(3)  # the round ends while the player is pressing keys
+            session.game, session.stable = ended.game, ended.stable
+            session.scores_left = 15.0
+            session.push("blitz", "Bob called Blitz!")
+            assert drive.state.screen == Screen.SCORES
+            assert "Press any key" not in shown(drive.screen())
+            await drive.press("a")
+            assert ("seen_scores",) not in session.calls, "a late play key says nothing"
+            clock.advance(1.0)
+            assert "Press any key when ready: next round in 14 s" in shown(drive.screen())
+            await drive.press("a")
+            assert ("seen_scores",) in session.calls
+
+    run(go())

@@ -15,7 +15,7 @@ from dutchblitz.protocol.game import Phase, RoundResult
 from dutchblitz.protocol.messages import Ready
 from prompt_toolkit.formatted_text import to_plain_text
 
-from tests.client.driving import running, until, width
+from tests.client.driving import Clock, running, until, width
 from tests.client.fakes import NAMES, FakeSession, playing_session
 
 pytestmark = pytest.mark.timeout(30)
@@ -283,3 +283,22 @@ def test_game_over_says_you_win_for_your_own_win(winner: int) -> None:
 
     run(go())
 
+
+def test_r_flipping_as_the_last_round_ends_asks_for_no_rematch_R49() -> None:
+    session = playing_session(3)
+    clock = Clock()
+
+    async def go() -> None:
+        async with running(session, clock) as drive:
+            over = game_over()  # the last round ends while the player flips with r
+            session.game, session.stable = over.game, over.stable
+            session.push("game_over", "Ada wins")
+            assert "r: rematch" not in "\n".join(drive.screen())
+            await drive.press("r")
+            assert ("set_ready", True) not in session.calls, "a flip meant for the table"
+            clock.advance(1.0)
+            assert "r: rematch" in "\n".join(drive.screen())
+            await drive.press("r")
+            assert ("set_ready", True) in session.calls
+
+    run(go())
