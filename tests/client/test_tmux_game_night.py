@@ -20,6 +20,7 @@ import contextlib
 import re
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -201,6 +202,14 @@ def one_key(server: Tmux, shown: Screen, evening: Evening) -> None:
 # -- the evening ----------------------------------------------------------------------------
 
 
+def bots_seated(count: int) -> Callable[[Screen], bool]:
+    return lambda shown: text(shown).count("flat-out bot ") >= count
+
+
+def changed_from(before: Screen) -> Callable[[Screen], bool]:
+    return lambda shown: shown != before
+
+
 def start_node(server: Tmux, tmp_path: Path) -> None:
     argv = [sys.executable, "-m", "dutchblitz.client.main", "--join", "--no-discovery",
             "--interface", "127.0.0.1", "--port", str(free_port()), "--name", "Ada",
@@ -211,9 +220,7 @@ def start_node(server: Tmux, tmp_path: Path) -> None:
     server.wait_text(PANE, "Next bot: flat-out")
     for seated in (2, 3):
         server.keys(PANE, "+")
-        server.wait(
-            PANE, lambda s, n=seated: text(s).count("flat-out bot ") >= n - 1, f"bot {seated}"
-        )
+        server.wait(PANE, bots_seated(seated - 1), f"bot {seated - 1} seated")
     server.keys(PANE, "r")
     server.wait_text(PANE, "Everyone is ready", timeout=30)
     server.keys(PANE, "s")
@@ -251,7 +258,7 @@ def play_round(server: Tmux, number: int, evening: Evening, deadline: float) -> 
                 try_double_play(server, shown, pair, evening)
                 continue
         with contextlib.suppress(AssertionError):  # a key refused may change nothing
-            server.wait(PANE, lambda s, before=shown: s != before, "a change", timeout=2.0)
+            server.wait(PANE, changed_from(shown), "a change", timeout=2.0)
     raise AssertionError(f"round {number} did not end: {evening}\n{text(server.screen(PANE))}")
 
 
@@ -277,7 +284,7 @@ def play_game(
 
     Returns the last round played, the totals after it, and its scores screen.
     """
-    number, totals, shown = 0, {}, server.screen(PANE)
+    number, totals, shown = 0, dict[str, int](), server.screen(PANE)
     while True:
         see_count_in(server, number + 1, evening)
         if until_double_play and evening.double_plays:
