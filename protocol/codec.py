@@ -10,13 +10,13 @@ what its peers would drop. One envelope has exactly one encoding.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import NoReturn
 
 import msgpack
 
-from . import codec_fast
+from . import codec_quick
 from .auth import PUBLIC_KEY_SIZE
 from .cards import DECK_SIZE, MAX_PLAYERS, post_count
 from .codec_fields import (
@@ -471,119 +471,56 @@ def encode(envelope: Envelope) -> bytes:
     return data
 
 
-# -- the quick path: the same tables compiled (codec_fast); the reference path decides the rest
+# -- the quick path: msgspec checks the same tables in C; the reference path decides the rest
+
 
 _CENTRE, _POST, _FLIP = int(MoveKind.CENTRE), int(MoveKind.POST), int(MoveKind.FLIP)
 _FROM_POST = int(Source.POST)
 
-# ``_check_play`` for fields already within their wire ranges, without making a Move.
-# CENTRE and POST name a card (and decide the seat), and a card shown must be of the same
-# deck. A CENTRE play has a slot only from the Post; a POST play goes from the Blitz or the
-# Wood to the Post stack ``slot``, onto no centre pile. The other kinds name nothing but,
-# for FLIP, the card shown.
-_PLAY_FITS = codec_fast.Fits(
-    f"card != {NONE}"
-    f" and (slot == 0 or source == {_FROM_POST} if move == {_CENTRE}"
-    f" else source != {_FROM_POST} and pile == {NONE})"
-    f" and (shows == {NONE} or shows // {DECK_SIZE} == card // {DECK_SIZE})"
-    f" if move == {_CENTRE} or move == {_POST}"
-    f" else source == 0 and slot == 0 and card == {NONE} and pile == {NONE}"
-    f" and (shows != {NONE}) == (move == {_FLIP})"
-)
-_play_fits = _PLAY_FITS.function(PLAY)
-# ``_check_heartbeat`` but for its distinct nodes (which the quick path checks in line).
-_HEARTBEAT_FITS = codec_fast.Fits("digest_index == 0 or digest != b''")
+
+def _play_fits(play: Play) -> bool:
+    """``_check_play`` for fields already within their wire ranges, without making a Move.
+
+    CENTRE and POST name a card (and decide the seat), and a card shown must be of the
+    same deck. A CENTRE play has a slot only from the Post; a POST play goes from the
+    Blitz or the Wood to the Post stack ``slot``, onto no centre pile. The other kinds
+    name nothing but, for FLIP, the card shown.
+    """
+    move, card, shows = play.move, play.card, play.shows
+    if move in (_CENTRE, _POST):
+        if card == NONE or (shows != NONE and shows // DECK_SIZE != card // DECK_SIZE):
+            return False
+        if move == _CENTRE:
+            return play.slot == 0 or play.source == _FROM_POST
+        return play.source != _FROM_POST and play.pile == NONE
+    if play.source or play.slot or card != NONE or play.pile != NONE:
+        return False
+    return (shows != NONE) == (move == _FLIP)
 
 
-def _layout(kind: int, payload: Field | codec_fast.Tagged) -> codec_fast.Layout:
-    """The envelope of ``kind`` with its header ranges: ``_check_envelope`` but for a
-    repair's events (a REPAIR goes the reference way)."""
-    numbered = kind == Kind.EVENT  # an Event is numbered and stamped from 1, nothing else numbered
-    return codec_fast.Layout(
-        Envelope,
-        (
-            ("table", NAME),
-            ("sender", NODE),
-            ("lamport", Int(1, MAX_UINT63) if numbered else UINT63),
-            ("seq", Int(1, MAX_UINT63) if numbered else Int(0, 0)),
-            ("payload", payload),
-            ("auth", AUTH),
-        ),
-    )
+def _check_play_quickly(play: object) -> None:
+    if not _play_fits(play):  # type: ignore[arg-type]
+        raise ValueError("not a move")
 
 
-# One packer for the quick path, reused: ``packb`` sets up a new one (and its buffer) per
-# call, which costs more than the packing. ``pack`` runs no Python code on the plain
-# values it is given here, so no other thread can enter it halfway. It packs exact types
-# only (``strict_types``): what is not one of them (a tuple, an IntEnum member) it refuses.
-_quick_pack = msgpack.Packer(use_bin_type=True, strict_types=True).pack
-_EVENT = int(Kind.EVENT)
-_QUICK_RECORDS = {int(kind): rec for kind, rec in PAYLOADS.items() if isinstance(rec, Record)}
-del _QUICK_RECORDS[Kind.REPAIR]  # a repair's events go the reference way
-(
-    _QUICK_LOADS,
-    _QUICK_EVENT_LOADS,
-    _QUICK_DUMPS,
-    _QUICK_EVENT_DUMPS,
-) = codec_fast.compile_envelopes(
-    _layout,
+_QUICK_BODIES = {int(kind): record for kind, record in BODIES.items()}
+_QUICK_BODIES[BodyKind.PLAY] = Record(Play, PLAY.fields, _check_play_quickly)
+_QUICK = codec_quick.EnvelopeCodec(
+    Record(Envelope, (*HEADER, ("payload", codec_quick.Anything()), ("auth", AUTH))),
     PROTOCOL_VERSION,
-    _QUICK_RECORDS,
+    {  # a repair's events go the reference way
+        int(kind): rec
+        for kind, rec in PAYLOADS.items()
+        if isinstance(rec, Record) and kind != Kind.REPAIR
+    },
     int(Kind.EVENT),
     Event,
-    {int(kind): rec for kind, rec in BODIES.items()},
-    {Play: _PLAY_FITS, Heartbeat: _HEARTBEAT_FITS},
-    {Ack: "node", PeerAddress: "node"},
-    _quick_pack,
+    _QUICK_BODIES,
+    _check_envelope,
     MAX_MESSAGE_SIZE,
 )
-_unpackb = msgpack.unpackb
-assert _UNPACKER_LIMITS == {
-    "max_buffer_size": MAX_MESSAGE_SIZE,  # checked before parsing
-    "max_bin_len": MAX_MESSAGE_SIZE,
-    "max_str_len": MAX_ENDPOINT,
-    "max_array_len": MAX_REPAIR_EVENTS,
-    "max_map_len": 0,
-    "max_ext_len": 0,
-}
-assert HEADER == (("table", NAME), ("sender", NODE), ("lamport", UINT63), ("seq", UINT63))
-assert len(_layout(_EVENT, AUTH).fields) + 2 == ENVELOPE_LENGTH  # and the version and kind
-
-
-def _quick_decode(data: bytes) -> Envelope | None:
-    """What ``_decode`` returns for a message it accepts; None whenever unsure.
-
-    The parser runs under the reference path's limits on the length of a str and of an
-    array (P-8, P-9), without its ext hook; its other limits default to the size of the
-    message: a bin, map or ext value cannot be where the loader packs the message again
-    from what it expects. The loader is chosen by the kind (and an event's body kind) as
-    found; whatever it finds, it packs the constants of its own kind.
-    """
-    if type(data) is not bytes or len(data) > MAX_MESSAGE_SIZE:
-        return None
-    try:
-        wire = _unpackb(data, max_str_len=MAX_ENDPOINT, max_array_len=MAX_REPAIR_EVENTS)
-        kind = wire[1]
-        if kind == _EVENT:
-            envelope: Envelope = _QUICK_EVENT_LOADS[wire[6][0]](wire, data)
-        else:
-            envelope = _QUICK_LOADS[kind](wire, data)
-    except Exception:  # the reference path finds (and names) whatever is wrong
-        return None
-    return envelope
-
-
-def _quick_encode(envelope: Envelope) -> bytes | None:
-    """What ``encode`` returns for an envelope it accepts; None whenever unsure."""
-    if type(envelope) is not Envelope:
-        return None
-    try:
-        payload = envelope.payload
-        if type(payload) is Event:
-            return _QUICK_EVENT_DUMPS[type(payload.body)](envelope)
-        return _QUICK_DUMPS[type(payload)](envelope)
-    except Exception:  # the reference path finds (and names) whatever is wrong
-        return None
+_quick_decode: Callable[[bytes], Envelope | None] = _QUICK.decode
+_quick_encode: Callable[[Envelope], bytes | None] = _QUICK.encode
 
 
 # -- moves on the wire -------------------------------------------------------------------------
