@@ -122,7 +122,7 @@ class Shape:
     type (``exact``): one of ``allowed`` for each field (``passed``: the combinations
     found so), and each item of an array of scalars one of ``items``. A record with no
     texts, sizes, lists or check of its own is made and sent by the quickest functions
-    (``make``, ``wire``).
+    (``from_values``, ``wire``).
     """
 
     __slots__ = (
@@ -132,7 +132,6 @@ class Shape:
         "from_values",
         "items",
         "lists",
-        "make",
         "measured",
         "passed",
         "plain",
@@ -169,7 +168,6 @@ class Shape:
         )
         self.measured = bool(self.texts or self.sizes)
         plain = not (self.measured or self.lists or self.check)
-        self.make: Callable[[Any], Any] = self._make_plain if plain else self._make
         self.from_values: Callable[[Sequence[Any]], Any] = (
             self._from_plain_values if plain else self._from_values
         )
@@ -186,36 +184,22 @@ class Shape:
                 return False
         return True
 
-    def make_record(self, *values: Any) -> Any:
-        """``cls(*values)``, quicker (``twin``)."""
-        record = self.plain(*values)
-        record.__class__ = self.cls
-        return record
-
-    def _make_plain(self, wire: Any) -> Any:
-        record = self.plain(*astuple(wire))
-        record.__class__ = self.cls
-        return record
-
-    def _make(self, wire: Any) -> Any:
-        """The record a msgspec struct of this shape holds; ValueError if it breaks a rule."""
-        return self._from_values(astuple(wire))
-
     def _from_plain_values(self, values: Sequence[Any]) -> Any:
         record = self.plain(*values)
         record.__class__ = self.cls
         return record
 
     def _from_values(self, values: Sequence[Any]) -> Any:
-        """The record of the field values msgspec has checked, in order (an item of a list
-        comes as a tuple); ValueError if it breaks a rule."""
+        """The record of the field values msgspec has checked, in order (of a struct, by
+        ``astuple``; an item of a list comes as a tuple); ValueError if it breaks a rule."""
         if self.lists:
             values = list(values)
             for index, item in self.lists:
                 values[index] = tuple(map(item.from_values, values[index]))
         if self.measured and not self.fits(values):
             raise ValueError("not within its sizes")
-        record = self.make_record(*values)
+        record = self.plain(*values)
+        record.__class__ = self.cls
         if self.check is not None:
             self.check(record)
         return record
@@ -232,9 +216,15 @@ class Shape:
         """The wire array of ``record``, a record to send, for msgspec to pack as it is and
         check; ValueError unless its values are of exact types (``exact``) and it keeps
         the rules msgspec does not check."""
-        values = list(self._wire_plain(record))
-        for index, item in self.lists:
-            values[index] = [item.wire(each) for each in values[index]]
+        if type(record) is not self.cls:
+            raise ValueError("not exactly the record")
+        values = self.values_of(record)
+        if not self.exact(values):
+            raise ValueError("not of the exact types")
+        if self.lists:
+            values = list(values)
+            for index, item in self.lists:
+                values[index] = [item.wire(each) for each in values[index]]
         if self.check is not None:
             self.check(record)
         return values
@@ -379,7 +369,7 @@ class EnvelopeCodec:
                 return None
             values = list(astuple(wire))[2:]
             payload = values[self.payload_at]
-            record = self.shapes[type(payload)].make(payload)
+            record = self.shapes[type(payload)].from_values(astuple(payload))
             if kind == self.event:
                 record = self.event_plain(record)
                 record.__class__ = self.event_cls
