@@ -67,6 +67,7 @@ from dutchblitz.protocol.messages import (
     Start,
     Suspect,
 )
+from dutchblitz.protocol.throttle import Throttle, Verdict
 
 from .api import GameOn
 from .bots import Level, think_time
@@ -76,7 +77,6 @@ from .flood import flood_from_env, run_flood
 from .latecomer import GameNews
 from .pace import COUNT_IN_S, Pace
 from .store import StateDir, StoreError, TableRecord
-from .throttle import Throttle, Verdict
 from .transport import Transport, TransportClosed
 
 log = logging.getLogger("dutchblitz.node")
@@ -574,11 +574,11 @@ class LocalSeat:
             await asyncio.sleep(0)
 
     def _within_limits(self, peer: bytes, data: bytes, now: float) -> bool:
-        """Whether a peer's message fits its flood limits (node/throttle.py); else dropped."""
+        """Whether a peer's message fits its flood limits (protocol/throttle.py); else dropped."""
         verdict = self.throttle.check(peer, len(data), now)
         if verdict is Verdict.CUT_OFF:
             member = self.replica is not None and self.replica._present(peer)
-            if member:  # see node/throttle.py: a member is throttled, never cut off
+            if member:  # see protocol/throttle.py: a member is throttled, never cut off
                 self.throttle.pardon(peer)
             else:
                 self.contacts.forget(peer)

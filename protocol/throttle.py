@@ -1,5 +1,7 @@
 """Per-peer flood control for what a seat receives: token buckets, drops and cool-offs.
 
+Pure: the seat gives the time with every message (``check(peer, size, now)``).
+
 Every peer (by the routing id the transport reports, which the CURVE layer
 authenticates) has two token buckets, one for messages and one for bytes. A message
 that finds either empty is dropped and counted, before anything decodes it. A peer
@@ -25,6 +27,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
+from .bucket import TokenBucket
+
 MAX_TRACKED = 256  # peers with a bucket; an idle one makes room for a new one
 
 
@@ -46,28 +50,9 @@ class Verdict(Enum):
 
 
 @dataclass(slots=True)
-class Bucket:
-    """Tokens refill at ``rate`` a second up to ``burst``; ``take`` spends them."""
-
-    rate: float
-    burst: float
-    tokens: float
-    stamp: float
-
-    def take(self, amount: float, now: float) -> bool:
-        if now > self.stamp:
-            self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-            self.stamp = now
-        if self.tokens < amount:
-            return False
-        self.tokens -= amount
-        return True
-
-
-@dataclass(slots=True)
 class Peer:
-    messages: Bucket
-    data: Bucket
+    messages: TokenBucket
+    data: TokenBucket
     last_seen: float
     excess_since: float | None = None
     last_drop: float = -1e18
@@ -162,8 +147,8 @@ class Throttle:
     def _fresh(self, now: float) -> Peer:
         limits = self.limits
         return Peer(
-            Bucket(limits.messages_per_s, limits.message_burst, limits.message_burst, now),
-            Bucket(limits.bytes_per_s, limits.byte_burst, limits.byte_burst, now),
+            TokenBucket.full(limits.messages_per_s, limits.message_burst, now),
+            TokenBucket.full(limits.bytes_per_s, limits.byte_burst, now),
             now,
         )
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from dutchblitz.node.throttle import MAX_TRACKED, Bucket, Limits, Throttle, Verdict
+from dutchblitz.protocol.bucket import TokenBucket
+from dutchblitz.protocol.throttle import MAX_TRACKED, Limits, Throttle, Verdict
 
 A, B = b"a" * 16, b"b" * 16
 
 
 def test_a_bucket_spends_its_burst_then_refills_at_its_rate() -> None:
-    bucket = Bucket(rate=10.0, burst=5.0, tokens=5.0, stamp=0.0)
+    bucket = TokenBucket(rate=10.0, burst=5.0, tokens=5.0, stamp=0.0)
     assert [bucket.take(1.0, 0.0) for _ in range(6)] == [True] * 5 + [False]
     assert bucket.take(1.0, 0.1)  # one token back after a tenth of a second
     assert not bucket.take(1.0, 0.1)
