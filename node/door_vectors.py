@@ -14,35 +14,33 @@ bytes are hex.
 * ``messages``: door message ``bytes`` and what a door makes of them: ``kind`` (a name of
   section 17.2) when it reads them, or ``malformed`` with the problem.
 
-A door of this implementation draws its secrets itself; the cases here replay each step
-with the vector's secrets and compare every byte.
+The cases replay each step with the vector's secrets and compare every byte; the four
+messages come from this implementation's own ``Knocker`` and ``Keeper``
+(protocol/door/), given the vector's nonces and SPAKE2 entropy as their randomness.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any
 
 from dutchblitz.protocol.auth import Signer, check_signature
 from dutchblitz.protocol.conformance_case import Case
-from spake2 import SPAKE2_Symmetric
-from spake2.parameters.ed25519 import ParamsEd25519
-
-from .door import (
-    _DOOR,
-    _KNOCKER,
-    Card,
-    Kind,
-    Malformed,
-    _mac,
-    decode,
-    encode,
+from dutchblitz.protocol.door.codec import Card, Malformed, decode
+from dutchblitz.protocol.door.handshake import (
+    DOOR_LABEL,
+    KNOCKER_LABEL,
+    mac,
     pake_identity,
     pake_password,
     transcript,
 )
+from dutchblitz.protocol.door.keeper import Admit, Keeper, Send
+from dutchblitz.protocol.door.knocker import Admitted, Knocker, Say
+from spake2 import SPAKE2_Symmetric
+from spake2.parameters.ed25519 import ParamsEd25519
 
 
 def card_of(fields: Mapping[str, Any]) -> Card:
@@ -100,22 +98,72 @@ def replay(vector: Mapping[str, Any]) -> dict[str, str]:
     digest = transcript(table, private, nonce_k, pake_k, card_k, nonce_d, pake_d, card_d)
     signer_k = Signer(bytes.fromhex(knocker["seed"]))
     signer_d = Signer(bytes.fromhex(door["seed"]))
-    sig_d, sig_k = signer_d.sign(_DOOR + digest), signer_k.sign(_KNOCKER + digest)
-    mac_d, mac_k = _mac(key, _DOOR, digest), _mac(key, _KNOCKER, digest)
+    sig_d, sig_k = signer_d.sign(DOOR_LABEL + digest), signer_k.sign(KNOCKER_LABEL + digest)
+    mac_d, mac_k = mac(key, DOOR_LABEL, digest), mac(key, KNOCKER_LABEL, digest)
     found |= {
         "t": digest.hex(),
         "door.signature": sig_d.hex(),
         "knocker.signature": sig_k.hex(),
         "door.mac": mac_d.hex(),
         "knocker.mac": mac_k.hex(),
-        "knock": encode(Kind.KNOCK, table, private, nonce_k, pake_k, card_k).hex(),
-        "answer": encode(Kind.ANSWER, nonce_d, pake_d, card_d, sig_d, mac_d).hex(),
-        "confirm": encode(Kind.CONFIRM, sig_k, mac_k).hex(),
-        "welcome": encode(Kind.WELCOME).hex(),
+        **{name: data.hex() for name, data in exchange(vector).items()},
     }
     if key is not None:  # the MAC key m of P-129, written out for readers
         found["m"] = hashlib.blake2b(key, digest_size=32, person=b"blitz-door-mac").hexdigest()
     return found
+
+
+def _randomness(side: Mapping[str, Any]) -> Callable[[int], bytes]:
+    """A side's random source: its nonce, then its SPAKE2 entropy, in the order it draws."""
+    left = [bytes.fromhex(side["nonce"]) + bytes.fromhex(side.get("entropy", ""))]
+
+    def draw(size: int) -> bytes:
+        if size > len(left[0]):
+            raise ValueError(f"the vector gives fewer random bytes than the {size} drawn")
+        drawn, left[0] = left[0][:size], left[0][size:]
+        return drawn
+
+    return draw
+
+
+def exchange(vector: Mapping[str, Any]) -> dict[str, bytes]:
+    """The four messages of a whole exchange between this implementation's two sides."""
+    knocker, door = vector["knocker"], vector["door"]
+    card_d = card_of(door["card"])
+    keeper = Keeper(
+        Signer(bytes.fromhex(door["seed"])),
+        vector["table"],
+        vector["passphrase"],
+        lambda: card_d,
+        entropy=_randomness(door),
+    )
+    knocking = Knocker(
+        Signer(bytes.fromhex(knocker["seed"])),
+        vector["table"],
+        vector["passphrase"],
+        card_of(knocker["card"]),
+        entropy=_randomness(knocker),
+    )
+    found = {"knock": knocking.knock()}
+    found["answer"] = _only_send(keeper.receive(b"k", "vector", [found["knock"]], 0.0))
+    step = knocking.receive(found["answer"])
+    if not isinstance(step, Say):
+        raise ValueError(f"the knocker refused the ANSWER: {step}")
+    found["confirm"] = step.data
+    admit = keeper.receive(b"k", "vector", [step.data], 0.0)
+    if not any(isinstance(effect, Admit) for effect in admit):
+        raise ValueError(f"the door refused the CONFIRM: {admit}")
+    found["welcome"] = _only_send(keeper.admitted(b"k", True))
+    if knocking.receive(found["welcome"]) != Admitted(card_d):
+        raise ValueError("the knocker did not take the WELCOME")
+    return found
+
+
+def _only_send(effects: Sequence[object]) -> bytes:
+    sent = [effect.data for effect in effects if isinstance(effect, Send)]
+    if len(sent) != 1:
+        raise ValueError(f"expected one message, got {effects}")
+    return sent[0]
 
 
 def _wanted(vector: Mapping[str, Any], name: str) -> Any:
@@ -135,7 +183,7 @@ def _check_exchange(vector: Mapping[str, Any]) -> str | None:
         signer = Signer(bytes.fromhex(vector[side]["seed"]))
         if (signer.node_id, signer.public_key) != (card.node_id, card.public_key):
             return f"the {side}'s card is not its key's"
-    label = {"door": _DOOR, "knocker": _KNOCKER}
+    label = {"door": DOOR_LABEL, "knocker": KNOCKER_LABEL}
     for side in ("knocker", "door"):
         key = bytes.fromhex(vector[side]["card"]["key"])
         signed = label[side] + bytes.fromhex(vector["t"])
