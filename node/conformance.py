@@ -1,13 +1,13 @@
-"""The conformance runner for the whole node: every vector of spec/vectors, the door's too.
+"""The conformance runner for the whole node: every vector of spec/vectors, the framing's too.
 
     python -m dutchblitz.node.conformance [--json PATH]
     python -m dutchblitz.node.conformance --target HOST:PORT [--table NAME] [--passphrase P]
 
 ``python -m dutchblitz.protocol.conformance`` runs the vectors of the pure protocol
-(codec, rules, ordering, digests, fair deal); the door lives in the node, so its vectors
-(door.json) and the framing's (framing.json, on a real table socket on 127.0.0.1) are run
-here, with all of the protocol's. With ``--target`` it checks a live
-node from the outside instead (node/blackbox.py), at the door HOST:PORT.
+(codec, rules, ordering, digests, fair deal, and the door's exchange); the framing's
+(framing.json) need a real table socket on 127.0.0.1, so they are run here, with all of
+the protocol's. With ``--target`` it checks a live node from the outside instead
+(node/blackbox.py), at the door HOST:PORT.
 """
 
 from __future__ import annotations
@@ -21,12 +21,9 @@ from importlib import resources
 from dutchblitz.protocol import conformance
 from dutchblitz.protocol.conformance_case import Case
 
-from . import blackbox, door_vectors, framing_vectors
+from . import blackbox, framing_vectors
 
-NODE_VECTOR_FILES = (
-    ("door.json", door_vectors.cases),
-    ("framing.json", framing_vectors.cases),
-)
+NODE_VECTOR_FILES = (("framing.json", framing_vectors.cases),)
 
 
 def node_cases() -> tuple[list[Case], list[str]]:
@@ -48,7 +45,7 @@ def node_cases() -> tuple[list[Case], list[str]]:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m dutchblitz.node.conformance",
-        description="Run every conformance vector of spec/vectors, the door's included.",
+        description="Run every conformance vector of spec/vectors, the framing's included.",
     )
     parser.add_argument("--json", metavar="PATH", help="also write the report as JSON to PATH")
     parser.add_argument(

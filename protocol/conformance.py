@@ -2,8 +2,8 @@
 
     python -m dutchblitz.protocol.conformance [--json PATH]
 
-The door lives in the node, not here: ``python -m dutchblitz.node.conformance`` runs these
-vectors and the door's (spec/vectors/door.json) together.
+``python -m dutchblitz.node.conformance`` runs the same vectors, and with ``--target``
+checks a live node from the outside.
 
 Each vector file has a module that turns its JSON into ``Case`` objects. A file whose
 module or data is not there yet is skipped with a note, unless it is required. Reading
@@ -38,6 +38,7 @@ VECTOR_FILES = (
     VectorFile("ordering.json", "order_vectors", required=False),
     VectorFile("digests.json", "digest_vectors", required=False),
     VectorFile("fairdeal.json", "fairdeal_vectors", required=False),
+    VectorFile("door.json", "door.vectors", required=False),
 )
 VECTORS_PACKAGE = "dutchblitz.vectors"
 

@@ -95,6 +95,7 @@ def test_the_runner_knows_the_vector_files() -> None:
         "ordering.json": "order_vectors",
         "digests.json": "digest_vectors",
         "fairdeal.json": "fairdeal_vectors",
+        "door.json": "door.vectors",
     }
 
 

@@ -14,10 +14,10 @@ from importlib import resources
 from typing import Any
 
 import pytest
-from dutchblitz.node import door_vectors
 from dutchblitz.protocol.conformance_case import Case
+from dutchblitz.protocol.door import vectors as door_vectors
 
-from tests.node import export_door_vectors
+from tests.protocol import export_door_vectors
 
 L = 2**252 + 27742317777372353535851937790883648493
 
@@ -92,9 +92,13 @@ def test_a_wrong_vector_is_caught(field: str) -> None:
     assert door_vectors.cases({"exchanges": [vector]})[0].run() is not None
 
 
-def test_the_node_runner_runs_every_vector() -> None:
+RUNNERS = ["dutchblitz.protocol.conformance", "dutchblitz.node.conformance"]
+
+
+@pytest.mark.parametrize("runner", RUNNERS)
+def test_both_runners_run_every_vector(runner: str) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "dutchblitz.node.conformance"],
+        [sys.executable, "-m", runner],
         capture_output=True,
         text=True,
         timeout=120,

@@ -1,6 +1,6 @@
 """Write the door vectors, spec/vectors/door.json (spec/protocol.md section 17).
 
-    python -m tests.node.export_door_vectors            # from the repository root
+    python -m tests.protocol.export_door_vectors            # from the repository root
 
 Two whole exchanges, a private table and an open one, for fixed keys, nonces and SPAKE2
 entropy, and a few door messages with what a door makes of them. test_door_vectors checks
@@ -14,18 +14,18 @@ import json
 from pathlib import Path
 from typing import Any
 
-from dutchblitz.node.door_vectors import replay
 from dutchblitz.protocol.auth import Signer
 from dutchblitz.protocol.door.codec import Kind, encode
+from dutchblitz.protocol.door.vectors import replay
 
 TARGET = Path(__file__).resolve().parents[2] / "spec" / "vectors" / "door.json"
 ABOUT = (
-    "Door vectors for spec/protocol.md section 17: see node/door_vectors.py for the format. "
+    "Door vectors for spec/protocol.md section 17: see protocol/door/vectors.py for the format. "
     "exchanges: whole door exchanges for fixed secrets (keys, nonces, SPAKE2 entropy) with "
     "every derived value (SPAKE2 scalars and messages, the key k, the MAC key m, the "
     "transcript t, signatures, MACs and the four messages). messages: door message bytes "
     "and the kind a door reads or why it finds them malformed. Bytes are hex; scalars are "
-    "32 bytes little-endian. Regenerate with python -m tests.node.export_door_vectors."
+    "32 bytes little-endian. Regenerate with python -m tests.protocol.export_door_vectors."
 )
 
 

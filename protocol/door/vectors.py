@@ -26,10 +26,13 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any
 
-from dutchblitz.protocol.auth import Signer, check_signature
-from dutchblitz.protocol.conformance_case import Case
-from dutchblitz.protocol.door.codec import Card, Malformed, decode
-from dutchblitz.protocol.door.handshake import (
+from spake2 import SPAKE2_Symmetric
+from spake2.parameters.ed25519 import ParamsEd25519
+
+from ..auth import Signer, check_signature
+from ..conformance_case import Case
+from .codec import Card, Malformed, decode
+from .handshake import (
     DOOR_LABEL,
     KNOCKER_LABEL,
     mac,
@@ -37,10 +40,8 @@ from dutchblitz.protocol.door.handshake import (
     pake_password,
     transcript,
 )
-from dutchblitz.protocol.door.keeper import Admit, Keeper, Send
-from dutchblitz.protocol.door.knocker import Admitted, Knocker, Say
-from spake2 import SPAKE2_Symmetric
-from spake2.parameters.ed25519 import ParamsEd25519
+from .keeper import Admit, Keeper, Send
+from .knocker import Admitted, Knocker, Say
 
 
 def card_of(fields: Mapping[str, Any]) -> Card:
