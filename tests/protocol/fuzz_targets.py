@@ -262,20 +262,20 @@ def check_bounds(replica: Replica) -> None:
     """Everything a replica holds per peer stays within ``protocol.guard``'s limits."""
     members = len(replica.stable.members)
     streams = replica.streams
-    assert len(streams) <= MAX_STREAMS + members + len(replica.settled), len(streams)
+    assert len(streams) <= MAX_STREAMS + members + len(replica.liveness.settled), len(streams)
     for stream in streams.values():
         assert len(stream.events) <= MAX_AHEAD + len(replica.pending), len(stream.events)
         assert len(stream.parked) <= MAX_AHEAD
         assert len(stream.acks) <= len(streams)
-    assert len(replica.endpoints) <= MAX_ENDPOINTS
-    assert len(replica.claims) <= MAX_CLAIM_TARGETS
-    assert all(len(by) <= len(streams) for by in replica.claims.values())
-    assert len(replica.settled) <= MAX_SETTLED + members
-    assert len(replica.admitted) <= MAX_ADMITTING
-    assert len(replica.cut_notes) <= MAX_PEERS
-    assert len(replica._peer_digests) <= DIGEST_MEMORY
-    assert len(replica._repair_asked) <= len(streams)
-    assert len(replica.announced_clocks) <= len(streams)
+    assert len(replica.membership.endpoints) <= MAX_ENDPOINTS
+    assert len(replica.liveness.claims) <= MAX_CLAIM_TARGETS
+    assert all(len(by) <= len(streams) for by in replica.liveness.claims.values())
+    assert len(replica.liveness.settled) <= MAX_SETTLED + members
+    assert len(replica.membership.admitted) <= MAX_ADMITTING
+    assert len(replica.liveness.cut_notes) <= MAX_PEERS
+    assert len(replica.order.peer_digests) <= DIGEST_MEMORY
+    assert len(replica.repairs.asked) <= len(streams)
+    assert len(replica.order.announced_clocks) <= len(streams)
     assert replica.clock.time < 2**40, "each message moves the clock by at most 2^24"
 
 
@@ -306,20 +306,25 @@ def feed_hostile(steps: list[Step], forge: bool = False) -> None:
 
 def _state(replica: Replica) -> bytes:
     """Everything the replica holds but its counters and its idea of the time."""
-    saved = replica.counters, replica.now, replica._optimistic
-    replica.counters, replica.now, replica._optimistic = None, 0.0, None  # type: ignore[assignment]
-    try:
-        return repr(vars_of(replica)).encode()
-    finally:
-        replica.counters, replica.now, replica._optimistic = saved
+    return repr(vars_of(replica)).encode()
+
+
+PARTS = ("senders", "order", "membership", "repairs", "liveness")
 
 
 def vars_of(replica: Replica) -> dict[str, object]:
-    return {
+    """The replica's state, its parts' included, but for caches and back-references."""
+    state = {
         name: getattr(replica, name)
         for name in sorted(vars(replica))
-        if name not in ("counters", "now", "_optimistic", "stable")
-    } | {"stable": repr(replica.stable.public_form())}
+        if name not in ("counters", "now", *PARTS)
+    }
+    for part in PARTS:
+        held = vars(getattr(replica, part))
+        for name in sorted(held):
+            if name not in ("replica", "optimistic_game", "stable"):
+                state[f"{part}.{name}"] = held[name]
+    return state | {"stable": repr(replica.stable.public_form())}
 
 
 def feed_bytes(data: bytes) -> None:

@@ -136,7 +136,7 @@ def test_endpoints_from_a_hello_are_checked_and_bounded_P106() -> None:
             PeerAddress(_id(1000 + n * 8 + k), f"tcp://198.18.2.{k}:1", bytes(32)) for k in range(8)
         )
         replica.receive(_hello(_id(n), f"tcp://198.18.3.{n}:5555", peers), net.now)
-    assert len(replica.endpoints) <= MAX_ENDPOINTS
+    assert len(replica.membership.endpoints) <= MAX_ENDPOINTS
 
 
 def test_past_the_lobby_only_seated_players_come_back_P107() -> None:

@@ -288,7 +288,7 @@ def _lie_about_a_card(net: Net, liar: int) -> None:
     assert table is not None
     hand = table.areas[seat].hand
     hand[-3], hand[0] = hand[0], hand[-3]
-    replica._optimistic = None
+    replica.order.optimistic_game = None
     game = replica.optimistic()
     assert game.table is not None
     flip = next(m for m in legal_moves(game.table, seat) if isinstance(m, WoodFlip))

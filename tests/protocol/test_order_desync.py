@@ -62,7 +62,7 @@ def _replayed_digests(net: Net, index: int) -> dict[int, bytes]:
     chain = b""
     found: dict[int, bytes] = {}
     for count, entry in enumerate(replica.log, 1):
-        raw = replica.stable_raws[(entry.sender, entry.seq)]
+        raw = replica.order.stable_raws[(entry.sender, entry.seq)]
         data = chain + entry.sender + entry.seq.to_bytes(8, "big") + raw
         chain = hashlib.blake2b(data, digest_size=16).digest()
         game.apply(entry.sender, entry.body)

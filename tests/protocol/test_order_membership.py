@@ -77,7 +77,7 @@ def test_the_first_event_is_the_founders_admit_of_itself_P80() -> None:
         first = node.replica.log[0]
         assert (first.sender, first.seq, first.lamport) == (NODE_IDS[A], 1, 1)
         assert first.body == Admit(NODE_IDS[A], 1) and first.outcome.accepted
-        assert node.replica.stable_raws[(NODE_IDS[A], 1)] == raw
+        assert node.replica.order.stable_raws[(NODE_IDS[A], 1)] == raw
 
 
 def _hello(resume: int, epoch: bytes = b"", sender: bytes = NODE_IDS[C]) -> bytes:
@@ -247,7 +247,7 @@ def test_no_echo_of_a_suspect_from_a_member_we_suspect_P86() -> None:
     net = Net(4)
     net.open_table()
     replica = net.replica(A)
-    replica.suspected[NODE_IDS[B]] = replica.streams[NODE_IDS[B]].held
+    replica.liveness.suspected[NODE_IDS[B]] = replica.streams[NODE_IDS[B]].held
     net.submit(B, Suspect(NODE_IDS[C], 1))
     net.deliver_where(lambda f: f.source == B and f.target == A)
     assert not _own_bodies(net, A, Suspect)
@@ -265,11 +265,11 @@ def test_a_withdrawn_suspicion_in_a_table_of_two_P88() -> None:
     net.run()
     net.cut_links.add((B, A))
     replica = net.replica(A)
-    _ticks_until(net, lambda: NODE_IDS[B] in replica.suspected)
+    _ticks_until(net, lambda: NODE_IDS[B] in replica.liveness.suspected)
     assert replica.streams[NODE_IDS[B]].ack_cap is not None
     net.losing.remove(lose_bye)
     _ticks_until(net, lambda: _present(net, A) == [True, True, False])
-    assert NODE_IDS[B] in replica.suspected, "only two at the table now"
+    assert NODE_IDS[B] in replica.liveness.suspected, "only two at the table now"
     net.losing.clear()
     net.cut_links.clear()
     beat: Flight | None = None
@@ -280,7 +280,7 @@ def test_a_withdrawn_suspicion_in_a_table_of_two_P88() -> None:
                      and _kind(f) is Heartbeat), None)  # fmt: skip
     net.flights.remove(beat)
     net.deliver(beat)
-    assert replica.suspected == {}
+    assert replica.liveness.suspected == {}
     assert replica.streams[NODE_IDS[B]].ack_cap is None
     net.settle()
     assert net.logs()[A] == net.logs()[B]
@@ -291,12 +291,12 @@ def test_no_withdrawal_while_a_majority_can_agree_P88() -> None:
     net = Net(3)
     net.open_table()
     replica = net.replica(A)
-    replica.suspected[NODE_IDS[C]] = 1
+    replica.liveness.suspected[NODE_IDS[C]] = 1
     replica.streams[NODE_IDS[C]].ack_cap = 1
     net.advance(1.0)
     net.tick(C)
     net.deliver_where(lambda f: f.source == C and f.target == A)
-    assert NODE_IDS[C] in replica.suspected, "0 and 1 are a majority of three"
+    assert NODE_IDS[C] in replica.liveness.suspected, "0 and 1 are a majority of three"
 
 
 # -- agreeing on the cut --------------------------------------------------------------------------
@@ -340,15 +340,15 @@ def test_a_node_adopts_its_own_cut_stops_and_suspects_nobody_P90_P93() -> None:
     (cut,) = set(_own_bodies(net, A, Cut) + _own_bodies(net, B, Cut))
     net.cut_links.discard((A, C))
     net.cut_links.discard((C, A))
-    _ticks_until(net, lambda: NODE_IDS[C] in replica.settled)
-    assert isinstance(cut, Cut) and replica.settled[NODE_IDS[C]] == cut.seq
+    _ticks_until(net, lambda: NODE_IDS[C] in replica.liveness.settled)
+    assert isinstance(cut, Cut) and replica.liveness.settled[NODE_IDS[C]] == cut.seq
     assert not replica.can_play()
     suspicions = len(_own_bodies(net, C, Suspect))  # it may have spoken before it knew
     for _ in range(30):
         net.tick_all()
         net.run()
     assert len(_own_bodies(net, C, Suspect)) == suspicions
-    assert replica.suspected == {}
+    assert replica.liveness.suspected == {}
     net.cut_links.clear()
     net.settle(until=lambda: net.quiet() and replica.is_member())
     assert replica.can_play() and all(_present(net, C))
@@ -371,7 +371,7 @@ def test_a_stale_cut_below_the_first_seq_is_ignored_P90() -> None:
     net.submit(A, Cut(NODE_IDS[C], first - 2))
     net.settle()
     for node in net.nodes:
-        assert NODE_IDS[C] not in node.replica.settled
+        assert NODE_IDS[C] not in node.replica.liveness.settled
         assert all(_present(net, node.index))
     net.submit(C, Ready(True))
     net.settle()
@@ -386,7 +386,7 @@ def test_events_past_the_cut_never_count_P91() -> None:
     net.submit(C, Ready(True))  # heard by nobody before the cut
     late = net.last_own(C)[0]
     _remove(net, C)
-    cut = net.replica(A).settled[NODE_IDS[C]]
+    cut = net.replica(A).liveness.settled[NODE_IDS[C]]
     assert late > cut
     net.cut_links.clear()
     net.settle(until=lambda: net.quiet() and net.replica(C).is_member())
@@ -485,7 +485,7 @@ def test_a_bye_removes_its_sender_at_its_place_P94() -> None:
     for node in net.nodes:
         log = [(e.sender, e.seq) for e in node.replica.log]
         assert (NODE_IDS[C], bye_seq) in log and (NODE_IDS[C], bye_seq + 1) not in log
-        assert node.replica.settled[NODE_IDS[C]] == bye_seq
+        assert node.replica.liveness.settled[NODE_IDS[C]] == bye_seq
         assert _present(net, node.index) == [True, True, False]
 
 

@@ -35,12 +35,12 @@ def test_nothing_is_stable_before_the_founding_admit_P64() -> None:
         net.tick_all()
         net.run()
     replica = net.replica(1)
-    assert not replica.genesis
+    assert not replica.order.genesis
     assert replica.log == [] and net[1].delivered == [] and net[1].withdrawn == []
     assert [seq for _key, _sender, seq in replica.pending] == [1]
     net.cut_links.clear()
     net.settle()
-    assert replica.genesis and replica.log[0].sender == NODE_IDS[0]
+    assert replica.order.genesis and replica.log[0].sender == NODE_IDS[0]
     assert [w.reason for w in net[1].withdrawn] == ["not_at_the_table"]
 
 

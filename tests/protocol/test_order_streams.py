@@ -298,7 +298,7 @@ def test_a_gap_never_removes_anyone_P79() -> None:
         net.run()
     replica = net.replica(0)
     assert replica.counters.repairs_asked > 10
-    assert replica.suspected == {}
+    assert replica.liveness.suspected == {}
     assert not any(isinstance(b, Suspect) for n in range(3) for b in _bodies(net, n))
     net.losing.clear()
     net.settle()

@@ -61,8 +61,8 @@ def _view(replica: Replica) -> object:
         replica.clock.time,
         replica.my_seq,
         streams,
-        replica.settled,
-        replica.claims,
+        replica.liveness.settled,
+        replica.liveness.claims,
         replica.digest(),
     )
 
