@@ -283,28 +283,7 @@ class Liveness:
         node = body.node
         earlier = body.first_seq - 1  # a cut or held below this is about an earlier stay
         applied = self.cuts_applied.pop(node, -1)  # the cuts ordered before this ADMIT
-        cut = self.settled.get(node)
-        if cut is not None and (cut < earlier or cut <= applied):
-            del self.settled[node]
-            cut = None
-        mine = self.suspected.get(node)
-        if mine is not None and not self.claim_stands(node, replica.me.node, mine, earlier):
-            del self.suspected[node]
-            self.suspect_seqs.pop(node, None)
-            mine = None
-        about = self.claims.pop(node, {})
-        standing = {
-            by: held for by, held in about.items() if self.claim_stands(node, by, held, earlier)
-        }
-        for by in about:
-            if by not in standing:
-                self.claim_seqs.pop((node, by), None)
-        if standing:
-            self.claims[node] = standing
-        for target, claims in self.claims.items():
-            if claims.pop(node, None) is not None:
-                self.claim_seqs.pop((target, node), None)
-        self.withdrawn.discard(node)
+        cut, mine = self.forget_earlier_stay(node, earlier, applied)
         effects: list[Effect] = []
         stream = replica.senders.stream(node)
         # It is heard from afresh: a member that admits it before hearing it (another
@@ -335,6 +314,38 @@ class Liveness:
         if self.cut_notes:
             effects += self.adopt_cuts()  # one about this stay, learnt before it began
         return effects
+
+    def forget_earlier_stay(
+        self, node: bytes, earlier: int, applied: int
+    ) -> tuple[int | None, int | None]:
+        """Void the cut, our suspicion and the claims about an earlier stay of ``node``.
+
+        Returns what stands about this stay: its agreed cut, and the held we stated when we
+        suspected it.
+        """
+        cut = self.settled.get(node)
+        if cut is not None and (cut < earlier or cut <= applied):
+            del self.settled[node]
+            cut = None
+        mine = self.suspected.get(node)
+        if mine is not None and not self.claim_stands(node, self.replica.me.node, mine, earlier):
+            del self.suspected[node]
+            self.suspect_seqs.pop(node, None)
+            mine = None
+        about = self.claims.pop(node, {})
+        standing = {
+            by: held for by, held in about.items() if self.claim_stands(node, by, held, earlier)
+        }
+        for by in about:
+            if by not in standing:
+                self.claim_seqs.pop((node, by), None)
+        if standing:
+            self.claims[node] = standing
+        for target, claims in self.claims.items():
+            if claims.pop(node, None) is not None:
+                self.claim_seqs.pop((target, node), None)
+        self.withdrawn.discard(node)
+        return cut, mine
 
     def claim_stands(self, node: bytes, by: bytes, held: int, earlier: int) -> bool:
         """Whether ``by``'s SUSPECT of ``node`` outlives the ADMIT of ``node`` being applied.
