@@ -138,7 +138,7 @@ class Replica:
             if not self.senders.is_duplicate(envelope) and not authentic(
                 envelope.sender, raw, envelope.auth
             ):
-                effects += self._forged(envelope, "in the stored log")
+                effects += self.forged(envelope, "in the stored log")
                 continue
             if envelope.sender == self.me.node:
                 self.my_seq = max(self.my_seq, envelope.seq)
@@ -161,11 +161,11 @@ class Replica:
         try:
             envelope = decode(data)
         except ProtocolError as error:
-            return self._dropped(str(error.reason), f"undecodable message: {error}")
+            return self.dropped(str(error.reason), f"undecodable message: {error}")
         if envelope.table != self.me.table:
-            return self._dropped("other_table", f"message for table {envelope.table!r}")
+            return self.dropped("other_table", f"message for table {envelope.table!r}")
         if envelope.sender == self.me.node:
-            return self._dropped("from_myself", "a message claiming to be from this node")
+            return self.dropped("from_myself", "a message claiming to be from this node")
         payload = envelope.payload
         if isinstance(payload, Event):
             if self.senders.is_duplicate(envelope):
@@ -176,11 +176,11 @@ class Replica:
             if not (direct and not self.settings.verify_direct) and not authentic(
                 envelope.sender, data, envelope.auth
             ):
-                return self._forged(envelope, "" if direct else "relayed")
+                return self.forged(envelope, "" if direct else "relayed")
         if not self.senders.clock_near(envelope.lamport):
-            return self._dropped("clock_jump", f"a clock of {envelope.lamport}")
+            return self.dropped("clock_jump", f"a clock of {envelope.lamport}")
         if not self.senders.room_for(envelope.sender):
-            return self._dropped("too_many_peers", "no room for another sender")
+            return self.dropped("too_many_peers", "no room for another sender")
         self.clock.observe(envelope.lamport)
         self.senders.stream(envelope.sender).last_heard = now
         if isinstance(payload, Event):
@@ -202,11 +202,14 @@ class Replica:
 
     def submit(self, body: Body, now: float) -> list[Effect]:
         """Send one event of ours into the total order."""
-        effects = self._send_event(body, now)
+        effects = self.send_event(body, now)
         return effects + self.order.advance(now)
 
-    def _send_event(self, body: Body, now: float) -> list[Effect]:
-        """Send one event without applying anything: safe in the middle of other work."""
+    def send_event(self, body: Body, now: float) -> list[Effect]:
+        """Send one event without applying anything: safe in the middle of other work.
+
+        The parts send their own events (SUSPECT, CUT, ADMIT, BACKDATED) through this.
+        """
         self.now = now
         lamport = self.clock.tick()
         envelope = Envelope(self.me.table, self.me.node, lamport, self.my_seq + 1, Event(body))
@@ -299,13 +302,14 @@ class Replica:
         member = self.order.stable.members.get(node)
         return member is not None and member.present
 
-    def _forged(self, envelope: Envelope, where: str) -> list[Effect]:
+    def forged(self, envelope: Envelope, where: str) -> list[Effect]:
         """An event whose auth does not prove its origin: refused, counted, logged once."""
         self.counters.bad_signatures += 1
         place = f" ({where})" if where else ""
         detail = f"event {envelope.seq} of {envelope.sender.hex()[:8]} has a bad signature{place}"
-        return self._dropped("bad_signature", detail)
+        return self.dropped("bad_signature", detail)
 
-    def _dropped(self, reason: str, detail: str) -> list[Effect]:
+    def dropped(self, reason: str, detail: str) -> list[Effect]:
+        """Count a message refused for ``reason``; an alarm the first time that reason comes."""
         first = self.counters.drop(reason)
         return [Alarm("dropped", detail)] if first else []

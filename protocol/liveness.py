@@ -88,7 +88,7 @@ class Liveness:
         self.suspected[node] = stream.held
         stream.ack_cap = stream.held
         self.suspect_seqs[node] = self.replica.my_seq + 1
-        return self.replica._send_event(Suspect(node, stream.held), now)
+        return self.replica.send_event(Suspect(node, stream.held), now)
 
     def note_suspect(self, sender: bytes, seq: int, body: Suspect, now: float) -> list[Effect]:
         replica = self.replica
@@ -184,7 +184,7 @@ class Liveness:
             cut = min(claims[n] for n in survivors)
             self.settled[target] = cut
             replica.order.cut_stream(target, cut)
-            effects += replica._send_event(Cut(target, cut), replica.now)
+            effects += replica.send_event(Cut(target, cut), replica.now)
         return effects
 
     def note_cut(self, sender: bytes, body: Cut) -> list[Effect]:

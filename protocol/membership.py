@@ -83,7 +83,7 @@ class Membership:
         if member is None and not replica.stable.admits_newcomers():
             return []  # while a game is on only players who were seated come back (P-117)
         self.admitted.add((node, first_seq))
-        return replica._send_event(Admit(node, first_seq), now)
+        return replica.send_event(Admit(node, first_seq), now)
 
     def forget_offer(self, node: bytes) -> None:
         """An ADMIT of ``node`` has had its turn: a later hello may need a new offer."""

@@ -166,7 +166,7 @@ class Order:
             return []
         self.reported.add((sender, seq))
         replica.counters.backdated += 1
-        return replica._send_event(Backdated(sender, seq, lamport, mark[1]), now)
+        return replica.send_event(Backdated(sender, seq, lamport, mark[1]), now)
 
     def cut_stream(self, node: bytes, cut: int) -> None:
         """Nothing of ``node`` past ``cut`` counts: drop it from the order."""

@@ -98,10 +98,10 @@ class Repairs:
             try:
                 envelope = decode(raw)
             except ProtocolError as error:
-                effects += replica._dropped(str(error.reason), f"bad event in a repair: {error}")
+                effects += replica.dropped(str(error.reason), f"bad event in a repair: {error}")
                 continue
             if envelope.sender != repair.origin or not isinstance(envelope.payload, Event):
-                effects += replica._dropped("bad_repair", "a repair held another node's event")
+                effects += replica.dropped("bad_repair", "a repair held another node's event")
                 continue
             if envelope.sender == replica.me.node:
                 continue
@@ -109,13 +109,13 @@ class Repairs:
                 replica.counters.duplicates += 1
                 continue
             if not authentic(envelope.sender, raw, envelope.auth):
-                effects += replica._forged(envelope, "in a repair")
+                effects += replica.forged(envelope, "in a repair")
                 continue
             if not senders.clock_near(envelope.lamport):
-                effects += replica._dropped("clock_jump", "a repaired event far ahead of our clock")
+                effects += replica.dropped("clock_jump", "a repaired event far ahead of our clock")
                 continue
             if not senders.room_for(envelope.sender):
-                effects += replica._dropped("too_many_peers", "no room for another sender")
+                effects += replica.dropped("too_many_peers", "no room for another sender")
                 continue
             replica.clock.observe(envelope.lamport)
             effects += replica.order.take_event(envelope, raw, now, persist=True)
