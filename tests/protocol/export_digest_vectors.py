@@ -183,9 +183,9 @@ def points(events: list[bytes], sent: dict[int, bytes]) -> list[dict[str, Any]]:
 def run_vector() -> dict[str, Any]:
     net = play_game()
     replica = net.replica(0)
-    events = [replica.stable_raws[(entry.sender, entry.seq)] for entry in replica.log]
+    events = [replica.order.stable_raws[(entry.sender, entry.seq)] for entry in replica.log]
     assert [bytes(e) for e in events] == [
-        net.replica(1).stable_raws[(e.sender, e.seq)] for e in net.replica(1).log
+        net.replica(1).order.stable_raws[(e.sender, e.seq)] for e in net.replica(1).log
     ]
     return {
         "spec": ["P-96", "P-157", "P-158", "P-159", "P-160"],
@@ -218,7 +218,7 @@ def away_game() -> Net:
 def away_vector() -> dict[str, Any]:
     net = away_game()
     replica = net.replica(0)
-    events = [replica.stable_raws[(entry.sender, entry.seq)] for entry in replica.log]
+    events = [replica.order.stable_raws[(entry.sender, entry.seq)] for entry in replica.log]
     found = points(events, _sent_digests(net))
     assert any(p["public"].startswith("dc0013") for p in found), "nobody was away"
     return {
