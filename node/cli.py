@@ -22,6 +22,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import NoReturn
 
+from dutchblitz.protocol.limits import MAX_NAME as MAX_TEXT_BYTES
+from dutchblitz.protocol.limits import MAX_PLAYERS, MAX_TARGET
 from dutchblitz.protocol.version import GAME_VERSION
 
 from .api import Session
@@ -38,10 +40,7 @@ EXIT_FAILED = 1  # the node could not go on: its state directory is in use or ca
 EXIT_USAGE = 2  # a wrong flag or value, no terminal for the table, or nowhere to listen
 EXIT_SIGNAL_BASE = 128  # stopped by a signal: 128 + its number (130 Ctrl-C, 129 hang-up, 143 TERM)
 
-MAX_TEXT_BYTES = 32
 PASSPHRASE_ENV = "BLITZ_PASSPHRASE"
-MAX_PLAYERS = 8
-MAX_TARGET = 1000
 
 
 class _Parser(argparse.ArgumentParser):

@@ -40,7 +40,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from dutchblitz.protocol.auth import PUBLIC_KEY_SIZE, node_id_of
-from dutchblitz.protocol.messages import NODE_ID_SIZE
+from dutchblitz.protocol.limits import MAX_NAME as MAX_TEXT_BYTES
+from dutchblitz.protocol.limits import NODE_ID_SIZE
 from dutchblitz.protocol.version import PROTOCOL_VERSION
 from zeroconf import IPVersion, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
@@ -50,7 +51,6 @@ SERVICE_TYPE = "_blitz._tcp.local."
 # goodbye drops out of everyone's cache within a couple of minutes.
 RECORD_TTL_S = 120
 RESOLVE_TIMEOUT_MS = 3000
-MAX_TEXT_BYTES = 32  # table and player names, as in spec/protocol.md section 3
 _UNSAFE_IN_LABEL = re.compile(r"[\x00-\x1f\x7f.]")
 
 

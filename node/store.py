@@ -42,8 +42,8 @@ import msgpack
 import platformdirs
 from dutchblitz.protocol.auth import SEED_SIZE, Signer
 from dutchblitz.protocol.fairdeal import RoundSecret
+from dutchblitz.protocol.limits import NODE_ID_SIZE
 
-NODE_ID_SIZE = 16
 MAGIC = b"DBLOG\x00\x01\n"
 HEADER = struct.Struct(">II")  # length, crc32
 MAX_RECORD = 1 << 20  # far above any message (64 KiB): a bigger length is damage

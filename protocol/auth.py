@@ -16,7 +16,7 @@ import nacl.bindings
 import nacl.exceptions
 import nacl.signing
 
-from .messages import NODE_ID_SIZE
+from .limits import NODE_ID_SIZE
 
 PUBLIC_KEY_SIZE = 32
 SEED_SIZE = 32

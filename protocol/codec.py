@@ -33,9 +33,16 @@ from .codec_fields import (
     refuse,
     type_name,
 )
-from .messages import (
+from .limits import (
     DIGEST_SIZE,
+    HASH_SIZE,
+    MAX_ENDPOINT,
+    MAX_NAME,
+    MAX_SECRET,
+    MAX_TARGET,
     NODE_ID_SIZE,
+)
+from .messages import (
     Ack,
     Admit,
     Backdated,
@@ -80,12 +87,7 @@ MAX_MESSAGE_SIZE = 65536
 MAX_DEPTH = 4  # envelope > payload > peers or acks > one peer or ack
 MAX_UINT63 = 2**63 - 1
 MAX_ROUND = 2**32 - 1
-MAX_TARGET = 1000
-MAX_NAME = 32
-MAX_ENDPOINT = 128
 MAX_AUTH = 128
-MAX_SECRET = 64
-HASH_SIZE = 32  # a commitment or a share (protocol.fairdeal)
 MAX_PEERS = 64
 MAX_REPAIR_EVENTS = 256
 MAX_CARD = MAX_PLAYERS * DECK_SIZE - 1

@@ -12,9 +12,8 @@ from typing import Any
 
 import msgpack
 
+from .limits import DIGEST_SIZE
 from .state import Area, Slot, Table
-
-DIGEST_SIZE = 16
 
 
 def _code(slot: Slot) -> int:

@@ -22,8 +22,9 @@ from typing import Any
 
 from .codec import decode
 from .conformance_case import Case
-from .digest import DIGEST_SIZE, canonical_bytes
+from .digest import canonical_bytes
 from .game import Game
+from .limits import DIGEST_SIZE
 from .messages import Event
 
 

@@ -20,13 +20,13 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from .cards import DECK_SIZE, Card, card_from_code, new_deck
+from .limits import HASH_SIZE
+from .limits import SECRET_SIZE as SECRET_SIZE  # node/duties.py draws secrets of this size
 from .moves import Move
 from .rules import apply, set_active
 from .state import Slot, deal, visible_order
 
-SECRET_SIZE = 32
 SHARE_SIZE = 32
-HASH_SIZE = 32
 T = TypeVar("T")
 MIN_ROUND_SCORE = -20  # ten Blitz cards left and nothing in the centre: the worst round
 

@@ -11,9 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 
-NODE_ID_SIZE = 16
-DIGEST_SIZE = 16
-
 
 class Kind(IntEnum):
     """Envelope type codes on the wire."""

@@ -15,10 +15,11 @@ from typing import TYPE_CHECKING
 
 from .clock import OrderKey, order_key
 from .codec import MAX_PEERS, encode
-from .digest import DIGEST_SIZE, canonical_bytes
+from .digest import canonical_bytes
 from .effects import Alarm, Delivered, Effect, LogEntry, Persist, PersistClock, Send, Withdrawn
 from .game import Game, Phase
 from .guard import MAX_GUEST_AHEAD, MAX_GUEST_RAWS
+from .limits import DIGEST_SIZE
 from .messages import Ack, Admit, Backdated, Body, Bye, Cut, Envelope, Event, Heartbeat, Suspect
 from .streams import Held
 

@@ -19,15 +19,9 @@ STILL_OVER = {
     ("lines", "node/seat.py"),
     ("lines", "protocol/game.py"),
     ("lines", "node/session.py"),
-    ("limit", "DIGEST"),
-    ("limit", "ENDPOINT"),
-    ("limit", "HASH"),
     ("limit", "NAME"),
-    ("limit", "NODE_ID"),
     ("limit", "NOTICES"),
     ("limit", "PLAYERS"),
-    ("limit", "SECRET"),
-    ("limit", "TARGET"),
 }
 
 

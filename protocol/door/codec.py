@@ -21,7 +21,7 @@ from typing import Any
 import msgpack
 
 from ..auth import PUBLIC_KEY_SIZE, SIGNATURE_SIZE, node_id_of
-from ..messages import NODE_ID_SIZE
+from ..limits import MAX_ENDPOINT, MAX_NAME, NODE_ID_SIZE
 
 DOOR_VERSION = 1
 MAX_DOOR_MESSAGE = 1024
@@ -30,9 +30,7 @@ NONCE_SIZE = 32
 PAKE_SIZE = 33
 """A SPAKE2 message: one side byte and a 32-byte group element."""
 MAC_SIZE = 32
-MAX_TABLE = 32
-MAX_NAME = 32
-MAX_ENDPOINT = 128
+MAX_TABLE = MAX_NAME
 MAX_REASON = 32
 
 

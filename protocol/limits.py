@@ -1,0 +1,25 @@
+"""Every limit of the table in one place: sizes on the wire, names, seats and scores.
+
+Each limit is defined here once; the codec, the game, the door and the node's command line
+all read it from here, so a limit never drifts between the layer that checks it and the
+layer that explains it to a player. spec/protocol.md section 15 gives the normative bounds.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+# Identifiers and hashes (spec/protocol.md sections 4, 13 and 16).
+NODE_ID_SIZE: Final = 16  # BLAKE2b-128 of the node's public key; also a table epoch
+DIGEST_SIZE: Final = 16  # the public digest of a table's log
+HASH_SIZE: Final = 32  # a commitment or a share of the fair deal
+SECRET_SIZE: Final = 32  # the round secret an honest node draws
+MAX_SECRET: Final = 64  # the largest secret the wire carries
+
+# Text (UTF-8 bytes).
+MAX_NAME: Final = 32  # a player's or a table's name
+MAX_ENDPOINT: Final = 128  # "tcp://198.18.0.2:5555"
+
+# Seats and scores.
+MAX_PLAYERS: Final = 8
+MAX_TARGET: Final = 1000  # the largest score a game can be played to
