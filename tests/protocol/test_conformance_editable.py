@@ -32,8 +32,14 @@ def _editable_env(tmp_path: Path) -> Path:
         pytest.skip(f"cannot make a virtual environment: {exc}")
     python = home / "bin" / "python"
     site = Path(_run([str(python), "-c", _PURELIB], tmp_path, 60).stdout.strip())
-    ours = sysconfig.get_paths()["purelib"]
-    (site / "zz_test_dependencies.pth").write_text(ours + "\n", encoding="utf-8")
+    # The dependencies, but not an installed copy of this package (the suite itself may run
+    # from a plain install), which would shadow the editable one.
+    dependencies = tmp_path / "dependencies"
+    dependencies.mkdir()
+    for entry in Path(sysconfig.get_paths()["purelib"]).iterdir():
+        if not entry.name.startswith(("dutchblitz", "__editable__")):
+            (dependencies / entry.name).symlink_to(entry)
+    (site / "zz_test_dependencies.pth").write_text(f"{dependencies}\n", encoding="utf-8")
     base = [str(python), "-m", "pip", "install", "-q", "--no-deps", "--disable-pip-version-check"]
     done = _run([*base, "-e", str(REPO)], tmp_path, 300)
     if done.returncode != 0:  # no index to fetch the build back end from: build with ours
