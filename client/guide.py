@@ -47,7 +47,10 @@ def everyone_else_stuck(table: Table, me: int) -> bool:
 def stalemate_line(table: Table, me: int) -> str:
     if not everyone_else_stuck(table, me):
         return ""
-    return f" Everyone else is stuck: play, or press {keymap.STUCK} for a stalemate."
+    # A stalemate turns only face-down hands, and the others may call stuck again at once:
+    # without the count, a stalemate that happened looks like a key that did nothing.
+    so_far = f" ({table.stalemates} so far)" if table.stalemates else ""
+    return f" Everyone else is stuck: play, or press {keymap.STUCK} for a stalemate.{so_far}"
 
 
 def first_game_hint(state: ClientState, table: Table, me: int) -> str:

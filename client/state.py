@@ -25,7 +25,7 @@ from .words import in_words
 # How long each kind of notice stays on screen, in seconds.
 NOTICE_SECONDS = {
     "lost_race": 2.5,
-    "refused": 2.5,
+    "refused": 4.0,  # long enough to read why a key did nothing
     "blitz": 6.0,
     "round_over": 6.0,
     "game_over": 12.0,
