@@ -94,3 +94,21 @@ def test_a_stuck_call_pressed_behind_a_flip_in_flight_waits_then_turns_the_stale
     assert _stable(net).stalemates == 1
     _press_flip(net, queue)
     assert not queue.held
+
+
+def test_stuck_first_then_the_others_the_last_call_turns_it_at_once() -> None:
+    """R-24 whoever calls last: our call stands, and the others' calls complete it."""
+    net = _stuck_table()
+    queue = _queue(net)
+    game = queue.view(net.replica(0))
+    assert queue.offer(net.replica(0), StuckCall(net.seat(0)), game.round)
+    net.settle()
+    net.play(1, StuckCall(net.seat(1)))
+    net.settle()
+    assert _stable(net).stalemates == 0 and _stable(net).areas[net.seat(0)].stuck
+    net.play(2, StuckCall(net.seat(2)))
+    net.settle()
+    assert _stable(net).stalemates == 1
+    assert queue.pump(net.replica(0)) == []
+    _press_flip(net, queue)
+    assert not queue.held  # the lapse is final: the flip goes at once (P-153)
