@@ -50,7 +50,7 @@ def stalemate_line(table: Table, me: int) -> str:
     # A stalemate turns only face-down hands, and the others may call stuck again at once:
     # without the count, a stalemate that happened looks like a key that did nothing.
     so_far = f" ({table.stalemates} so far)" if table.stalemates else ""
-    return f" Everyone else is stuck: play, or press {keymap.STUCK} for a stalemate.{so_far}"
+    return f" Everyone else is stuck: play, or press {keymap.STUCK} for a stalemate{so_far}."
 
 
 def first_game_hint(state: ClientState, table: Table, me: int) -> str:

@@ -38,8 +38,10 @@ def test_the_line_counts_the_stalemates_of_the_round() -> None:
             assert LINE in text and "so far" not in text
             table.stalemates = 2  # two turned, and both others called stuck again
             session.notify()
-            shown = [line for line in drive.screen() if LINE in line]
-            assert shown == [f" {LINE} (2 so far)"]
+            shown = [line for line in drive.screen() if "Everyone else" in line]
+            assert shown == [
+                " Everyone else is stuck: play, or press x for a stalemate (2 so far)."
+            ]
             assert all(len(line) <= 80 for line in drive.screen())
 
     run(go())
