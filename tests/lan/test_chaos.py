@@ -21,7 +21,8 @@ PLAYERS = 4
 LOSSY_GAME_S = 240.0
 # The game with kills is long enough to outlast each restart: a node that comes back after
 # the others have finished finds nobody to rejoin (a restart can take seconds here).
-KILLS_TARGET = "200"
+KILLS_TARGET = "120"
+LOSSY_TARGET = "40"  # a short game: two or three rounds, every one of them under loss
 
 
 def test_four_nodes_finish_a_game_with_ten_percent_loss(
@@ -32,7 +33,7 @@ def test_four_nodes_finish_a_game_with_ten_percent_loss(
     for i in range(PLAYERS):
         # Each child takes our environment: every node drops a tenth of what it sends.
         monkeypatch.setenv("BLITZ_FAULTS", f"loss=0.1,seed={i}")
-        args = loopback_args(i, ports, PLAYERS)
+        args = loopback_args(i, ports, PLAYERS, "--target", LOSSY_TARGET)
         nodes.append(BlitzNode(f"bot{i}", tmp_path / f"node{i}", args, wait_s=LOSSY_GAME_S))
     monkeypatch.delenv("BLITZ_FAULTS")
     try:
