@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from dutchblitz.node.api import flag_banner
+from dutchblitz.node.api import NoticeKind, flag_banner
 from dutchblitz.protocol.game import Phase
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -67,14 +67,14 @@ STYLE = Style.from_dict(
 )
 
 NOTICE_MARKERS = {
-    "lost_race": "RACE LOST",
-    "refused": "NO",
-    "blitz": "BLITZ!",
-    "round_over": "ROUND",
-    "game_over": "GAME OVER",
-    "joined": "+",
-    "left": "-",
-    "alarm": "ALARM",
+    NoticeKind.LOST_RACE: "RACE LOST",
+    NoticeKind.REFUSED: "NO",
+    NoticeKind.BLITZ: "BLITZ!",
+    NoticeKind.ROUND_OVER: "ROUND",
+    NoticeKind.GAME_OVER: "GAME OVER",
+    NoticeKind.JOINED: "+",
+    NoticeKind.LEFT: "-",
+    NoticeKind.ALARM: "ALARM",
 }
 
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from dutchblitz.node.api import Action, Notice, PlayerInfo, Session, Snapshot
+from dutchblitz.node.api import Action, Notice, NoticeKind, PlayerInfo, Session, Snapshot
 from dutchblitz.protocol.cards import ALL_BACKS, STANDARD_BACKS
 from dutchblitz.protocol.game import Phase
 from dutchblitz.protocol.state import Area
@@ -24,12 +24,12 @@ from .words import in_words
 
 # How long each kind of notice stays on screen, in seconds.
 NOTICE_SECONDS = {
-    "lost_race": 2.5,
-    "refused": 4.0,  # long enough to read why a key did nothing
-    "blitz": 6.0,
-    "round_over": 6.0,
-    "game_over": 12.0,
-    "alarm": 12.0,
+    NoticeKind.LOST_RACE: 2.5,
+    NoticeKind.REFUSED: 4.0,  # long enough to read why a key did nothing
+    NoticeKind.BLITZ: 6.0,
+    NoticeKind.ROUND_OVER: 6.0,
+    NoticeKind.GAME_OVER: 12.0,
+    NoticeKind.ALARM: 12.0,
 }
 DEFAULT_NOTICE_SECONDS = 4.0
 MAX_NOTICES = 3
@@ -104,7 +104,7 @@ class ClientState:
 
     def refuse(self, reason: str | None) -> None:
         if reason is not None:
-            self.flash(Notice("refused", reason))
+            self.flash(Notice(NoticeKind.REFUSED, reason))
 
     def tick(self) -> None:
         """Forget notices whose time is up."""

@@ -40,11 +40,25 @@ class PlayerInfo:
     fingerprint: str = ""  # the player's key fingerprint ("3F9A-C21B-77D0-5E4B"); "" if unknown
 
 
+class NoticeKind(StrEnum):
+    """What a notice tells; the screen picks how long it shows and how it looks."""
+
+    LOST_RACE = "lost_race"  # another player got to the pile first
+    REFUSED = "refused"  # a move of ours did not count
+    BLITZ = "blitz"
+    ROUND_OVER = "round_over"
+    GAME_OVER = "game_over"
+    JOINED = "joined"  # a player sat down, is back, or wants a rematch
+    LEFT = "left"  # a player left or was removed
+    INFO = "info"
+    ALARM = "alarm"  # the audit flagged a player, the logs disagree, a task failed
+
+
 @dataclass(frozen=True, slots=True)
 class Notice:
     """Something to flash on screen: a lost race, a refusal, a Blitz, a player leaving."""
 
-    kind: str  # lost_race | refused | blitz | round_over | game_over | joined | left | info | alarm
+    kind: NoticeKind
     text: str
 
 

@@ -27,7 +27,7 @@ from dutchblitz.protocol.moves import CentrePlay, Move, PostPlay, Source, StuckC
 from dutchblitz.protocol.rules import Reason
 from dutchblitz.protocol.state import Area, Table
 
-from .api import Action, Notice, PlayerInfo, Snapshot, game_on_text
+from .api import Action, Notice, NoticeKind, PlayerInfo, Snapshot, game_on_text
 from .bots import LEVELS
 from .duties import can_start
 from .playqueue import MAX_HELD, CameBack, PlayQueue
@@ -203,11 +203,11 @@ class NodeSession:
         self._pumping = True
         try:
             for returned in self.queue.pump(replica):
-                self._notice("refused", _came_back(returned))
+                self._notice(NoticeKind.REFUSED, _came_back(returned))
         finally:
             self._pumping = False
 
-    def _notice(self, kind: str, text: str) -> None:
+    def _notice(self, kind: NoticeKind, text: str) -> None:
         self._notices.append(Notice(kind, text))
 
     # -- playing --------------------------------------------------------------------------
@@ -403,7 +403,7 @@ class NodeSession:
     def _finished(self, task: asyncio.Future[object]) -> None:
         self._tasks.discard(task)
         if not task.cancelled() and task.exception() is not None:
-            self._notice("alarm", f"could not do that: {task.exception()}")
+            self._notice(NoticeKind.ALARM, f"could not do that: {task.exception()}")
             self._changed()
 
     def _lobby_only(self, what: str) -> str | None:
@@ -435,9 +435,9 @@ class NodeSession:
         elif isinstance(effect, Withdrawn) and effect.reason == "removed_from_table":
             self._void_moves += 1  # told once, when we are back at the table
         elif isinstance(effect, Withdrawn):
-            self._notice("refused", reason_text(effect.reason))
+            self._notice(NoticeKind.REFUSED, reason_text(effect.reason))
         elif isinstance(effect, Alarm) and effect.kind == "desync":
-            self._notice("alarm", effect.detail)
+            self._notice(NoticeKind.ALARM, effect.detail)
 
     def _on_delivered(self, effect: Delivered) -> None:
         replica = self.seat.replica
@@ -455,17 +455,17 @@ class NodeSession:
             return
         if entry.sender == self.seat.node_id and not outcome.accepted:
             if outcome.refusal == Reason.PILE_TAKEN:
-                self._notice("lost_race", _lost_race(stable, outcome.by, outcome.move))
+                self._notice(NoticeKind.LOST_RACE, _lost_race(stable, outcome.by, outcome.move))
             elif not isinstance(body, Start | Admit | Suspect):  # a second one: harmless
-                self._notice("refused", reason_text(outcome.refusal or ""))
+                self._notice(NoticeKind.REFUSED, reason_text(outcome.refusal or ""))
         elif outcome.accepted and isinstance(body, Start) and stable.game_number > self._games_seen:
             self._games_seen = stable.game_number  # (a START in a deal ends a wait: R-57)
             self._away.clear()  # a rematch seats those present (R-51)
-            self._notice("info", "Rematch! Same table, scores back to 0: round 1")
+            self._notice(NoticeKind.INFO, "Rematch! Same table, scores back to 0: round 1")
         elif outcome.accepted and isinstance(body, Ready) and stable.phase == Phase.OVER:
             member = stable.members.get(entry.sender)
             if member is not None and entry.sender != self.seat.node_id and body.ready:
-                self._notice("joined", f"{member.name} wants a rematch")
+                self._notice(NoticeKind.JOINED, f"{member.name} wants a rematch")
         elif outcome.accepted and isinstance(body, Bye):
             member = stable.members.get(entry.sender)
             if member is not None:
@@ -493,12 +493,16 @@ class NodeSession:
             if body.node == me and returning:
                 void, self._void_moves = self._void_moves, 0
                 lost = f": {void} of your moves did not count" if void else ""
-                self._notice("joined", f"you were away, and are back at the table{lost}")
+                self._notice(NoticeKind.JOINED, f"you were away, and are back at the table{lost}")
             elif member is not None and body.node != me:
-                self._notice("joined", f"{member.name} {'is back' if returning else 'sat down'}")
+                self._notice(
+                    NoticeKind.JOINED, f"{member.name} {'is back' if returning else 'sat down'}"
+                )
             elif body.node == me and stable.phase == Phase.OVER:
                 table = self.node.options.table
-                self._notice("info", f"you sit down at {table} for its next game: r when ready")
+                self._notice(
+                    NoticeKind.INFO, f"you sit down at {table} for its next game: r when ready"
+                )
         elif isinstance(body, Suspect):
             member = stable.members.get(body.node)
             if stable.phase != Phase.LOBBY:
@@ -509,7 +513,7 @@ class NodeSession:
             names = ", ".join(sorted(m.name for n, m in stable.members.items() if n in self._away))
             self._away.clear()
             if not old:
-                self._notice("left", f"round {stable.round} goes on without {names}")
+                self._notice(NoticeKind.LEFT, f"round {stable.round} goes on without {names}")
 
     def _old_news(self, entry: LogEntry) -> bool:
         """An event this node held before it restarted (final only now): told already."""
@@ -528,7 +532,7 @@ class NodeSession:
         else:
             names = [name]
         self._gone = (now, names, removed)
-        self._notice("left", _gone_text(names, removed))
+        self._notice(NoticeKind.LEFT, _gone_text(names, removed))
 
     def _notice_flags(self, replica_id: int, stable: Game) -> None:
         """Each flag the audit raises, once, as an alarm (spec/rules.md R-44 to R-48)."""
@@ -539,7 +543,7 @@ class NodeSession:
         for flag in stable.flags[seen:]:
             who = names.get(flag.seat, "?")
             shown = stable.shown_round(flag.round)
-            self._notice("alarm", f"round {shown}: {who} {flag.kind.value}: {flag.detail}")
+            self._notice(NoticeKind.ALARM, f"round {shown}: {who} {flag.kind.value}: {flag.detail}")
         self._flags_seen = (replica_id, len(stable.flags))
 
     def _notice_stalemate(self, replica_id: int, stable: Game) -> None:
@@ -548,7 +552,7 @@ class NodeSession:
         count = table.stalemates if table is not None else 0
         known_id, known_round, seen = self._stalemates_seen
         if (known_id, known_round) == (replica_id, stable.round) and count > seen:
-            self._notice("info", "stalemate: everyone's hand moved one card")
+            self._notice(NoticeKind.INFO, "stalemate: everyone's hand moved one card")
         self._stalemates_seen = (replica_id, stable.round, count)
 
     def _notice_results(self, over: bool, replica_id: int, stable: Game) -> None:
@@ -560,12 +564,14 @@ class NodeSession:
             names = {m.seat: m.name for m in stable.members.values()}
             if result.blitz_by is not None:
                 who = "You" if result.blitz_by == me else names.get(result.blitz_by, "?")
-                self._notice("blitz", f"{who} called Blitz!")
+                self._notice(NoticeKind.BLITZ, f"{who} called Blitz!")
             scores = ", ".join(
                 f"{names.get(seat, '?')} {points:+d}"
                 for seat, points in sorted(result.scores.items())
             )
-            self._notice("round_over", f"round {stable.shown_round(result.round)}: {scores}")
+            self._notice(
+                NoticeKind.ROUND_OVER, f"round {stable.shown_round(result.round)}: {scores}"
+            )
         self._results_seen = (replica_id, stable.game_number, len(stable.results))
         game = (replica_id, stable.game_number)
         if over and game not in self._over_noticed and stable.winner is not None:
@@ -573,7 +579,7 @@ class NodeSession:
             winner = stable.by_seat()[stable.winner]
             points = stable.totals.get(stable.winner, 0)
             who = "You win" if stable.winner == me else f"{winner.name} wins"
-            self._notice("game_over", f"{who} with {points} points")
+            self._notice(NoticeKind.GAME_OVER, f"{who} with {points} points")
 
 
 def _gone_text(names: list[str], removed: bool) -> str:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from dutchblitz.node.api import Action, Notice, PlayerInfo, Snapshot
+from dutchblitz.node.api import Action, Notice, NoticeKind, PlayerInfo, Snapshot
 from dutchblitz.protocol.cards import Card, new_deck
 from dutchblitz.protocol.fairdeal import secret_hash, share_hash
 from dutchblitz.protocol.game import Game, Phase
@@ -245,7 +245,7 @@ class FakeSession:
         for callback in list(self.callbacks):
             callback()
 
-    def push(self, kind: str, text: str) -> None:
+    def push(self, kind: NoticeKind, text: str) -> None:
         self.notices.append(Notice(kind, text))
         self.notify()
 

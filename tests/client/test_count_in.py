@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from dutchblitz.client.layout import body_text
 from dutchblitz.client.state import Screen
+from dutchblitz.node.api import NoticeKind
 from dutchblitz.protocol.game import Phase, RoundResult
 from dutchblitz.protocol.messages import Ready
 from prompt_toolkit.formatted_text import to_plain_text
@@ -81,7 +82,7 @@ def test_when_the_next_round_counts_in_the_table_is_shown_not_the_scores_R55() -
     async def go() -> None:
         async with running(session, Clock()) as drive:
             session.game.results.append(RoundResult(1, {0: 5, 1: -3}, 0))
-            session.push("blitz", "Ada called Blitz!")
+            session.push(NoticeKind.BLITZ, "Ada called Blitz!")
             assert drive.state.screen == Screen.TABLE
 
     run(go())

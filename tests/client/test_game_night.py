@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from dutchblitz.client.guide import MIN_COLUMNS, MIN_ROWS
 from dutchblitz.client.layout import body_text
-from dutchblitz.node.api import Action
+from dutchblitz.node.api import Action, NoticeKind
 from dutchblitz.protocol.game import Phase, RoundResult
 from dutchblitz.protocol.messages import Ready
 from prompt_toolkit.formatted_text import to_plain_text
@@ -125,7 +125,7 @@ def test_a_rotation_notice_shows() -> None:
 
     async def go() -> None:
         async with running(session) as drive:
-            session.push("info", "stalemate: everyone's hand moved one card")
+            session.push(NoticeKind.INFO, "stalemate: everyone's hand moved one card")
             assert "stalemate: everyone's hand moved one card" in "\n".join(drive.screen())
 
     run(go())

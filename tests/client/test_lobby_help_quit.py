@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from dutchblitz.client.app import run_app
 from dutchblitz.client.state import ALONE_HINT_SECONDS, Screen
+from dutchblitz.node.api import NoticeKind
 from dutchblitz.protocol.messages import Ready
 from prompt_toolkit.input import create_pipe_input
 
@@ -229,10 +230,10 @@ def test_notices_flash_and_expire() -> None:
 
     async def go() -> None:
         async with running(session, clock) as drive:
-            session.push("lost_race", "Bob beat you to 5R♂")
+            session.push(NoticeKind.LOST_RACE, "Bob beat you to 5R♂")
             shown = "\n".join(drive.screen())
             assert "Bob beat you to 5R♂" in shown and "RACE LOST" in shown
-            session.push("blitz", "Bob called Blitz!")
+            session.push(NoticeKind.BLITZ, "Bob called Blitz!")
             assert "Bob called Blitz!" in "\n".join(drive.screen())
             clock.advance(3)  # a lost race is brief, a Blitz stays longer
             texts = [n.text for n in drive.state.notices()]
@@ -249,7 +250,7 @@ def test_a_refusal_code_from_the_node_reads_as_words() -> None:
 
     async def go() -> None:
         async with running(session) as drive:
-            session.push("refused", "same_gender")
+            session.push(NoticeKind.REFUSED, "same_gender")
             assert [n.text for n in drive.state.notices()] == ["stack boy on girl or girl on boy"]
 
     run(go())

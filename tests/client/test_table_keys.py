@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from dutchblitz.client import keymap
 from dutchblitz.client.state import Screen
-from dutchblitz.node.api import Action
+from dutchblitz.node.api import Action, NoticeKind
 from dutchblitz.protocol.game import RoundResult
 from dutchblitz.protocol.moves import Source
 from dutchblitz.protocol.plays import centre_play
@@ -193,7 +193,7 @@ def test_the_scores_show_by_themselves_when_a_round_ends_then_go() -> None:
     async def go() -> None:
         async with running(session, clock) as drive:
             session.game.results.append(RoundResult(1, {0: 5, 1: -3}, 0))
-            session.push("blitz", "You called Blitz!")
+            session.push(NoticeKind.BLITZ, "You called Blitz!")
             assert drive.state.screen == Screen.SCORES
             assert "Round 1: You called Blitz!" in "\n".join(drive.screen())  # Ada is us
             clock.advance(10)
