@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from dutchblitz.node.api import NoticeKind, flag_banner
+from dutchblitz.node.api import NoticeKind
 from dutchblitz.protocol.game import Phase
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -175,7 +175,7 @@ def title_text(state: ClientState) -> StyleAndTextTuples:
         parts.append(f"to {game.target}")
     title = "  ·  ".join(parts)
     room = TITLE_WIDTH - len(title) - 4
-    banner = flag_banner(snap.stable.game_flags(), state.name_of, room) if room > 12 else ""
+    banner = screens.flag_banner(snap.stable.game_flags(), state.name_of, room) if room > 12 else ""
     if not banner:
         # The table's option on every screen; a flag, rarer and graver, takes its place.
         return [("", f"{title}  ·  Post stacking {screens.stacking_word(snap)}")]

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from dutchblitz.node.api import Missing, Snapshot, game_on_text
+from dutchblitz.node.api import Missing, Snapshot
+
+from .words import game_on_text
 
 
 def missing_line(missing: Sequence[Missing], since_snapshot: float = 0.0) -> str:

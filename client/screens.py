@@ -8,11 +8,11 @@ Everything fits in 80 columns; the title, notices and key bar are in layout.py.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
-from dutchblitz.node.api import Snapshot, flag_banner
+from dutchblitz.node.api import Snapshot
 from dutchblitz.protocol.cards import Card, Colour
-from dutchblitz.protocol.game import Game, Phase
+from dutchblitz.protocol.game import Flag, FlagKind, Game, Phase
 from dutchblitz.protocol.scoring import round_scores
 from dutchblitz.protocol.state import Area, Slot, Table
 from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -430,6 +430,26 @@ def rematch_lines(text: Text, state: ClientState) -> None:
         parts.append(f"deciding: {', '.join(waiting)}")
     if parts:
         text.line(" " + fit("; ".join(parts), 78).rstrip(), "class:hint")
+
+
+def flag_banner(flags: Sequence[Flag], name_of: Callable[[int], str], width: int = 80) -> str:
+    """One line naming what the audit flagged (spec/rules.md R-44 to R-48); "" if nothing.
+
+    Every node holds the same flags (``Snapshot.stable.flags``), so every screen agrees.
+    """
+    if not flags:
+        return ""
+    cheats = [f for f in flags if f.kind != FlagKind.UNAUDITED]
+    head = "FLAGGED: " if cheats else "unaudited: "
+    words = [f"{name_of(f.seat)} {f.kind.value} r{f.round}" for f in (cheats or list(flags))]
+    line = head + ", ".join(words)
+    if len(line) <= width:
+        return line
+    for count in range(len(words) - 1, 0, -1):
+        line = f"{head}{', '.join(words[:count])} +{len(words) - count} more"
+        if len(line) <= width:
+            return line
+    return (head + words[0])[:width]
 
 
 # -- help ----------------------------------------------------------------------------------

@@ -13,14 +13,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from dutchblitz.node.api import Action, Notice, NoticeKind, PlayerInfo, Session, Snapshot
+from dutchblitz.node.api import Action, Notice, NoticeKind, PlayerInfo, Refused, Session, Snapshot
 from dutchblitz.protocol.cards import ALL_BACKS, STANDARD_BACKS
 from dutchblitz.protocol.game import Phase
 from dutchblitz.protocol.state import Area
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.data_structures import Size
 
-from .words import in_words
+from .words import notice_text
 
 # How long each kind of notice stays on screen, in seconds.
 NOTICE_SECONDS = {
@@ -99,12 +99,12 @@ class ClientState:
 
     def flash(self, notice: Notice) -> None:
         seconds = NOTICE_SECONDS.get(notice.kind, DEFAULT_NOTICE_SECONDS)
-        shown = Notice(notice.kind, in_words(notice.text))
+        shown = Notice(notice.kind, notice_text(notice))
         self.flashes = [*self.flashes, Flash(shown, self.clock() + seconds)][-MAX_NOTICES:]
 
-    def refuse(self, reason: str | None) -> None:
-        if reason is not None:
-            self.flash(Notice(NoticeKind.REFUSED, reason))
+    def refuse(self, refused: Refused | None) -> None:
+        if refused is not None:
+            self.flash(Notice(NoticeKind.REFUSED, refused=refused))
 
     def tick(self) -> None:
         """Forget notices whose time is up."""
@@ -253,7 +253,7 @@ class ClientState:
                     self.refuse(self.session.set_back(back))
                     self.refresh()
                 return
-        self.refuse("every deck back is taken")
+        self.flash(Notice(NoticeKind.REFUSED, "every deck back is taken"))
 
     def toggle_rematch(self) -> None:
         """After a game: ask for a rematch, or take the wish back (spec/rules.md R-49)."""

@@ -1,45 +1,133 @@
-"""Refusal codes in words a player reads in half a second."""
+"""Every refusal in words a player reads in half a second: the one table of them.
+
+The node answers an action with a ``Refused`` (node/api.py): a code and the few facts
+its words need. Only this module turns codes into words.
+"""
 
 from __future__ import annotations
 
-REASONS: dict[str, str] = {
+from dutchblitz.node.api import GameOn, Notice, Refused, Why
+
+WORDS: dict[Why, str] = {
     # moves (spec/rules.md, section 9)
-    "round_over": "the round is over",
-    "unknown_seat": "you are not seated at this round",
-    "not_active": "you have left this round",
-    "not_your_card": "that card is not yours",
-    "empty_source": "nothing there to play",
-    "not_on_top": "that card is no longer on top",
-    "bad_source": "that card cannot go there",
-    "bad_slot": "there is no such Post stack",
-    "needs_a_one": "only a 1 starts a centre pile",
-    "wrong_colour": "that pile is another colour",
-    "wrong_value": "that value does not follow",
-    "no_pile": "no centre pile takes that card",
-    "pile_taken": "someone got there first",
-    "stacking_off": "Post stacking is off at this table",
-    "same_gender": "stack boy on girl or girl on boy",
-    "hand_empty": "your hand is empty",
-    "hand_not_empty": "your hand still holds cards",
-    "wood_empty": "no Wood pile to turn over",
-    "has_play": "not stuck: a face-up card can go to the centre",
-    "stuck": "you called stuck: wait for a play or a stalemate",
-    "shows_mismatch": "the table disagrees about a card",
+    Why.ROUND_OVER: "the round is over",
+    Why.UNKNOWN_SEAT: "you are not seated at this round",
+    Why.NOT_ACTIVE: "you are out of this round",
+    Why.NOT_YOUR_CARD: "that card is not yours",
+    Why.EMPTY_SOURCE: "there is no card there",
+    Why.NOT_ON_TOP: "that card is no longer on top",
+    Why.BAD_SOURCE: "that card cannot go there",
+    Why.BAD_SLOT: "there is no such Post stack",
+    Why.NEEDS_A_ONE: "only a 1 starts a new centre pile",
+    Why.WRONG_COLOUR: "no centre pile of that colour takes it",
+    Why.WRONG_VALUE: "that pile needs another value",
+    Why.NO_PILE: "no centre pile takes that card now",
+    Why.PILE_TAKEN: "another player got to that pile first",
+    Why.STACKING_OFF: "Post stacking is off at this table",
+    Why.SAME_GENDER: "a Post stack alternates boys and girls",
+    Why.HAND_EMPTY: "your hand is empty",
+    Why.HAND_NOT_EMPTY: "turn the Wood pile over only when the hand is empty",
+    Why.WOOD_EMPTY: "your Wood pile is empty",
+    Why.HAS_PLAY: "you still have a card for the centre",
+    Why.STUCK: "you called stuck: wait for a centre play or the stalemate",
+    Why.SHOWS_MISMATCH: "the table disagrees about a card",
     # the lobby and the game
-    "not_all_ready": "not everyone is ready",
-    "bad_backs": "each player needs a different, allowed deck back",
-    "bad_name": "a name is 1 to 32 bytes",
-    "back_taken": "another player has that back",
-    "bad_target": "the target score must be positive",
-    "not_in_lobby": "the game has started",
-    "not_in_playing": "the round is not being played",
-    "not_in_dealing": "the round is being dealt",
-    "not_in_over": "the game is over",
-    "not_member": "you are not at this table yet",
-    "not_present": "that player has left",
+    Why.NOT_ALL_READY: "not everyone is ready",
+    Why.BAD_BACKS: "every player needs a different deck back",
+    Why.BAD_NAME: "a name is 1 to 32 bytes",
+    Why.BACK_TAKEN: "another player has that back",
+    Why.BAD_TARGET: "the target score must be positive",
+    Why.TOO_FEW_PLAYERS: "a game needs at least 2 players",
+    Why.AUDIT_OPEN: "wait: the last round is still being checked (the audit)",
+    Why.NOT_IN_LOBBY: "the game has started",
+    Why.NOT_IN_PLAYING: "the round is not being played",
+    Why.NOT_IN_DEALING: "the round is being dealt",
+    Why.NOT_IN_OVER: "the game is over",
+    Why.NOT_MEMBER: "you are not at this table yet",
+    Why.NOT_PRESENT: "that player has left",
+    Why.REMOVED_FROM_TABLE: "the table removed you (you were silent too long)",
+    # what the node checks before it sends anything
+    Why.NOT_SEATED: "you are not seated at the table yet",
+    Why.GAME_ON: "{game_on}; you sit down for the next game",
+    Why.NO_SEAT: "you are not seated",
+    Why.NO_ROUND: "no round is being played",
+    Why.NOT_PLAYING: "you are not playing this round",
+    Why.SLOW_DOWN: "slow down: {count} plays are already waiting their turn",
+    Why.COUNT_IN: "wait for the count-in: the round begins in {count} s",
+    Why.BLITZ_EMPTY: "your Blitz pile is empty",
+    Why.NO_POST: "there is no Post stack {count}",
+    Why.POST_EMPTY: "that stack is empty",
+    Why.NO_PILE_FOR: "no centre pile takes {what} now",
+    Why.NOTHING_TO_FLIP: "your hand and Wood pile are empty",
+    Why.ALREADY_STUCK: "you have already called stuck",
+    Why.CAN_PLAY: "{what} can go to the centre",
+    Why.CANNOT_STACK: "{what} cannot go on {other}: one lower, and boy on girl or girl on boy",
+    Why.NOT_SENT: "not sent",
+    Why.NOT_STORED: "{what}",
+    Why.NO_SCORES: "no scores are waiting to be seen",
+    Why.LOBBY_ONLY: "you can {what} only in the lobby",
+    Why.NO_BACK: "no back {what!r}: choose one of {other}",
+    Why.BACK_HELD: "{other} has the {what} back",
+    Why.LEFT_TABLE: "you have left this table",
+    Why.STEP_ON_ITS_WAY: "wait: your last step is still on its way",
+    Why.STARTED: "the game has already started",
+    Why.WAITING_READY: "waiting for {what} to be ready",
+    Why.BACKS_CHOICE: "{what}",
+    Why.NO_BOT_LEVEL: "no bot level {what!r}: choose one of {other}",
+    Why.TABLE_FULL: "the table is full ({count} seats)",
+    Why.NO_LOCAL_BOT: "there is no local bot to remove",
+    Why.PLAY_BEFORE: "the play before it did not go",
+    Why.OTHER: "{other}",
 }
 
+# What a lobby-only action is, for "you can ... only in the lobby".
+LOBBY_ACTIONS = {
+    "set_name": "change your name",
+    "set_back": "change your deck back",
+    "set_ready": "say you are ready",
+    "set_post_stacking": "change the table's options",
+    "add_bot": "seat a bot",
+}
 
-def in_words(reason: str) -> str:
-    """The words for a refusal code; text that is already words passes through."""
-    return REASONS.get(reason.strip(), reason)
+# A held play that came back: "5R♂ came back: ...", "your flip came back: ...".
+HELD = {"flip": "your flip", "stuck": "your stuck call", "turn": "your turn of the Wood pile"}
+
+
+def game_on_text(table: str, game: GameOn) -> str:
+    """ "a game is on at kitchen: 4 players, round 3", as far as it is known."""
+    known = []
+    if game.players:
+        known.append(f"{game.players} player{'s' if game.players != 1 else ''}")
+    if game.round:
+        known.append(f"round {game.round}")
+    where = f" at {table}" if table else ""
+    return f"a game is on{where}" + (f": {', '.join(known)}" if known else "")
+
+
+def say(refused: Refused) -> str:
+    """The words for a refusal."""
+    what = refused.what
+    if refused.why == Why.LOBBY_ONLY:
+        what = LOBBY_ACTIONS.get(what, what)
+    game_on = ""
+    if refused.game_on is not None:
+        game_on = game_on_text(refused.what, refused.game_on)
+    said = WORDS[refused.why].format(
+        what=what,
+        other=refused.other if refused.why != Why.OTHER else what.replace("_", " "),
+        count=refused.count,
+        game_on=game_on,
+    )
+    if refused.held:
+        return f"{HELD.get(refused.held, refused.held)} came back: {said}"
+    return said
+
+
+def said(refused: Refused | None) -> str:
+    """The words for an action's answer: "" when it was taken."""
+    return "" if refused is None else say(refused)
+
+
+def notice_text(notice: Notice) -> str:
+    """What a notice says on screen."""
+    return say(notice.refused) if notice.refused is not None else notice.text

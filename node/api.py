@@ -7,12 +7,12 @@ offers; tests can offer their own.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
 
-from dutchblitz.protocol.game import Flag, FlagKind, Game
+from dutchblitz.protocol.game import Game
 
 
 class Action(StrEnum):
@@ -25,6 +25,116 @@ class Action(StrEnum):
     STUCK = "stuck"
     BLITZ_TO_POST = "blitz_to_post"  # with slot
     WOOD_TO_POST = "wood_to_post"  # with slot
+
+
+@dataclass(frozen=True, slots=True)
+class GameOn:
+    """The game under way at a table that has not seated us: we sit down after it."""
+
+    players: int  # nodes at the table, as its members' heartbeats show (0: not known yet)
+    round: int  # the latest round seen (0: not known yet)
+
+
+class Why(StrEnum):
+    """Why an action was not taken: a code, worded for the player in client/words.py.
+
+    The codes of the rules (``protocol.rules.Reason``) and of the table's own refusals
+    (``Outcome.refusal``) are here under the same strings; a code the node does not know
+    comes as ``OTHER`` with the code itself in ``Refused.what``.
+    """
+
+    # the rules' reasons (protocol/rules.py, spec/rules.md section 9)
+    ROUND_OVER = "round_over"
+    UNKNOWN_SEAT = "unknown_seat"
+    NOT_ACTIVE = "not_active"
+    NOT_YOUR_CARD = "not_your_card"
+    EMPTY_SOURCE = "empty_source"
+    NOT_ON_TOP = "not_on_top"
+    BAD_SOURCE = "bad_source"
+    BAD_SLOT = "bad_slot"
+    NEEDS_A_ONE = "needs_a_one"
+    WRONG_COLOUR = "wrong_colour"
+    WRONG_VALUE = "wrong_value"
+    NO_PILE = "no_pile"
+    PILE_TAKEN = "pile_taken"
+    STACKING_OFF = "stacking_off"
+    SAME_GENDER = "same_gender"
+    HAND_EMPTY = "hand_empty"
+    HAND_NOT_EMPTY = "hand_not_empty"
+    WOOD_EMPTY = "wood_empty"
+    HAS_PLAY = "has_play"
+    STUCK = "stuck"
+    SHOWS_MISMATCH = "shows_mismatch"
+    # the table's refusals (protocol/game.py) a player's own step can meet
+    NOT_ALL_READY = "not_all_ready"
+    BAD_BACKS = "bad_backs"
+    BAD_NAME = "bad_name"
+    BACK_TAKEN = "back_taken"
+    BAD_TARGET = "bad_target"
+    TOO_FEW_PLAYERS = "too_few_players"
+    AUDIT_OPEN = "audit_open"
+    NOT_IN_LOBBY = "not_in_lobby"
+    NOT_IN_PLAYING = "not_in_playing"
+    NOT_IN_DEALING = "not_in_dealing"
+    NOT_IN_OVER = "not_in_over"
+    NOT_MEMBER = "not_member"
+    NOT_PRESENT = "not_present"
+    REMOVED_FROM_TABLE = "removed_from_table"
+    # the node's own: checked before anything is sent
+    NOT_SEATED = "not_seated"
+    GAME_ON = "game_on"  # seated after the game on (``Refused.game_on``)
+    NO_SEAT = "no_seat"
+    NO_ROUND = "no_round"
+    NOT_PLAYING = "not_playing"
+    SLOW_DOWN = "slow_down"  # count: the plays already waiting
+    COUNT_IN = "count_in"  # count: seconds left
+    BLITZ_EMPTY = "blitz_empty"
+    NO_POST = "no_post"  # count: the Post stack asked for, from 1
+    POST_EMPTY = "post_empty"
+    NO_PILE_FOR = "no_pile_for"  # what: the card
+    NOTHING_TO_FLIP = "nothing_to_flip"
+    ALREADY_STUCK = "already_stuck"
+    CAN_PLAY = "can_play"  # what: the card that can go to the centre
+    CANNOT_STACK = "cannot_stack"  # what: the card; other: the Post stack's top
+    NOT_SENT = "not_sent"
+    NOT_STORED = "not_stored"  # what: why the node could not write it down
+    NO_SCORES = "no_scores"
+    LOBBY_ONLY = "lobby_only"  # what: the action (an ``Action``-like name, see words)
+    NO_BACK = "no_back"  # what: the back asked for; other: the backs there are
+    BACK_HELD = "back_held"  # what: the back; other: the player who has it
+    LEFT_TABLE = "left_table"
+    STEP_ON_ITS_WAY = "step_on_its_way"
+    STARTED = "started"
+    WAITING_READY = "waiting_ready"  # what: the players not ready
+    BACKS_CHOICE = "backs_choice"  # what: why the deck backs chosen will not do
+    NO_BOT_LEVEL = "no_bot_level"  # what: the level asked for; other: the levels there are
+    TABLE_FULL = "table_full"  # count: the seats
+    NO_LOCAL_BOT = "no_local_bot"
+    PLAY_BEFORE = "play_before"  # a held play: the one it built on did not go
+    OTHER = "other"  # what: a code this node has no name for
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """An action not taken, and why; ``None`` is the answer when it was taken.
+
+    ``held`` names a play that was held back to go in its turn and came back ("5R♂", or
+    "flip", "stuck", "turn"). The words are the client's (client/words.py)."""
+
+    why: Why
+    what: str = ""
+    other: str = ""
+    count: int = 0
+    held: str = ""
+    game_on: GameOn | None = None
+
+    @classmethod
+    def of(cls, code: str, held: str = "") -> Refused:
+        """A refusal from a code of the rules or of the table."""
+        try:
+            return cls(Why(code), held=held)
+        except ValueError:
+            return cls(Why.OTHER, what=code, held=held)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +169,8 @@ class Notice:
     """Something to flash on screen: a lost race, a refusal, a Blitz, a player leaving."""
 
     kind: NoticeKind
-    text: str
+    text: str = ""
+    refused: Refused | None = None  # a refusal: the client words it
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,14 +182,6 @@ class Missing:
     silent: float  # seconds since this node last heard it, as of the snapshot
     away: bool = False  # removed, and the deal under way waits for it (spec/rules.md R-49)
     grace: float = 0.0  # for one away: how long, counted like ``silent``, the deal waits
-
-
-@dataclass(frozen=True, slots=True)
-class GameOn:
-    """The game under way at a table that has not seated us: we sit down after it."""
-
-    players: int  # nodes at the table, as its members' heartbeats show (0: not known yet)
-    round: int  # the latest round seen (0: not known yet)
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,37 +215,6 @@ class Snapshot:
     game_on: GameOn | None = None  # we arrived while this game was on: seated after it
 
 
-def game_on_text(table: str, game: GameOn) -> str:
-    """ "a game is on at kitchen: 4 players, round 3", as far as it is known."""
-    known = []
-    if game.players:
-        known.append(f"{game.players} player{'s' if game.players != 1 else ''}")
-    if game.round:
-        known.append(f"round {game.round}")
-    where = f" at {table}" if table else ""
-    return f"a game is on{where}" + (f": {', '.join(known)}" if known else "")
-
-
-def flag_banner(flags: Sequence[Flag], name_of: Callable[[int], str], width: int = 80) -> str:
-    """One line naming what the audit flagged (spec/rules.md R-44 to R-48); "" if nothing.
-
-    Every node holds the same flags (``Snapshot.stable.flags``), so every screen agrees.
-    """
-    if not flags:
-        return ""
-    cheats = [f for f in flags if f.kind != FlagKind.UNAUDITED]
-    head = "FLAGGED: " if cheats else "unaudited: "
-    words = [f"{name_of(f.seat)} {f.kind.value} r{f.round}" for f in (cheats or list(flags))]
-    line = head + ", ".join(words)
-    if len(line) <= width:
-        return line
-    for count in range(len(words) - 1, 0, -1):
-        line = f"{head}{', '.join(words[:count])} +{len(words) - count} more"
-        if len(line) <= width:
-            return line
-    return (head + words[0])[:width]
-
-
 class Session(Protocol):
     def snapshot(self) -> Snapshot: ...
 
@@ -156,31 +228,31 @@ class Session(Protocol):
         """Notices since the last call, oldest first."""
         ...
 
-    def act(self, action: Action, slot: int = 0) -> str | None:
+    def act(self, action: Action, slot: int = 0) -> Refused | None:
         """Play at once (optimistically); returns why not, or None if the move was taken.
 
         A taken move is sent, or, when it builds on a play of ours still in flight, held
         and sent in its turn (it may then come back, with one notice)."""
         ...
 
-    def seen_scores(self) -> str | None:
+    def seen_scores(self) -> Refused | None:
         """The person has seen the scores: the next round need not wait for them."""
         ...
 
-    def set_name(self, name: str) -> str | None: ...
+    def set_name(self, name: str) -> Refused | None: ...
 
-    def set_back(self, back: str) -> str | None: ...
+    def set_back(self, back: str) -> Refused | None: ...
 
-    def set_ready(self, ready: bool) -> str | None: ...
+    def set_ready(self, ready: bool) -> Refused | None: ...
 
-    def start(self) -> str | None: ...
+    def start(self) -> Refused | None: ...
 
-    def set_post_stacking(self, on: bool) -> str | None:
+    def set_post_stacking(self, on: bool) -> Refused | None:
         """Whether a game this node starts allows Post stacking (lobby only)."""
         ...
 
-    def add_bot(self, level: str) -> str | None: ...
+    def add_bot(self, level: str) -> Refused | None: ...
 
-    def remove_bot(self) -> str | None: ...
+    def remove_bot(self) -> Refused | None: ...
 
     async def leave(self) -> None: ...

@@ -27,7 +27,7 @@ from dutchblitz.protocol.moves import CentrePlay, Move, PostPlay, Source, StuckC
 from dutchblitz.protocol.rules import Reason
 from dutchblitz.protocol.state import Area, Table
 
-from .api import Action, Notice, NoticeKind, PlayerInfo, Snapshot, game_on_text
+from .api import Action, Notice, NoticeKind, PlayerInfo, Refused, Snapshot, Why
 from .bots import LEVELS
 from .duties import can_start
 from .playqueue import MAX_HELD, CameBack, PlayQueue
@@ -40,35 +40,6 @@ MAX_NOTICES = 200
 MAX_NAME_BYTES = 32
 MAX_SEATS = 8
 GONE_TOGETHER_S = 1.5  # players gone this close are told as one (a node and its bots)
-
-REASONS = {
-    "pile_taken": "another player got to that pile first",
-    "not_on_top": "that card is no longer on top",
-    "wrong_colour": "no centre pile of that colour takes it",
-    "wrong_value": "that pile needs another value",
-    "no_pile": "no centre pile takes that card now",
-    "needs_a_one": "only a 1 starts a new centre pile",
-    "stuck": "you called stuck: wait for a centre play or the stalemate",
-    "has_play": "you still have a card for the centre",
-    "same_gender": "a Post stack alternates boys and girls",
-    "stacking_off": "Post stacking is off at this table",
-    "hand_empty": "your hand is empty",
-    "hand_not_empty": "turn the Wood pile over only when the hand is empty",
-    "wood_empty": "your Wood pile is empty",
-    "empty_source": "there is no card there",
-    "bad_slot": "there is no such Post stack",
-    "round_over": "the round is over",
-    "not_active": "you are out of this round",
-    "not_all_ready": "not everyone is ready",
-    "bad_backs": "every player needs a different deck back",
-    "back_taken": "another player has that back",
-    "bad_name": "a name is 1 to 32 bytes",
-    "removed_from_table": "the table removed you (you were silent too long)",
-}
-
-
-def reason_text(reason: str) -> str:
-    return REASONS.get(reason, reason.replace("_", " "))
 
 
 class NodeSession:
@@ -203,16 +174,19 @@ class NodeSession:
         self._pumping = True
         try:
             for returned in self.queue.pump(replica):
-                self._notice(NoticeKind.REFUSED, _came_back(returned))
+                self._refused(_came_back(returned))
         finally:
             self._pumping = False
 
     def _notice(self, kind: NoticeKind, text: str) -> None:
         self._notices.append(Notice(kind, text))
 
+    def _refused(self, refused: Refused) -> None:
+        self._notices.append(Notice(NoticeKind.REFUSED, refused=refused))
+
     # -- playing --------------------------------------------------------------------------
 
-    def act(self, action: Action, slot: int = 0) -> str | None:
+    def act(self, action: Action, slot: int = 0) -> Refused | None:
         replica = self.seat.replica
         if replica is None or not replica.can_play():
             return self._not_seated()
@@ -220,67 +194,67 @@ class NodeSession:
         table = game.table
         me = game.seat_of(self.seat.node_id)
         if game.phase != Phase.PLAYING or table is None:
-            return "no round is being played"
+            return Refused(Why.NO_ROUND)
         if me is None or me not in table.areas:
-            return "you are not playing this round"
+            return Refused(Why.NOT_PLAYING)
         area = table.areas[me]
         if not area.active:
-            return reason_text("not_active")
+            return Refused(Why.NOT_ACTIVE)
         if area.stuck and action != Action.STUCK:
-            return reason_text("stuck")
+            return Refused(Why.STUCK)
         if self.queue.full:
-            return f"slow down: {MAX_HELD} plays are already waiting their turn"
-        move, why = self._build(action, slot, table, me, area)
-        if move is None:
-            return why
+            return Refused(Why.SLOW_DOWN, count=MAX_HELD)
+        move = self._build(action, slot, table, me, area)
+        if isinstance(move, Refused):
+            return move
         refusal = rules.apply(table.copy(), move)
         if refusal is not None:
-            return reason_text(str(refusal.reason))
+            return Refused.of(refusal.reason)
         count_in = self.seat.pace.count_in_left(game, asyncio.get_running_loop().time())
         if count_in > 0:  # a legal move, but nobody plays before their count-in ends (R-55)
-            return f"wait for the count-in: the round begins in {math.ceil(count_in)} s"
+            return Refused(Why.COUNT_IN, count=math.ceil(count_in))
         if not self.queue.offer(replica, move, game.round):
             return self._failure_text()
         return None
 
     def _build(
         self, action: Action, slot: int, table: Table, me: int, area: Area
-    ) -> tuple[Move | None, str]:
+    ) -> Move | Refused:
         if action == Action.BLITZ_TO_CENTRE:
-            return _to_centre(table, me, Source.BLITZ, 0, area.blitz, "your Blitz pile is empty")
+            return _to_centre(table, me, Source.BLITZ, 0, area.blitz, Why.BLITZ_EMPTY)
         if action == Action.WOOD_TO_CENTRE:
-            return _to_centre(table, me, Source.WOOD, 0, area.wood, "your Wood pile is empty")
+            return _to_centre(table, me, Source.WOOD, 0, area.wood, Why.WOOD_EMPTY)
         if action == Action.POST_TO_CENTRE:
             if not 0 <= slot < len(area.post):
-                return None, f"there is no Post stack {slot + 1}"
-            return _to_centre(table, me, Source.POST, slot, area.post[slot], "that stack is empty")
+                return Refused(Why.NO_POST, count=slot + 1)
+            return _to_centre(table, me, Source.POST, slot, area.post[slot], Why.POST_EMPTY)
         if action == Action.FLIP:
             move = plays.flip_or_turn(table, me)
-            return move, "your hand and Wood pile are empty"
+            return move if move is not None else Refused(Why.NOTHING_TO_FLIP)
         if action == Action.STUCK:
             if area.stuck:
-                return None, "you have already called stuck"
+                return Refused(Why.ALREADY_STUCK)
             playable = rules.visible_centre_plays(table, me)
             if playable:
-                return None, f"{playable[0][2]} can go to the centre"
-            return StuckCall(me), ""
+                return Refused(Why.CAN_PLAY, what=str(playable[0][2]))
+            return StuckCall(me)
         source = Source.BLITZ if action == Action.BLITZ_TO_POST else Source.WOOD
         return _to_post(table, me, source, slot, area)
 
-    def seen_scores(self) -> str | None:
+    def seen_scores(self) -> Refused | None:
         if not self.seat.pace.look():
-            return "no scores are waiting to be seen"
+            return Refused(Why.NO_SCORES)
         self.seat.poke()  # the steward says so to the table (spec/rules.md R-54)
         self._changed()
         return None
 
     # -- the lobby --------------------------------------------------------------------------
 
-    def set_name(self, name: str) -> str | None:
+    def set_name(self, name: str) -> Refused | None:
         name = name.strip()
         if not name or len(name.encode()) > MAX_NAME_BYTES:
-            return reason_text("bad_name")
-        if (why := self._lobby_only("change your name")) is not None:
+            return Refused(Why.BAD_NAME)
+        if (why := self._lobby_only("set_name")) is not None:
             return why
         self.seat.config.wishes.name = name
         self.seat.label = name
@@ -289,27 +263,27 @@ class NodeSession:
         self.seat.poke()
         return None
 
-    def set_back(self, back: str) -> str | None:
+    def set_back(self, back: str) -> Refused | None:
         if back not in ALL_BACKS:
-            return f"no back {back!r}: choose one of {', '.join(ALL_BACKS)}"
-        if (why := self._lobby_only("change your deck back")) is not None:
+            return Refused(Why.NO_BACK, what=back, other=", ".join(ALL_BACKS))
+        if (why := self._lobby_only("set_back")) is not None:
             return why
         replica = self.seat.replica
         assert replica is not None
         for member in replica.optimistic().members.values():
             if member.present and member.back == back and member.node != self.seat.node_id:
-                return f"{member.name} has the {back} back"
+                return Refused(Why.BACK_HELD, what=back, other=member.name)
         self.seat.config.wishes.back = back
         replica.me.back = back
         self.seat.poke()
         return None
 
-    def set_ready(self, ready: bool) -> str | None:
+    def set_ready(self, ready: bool) -> Refused | None:
         """Ready to start; once a game is over, wanting a rematch (spec/rules.md R-49)."""
         replica = self.seat.replica
         if replica is not None and replica.can_play() and replica.stable.phase == Phase.OVER:
             return self._want_rematch(ready)
-        if (why := self._lobby_only("say you are ready")) is not None:
+        if (why := self._lobby_only("set_ready")) is not None:
             return why
         self.seat.config.wishes.ready = ready
         replica = self.seat.replica
@@ -322,21 +296,21 @@ class NodeSession:
             self.seat.poke()
         return None
 
-    def _want_rematch(self, want: bool) -> str | None:
+    def _want_rematch(self, want: bool) -> Refused | None:
         replica = self.seat.replica
         assert replica is not None
         me = replica.optimistic().members.get(self.seat.node_id)
         if me is None or not me.present:
-            return "you have left this table"
+            return Refused(Why.LEFT_TABLE)
         if not replica.stable.audit_complete():
-            return "wait: the last round is still being checked (the audit)"
+            return Refused(Why.AUDIT_OPEN)
         if replica.pending_own():
-            return "wait: your last step is still on its way"
+            return Refused(Why.STEP_ON_ITS_WAY)
         if me.ready != want and not self.seat.submit(Ready(want)):
             return self._failure_text()
         return None
 
-    def start(self) -> str | None:
+    def start(self) -> Refused | None:
         why = self._why_not_start()
         if why is not None:
             return why
@@ -345,45 +319,46 @@ class NodeSession:
             return self._failure_text()
         return None
 
-    def _why_not_start(self) -> str | None:
+    def _why_not_start(self) -> Refused | None:
         replica = self.seat.replica
         if replica is None or not replica.can_play():
             return self._not_seated()
         stable = replica.stable
         if stable.phase != Phase.LOBBY:
-            return "the game has already started"
+            return Refused(Why.STARTED)
         if can_start(stable, self.seat.node_id):
             return None
         seated = stable.seated()
         if len(seated) < 2:
-            return "a game needs at least 2 players"
+            return Refused(Why.TOO_FEW_PLAYERS)
         waiting = [m.name for m in seated if not m.ready]
         if waiting:
-            return f"waiting for {', '.join(waiting)} to be ready"
-        return check_backs([m.back for m in seated]) or "you are not seated"
+            return Refused(Why.WAITING_READY, what=", ".join(waiting))
+        backs = check_backs([m.back for m in seated])
+        return Refused(Why.BACKS_CHOICE, what=backs) if backs else Refused(Why.NO_SEAT)
 
-    def set_post_stacking(self, on: bool) -> str | None:
-        if (why := self._lobby_only("change the table's options")) is not None:
+    def set_post_stacking(self, on: bool) -> Refused | None:
+        if (why := self._lobby_only("set_post_stacking")) is not None:
             return why
         self.seat.config.wishes.post_stacking = on
         self._changed()
         return None
 
-    def add_bot(self, level: str) -> str | None:
+    def add_bot(self, level: str) -> Refused | None:
         if level not in LEVELS:
-            return f"no bot level {level!r}: choose one of {', '.join(LEVELS)}"
-        if (why := self._lobby_only("seat a bot")) is not None:
+            return Refused(Why.NO_BOT_LEVEL, what=level, other=", ".join(LEVELS))
+        if (why := self._lobby_only("add_bot")) is not None:
             return why
         replica = self.seat.replica
         assert replica is not None
         if len(replica.optimistic().seated()) + self._bots_on_the_way() >= MAX_SEATS:
-            return f"the table is full ({MAX_SEATS} seats)"
+            return Refused(Why.TABLE_FULL, count=MAX_SEATS)
         self._background(self.node.add_bot(level))
         return None
 
-    def remove_bot(self) -> str | None:
+    def remove_bot(self) -> Refused | None:
         if not self.node.bots:
-            return "there is no local bot to remove"
+            return Refused(Why.NO_LOCAL_BOT)
         self._background(self.node.remove_bot())
         return None
 
@@ -406,23 +381,23 @@ class NodeSession:
             self._notice(NoticeKind.ALARM, f"could not do that: {task.exception()}")
             self._changed()
 
-    def _lobby_only(self, what: str) -> str | None:
+    def _lobby_only(self, action: str) -> Refused | None:
         replica = self.seat.replica
         if replica is None or not replica.can_play():
             return self._not_seated()
         if replica.optimistic().phase != Phase.LOBBY:
-            return f"you can {what} only in the lobby"
+            return Refused(Why.LOBBY_ONLY, what=action)
         return None
 
-    def _not_seated(self) -> str:
+    def _not_seated(self) -> Refused:
         game = self.seat.game_on()
         if game is None:
-            return "you are not seated at the table yet"
-        return f"{game_on_text(self.node.options.table, game)}; you sit down for the next game"
+            return Refused(Why.NOT_SEATED)
+        return Refused(Why.GAME_ON, what=self.node.options.table, game_on=game)
 
-    def _failure_text(self) -> str:
+    def _failure_text(self) -> Refused:
         failure = self.seat.failure
-        return str(failure) if failure is not None else "not sent"
+        return Refused(Why.NOT_STORED, what=str(failure)) if failure else Refused(Why.NOT_SENT)
 
     # -- notices ------------------------------------------------------------------------------
 
@@ -435,7 +410,7 @@ class NodeSession:
         elif isinstance(effect, Withdrawn) and effect.reason == "removed_from_table":
             self._void_moves += 1  # told once, when we are back at the table
         elif isinstance(effect, Withdrawn):
-            self._notice(NoticeKind.REFUSED, reason_text(effect.reason))
+            self._refused(Refused.of(effect.reason))
         elif isinstance(effect, Alarm) and effect.kind == "desync":
             self._notice(NoticeKind.ALARM, effect.detail)
 
@@ -457,7 +432,7 @@ class NodeSession:
             if outcome.refusal == Reason.PILE_TAKEN:
                 self._notice(NoticeKind.LOST_RACE, _lost_race(stable, outcome.by, outcome.move))
             elif not isinstance(body, Start | Admit | Suspect):  # a second one: harmless
-                self._notice(NoticeKind.REFUSED, reason_text(outcome.refusal or ""))
+                self._refused(Refused.of(outcome.refusal or ""))
         elif outcome.accepted and isinstance(body, Start) and stable.game_number > self._games_seen:
             self._games_seen = stable.game_number  # (a START in a deal ends a wait: R-57)
             self._away.clear()  # a rematch seats those present (R-51)
@@ -589,50 +564,46 @@ def _gone_text(names: list[str], removed: bool) -> str:
     return f"{said} left the table"
 
 
-def _came_back(returned: CameBack) -> str:
+def _came_back(returned: CameBack) -> Refused:
     """One notice for a held play that could not go: what it was, and why."""
     move, reason = returned.move, returned.reason
     if isinstance(move, CentrePlay | PostPlay):
-        what = str(move.card)
+        held = str(move.card)
     elif isinstance(move, WoodFlip):
-        what = "your flip"
+        held = "flip"
     elif isinstance(move, StuckCall):
-        what = "your stuck call"
+        held = "stuck"
     else:
-        what = "your turn of the Wood pile"
+        held = "turn"
     if reason in (Reason.NOT_ON_TOP, Reason.EMPTY_SOURCE):
-        why = "the play before it did not go"
-    else:
-        why = reason_text(reason)
-    return f"{what} came back: {why}"
+        return Refused(Why.PLAY_BEFORE, held=held)
+    return Refused.of(reason, held=held)
 
 
 def _to_centre(
-    table: Table, me: int, source: Source, slot: int, pile: Sequence[object], empty: str
-) -> tuple[Move | None, str]:
+    table: Table, me: int, source: Source, slot: int, pile: Sequence[object], empty: Why
+) -> Move | Refused:
     if not pile:
-        return None, empty
+        return Refused(empty)
     move = plays.centre_play(table, me, source, slot)
     if move is None:
-        return None, f"no centre pile takes {pile[-1]} now"
-    return move, ""
+        return Refused(Why.NO_PILE_FOR, what=str(pile[-1]))
+    return move
 
 
-def _to_post(
-    table: Table, me: int, source: Source, slot: int, area: Area
-) -> tuple[Move | None, str]:
+def _to_post(table: Table, me: int, source: Source, slot: int, area: Area) -> Move | Refused:
     pile = area.blitz if source == Source.BLITZ else area.wood
     if not table.post_stacking:
-        return None, reason_text("stacking_off")
+        return Refused(Why.STACKING_OFF)
     if not 0 <= slot < len(area.post):
-        return None, f"there is no Post stack {slot + 1}"
+        return Refused(Why.NO_POST, count=slot + 1)
     if not pile:
-        return None, "there is no card there"
+        return Refused(Why.EMPTY_SOURCE)
     move = plays.post_play(table, me, source, slot)
     if move is None:
         top = area.post[slot][-1] if area.post[slot] else None
-        return None, f"{pile[-1]} cannot go on {top}: one lower, and boy on girl or girl on boy"
-    return move, ""
+        return Refused(Why.CANNOT_STACK, what=str(pile[-1]), other=str(top))
+    return move
 
 
 def _lost_race(game: Game, by: int | None, move: Move | None) -> str:

@@ -9,12 +9,13 @@ make another seat play from a full table it keeps on the side.
 from __future__ import annotations
 
 import asyncio
+import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from dutchblitz.node.api import Action, Notice, NoticeKind, PlayerInfo, Snapshot
+from dutchblitz.node.api import Action, Notice, NoticeKind, PlayerInfo, Refused, Snapshot, Why
 from dutchblitz.protocol.cards import Card, new_deck
 from dutchblitz.protocol.fairdeal import secret_hash, share_hash
 from dutchblitz.protocol.game import Game, Phase
@@ -96,7 +97,7 @@ class FakeSession:
     door: str = ""
     private: bool = False
     calls: list[tuple[Any, ...]] = field(default_factory=list)
-    refusal: str | None = None  # every action returns this while it is set
+    refusal: Refused | None = None  # every action returns this while it is set
     notices: list[Notice] = field(default_factory=list)
     left: bool = False
     post_stacking: bool = True  # the lobby's choice, what our START carries
@@ -161,57 +162,57 @@ class FakeSession:
         taken, self.notices = self.notices, []
         return taken
 
-    def act(self, action: Action, slot: int = 0) -> str | None:
+    def act(self, action: Action, slot: int = 0) -> Refused | None:
         self.calls.append(("act", action, slot))
         if self.refusal is not None:
             return self.refusal
         table = self.game.table
         if self.game.phase != Phase.PLAYING or table is None:
-            return "not_in_playing"
+            return Refused(Why.NOT_IN_PLAYING)
         if self.count_in > 0:
-            return "wait for the count-in"
+            return Refused(Why.COUNT_IN, count=math.ceil(self.count_in))
         move = own_move(table, self.me, action, slot)
         if move is None:
-            return "not legal now"
+            return Refused(Why.OTHER, what="not_legal_now")
         body = play_from_move(move, self.game.round)
         outcome = self.game.apply(node_id(self.me), body)
         if not outcome.accepted:
-            return outcome.refusal  # refused locally: nothing is sent
+            return refused(outcome.refusal)  # refused locally: nothing is sent
         if self.truth is not None:
             assert apply(self.truth, move) is None
         self.pending.append(body)
         self.notify()
         return None
 
-    def seen_scores(self) -> str | None:
+    def seen_scores(self) -> Refused | None:
         self.calls.append(("seen_scores",))
         if self.me not in self.game.still_looking():
-            return "no scores are waiting to be seen"
+            return Refused(Why.NO_SCORES)
         outcome = self.game.apply(node_id(self.me), Ready(True))
         self.scores_left = 0.0
         self.notify()
-        return outcome.refusal
+        return refused(outcome.refusal)
 
-    def set_name(self, name: str) -> str | None:
+    def set_name(self, name: str) -> Refused | None:
         return self._lobby("set_name", name, lambda m: Profile(name, m.back))
 
-    def set_back(self, back: str) -> str | None:
+    def set_back(self, back: str) -> Refused | None:
         return self._lobby("set_back", back, lambda m: Profile(m.name, back))
 
-    def set_ready(self, ready: bool) -> str | None:
+    def set_ready(self, ready: bool) -> Refused | None:
         return self._lobby("set_ready", ready, lambda m: Ready(ready))
 
-    def start(self) -> str | None:
+    def start(self) -> Refused | None:
         return self._lobby("start", None, lambda m: Start(75, self.post_stacking))
 
-    def set_post_stacking(self, on: bool) -> str | None:
+    def set_post_stacking(self, on: bool) -> Refused | None:
         self.calls.append(("set_post_stacking", on))
         if self.game.phase != Phase.LOBBY:
-            return "you can change the table's options only in the lobby"
+            return Refused(Why.LOBBY_ONLY, what="set_post_stacking")
         self.post_stacking = on
         return None
 
-    def add_bot(self, level: str) -> str | None:
+    def add_bot(self, level: str) -> Refused | None:
         self.calls.append(("add_bot", level))
         if self.refusal is not None:
             return self.refusal
@@ -222,12 +223,12 @@ class FakeSession:
         self.stable = self.game.copy()
         return None
 
-    def remove_bot(self) -> str | None:
+    def remove_bot(self) -> Refused | None:
         self.calls.append(("remove_bot",))
         if self.refusal is not None:
             return self.refusal
         if not self.bots:
-            return "no bot to remove"
+            return Refused(Why.NO_LOCAL_BOT)
         seat = max(self.bots)
         self.bots.discard(seat)
         self.game.leave(node_id(seat))
@@ -245,8 +246,8 @@ class FakeSession:
         for callback in list(self.callbacks):
             callback()
 
-    def push(self, kind: NoticeKind, text: str) -> None:
-        self.notices.append(Notice(kind, text))
+    def push(self, kind: NoticeKind, text: str = "", refused: Refused | None = None) -> None:
+        self.notices.append(Notice(kind, text, refused))
         self.notify()
 
     def confirm(self) -> None:
@@ -270,7 +271,7 @@ class FakeSession:
         self.notify()
         return move
 
-    def _lobby(self, name: str, value: Any, body: Callable[[Any], Body]) -> str | None:
+    def _lobby(self, name: str, value: Any, body: Callable[[Any], Body]) -> Refused | None:
         self.calls.append((name,) if value is None else (name, value))
         if self.refusal is not None:
             return self.refusal
@@ -278,7 +279,12 @@ class FakeSession:
         outcome = self.game.apply(node, body(self.game.members[node]))
         self.stable = self.game.copy()
         self.notify()
-        return outcome.refusal
+        return refused(outcome.refusal)
+
+
+def refused(code: str | None) -> Refused | None:
+    """The node's answer for a refusal code of the table or the rules (None: taken)."""
+    return None if code is None else Refused.of(code)
 
 
 def own_move(table: Table, seat: int, action: Action, slot: int) -> Move | None:

@@ -56,7 +56,7 @@ def test_the_table_counts_in_3_2_1_and_no_key_plays_before_the_end_R55() -> None
             session.count_in = 0.0
             clock.advance(1.0)
             text = shown(drive.screen())
-            assert "begins in" not in text and "Centre" in text
+            assert "Round 1 begins in" not in text and "Centre" in text
 
     run(go())
 

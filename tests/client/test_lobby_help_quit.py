@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from dutchblitz.client.app import run_app
 from dutchblitz.client.state import ALONE_HINT_SECONDS, Screen
-from dutchblitz.node.api import NoticeKind
+from dutchblitz.node.api import NoticeKind, Refused, Why
 from dutchblitz.protocol.messages import Ready
 from prompt_toolkit.input import create_pipe_input
 
@@ -250,7 +250,8 @@ def test_a_refusal_code_from_the_node_reads_as_words() -> None:
 
     async def go() -> None:
         async with running(session) as drive:
-            session.push(NoticeKind.REFUSED, "same_gender")
-            assert [n.text for n in drive.state.notices()] == ["stack boy on girl or girl on boy"]
+            session.push(NoticeKind.REFUSED, refused=Refused(Why.SAME_GENDER))
+            said = ["a Post stack alternates boys and girls"]
+            assert [n.text for n in drive.state.notices()] == said
 
     run(go())

@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 from dutchblitz.client.presence import missing_line
-from dutchblitz.node.api import GameOn, Missing, Snapshot, game_on_text
+from dutchblitz.client.words import game_on_text
+from dutchblitz.node.api import GameOn, Missing, Snapshot
 from dutchblitz.protocol.game import Game
 
 from tests.client.driving import Clock, running, until

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 from dutchblitz.client.layout import body_text
-from dutchblitz.client.screens import card_cell
+from dutchblitz.client.screens import card_cell, flag_banner
 from dutchblitz.client.state import Screen
-from dutchblitz.node.api import Action, flag_banner
+from dutchblitz.node.api import Action
 from dutchblitz.protocol.cards import Colour, card
 from dutchblitz.protocol.game import Flag, FlagKind, Phase, RoundResult
 from prompt_toolkit.formatted_text import to_plain_text

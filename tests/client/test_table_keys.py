@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from dutchblitz.client import keymap
 from dutchblitz.client.state import Screen
-from dutchblitz.node.api import Action, NoticeKind
+from dutchblitz.node.api import Action, NoticeKind, Refused, Why
 from dutchblitz.protocol.game import RoundResult
 from dutchblitz.protocol.moves import Source
 from dutchblitz.protocol.plays import centre_play
@@ -161,13 +161,13 @@ def test_keys_faster_than_the_network_never_corrupt_the_game() -> None:
 
 
 def test_a_refused_play_says_why_in_words() -> None:
-    session = playing_session(2, refusal="needs_a_one")
+    session = playing_session(2, refusal=Refused(Why.NEEDS_A_ONE))
 
     async def go() -> None:
         async with running(session) as drive:
             await drive.press("e")
-            assert [n.text for n in drive.state.notices()] == ["only a 1 starts a centre pile"]
-            assert "only a 1 starts a centre pile" in "\n".join(drive.screen())
+            assert [n.text for n in drive.state.notices()] == ["only a 1 starts a new centre pile"]
+            assert "only a 1 starts a new centre pile" in "\n".join(drive.screen())
 
     run(go())
 

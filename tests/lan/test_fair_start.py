@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from dutchblitz.client.words import said
 from dutchblitz.node.api import Action
 from dutchblitz.node.pace import COUNT_IN_S
 from dutchblitz.node.runtime import Node, Options
@@ -62,7 +63,7 @@ def test_rounds_wait_for_the_scores_to_be_seen_and_count_in_first(tmp_path: Path
             await until(session, lambda: stable().phase == Phase.PLAYING, "round 1")
             began = seat.pace.playing_from
             if session.snapshot().count_in > 0:
-                why = session.act(Action.FLIP) or ""
+                why = said(session.act(Action.FLIP))
                 assert why.startswith("wait for the count-in"), why
             await play_a_while(session)
             bots = {bot.seat.node_id for bot in node.bots}
@@ -81,7 +82,7 @@ def test_rounds_wait_for_the_scores_to_be_seen_and_count_in_first(tmp_path: Path
             await until(session, lambda: stable().phase == Phase.PLAYING, "round 2 played")
             assert stable().round == 2
             assert session.snapshot().count_in > 0
-            assert session.seen_scores() == "no scores are waiting to be seen"
+            assert said(session.seen_scores()) == "no scores are waiting to be seen"
         finally:
             await session.leave()
 

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from dutchblitz.client.words import said
 from dutchblitz.node.runtime import Node, Options
 from dutchblitz.node.session import NodeSession
 from dutchblitz.protocol.game import Phase
@@ -79,7 +80,7 @@ def test_a_late_joiner_is_told_the_game_is_on_and_sits_down_after_it(tmp_path: P
 
             await until(cat, told, "a word that a game is on, with 2 players")
             # Ann is idle: her node, the one that knows Cat, sends no event naming a round.
-            refusal = cat.set_ready(True) or ""
+            refusal = said(cat.set_ready(True))
             assert refusal.startswith("a game is on at kitchen: 2 players")
             assert refusal.endswith("; you sit down for the next game")
             assert cat.snapshot().my_seat is None

@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from dutchblitz.node.api import Action, Snapshot
+from dutchblitz.client.words import notice_text
+from dutchblitz.node.api import Action, Refused, Snapshot, Why
 from dutchblitz.node.runtime import Node, Options
 from dutchblitz.node.session import NodeSession
 from dutchblitz.protocol.cards import Card
@@ -100,7 +101,7 @@ class Patient:
     async def step(self, snap: Snapshot) -> None:
         session, area, tops = self.session, _my_area(snap), _centre_tops(snap)
         self.steps.append(f"tops {[top[2].label() for top in tops]} hand {len(area.hand)}")
-        why: str | None = "nothing"
+        why: Refused | None = Refused(Why.OTHER, what="nothing")
         flipped = False
         if tops and [top[0] for top in tops] == [1]:
             why = session.act(Action.WOOD_TO_CENTRE)
@@ -228,7 +229,7 @@ def test_a_flip_pressed_while_the_wood_top_flies_is_held_and_goes(tmp_path: Path
                         session, lambda: session.snapshot().pending_moves == 0, "both final"
                     )
                     notices = session.take_notices()
-                    assert not [n for n in notices if "came back" in n.text], notices
+                    assert not [n for n in notices if "came back" in notice_text(n)], notices
                     return
         except TimeoutError:
             raise AssertionError(f"the Wood top never went in {BUDGET_S}s: {player}") from None

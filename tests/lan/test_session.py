@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from dutchblitz.client.words import said
 from dutchblitz.node.api import Action, Session
 from dutchblitz.node.runtime import Node, Options
 from dutchblitz.node.session import NodeSession
@@ -58,28 +59,31 @@ def test_a_person_and_two_local_bots_play_through_the_session(tmp_path: Path) ->
             first = session.snapshot()
             assert first.my_seat == 0 and first.players[0].is_me
             assert first.endpoint.startswith("tcp://127.0.0.1:")
-            assert session.start() == "a game needs at least 2 players"
+            assert said(session.start()) == "a game needs at least 2 players"
             assert session.add_bot("warp") is not None
             assert session.add_bot("flat-out") is None
             assert session.add_bot("flat-out") is None
             await until(session, lambda: len(session.snapshot().players) == 3, "two bots seated")
             bots = [p for p in session.snapshot().players if p.is_local_bot]
             assert len(bots) == 2 and session.snapshot().peers_seen >= 2
-            assert session.set_name("x" * 40) == "a name is 1 to 32 bytes"
+            assert said(session.set_name("x" * 40)) == "a name is 1 to 32 bytes"
             assert session.set_back("no-such-back") is not None
-            assert session.set_back(bots[0].back) == f"{bots[0].name} has the {bots[0].back} back"
+            assert (
+                said(session.set_back(bots[0].back))
+                == f"{bots[0].name} has the {bots[0].back} back"
+            )
             assert session.set_name("Grace") is None
             renamed = lambda: session.snapshot().stable.seated()[0].name == "Grace"  # noqa: E731
             await until(session, renamed, "the new name")
-            waiting = session.start() or ""
+            waiting = said(session.start())
             assert waiting.startswith("waiting for") and "Grace" in waiting
-            assert session.act(Action.FLIP) == "no round is being played"
+            assert said(session.act(Action.FLIP)) == "no round is being played"
             assert session.set_ready(True) is None
             await until(session, lambda: session.snapshot().can_start, "everyone ready")
             assert session.start() is None
             await until(session, lambda: session.snapshot().game.phase == Phase.PLAYING, "deal")
-            assert session.add_bot("flat-out") == "you can seat a bot only in the lobby"
-            assert session.set_name("Ada") == "you can change your name only in the lobby"
+            assert said(session.add_bot("flat-out")) == "you can seat a bot only in the lobby"
+            assert said(session.set_name("Ada")) == "you can change your name only in the lobby"
             await play_a_while(session)
             notices = session.take_notices()
             kinds = {notice.kind for notice in notices}
@@ -117,7 +121,7 @@ async def play_a_while(session: NodeSession) -> None:
                     if why is None:
                         sent += 1
                     else:
-                        refusals.add(why)
+                        refusals.add(said(why))
                 changed.clear()
                 await changed.wait()
     except TimeoutError:

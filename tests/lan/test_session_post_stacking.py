@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from dutchblitz.client.words import said
 from dutchblitz.node.api import Action
 from dutchblitz.node.runtime import Node
 from dutchblitz.node.session import NodeSession
@@ -34,7 +35,9 @@ def test_the_lobby_choice_starts_a_game_without_post_stacking(tmp_path: Path) ->
             await until(session, playing, "the deal")
             snap = session.snapshot()
             assert not snap.post_stacking and not snap.stable.post_stacking
-            assert session.act(Action.BLITZ_TO_POST, 0) == "Post stacking is off at this table"
+            assert (
+                said(session.act(Action.BLITZ_TO_POST, 0)) == "Post stacking is off at this table"
+            )
             assert session.set_post_stacking(True) is not None  # the lobby only
         finally:
             await session.leave()
