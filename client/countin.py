@@ -28,7 +28,7 @@ def count_in_lines(state: ClientState) -> list[StyleAndTextTuples]:
     left = math.ceil(state.count_in_left())
     digit = BIG_DIGITS.get(left, BLANK_DIGIT) if left > 0 else BLANK_DIGIT
     beside = [
-        ("class:strong", f"Round {state.snap.game.shown_round()} begins in {left}..."),
+        ("class:strong", f"Round {state.snap.game.round} begins in {left}..."),
         ("", ""),
         ("class:hint", "Look at your cards: nobody can play"),
         ("class:hint", "before the count-in ends."),
@@ -43,7 +43,7 @@ def count_in_lines(state: ClientState) -> list[StyleAndTextTuples]:
 def looking_lines(state: ClientState) -> list[tuple[str, str]]:
     """The foot of the scores while the next round waits: (text, style) per line."""
     game = state.snap.game
-    looking = game.still_looking()
+    looking = game.still_looking
     mine = state.snap.my_seat
     lines: list[tuple[str, str]] = []
     if mine in looking and not state.late_key():  # a key any sooner was meant for the table
@@ -53,5 +53,5 @@ def looking_lines(state: ClientState) -> list[tuple[str, str]]:
     if others:
         lines.append((f" Still looking at the scores: {', '.join(others)}", "class:hint"))
     elif mine not in looking:
-        lines.append((f" Round {game.shown_round()} is being dealt...", "class:hint"))
+        lines.append((f" Round {game.round} is being dealt...", "class:hint"))
     return lines

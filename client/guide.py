@@ -4,9 +4,7 @@ stalemate line, and the minimum size. Pure functions of the client state, like s
 
 from __future__ import annotations
 
-from dutchblitz.protocol.moves import Source
-from dutchblitz.protocol.rules import visible_centre_plays
-from dutchblitz.protocol.state import Table
+from dutchblitz.protocol.views import Source, TableView
 
 from . import keymap
 from .state import ClientState
@@ -37,14 +35,14 @@ def size_needed(state: ClientState) -> str:
     )
 
 
-def everyone_else_stuck(table: Table, me: int) -> bool:
+def everyone_else_stuck(table: TableView, me: int) -> bool:
     """Whether I alone can end the wait: every other active player has called stuck."""
     mine = table.areas.get(me)
     others = [a for seat, a in table.areas.items() if seat != me and a.active]
     return bool(mine and mine.active and not mine.stuck and others) and all(a.stuck for a in others)
 
 
-def stalemate_line(table: Table, me: int) -> str:
+def stalemate_line(table: TableView, me: int) -> str:
     if not everyone_else_stuck(table, me):
         return ""
     # A stalemate turns only face-down hands, and the others may call stuck again at once:
@@ -53,16 +51,16 @@ def stalemate_line(table: Table, me: int) -> str:
     return f" Everyone else is stuck: play, or press {keymap.STUCK} for a stalemate{so_far}."
 
 
-def first_game_hint(state: ClientState, table: Table, me: int) -> str:
+def first_game_hint(state: ClientState, table: TableView, me: int) -> str:
     """The hint at the foot of the table, until this player's first card is played."""
     if state.played_a_card:
         return ""
     area = table.areas.get(me)
     if area is None or not area.active or area.stuck:
         return ""
-    plays = visible_centre_plays(table, me)
-    if plays:
-        source, slot, card = plays[0]
+    if area.centre_plays:
+        play = area.centre_plays[0]
+        source, slot, card = play.source, play.slot, play.card
         key = {Source.BLITZ: keymap.BLITZ_TO_CENTRE, Source.WOOD: keymap.WOOD_TO_CENTRE}.get(
             source, keymap.POST_KEYS[slot] if slot < len(keymap.POST_KEYS) else "?"
         )

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from dutchblitz.node.api import Action
-from dutchblitz.protocol.game import Phase
+from dutchblitz.protocol.views import Phase
 from prompt_toolkit.filters import Condition, Filter
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.keys import Keys

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from dutchblitz.node.api import NoticeKind
-from dutchblitz.protocol.game import Phase
+from dutchblitz.protocol.views import Phase
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.layout import (
@@ -171,11 +171,11 @@ def title_text(state: ClientState) -> StyleAndTextTuples:
     elif game.phase == Phase.OVER:
         parts.append("game over")
     else:
-        parts.append(f"round {game.shown_round()}")
+        parts.append(f"round {game.round}")
         parts.append(f"to {game.target}")
     title = "  ·  ".join(parts)
     room = TITLE_WIDTH - len(title) - 4
-    banner = screens.flag_banner(snap.stable.game_flags(), state.name_of, room) if room > 12 else ""
+    banner = screens.flag_banner(snap.stable.flags, state.name_of, room) if room > 12 else ""
     if not banner:
         # The table's option on every screen; a flag, rarer and graver, takes its place.
         return [("", f"{title}  ·  Post stacking {screens.stacking_word(snap)}")]
@@ -221,7 +221,7 @@ def keybar_text(state: ClientState) -> StyleAndTextTuples:
             return bar(("Tab/Space", "back to the table"), ("?", "help"), ("q", "leave"))
         if state.phase == Phase.OVER:
             return bar((keymap.REMATCH, "rematch"), ("?", "help"), ("q", "leave"))
-        if state.phase == Phase.DEALING and state.snap.my_seat in state.snap.game.still_looking():
+        if state.phase == Phase.DEALING and state.snap.my_seat in state.snap.game.still_looking:
             return bar(("any key", "ready for the next round"), ("?", "help"), ("q", "leave"))
         return bar(("?", "help"), ("q", "leave"))
     if state.stack_action is not None:

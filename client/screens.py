@@ -8,13 +8,20 @@ Everything fits in 80 columns; the title, notices and key bar are in layout.py.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from dutchblitz.node.api import Snapshot
-from dutchblitz.protocol.cards import Card, Colour
-from dutchblitz.protocol.game import Flag, FlagKind, Game, Phase
-from dutchblitz.protocol.scoring import round_scores
-from dutchblitz.protocol.state import Area, Slot, Table
+from dutchblitz.protocol.views import (
+    AreaView,
+    Card,
+    Colour,
+    FlagKind,
+    FlagView,
+    GameView,
+    Phase,
+    Slot,
+    TableView,
+)
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from . import countin, guide, keymap
@@ -81,8 +88,9 @@ def card_cell(
 # -- pending moves: what the optimistic game shows that the stable one does not yet -------
 
 
-def final_table(snap: Snapshot) -> Table | None:
-    if snap.stable.round != snap.game.round:
+def final_table(snap: Snapshot) -> TableView | None:
+    stable, game = snap.stable, snap.game
+    if (stable.game_number, stable.round) != (game.game_number, game.round):
         return None
     return snap.stable.table
 
@@ -132,9 +140,9 @@ def table_screen(state: ClientState) -> StyleAndTextTuples:
     text = Text()
     if table is None:
         text.line()
-        text.line(f"  Dealing round {game.shown_round()}...", "class:hint")
+        text.line(f"  Dealing round {game.round}...", "class:hint")
         return text.fragments
-    live = round_scores(table)
+    live = table.live
     opponents_block(text, state, table, live)
     text.line()
     if state.count_in_left() > 0:
@@ -163,7 +171,7 @@ def shown_name(player_name: str, local_bot: bool) -> str:
     return player_name + (" (bot)" if local_bot and " bot " not in player_name else "")
 
 
-def seat_order(game: Game, me: int | None) -> list[int]:
+def seat_order(game: GameView, me: int | None) -> list[int]:
     """The players round the table, starting after ``me``."""
     seats = list(game.players) or sorted(game.table.areas if game.table else [])
     if me in seats:
@@ -172,7 +180,9 @@ def seat_order(game: Game, me: int | None) -> list[int]:
     return seats
 
 
-def opponents_block(text: Text, state: ClientState, table: Table, live: dict[int, int]) -> None:
+def opponents_block(
+    text: Text, state: ClientState, table: TableView, live: Mapping[int, int]
+) -> None:
     snap = state.snap
     posts = max((len(a.post) for a in table.areas.values()), default=0)
     names = name_width(state)
@@ -195,7 +205,7 @@ def opponents_block(text: Text, state: ClientState, table: Table, live: dict[int
         text.line(status_of(area), "class:status")
 
 
-def blitz_row(text: Text, area: Area, *, pending: bool) -> None:
+def blitz_row(text: Text, area: AreaView, *, pending: bool) -> None:
     text.card(top(area.blitz), CELL + 1, pending=pending, empty="-")
     text.cell(f"x{len(area.blitz)}" if area.blitz else "Blitz!", 4, "class:count")
 
@@ -205,13 +215,13 @@ def stacking_word(snap: Snapshot) -> str:
     return "on" if snap.post_stacking else "off"
 
 
-def status_of(area: Area) -> str:
+def status_of(area: AreaView) -> str:
     if not area.active:
         return "  left"
     return "  stuck" if area.stuck else ""
 
 
-def centre_block(text: Text, table: Table, pending: set[Card]) -> None:
+def centre_block(text: Text, table: TableView, pending: set[Card]) -> None:
     for colour in Colour:
         piles = [p for p in table.piles if p.colour == colour]
         done = [p for p in piles if len(p.cards) >= 10]
@@ -228,7 +238,7 @@ def centre_block(text: Text, table: Table, pending: set[Card]) -> None:
         text.line()
 
 
-def mine_block(text: Text, state: ClientState, table: Table, live: dict[int, int]) -> None:
+def mine_block(text: Text, state: ClientState, table: TableView, live: Mapping[int, int]) -> None:
     snap = state.snap
     seat = snap.my_seat
     area = table.areas.get(seat) if seat is not None else None
@@ -258,7 +268,7 @@ def mine_block(text: Text, state: ClientState, table: Table, live: dict[int, int
         text.card(top(stack), pending=f"post{slot}" in places)
     text.add("  ").card(top(area.wood), CELL + 1, pending="wood" in places, empty="-")
     text.cell(f"x{len(area.wood)}" if area.wood else "", 4, "class:count")
-    text.line(f"{len(area.hand)}", "class:count")
+    text.line(f"{area.hand}", "class:count")
     if area.stuck:
         text.line(" You called stuck: waiting for a centre play or a stalemate.", "class:hint")
     elif not area.active:
@@ -354,13 +364,13 @@ def scores_screen(state: ClientState) -> StyleAndTextTuples:
     text = Text()
     room = (state.terminal.columns - guide.MIN_COLUMNS) // 6
     results = game.results[-(MAX_ROUND_COLUMNS + max(0, room)) :]
-    last = game.shown_round(game.results[-1].round) if game.results else 0
+    last = game.results[-1].round if game.results else 0
     heading = f" Scores after round {last}" if last else " Scores"
     text.line(f"{heading}   (first to {game.target} wins)", "class:header")
     text.line()
     text.add("  ").cell("Player", 22, "class:header")
     for result in results:
-        text.cell(f"R{game.shown_round(result.round)}", 6, "class:header")
+        text.cell(f"R{result.round}", 6, "class:header")
     text.line(f"{'Total':>7}", "class:header")
     seats = sorted(game.players, key=lambda s: (-game.totals.get(s, 0), s))
     for seat in seats:
@@ -372,7 +382,7 @@ def scores_screen(state: ClientState) -> StyleAndTextTuples:
             text.cell(f"{result.scores.get(seat, 0):+}", 6)
         text.line(f"{game.totals.get(seat, 0):>7}", style)
     text.line()
-    banner = flag_banner(snap.stable.game_flags(), state.name_of, 78)
+    banner = flag_banner(snap.stable.flags, state.name_of, 78)
     if banner:
         text.line(f" {banner}", "class:flagged")
     if game.results:
@@ -392,7 +402,7 @@ def scores_screen(state: ClientState) -> StyleAndTextTuples:
             f" GAME OVER: {winner} with {game.totals.get(game.winner, 0)} points!",
             "class:strong",
         )
-        if not snap.stable.audit_complete():
+        if not snap.stable.audit_complete:
             text.line(" Waiting for every player's last reveal (the audit).", "class:hint")
         elif not state.late_key():  # offered once r no longer means a flip
             rematch_lines(text, state)
@@ -400,9 +410,7 @@ def scores_screen(state: ClientState) -> StyleAndTextTuples:
         for line, style in countin.looking_lines(state):
             text.line(line, style)
     elif game.phase == Phase.PLAYING:
-        text.line(
-            f" Round {game.shown_round()} is on: press Tab or Space for the table.", "class:hint"
-        )
+        text.line(f" Round {game.round} is on: press Tab or Space for the table.", "class:hint")
     return text.fragments
 
 
@@ -432,7 +440,7 @@ def rematch_lines(text: Text, state: ClientState) -> None:
         text.line(" " + fit("; ".join(parts), 78).rstrip(), "class:hint")
 
 
-def flag_banner(flags: Sequence[Flag], name_of: Callable[[int], str], width: int = 80) -> str:
+def flag_banner(flags: Sequence[FlagView], name_of: Callable[[int], str], width: int = 80) -> str:
     """One line naming what the audit flagged (spec/rules.md R-44 to R-48); "" if nothing.
 
     Every node holds the same flags (``Snapshot.stable.flags``), so every screen agrees.

@@ -15,8 +15,7 @@ from enum import StrEnum
 
 from dutchblitz.node.api import Action, Notice, NoticeKind, PlayerInfo, Refused, Session, Snapshot
 from dutchblitz.protocol.cards import ALL_BACKS, STANDARD_BACKS
-from dutchblitz.protocol.game import Phase
-from dutchblitz.protocol.state import Area
+from dutchblitz.protocol.views import AreaView, Phase
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.data_structures import Size
 
@@ -146,7 +145,7 @@ class ClientState:
     def me(self) -> PlayerInfo | None:
         return next((p for p in self.snap.players if p.is_me), None)
 
-    def my_area(self) -> Area | None:
+    def my_area(self) -> AreaView | None:
         table, seat = self.snap.game.table, self.snap.my_seat
         if table is None or seat is None:
             return None

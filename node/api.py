@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
 
-from dutchblitz.protocol.game import Game
+from dutchblitz.protocol.views import GameView
 
 
 class Action(StrEnum):
@@ -194,8 +194,8 @@ class Snapshot:
     my_node: bytes
     my_seat: int | None
     players: tuple[PlayerInfo, ...]
-    game: Game  # optimistic: our own pending moves shown; do not mutate
-    stable: Game  # final events only; do not mutate
+    game: GameView  # optimistic: our own pending moves shown
+    stable: GameView  # final events only
     pending_moves: int  # our own moves not final yet, those held back to go in turn included
     peers_seen: int  # other nodes found on the network so far
     seconds_running: float

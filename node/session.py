@@ -26,6 +26,7 @@ from dutchblitz.protocol.messages import Admit, Bye, Ready, Start, Suspect
 from dutchblitz.protocol.moves import CentrePlay, Move, PostPlay, Source, StuckCall, WoodFlip
 from dutchblitz.protocol.rules import Reason
 from dutchblitz.protocol.state import Area, Table
+from dutchblitz.protocol.views import game_view
 
 from .api import Action, Notice, NoticeKind, PlayerInfo, Refused, Snapshot, Why
 from .bots import LEVELS
@@ -89,6 +90,7 @@ class NodeSession:
         replica = seat.replica
         game = self.queue.view(replica) if replica is not None else Game()
         stable = replica.stable if replica is not None else Game()
+        optimistic, final = game_view(game), game_view(stable)
         bots = node.local_bot_nodes()
         players = tuple(
             PlayerInfo(
@@ -116,8 +118,8 @@ class NodeSession:
             my_node=seat.node_id,
             my_seat=game.seat_of(seat.node_id),
             players=players,
-            game=game,
-            stable=stable,
+            game=optimistic,
+            stable=final,
             pending_moves=self._pending_moves(),
             peers_seen=seat.peers_seen,
             seconds_running=loop.time() - node.started_at,

@@ -24,6 +24,7 @@ from dutchblitz.protocol.moves import Move, Source, StuckCall
 from dutchblitz.protocol.plays import centre_play, flip_or_turn, legal_moves, post_play
 from dutchblitz.protocol.rules import apply
 from dutchblitz.protocol.state import Table, deal, visible_codes
+from dutchblitz.protocol.views import game_view
 from dutchblitz.protocol.wire_moves import play_from_move
 
 NAMES = ("Ada", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal")
@@ -120,8 +121,8 @@ class FakeSession:
             my_node=node_id(self.me),
             my_seat=self.me,
             players=self.player_infos(),
-            game=self.game,
-            stable=self.stable,
+            game=game_view(self.game),
+            stable=game_view(self.stable),
             pending_moves=len(self.pending),
             peers_seen=self.peers_seen,
             seconds_running=self.seconds_running,

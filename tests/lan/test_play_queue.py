@@ -20,9 +20,7 @@ from dutchblitz.node.runtime import Node, Options
 from dutchblitz.node.session import NodeSession
 from dutchblitz.protocol.cards import Card
 from dutchblitz.protocol.game import Phase
-from dutchblitz.protocol.plays import centre_play
-from dutchblitz.protocol.rules import playable_tops
-from dutchblitz.protocol.state import Area
+from dutchblitz.protocol.views import AreaView
 
 from tests.lan.test_session import until
 
@@ -53,7 +51,7 @@ async def _seated_game(tmp_path: Path) -> NodeSession:
     return session
 
 
-def _my_area(snap: Snapshot) -> Area:
+def _my_area(snap: Snapshot) -> AreaView:
     table = snap.game.table
     assert table is not None and snap.my_seat is not None
     return table.areas[snap.my_seat]
@@ -100,13 +98,13 @@ class Patient:
 
     async def step(self, snap: Snapshot) -> None:
         session, area, tops = self.session, _my_area(snap), _centre_tops(snap)
-        self.steps.append(f"tops {[top[2].label() for top in tops]} hand {len(area.hand)}")
+        self.steps.append(f"tops {[top[2].label() for top in tops]} hand {area.hand}")
         why: Refused | None = Refused(Why.OTHER, what="nothing")
         flipped = False
         if tops and [top[0] for top in tops] == [1]:
             why = session.act(Action.WOOD_TO_CENTRE)
             self.flips = 0
-        elif self.flips <= (len(area.hand) + len(area.wood)) // 3 + 1:
+        elif self.flips <= (area.hand + len(area.wood)) // 3 + 1:
             why = session.act(Action.FLIP)
             flipped = why is None
             self.flips += flipped
@@ -218,7 +216,7 @@ def test_a_flip_pressed_while_the_wood_top_flies_is_held_and_goes(tmp_path: Path
                     if snap.pending_moves:  # flips still on their way: once they land
                         await _changes(session, lambda: session.snapshot().pending_moves == 0)
                         continue
-                    wood_after = len(area.wood) - 1 + min(3, len(area.hand))
+                    wood_after = len(area.wood) - 1 + min(3, area.hand)
                     assert session.act(Action.WOOD_TO_CENTRE) is None
                     assert session.act(Action.FLIP) is None  # held: it lands on the Wood
                     assert len(session.queue.held) == 1
@@ -240,13 +238,7 @@ def test_a_flip_pressed_while_the_wood_top_flies_is_held_and_goes(tmp_path: Path
 
 
 def _centre_tops(snap: Snapshot) -> list[tuple[int, int, Card]]:
-    table = snap.game.table
-    assert table is not None and snap.my_seat is not None
-    return [
-        (int(source), slot, top)
-        for source, slot, top in playable_tops(_my_area(snap))
-        if centre_play(table, snap.my_seat, source, slot) is not None
-    ]
+    return [(int(play.source), play.slot, play.card) for play in _my_area(snap).centre_plays]
 
 
 def _stuck(snap: Snapshot) -> bool:

@@ -71,7 +71,7 @@ def test_a_rematch_plays_with_the_same_table_and_keeps_the_first_result(tmp_path
             await until(session, again, "the rematch")
             stable = session.snapshot().stable
             assert stable.players == (0, 1, 2) and stable.phase != Phase.OVER
-            assert set(stable.totals.values()) == {0} and stable.shown_round() == 1
+            assert set(stable.totals.values()) == {0} and stable.round == 1
             notices = [n.text for n in session.take_notices()]
             assert any(text.startswith("Rematch!") for text in notices), notices
             assert any(text.endswith("wants a rematch") for text in notices), notices

@@ -153,7 +153,7 @@ def describe(session: NodeSession) -> str:
     if table is None:
         return f"phase {snapshot.game.phase}"
     areas = {
-        seat: (area.stuck, area.active, len(area.hand), len(area.wood), len(area.blitz))
+        seat: (area.stuck, area.active, area.hand, len(area.wood), len(area.blitz))
         for seat, area in table.areas.items()
     }
     return f"pending {snapshot.pending_moves}, areas {areas}, piles {len(table.piles)}"
