@@ -1,12 +1,14 @@
-"""Every refusal in words a player reads in half a second: the one table of them.
+"""The words a player reads in half a second: the one table of them.
 
-The node answers an action with a ``Refused`` (node/api.py): a code and the few facts
-its words need. Only this module turns codes into words.
+The node answers an action with a ``Refused`` and tells news with a ``Told`` (node/api.py):
+a code and the few facts its words need. Only this module turns them into words.
 """
 
 from __future__ import annotations
 
-from dutchblitz.node.api import GameOn, Notice, Refused, Why
+from collections.abc import Callable
+
+from dutchblitz.node.api import GameOn, News, Notice, Refused, Told, Why
 
 WORDS: dict[Why, str] = {
     # moves (spec/rules.md, section 9)
@@ -128,6 +130,69 @@ def said(refused: Refused | None) -> str:
     return "" if refused is None else say(refused)
 
 
+def listed(names: tuple[str, ...]) -> str:
+    """ "Ada", "Ada and Bob", "Ada, Bob and Cy"."""
+    if len(names) <= 1:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def _lost_race(told: Told) -> str:
+    return f"{told.who or 'another player'} beat you to {told.what or 'it'}"
+
+
+def _gone(told: Told) -> str:
+    said = listed(told.names)
+    if told.news == News.REMOVED:
+        return f"{said} {'was' if len(told.names) == 1 else 'were'} removed: not heard from"
+    return f"{said} left the table"
+
+
+def _back_at_table(told: Told) -> str:
+    lost = f": {told.count} of your moves did not count" if told.count else ""
+    return f"you were away, and are back at the table{lost}"
+
+
+def _round_scores(told: Told) -> str:
+    scores = ", ".join(f"{name} {points:+d}" for name, points in told.scores)
+    return f"round {told.count}: {scores}"
+
+
+def _game_won(told: Told) -> str:
+    who = f"{told.who} wins" if told.who else "You win"
+    return f"{who} with {told.count} points"
+
+
+NEWS: dict[News, Callable[[Told], str]] = {
+    News.LOST_RACE: _lost_race,
+    News.REMATCH: lambda told: "Rematch! Same table, scores back to 0: round 1",
+    News.WANTS_REMATCH: lambda told: f"{told.who} wants a rematch",
+    News.LEFT: _gone,
+    News.REMOVED: _gone,
+    News.BACK_AT_TABLE: _back_at_table,
+    News.BACK: lambda told: f"{told.who} is back",
+    News.SAT_DOWN: lambda told: f"{told.who} sat down",
+    News.NEXT_GAME: lambda told: f"you sit down at {told.what} for its next game: r when ready",
+    News.GOES_ON_WITHOUT: lambda told: (
+        f"round {told.count} goes on without {', '.join(told.names)}"
+    ),
+    News.FLAGGED: lambda told: f"round {told.count}: {told.who} {told.what}: {told.detail}",
+    News.STALEMATE: lambda told: "stalemate: everyone's hand moved one card",
+    News.BLITZ: lambda told: f"{told.who or 'You'} called Blitz!",
+    News.ROUND_SCORES: _round_scores,
+    News.GAME_WON: _game_won,
+    News.FAILED: lambda told: f"could not do that: {told.detail}",
+    News.DESYNC: lambda told: told.detail,
+}
+
+
+def tell(told: Told) -> str:
+    """The words for a piece of news."""
+    return NEWS[told.news](told)
+
+
 def notice_text(notice: Notice) -> str:
     """What a notice says on screen."""
-    return say(notice.refused) if notice.refused is not None else notice.text
+    if notice.refused is not None:
+        return say(notice.refused)
+    return tell(notice.told) if notice.told is not None else notice.text

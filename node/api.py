@@ -164,13 +164,49 @@ class NoticeKind(StrEnum):
     ALARM = "alarm"  # the audit flagged a player, the logs disagree, a task failed
 
 
+class News(StrEnum):
+    """What a notice says, worded by the client (client/words.py) from ``Told``'s facts."""
+
+    LOST_RACE = "lost_race"  # who won it ("": another player); what: the card ("": it)
+    REMATCH = "rematch"
+    WANTS_REMATCH = "wants_rematch"  # who
+    LEFT = "left"  # names: those who left together
+    REMOVED = "removed"  # names: those removed together, not heard from
+    BACK_AT_TABLE = "back_at_table"  # we were away; count: our moves that did not count
+    BACK = "back"  # who
+    SAT_DOWN = "sat_down"  # who
+    NEXT_GAME = "next_game"  # we sit down for the next game; what: the table
+    GOES_ON_WITHOUT = "goes_on_without"  # count: the round; names: those away
+    FLAGGED = "flagged"  # count: the round; who; what: the flag; detail
+    STALEMATE = "stalemate"
+    BLITZ = "blitz"  # who ("": you)
+    ROUND_SCORES = "round_scores"  # count: the round; scores
+    GAME_WON = "game_won"  # who ("": you); count: the points
+    FAILED = "failed"  # detail: what went wrong
+    DESYNC = "desync"  # detail: what the logs disagree on
+
+
+@dataclass(frozen=True, slots=True)
+class Told:
+    """A notice's news and the facts its words need."""
+
+    news: News
+    who: str = ""
+    names: tuple[str, ...] = ()
+    count: int = 0
+    what: str = ""
+    detail: str = ""
+    scores: tuple[tuple[str, int], ...] = ()  # (name, points) in seat order
+
+
 @dataclass(frozen=True, slots=True)
 class Notice:
     """Something to flash on screen: a lost race, a refusal, a Blitz, a player leaving."""
 
     kind: NoticeKind
-    text: str = ""
-    refused: Refused | None = None  # a refusal: the client words it
+    text: str = ""  # words the client made itself
+    refused: Refused | None = None  # a refusal, worded by the client
+    told: Told | None = None  # news, worded by the client
 
 
 @dataclass(frozen=True, slots=True)

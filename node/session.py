@@ -28,7 +28,7 @@ from dutchblitz.protocol.rules import Reason
 from dutchblitz.protocol.state import Area, Table
 from dutchblitz.protocol.views import game_view
 
-from .api import Action, Notice, NoticeKind, PlayerInfo, Refused, Snapshot, Why
+from .api import Action, News, Notice, NoticeKind, PlayerInfo, Refused, Snapshot, Told, Why
 from .bots import LEVELS
 from .duties import can_start
 from .playqueue import MAX_HELD, CameBack, PlayQueue
@@ -74,7 +74,7 @@ class NodeSession:
             if replica is None
             else {m.node for m in replica.stable.members.values() if m.seat in replica.stable.away}
         )
-        self._gone: tuple[float, list[str], bool] = (0.0, [], False)  # the last "gone" notice
+        self._gone: tuple[float, Told | None] = (0.0, None)  # the last "gone" notice
         self._void_moves = 0  # our moves that did not count because we were away
         self._games_seen = 1 if replica is None else replica.stable.game_number
         self._tasks: set[asyncio.Future[object]] = set()
@@ -180,8 +180,8 @@ class NodeSession:
         finally:
             self._pumping = False
 
-    def _notice(self, kind: NoticeKind, text: str) -> None:
-        self._notices.append(Notice(kind, text))
+    def _notice(self, kind: NoticeKind, told: Told) -> None:
+        self._notices.append(Notice(kind, told=told))
 
     def _refused(self, refused: Refused) -> None:
         self._notices.append(Notice(NoticeKind.REFUSED, refused=refused))
@@ -380,7 +380,7 @@ class NodeSession:
     def _finished(self, task: asyncio.Future[object]) -> None:
         self._tasks.discard(task)
         if not task.cancelled() and task.exception() is not None:
-            self._notice(NoticeKind.ALARM, f"could not do that: {task.exception()}")
+            self._notice(NoticeKind.ALARM, Told(News.FAILED, detail=str(task.exception())))
             self._changed()
 
     def _lobby_only(self, action: str) -> Refused | None:
@@ -414,7 +414,7 @@ class NodeSession:
         elif isinstance(effect, Withdrawn):
             self._refused(Refused.of(effect.reason))
         elif isinstance(effect, Alarm) and effect.kind == "desync":
-            self._notice(NoticeKind.ALARM, effect.detail)
+            self._notice(NoticeKind.ALARM, Told(News.DESYNC, detail=effect.detail))
 
     def _on_delivered(self, effect: Delivered) -> None:
         replica = self.seat.replica
@@ -438,11 +438,11 @@ class NodeSession:
         elif outcome.accepted and isinstance(body, Start) and stable.game_number > self._games_seen:
             self._games_seen = stable.game_number  # (a START in a deal ends a wait: R-57)
             self._away.clear()  # a rematch seats those present (R-51)
-            self._notice(NoticeKind.INFO, "Rematch! Same table, scores back to 0: round 1")
+            self._notice(NoticeKind.INFO, Told(News.REMATCH))
         elif outcome.accepted and isinstance(body, Ready) and stable.phase == Phase.OVER:
             member = stable.members.get(entry.sender)
             if member is not None and entry.sender != self.seat.node_id and body.ready:
-                self._notice(NoticeKind.JOINED, f"{member.name} wants a rematch")
+                self._notice(NoticeKind.JOINED, Told(News.WANTS_REMATCH, who=member.name))
         elif outcome.accepted and isinstance(body, Bye):
             member = stable.members.get(entry.sender)
             if member is not None:
@@ -469,17 +469,13 @@ class NodeSession:
                 return
             if body.node == me and returning:
                 void, self._void_moves = self._void_moves, 0
-                lost = f": {void} of your moves did not count" if void else ""
-                self._notice(NoticeKind.JOINED, f"you were away, and are back at the table{lost}")
+                self._notice(NoticeKind.JOINED, Told(News.BACK_AT_TABLE, count=void))
             elif member is not None and body.node != me:
-                self._notice(
-                    NoticeKind.JOINED, f"{member.name} {'is back' if returning else 'sat down'}"
-                )
+                news = News.BACK if returning else News.SAT_DOWN
+                self._notice(NoticeKind.JOINED, Told(news, who=member.name))
             elif body.node == me and stable.phase == Phase.OVER:
                 table = self.node.options.table
-                self._notice(
-                    NoticeKind.INFO, f"you sit down at {table} for its next game: r when ready"
-                )
+                self._notice(NoticeKind.INFO, Told(News.NEXT_GAME, what=table))
         elif isinstance(body, Suspect):
             member = stable.members.get(body.node)
             if stable.phase != Phase.LOBBY:
@@ -487,10 +483,11 @@ class NodeSession:
             if member is not None and body.node != me and not old:
                 self._note_gone(member.name, removed=True)
         elif isinstance(body, Start) and self._away and stable.phase != Phase.LOBBY:
-            names = ", ".join(sorted(m.name for n, m in stable.members.items() if n in self._away))
+            names = tuple(sorted(m.name for n, m in stable.members.items() if n in self._away))
             self._away.clear()
             if not old:
-                self._notice(NoticeKind.LEFT, f"round {stable.round} goes on without {names}")
+                told = Told(News.GOES_ON_WITHOUT, names=names, count=stable.round)
+                self._notice(NoticeKind.LEFT, told)
 
     def _old_news(self, entry: LogEntry) -> bool:
         """An event this node held before it restarted (final only now): told already."""
@@ -500,16 +497,17 @@ class NodeSession:
         """A player gone, in one notice with those gone the same way just before: a node's
         bots go with it ("Ada and easy bot 1c2 were removed: not heard from")."""
         now = asyncio.get_running_loop().time()
-        since, names, how = self._gone
+        since, told = self._gone
+        news = News.REMOVED if removed else News.LEFT
         last = self._notices[-1] if self._notices else None
-        together = now - since < GONE_TOGETHER_S and how == removed
-        if together and last is not None and last.text == _gone_text(names, how):
+        together = now - since < GONE_TOGETHER_S and told is not None and told.news == news
+        if together and told is not None and last is not None and last.told == told:
             self._notices.pop()
-            names = [*names, name]
+            told = Told(news, names=(*told.names, name))
         else:
-            names = [name]
-        self._gone = (now, names, removed)
-        self._notice(NoticeKind.LEFT, _gone_text(names, removed))
+            told = Told(news, names=(name,))
+        self._gone = (now, told)
+        self._notice(NoticeKind.LEFT, told)
 
     def _notice_flags(self, replica_id: int, stable: Game) -> None:
         """Each flag the audit raises, once, as an alarm (spec/rules.md R-44 to R-48)."""
@@ -520,7 +518,10 @@ class NodeSession:
         for flag in stable.flags[seen:]:
             who = names.get(flag.seat, "?")
             shown = stable.shown_round(flag.round)
-            self._notice(NoticeKind.ALARM, f"round {shown}: {who} {flag.kind.value}: {flag.detail}")
+            told = Told(
+                News.FLAGGED, who=who, count=shown, what=flag.kind.value, detail=flag.detail
+            )
+            self._notice(NoticeKind.ALARM, told)
         self._flags_seen = (replica_id, len(stable.flags))
 
     def _notice_stalemate(self, replica_id: int, stable: Game) -> None:
@@ -529,7 +530,7 @@ class NodeSession:
         count = table.stalemates if table is not None else 0
         known_id, known_round, seen = self._stalemates_seen
         if (known_id, known_round) == (replica_id, stable.round) and count > seen:
-            self._notice(NoticeKind.INFO, "stalemate: everyone's hand moved one card")
+            self._notice(NoticeKind.INFO, Told(News.STALEMATE))
         self._stalemates_seen = (replica_id, stable.round, count)
 
     def _notice_results(self, over: bool, replica_id: int, stable: Game) -> None:
@@ -540,30 +541,22 @@ class NodeSession:
         for result in stable.results[seen:]:
             names = {m.seat: m.name for m in stable.members.values()}
             if result.blitz_by is not None:
-                who = "You" if result.blitz_by == me else names.get(result.blitz_by, "?")
-                self._notice(NoticeKind.BLITZ, f"{who} called Blitz!")
-            scores = ", ".join(
-                f"{names.get(seat, '?')} {points:+d}"
-                for seat, points in sorted(result.scores.items())
+                who = "" if result.blitz_by == me else names.get(result.blitz_by, "?")
+                self._notice(NoticeKind.BLITZ, Told(News.BLITZ, who=who))
+            scores = tuple(
+                (names.get(seat, "?"), points) for seat, points in sorted(result.scores.items())
             )
-            self._notice(
-                NoticeKind.ROUND_OVER, f"round {stable.shown_round(result.round)}: {scores}"
-            )
+            shown = stable.shown_round(result.round)
+            told = Told(News.ROUND_SCORES, count=shown, scores=scores)
+            self._notice(NoticeKind.ROUND_OVER, told)
         self._results_seen = (replica_id, stable.game_number, len(stable.results))
         game = (replica_id, stable.game_number)
         if over and game not in self._over_noticed and stable.winner is not None:
             self._over_noticed.add(game)
             winner = stable.by_seat()[stable.winner]
             points = stable.totals.get(stable.winner, 0)
-            who = "You win" if stable.winner == me else f"{winner.name} wins"
-            self._notice(NoticeKind.GAME_OVER, f"{who} with {points} points")
-
-
-def _gone_text(names: list[str], removed: bool) -> str:
-    said = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
-    if removed:
-        return f"{said} {'was' if len(names) == 1 else 'were'} removed: not heard from"
-    return f"{said} left the table"
+            who = "" if stable.winner == me else winner.name
+            self._notice(NoticeKind.GAME_OVER, Told(News.GAME_WON, who=who, count=points))
 
 
 def _came_back(returned: CameBack) -> Refused:
@@ -608,9 +601,8 @@ def _to_post(table: Table, me: int, source: Source, slot: int, area: Area) -> Mo
     return move
 
 
-def _lost_race(game: Game, by: int | None, move: Move | None) -> str:
+def _lost_race(game: Game, by: int | None, move: Move | None) -> Told:
     winner = game.by_seat().get(by) if by is not None else None
-    name = winner.name if winner is not None else "another player"
-    if isinstance(move, CentrePlay | PostPlay):
-        return f"{name} beat you to {move.card}"
-    return f"{name} beat you to it"
+    name = winner.name if winner is not None else ""
+    card = str(move.card) if isinstance(move, CentrePlay | PostPlay) else ""
+    return Told(News.LOST_RACE, who=name, what=card)

@@ -233,10 +233,13 @@ def test_the_node_tells_every_screen_of_each_stalemate_rotation_once() -> None:
     one notice; a new round starts counting again."""
     from types import SimpleNamespace
 
+    from dutchblitz.client.words import tell
     from dutchblitz.node.session import NodeSession
 
     said: list[str] = []
-    fake = SimpleNamespace(_stalemates_seen=(0, 0, 0), _notice=lambda kind, text: said.append(text))
+    fake = SimpleNamespace(
+        _stalemates_seen=(0, 0, 0), _notice=lambda kind, told: said.append(tell(told))
+    )
     game = playing_session(2).game
     table = game.table
     assert table is not None

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dutchblitz.client.words import WORDS, notice_text, said, say
-from dutchblitz.node.api import GameOn, Notice, NoticeKind, Refused, Why
+from dutchblitz.client.words import NEWS, WORDS, notice_text, said, say, tell
+from dutchblitz.node.api import GameOn, News, Notice, NoticeKind, Refused, Told, Why
 from dutchblitz.protocol.rules import Reason
 
 
@@ -46,3 +46,33 @@ def test_a_held_play_that_came_back_says_what_and_why() -> None:
     assert say(flip) == "your flip came back: the round is over"
     assert notice_text(Notice(NoticeKind.REFUSED, refused=flip)) == say(flip)
     assert notice_text(Notice(NoticeKind.INFO, "hello")) == "hello"
+
+
+def test_every_piece_of_news_has_words() -> None:
+    assert set(NEWS) == set(News)
+    cases = {
+        Told(News.LOST_RACE, who="Ada", what="5R♂"): "Ada beat you to 5R♂",
+        Told(News.LOST_RACE): "another player beat you to it",
+        Told(News.REMOVED, names=("Ada", "easy bot 1c2")): (
+            "Ada and easy bot 1c2 were removed: not heard from"
+        ),
+        Told(News.LEFT, names=("Bob",)): "Bob left the table",
+        Told(News.BACK_AT_TABLE, count=2): (
+            "you were away, and are back at the table: 2 of your moves did not count"
+        ),
+        Told(News.BLITZ): "You called Blitz!",
+        Told(News.BLITZ, who="Ada"): "Ada called Blitz!",
+        Told(News.ROUND_SCORES, count=3, scores=(("Ada", 5), ("Bob", -2))): (
+            "round 3: Ada +5, Bob -2"
+        ),
+        Told(News.GAME_WON, count=75): "You win with 75 points",
+        Told(News.GAME_WON, who="Bob", count=80): "Bob wins with 80 points",
+        Told(News.GOES_ON_WITHOUT, count=2, names=("Ada", "Cy")): (
+            "round 2 goes on without Ada, Cy"
+        ),
+    }
+    for told, words in cases.items():
+        assert tell(told) == words
+        assert notice_text(Notice(NoticeKind.INFO, told=told)) == words
+    for news in News:
+        assert tell(Told(news, who="x", names=("y",), count=1, what="z", detail="w"))

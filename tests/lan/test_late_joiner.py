@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from dutchblitz.client.words import said
+from dutchblitz.client.words import notice_text, said
 from dutchblitz.node.runtime import Node, Options
 from dutchblitz.node.session import NodeSession
 from dutchblitz.protocol.game import Phase
@@ -95,7 +95,7 @@ def test_a_late_joiner_is_told_the_game_is_on_and_sits_down_after_it(tmp_path: P
             await until(cat, seated, "the newcomer seated, with her name, after the game")
             snap = cat.snapshot()
             assert snap.stable.phase == Phase.OVER and snap.game_on is None
-            notices = [n.text for n in cat.take_notices()]
+            notices = [notice_text(n) for n in cat.take_notices()]
             assert "you sit down at kitchen for its next game: r when ready" in notices
             assert ann.set_ready(True) is None
             assert cat.set_ready(True) is None

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from dutchblitz.client.words import notice_text
 from dutchblitz.node.api import Notice
 from dutchblitz.node.runtime import Node, Options
 from dutchblitz.node.session import NodeSession
@@ -52,7 +53,7 @@ class Heard:
 
     def texts(self) -> list[str]:
         self.notices += self.session.take_notices()
-        return [notice.text for notice in self.notices]
+        return [notice_text(notice) for notice in self.notices]
 
     def any(self, *words: str) -> bool:
         return any(all(word in text for word in words) for text in self.texts())

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from dutchblitz.client.words import notice_text
 from dutchblitz.node.runtime import Node, Options
 from dutchblitz.node.session import NodeSession
 from dutchblitz.protocol.game import Phase
@@ -72,7 +73,7 @@ def test_a_rematch_plays_with_the_same_table_and_keeps_the_first_result(tmp_path
             stable = session.snapshot().stable
             assert stable.players == (0, 1, 2) and stable.phase != Phase.OVER
             assert set(stable.totals.values()) == {0} and stable.round == 1
-            notices = [n.text for n in session.take_notices()]
+            notices = [notice_text(n) for n in session.take_notices()]
             assert any(text.startswith("Rematch!") for text in notices), notices
             assert any(text.endswith("wants a rematch") for text in notices), notices
             assert "Ada called Blitz!" not in notices  # our own Blitz reads "You called Blitz!"
