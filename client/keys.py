@@ -13,7 +13,7 @@ from prompt_toolkit.filters import Condition, Filter
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.keys import Keys
 
-from . import keymap
+from . import commands, keymap
 from .layout import sync_focus
 from .state import ClientState, Screen
 
@@ -29,11 +29,11 @@ def create_key_bindings(state: ClientState) -> KeyBindings:
     playing = free & Condition(lambda: state.phase == Phase.PLAYING)
     lobby = free & Condition(lambda: state.screen == Screen.LOBBY)
     looking = free & Condition(lambda: state.looking_at_scores)
-    bindings.add(Keys.Any, filter=looking)(lambda event: state.seen_scores())
+    bindings.add(Keys.Any, filter=looking)(lambda event: commands.seen_scores(state))
     _table_keys(bindings, state, playing)
     _lobby_keys(bindings, state, lobby)
     over = free & Condition(lambda: state.phase == Phase.OVER)
-    bindings.add(keymap.REMATCH, filter=over)(lambda event: state.toggle_rematch())
+    bindings.add(keymap.REMATCH, filter=over)(lambda event: commands.toggle_rematch(state))
     _name_keys(bindings, state, editing & ~asking)
     _help_and_quit_keys(bindings, state, asking, helping, editing)
     return bindings
@@ -68,29 +68,31 @@ def _table_keys(bindings: KeyBindings, state: ClientState, playing: Filter) -> N
 def _lobby_keys(bindings: KeyBindings, state: ClientState, lobby: Filter) -> None:
     @bindings.add(keymap.NAME, filter=lobby)
     def _name(event: KeyPressEvent) -> None:
-        state.begin_name()
+        commands.begin_name(state)
         sync_focus(event.app.layout, state)
 
-    bindings.add(keymap.BACK, filter=lobby)(lambda event: state.next_back())
-    bindings.add(keymap.READY, filter=lobby)(lambda event: state.toggle_ready())
-    bindings.add(keymap.START, filter=lobby)(lambda event: state.start())
-    bindings.add("enter", filter=lobby)(lambda event: state.start())
-    bindings.add(keymap.ADD_BOT, filter=lobby)(lambda event: state.add_bot())
-    bindings.add("=", filter=lobby)(lambda event: state.add_bot())  # "+" without Shift
-    bindings.add(keymap.REMOVE_BOT, filter=lobby)(lambda event: state.remove_bot())
-    bindings.add(keymap.BOT_LEVEL, filter=lobby)(lambda event: state.next_bot_level())
-    bindings.add(keymap.POST_STACKING, filter=lobby)(lambda event: state.toggle_post_stacking())
+    bindings.add(keymap.BACK, filter=lobby)(lambda event: commands.next_back(state))
+    bindings.add(keymap.READY, filter=lobby)(lambda event: commands.toggle_ready(state))
+    bindings.add(keymap.START, filter=lobby)(lambda event: commands.start(state))
+    bindings.add("enter", filter=lobby)(lambda event: commands.start(state))
+    bindings.add(keymap.ADD_BOT, filter=lobby)(lambda event: commands.add_bot(state))
+    bindings.add("=", filter=lobby)(lambda event: commands.add_bot(state))  # "+" without Shift
+    bindings.add(keymap.REMOVE_BOT, filter=lobby)(lambda event: commands.remove_bot(state))
+    bindings.add(keymap.BOT_LEVEL, filter=lobby)(lambda event: commands.next_bot_level(state))
+    bindings.add(keymap.POST_STACKING, filter=lobby)(
+        lambda event: commands.toggle_post_stacking(state)
+    )
 
 
 def _name_keys(bindings: KeyBindings, state: ClientState, editing: Filter) -> None:
     @bindings.add("enter", filter=editing)
     def _keep(event: KeyPressEvent) -> None:
-        state.commit_name()
+        commands.commit_name(state)
         sync_focus(event.app.layout, state)
 
     @bindings.add("escape", filter=editing)
     def _cancel(event: KeyPressEvent) -> None:
-        state.cancel_name()
+        commands.cancel_name(state)
         sync_focus(event.app.layout, state)
 
 
@@ -101,22 +103,24 @@ def _help_and_quit_keys(
         if wanted and not event.app.is_done:
             event.app.exit()
 
-    bindings.add(keymap.HELP, filter=~asking & ~editing)(lambda event: state.toggle_help())
+    bindings.add(keymap.HELP, filter=~asking & ~editing)(lambda event: commands.toggle_help(state))
     for key in ("escape", "enter", "space", keymap.QUIT):
-        bindings.add(key, filter=helping & ~asking)(lambda event: state.toggle_help())
+        bindings.add(key, filter=helping & ~asking)(lambda event: commands.toggle_help(state))
 
     @bindings.add(keymap.QUIT, filter=~asking & ~helping & ~editing)
     def _quit(event: KeyPressEvent) -> None:
-        leave_if(state.ask_quit(), event)
+        leave_if(commands.ask_quit(state), event)
 
     @bindings.add("c-c")
     @bindings.add(Keys.SIGINT)
     def _interrupt(event: KeyPressEvent) -> None:
-        state.cancel_name()
+        commands.cancel_name(state)
         sync_focus(event.app.layout, state)
-        leave_if(state.interrupt(), event)
+        leave_if(commands.interrupt(state), event)
 
     for key in ("y", "Y", "enter", keymap.QUIT):
-        bindings.add(key, filter=asking)(lambda event: leave_if(state.confirm_quit(), event))
+        bindings.add(key, filter=asking)(
+            lambda event: leave_if(commands.confirm_quit(state), event)
+        )
     for key in ("n", "N", "escape"):
-        bindings.add(key, filter=asking)(lambda event: state.cancel_quit())
+        bindings.add(key, filter=asking)(lambda event: commands.cancel_quit(state))

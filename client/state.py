@@ -3,7 +3,8 @@
 Nothing here draws or binds keys. The game itself lives in the node: the state
 keeps the latest ``Snapshot``, the notices still on screen, and the few things
 only the face knows (help shown, a question asked, a half-typed stacking move).
-Time comes in as a clock, so tests can make notices expire without waiting.
+Time comes in as a clock, so tests can make notices expire without waiting. What the
+lobby's keys and the help and quit keys do is in commands.py.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from dutchblitz.node.api import Action, Notice, NoticeKind, PlayerInfo, Refused, Session, Snapshot
-from dutchblitz.protocol.cards import ALL_BACKS, STANDARD_BACKS
 from dutchblitz.protocol.views import AreaView, Phase
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.data_structures import Size
@@ -185,13 +185,6 @@ class ClientState:
         """Whether a key comes so soon after a round's end that it was meant for the table."""
         return self.clock() - self.round_ended_at < LATE_KEY_SECONDS
 
-    def seen_scores(self) -> None:
-        """Any key on the scores before a round: seen (a second key changes nothing)."""
-        if self.late_key():
-            return
-        self.session.seen_scores()
-        self.refresh()
-
     # -- at the table -----------------------------------------------------------------
 
     def play(self, action: Action, slot: int = 0) -> None:
@@ -229,99 +222,3 @@ class ClientState:
     def hide_scores(self) -> None:
         self.scores_pinned = False
         self.scores_until = 0.0
-
-    # -- in the lobby -----------------------------------------------------------------
-
-    def toggle_ready(self) -> None:
-        me = self.me
-        self.refuse(self.session.set_ready(not (me is not None and me.ready)))
-        self.refresh()
-
-    def next_back(self) -> None:
-        """Move to the next deck back no other player holds."""
-        me = self.me
-        players = [p for p in self.snap.players if p.present]
-        allowed = STANDARD_BACKS if len(players) <= len(STANDARD_BACKS) else ALL_BACKS
-        taken = {p.back for p in players if not p.is_me}
-        current = me.back if me is not None else ""
-        start = allowed.index(current) + 1 if current in allowed else 0
-        for step in range(len(allowed)):
-            back = allowed[(start + step) % len(allowed)]
-            if back not in taken:
-                if back != current:
-                    self.refuse(self.session.set_back(back))
-                    self.refresh()
-                return
-        self.flash(Notice(NoticeKind.REFUSED, "every deck back is taken"))
-
-    def toggle_rematch(self) -> None:
-        """After a game: ask for a rematch, or take the wish back (spec/rules.md R-49)."""
-        if self.late_key():
-            return
-        me = self.me
-        self.refuse(self.session.set_ready(not (me is not None and me.ready)))
-        self.refresh()
-
-    def start(self) -> None:
-        self.refuse(self.session.start())
-        self.refresh()
-
-    def add_bot(self) -> None:
-        self.refuse(self.session.add_bot(self.bot_level))
-        self.refresh()
-
-    def remove_bot(self) -> None:
-        self.refuse(self.session.remove_bot())
-        self.refresh()
-
-    def toggle_post_stacking(self) -> None:
-        self.refuse(self.session.set_post_stacking(not self.snap.post_stacking))
-        self.refresh()
-
-    def next_bot_level(self) -> None:
-        levels = self.snap.bot_levels
-        if not levels:
-            return
-        index = levels.index(self.bot_level) if self.bot_level in levels else -1
-        self.bot_level = levels[(index + 1) % len(levels)]
-
-    def begin_name(self) -> None:
-        me = self.me
-        self.name_buffer.text = me.name if me is not None else ""
-        self.name_buffer.cursor_position = len(self.name_buffer.text)
-        self.editing_name = True
-
-    def commit_name(self) -> None:
-        name = self.name_buffer.text.strip()
-        self.editing_name = False
-        me = self.me
-        if name and (me is None or name != me.name):
-            self.refuse(self.session.set_name(name))
-            self.refresh()
-
-    def cancel_name(self) -> None:
-        self.editing_name = False
-
-    # -- help and leaving -------------------------------------------------------------
-
-    def toggle_help(self) -> None:
-        self.help_shown = not self.help_shown
-
-    def ask_quit(self) -> bool:
-        """``q``: True when the client should leave now; during a game, ask first."""
-        if self.game_running and not self.asking_quit:
-            self.asking_quit = True
-            return False
-        return self.confirm_quit()
-
-    def interrupt(self) -> bool:
-        """Ctrl-C: like ``q``, and a second Ctrl-C while asking leaves."""
-        return self.ask_quit()
-
-    def confirm_quit(self) -> bool:
-        self.asking_quit = False
-        self.leave_requested = True
-        return True
-
-    def cancel_quit(self) -> None:
-        self.asking_quit = False

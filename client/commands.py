@@ -1,0 +1,137 @@
+"""What the lobby's, the scores' and the help and quit keys do: commands on the state.
+
+``ClientState`` (state.py) owns the state and what the table's keys do; these commands
+are the rest, kept apart so that no one class does everything. Each takes the state,
+calls the session where it must, and refreshes.
+"""
+
+from __future__ import annotations
+
+from dutchblitz.node.api import Notice, NoticeKind
+from dutchblitz.protocol.cards import ALL_BACKS, STANDARD_BACKS
+
+from .state import ClientState
+
+# -- between rounds -------------------------------------------------------------------
+
+
+def seen_scores(state: ClientState) -> None:
+    """Any key on the scores before a round: seen (a second key changes nothing)."""
+    if state.late_key():
+        return
+    state.session.seen_scores()
+    state.refresh()
+
+
+# -- in the lobby ---------------------------------------------------------------------
+
+
+def toggle_ready(state: ClientState) -> None:
+    me = state.me
+    state.refuse(state.session.set_ready(not (me is not None and me.ready)))
+    state.refresh()
+
+
+def next_back(state: ClientState) -> None:
+    """Move to the next deck back no other player holds."""
+    me = state.me
+    players = [p for p in state.snap.players if p.present]
+    allowed = STANDARD_BACKS if len(players) <= len(STANDARD_BACKS) else ALL_BACKS
+    taken = {p.back for p in players if not p.is_me}
+    current = me.back if me is not None else ""
+    start = allowed.index(current) + 1 if current in allowed else 0
+    for step in range(len(allowed)):
+        back = allowed[(start + step) % len(allowed)]
+        if back not in taken:
+            if back != current:
+                state.refuse(state.session.set_back(back))
+                state.refresh()
+            return
+    state.flash(Notice(NoticeKind.REFUSED, "every deck back is taken"))
+
+
+def toggle_rematch(state: ClientState) -> None:
+    """After a game: ask for a rematch, or take the wish back (spec/rules.md R-49)."""
+    if state.late_key():
+        return
+    me = state.me
+    state.refuse(state.session.set_ready(not (me is not None and me.ready)))
+    state.refresh()
+
+
+def start(state: ClientState) -> None:
+    state.refuse(state.session.start())
+    state.refresh()
+
+
+def add_bot(state: ClientState) -> None:
+    state.refuse(state.session.add_bot(state.bot_level))
+    state.refresh()
+
+
+def remove_bot(state: ClientState) -> None:
+    state.refuse(state.session.remove_bot())
+    state.refresh()
+
+
+def toggle_post_stacking(state: ClientState) -> None:
+    state.refuse(state.session.set_post_stacking(not state.snap.post_stacking))
+    state.refresh()
+
+
+def next_bot_level(state: ClientState) -> None:
+    levels = state.snap.bot_levels
+    if not levels:
+        return
+    index = levels.index(state.bot_level) if state.bot_level in levels else -1
+    state.bot_level = levels[(index + 1) % len(levels)]
+
+
+def begin_name(state: ClientState) -> None:
+    me = state.me
+    state.name_buffer.text = me.name if me is not None else ""
+    state.name_buffer.cursor_position = len(state.name_buffer.text)
+    state.editing_name = True
+
+
+def commit_name(state: ClientState) -> None:
+    name = state.name_buffer.text.strip()
+    state.editing_name = False
+    me = state.me
+    if name and (me is None or name != me.name):
+        state.refuse(state.session.set_name(name))
+        state.refresh()
+
+
+def cancel_name(state: ClientState) -> None:
+    state.editing_name = False
+
+
+# -- help and leaving -----------------------------------------------------------------
+
+
+def toggle_help(state: ClientState) -> None:
+    state.help_shown = not state.help_shown
+
+
+def ask_quit(state: ClientState) -> bool:
+    """``q``: True when the client should leave now; during a game, ask first."""
+    if state.game_running and not state.asking_quit:
+        state.asking_quit = True
+        return False
+    return confirm_quit(state)
+
+
+def interrupt(state: ClientState) -> bool:
+    """Ctrl-C: like ``q``, and a second Ctrl-C while asking leaves."""
+    return ask_quit(state)
+
+
+def confirm_quit(state: ClientState) -> bool:
+    state.asking_quit = False
+    state.leave_requested = True
+    return True
+
+
+def cancel_quit(state: ClientState) -> None:
+    state.asking_quit = False
