@@ -295,7 +295,7 @@ def test_r_flipping_as_the_last_round_ends_asks_for_no_rematch_R49() -> None:
         async with running(session, clock) as drive:
             over = game_over()  # the last round ends while the player flips with r
             session.game, session.stable = over.game, over.stable
-            session.push("game_over", "Ada wins")
+            session.push(NoticeKind.GAME_OVER, "Ada wins")
             assert "r: rematch" not in "\n".join(drive.screen())
             await drive.press("r")
             assert ("set_ready", True) not in session.calls, "a flip meant for the table"
