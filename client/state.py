@@ -31,7 +31,7 @@ NOTICE_SECONDS = {
     NoticeKind.ALARM: 12.0,
 }
 DEFAULT_NOTICE_SECONDS = 4.0
-MAX_NOTICES = 3
+NOTICES_SHOWN = 3  # on screen at once: the newest
 ALONE_HINT_SECONDS = 5.0  # with no peer found after this long, say how to get one
 SCORES_SECONDS = 4.0  # the scores show this long after a round ends, unless dismissed
 # A key this soon after a round's end was meant for the table, not for the scores: it
@@ -99,7 +99,7 @@ class ClientState:
     def flash(self, notice: Notice) -> None:
         seconds = NOTICE_SECONDS.get(notice.kind, DEFAULT_NOTICE_SECONDS)
         shown = Notice(notice.kind, notice_text(notice))
-        self.flashes = [*self.flashes, Flash(shown, self.clock() + seconds)][-MAX_NOTICES:]
+        self.flashes = [*self.flashes, Flash(shown, self.clock() + seconds)][-NOTICES_SHOWN:]
 
     def refuse(self, refused: Refused | None) -> None:
         if refused is not None:

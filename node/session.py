@@ -22,6 +22,7 @@ from dutchblitz.protocol.auth import fingerprint
 from dutchblitz.protocol.cards import ALL_BACKS, check_backs
 from dutchblitz.protocol.effects import Alarm, Delivered, Effect, LogEntry, Withdrawn
 from dutchblitz.protocol.game import Game, Phase
+from dutchblitz.protocol.limits import MAX_NAME, MAX_PLAYERS
 from dutchblitz.protocol.messages import Admit, Bye, Ready, Start, Suspect
 from dutchblitz.protocol.moves import CentrePlay, Move, PostPlay, Source, StuckCall, WoodFlip
 from dutchblitz.protocol.rules import Reason
@@ -38,8 +39,6 @@ from .seat import LocalSeat
 from .statelock import shown
 
 MAX_NOTICES = 200
-MAX_NAME_BYTES = 32
-MAX_SEATS = 8
 GONE_TOGETHER_S = 1.5  # players gone this close are told as one (a node and its bots)
 
 
@@ -254,7 +253,7 @@ class NodeSession:
 
     def set_name(self, name: str) -> Refused | None:
         name = name.strip()
-        if not name or len(name.encode()) > MAX_NAME_BYTES:
+        if not name or len(name.encode()) > MAX_NAME:
             return Refused(Why.BAD_NAME)
         if (why := self._lobby_only("set_name")) is not None:
             return why
@@ -353,8 +352,8 @@ class NodeSession:
             return why
         replica = self.seat.replica
         assert replica is not None
-        if len(replica.optimistic().seated()) + self._bots_on_the_way() >= MAX_SEATS:
-            return Refused(Why.TABLE_FULL, count=MAX_SEATS)
+        if len(replica.optimistic().seated()) + self._bots_on_the_way() >= MAX_PLAYERS:
+            return Refused(Why.TABLE_FULL, count=MAX_PLAYERS)
         self._background(self.node.add_bot(level))
         return None
 

@@ -19,7 +19,6 @@ STILL_OVER = {
     ("lines", "protocol/game.py"),
     ("lines", "node/session.py"),
     ("limit", "NAME"),
-    ("limit", "NOTICES"),
     ("limit", "PLAYERS"),
 }
 
