@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from dutchblitz.node.botmatch import play_match_round
-from dutchblitz.node.bots import LEVELS, Level
+from dutchblitz.protocol.bots import LEVELS, Level
 
 DEAD_GOALS = {2: 0.02, 3: 0.01, 4: 0.01}
 WIN_GOAL = 0.60

@@ -15,7 +15,8 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 
-from .bots import LEVELS
+from dutchblitz.protocol.bots import LEVELS
+
 from .store import StoreError, write_json
 
 log = logging.getLogger("dutchblitz.node")

@@ -22,12 +22,12 @@ from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import NoReturn
 
+from dutchblitz.protocol.bots import LEVELS
 from dutchblitz.protocol.limits import MAX_NAME as MAX_TEXT_BYTES
 from dutchblitz.protocol.limits import MAX_PLAYERS, MAX_TARGET
 from dutchblitz.protocol.version import GAME_VERSION
 
 from .api import Session
-from .bots import LEVELS
 from .runtime import Node, Options, StartError
 from .session import NodeSession
 from .store import StoreError

@@ -17,6 +17,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from dutchblitz.protocol.bots import Bot, Level
 from dutchblitz.protocol.cards import check_backs
 from dutchblitz.protocol.core import Replica
 from dutchblitz.protocol.dealer import Grace, deal_duties, grace_duty, owned
@@ -24,10 +25,8 @@ from dutchblitz.protocol.effects import LogEntry
 from dutchblitz.protocol.fairdeal import SECRET_SIZE, SHARE_SIZE, RoundSecret
 from dutchblitz.protocol.game import Game, Member, Phase
 from dutchblitz.protocol.messages import Body, MoveKind, Play, Profile, Ready, Reveal, Start
+from dutchblitz.protocol.pace import Pace
 from dutchblitz.protocol.wire_moves import play_from_move
-
-from .bots import Bot, Level
-from .pace import Pace
 
 
 @dataclass(slots=True)

@@ -42,6 +42,7 @@ from collections import Counter, deque
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 
+from dutchblitz.protocol.bots import Level, think_time
 from dutchblitz.protocol.codec import ProtocolError, decode
 from dutchblitz.protocol.core import Identity, Replica, Settings
 from dutchblitz.protocol.effects import (
@@ -67,15 +68,14 @@ from dutchblitz.protocol.messages import (
     Start,
     Suspect,
 )
+from dutchblitz.protocol.pace import COUNT_IN_S, Pace
 from dutchblitz.protocol.throttle import Throttle, Verdict
 
 from .api import GameOn
-from .bots import Level, think_time
 from .contacts import Contacts
 from .duties import Steward, Wishes
 from .flood import flood_from_env, run_flood
 from .latecomer import GameNews
-from .pace import COUNT_IN_S, Pace
 from .store import StateDir, StoreError, TableRecord
 from .transport import Transport, TransportClosed
 

@@ -19,6 +19,7 @@ from typing import Any
 
 from dutchblitz.protocol import plays, rules
 from dutchblitz.protocol.auth import fingerprint
+from dutchblitz.protocol.bots import LEVELS
 from dutchblitz.protocol.cards import ALL_BACKS, check_backs
 from dutchblitz.protocol.effects import Alarm, Delivered, Effect, LogEntry, Withdrawn
 from dutchblitz.protocol.game import Game, Phase
@@ -30,7 +31,6 @@ from dutchblitz.protocol.state import Area, Table
 from dutchblitz.protocol.views import game_view
 
 from .api import Action, News, Notice, NoticeKind, PlayerInfo, Refused, Snapshot, Told, Why
-from .bots import LEVELS
 from .duties import can_start
 from .playqueue import MAX_HELD, CameBack, PlayQueue
 from .presence import missing_players

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 
 from dutchblitz.protocol.auth import Signer
+from dutchblitz.protocol.bots import LEVELS, Bot, think_time
 from dutchblitz.protocol.core import Identity, Replica, Settings
 from dutchblitz.protocol.dealer import Grace, deal_duties, grace_duty, owned
 from dutchblitz.protocol.effects import (
@@ -42,12 +43,11 @@ from dutchblitz.protocol.effects import (
 from dutchblitz.protocol.fairdeal import RoundSecret
 from dutchblitz.protocol.game import FlagKind, Game, Phase
 from dutchblitz.protocol.messages import Body, Profile, Ready, Start
+from dutchblitz.protocol.pace import Pace
 from dutchblitz.protocol.rules import Reason
 from dutchblitz.protocol.wire_moves import play_from_move
 
-from .bots import LEVELS, Bot, think_time
 from .duties import rematch_duty, silence
-from .pace import Pace
 
 TABLE = "sim"
 SIM_GRACE = Grace(seconds=5.0, step=0.5)  # the simulation's suspicion timeout is 1 s, not 2

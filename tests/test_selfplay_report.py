@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from dutchblitz.node.botmatch import play_match_round
-from dutchblitz.node.bots import LEVELS
+from dutchblitz.protocol.bots import LEVELS
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -15,12 +15,12 @@ from pathlib import Path
 import pytest
 from dutchblitz.client.words import said
 from dutchblitz.node.api import Action
-from dutchblitz.node.pace import COUNT_IN_S
 from dutchblitz.node.runtime import Node, Options
 from dutchblitz.node.session import NodeSession
 from dutchblitz.protocol.effects import Delivered, Effect
 from dutchblitz.protocol.game import Game, Phase
 from dutchblitz.protocol.messages import Play
+from dutchblitz.protocol.pace import COUNT_IN_S
 
 from tests.lan.test_session import play_a_while, run, until
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 from functools import partial
 
 import pytest
-from dutchblitz.node.bots import LEVELS, Bot, think_time
 from dutchblitz.node.playqueue import PlayQueue
 from dutchblitz.node.sim import InvariantViolated, SimNode, Simulation
+from dutchblitz.protocol.bots import LEVELS, Bot, think_time
 from dutchblitz.protocol.game import Phase
 from dutchblitz.protocol.messages import Body
 

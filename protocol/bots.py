@@ -18,9 +18,10 @@ Levels differ in how fast they play (``think``) and in how well (``Style``):
 
 from __future__ import annotations
 
-import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Protocol, TypeVar
 
 from dutchblitz.protocol.cards import Card
 from dutchblitz.protocol.moves import (
@@ -34,6 +35,19 @@ from dutchblitz.protocol.moves import (
 )
 from dutchblitz.protocol.plays import legal_moves
 from dutchblitz.protocol.state import Area, Table
+
+T = TypeVar("T")
+
+
+class Rng(Protocol):
+    """The randomness a bot draws from, given by its node (``random.Random`` fits): the
+    protocol package reads none itself."""
+
+    def random(self) -> float: ...
+
+    def uniform(self, a: float, b: float) -> float: ...
+
+    def choice(self, seq: Sequence[T]) -> T: ...
 
 
 class Style(StrEnum):
@@ -64,7 +78,7 @@ LEVELS = {
 }
 
 
-def think_time(level: Level, rng: random.Random) -> float:
+def think_time(level: Level, rng: Rng) -> float:
     low, high = level.think
     return low if high <= low else rng.uniform(low, high)
 
@@ -74,7 +88,7 @@ class Bot:
     """One bot seat's memory: how long it has flipped without anything changing."""
 
     level: Level
-    rng: random.Random
+    rng: Rng
     flips: int = 0
     seen_centre: int = -1
     seen_stalemates: int = -1

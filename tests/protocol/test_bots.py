@@ -9,8 +9,8 @@ import random
 from dataclasses import replace
 
 import pytest
-from dutchblitz.node.bots import LEVELS, Bot, Level
 from dutchblitz.protocol import rules
+from dutchblitz.protocol.bots import LEVELS, Bot, Level
 from dutchblitz.protocol.moves import CentrePlay, Move, PostPlay, Source, StuckCall, WoodFlip
 from dutchblitz.protocol.state import Area, Pile, Table
 
