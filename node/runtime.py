@@ -37,6 +37,7 @@ import zmq.asyncio
 from dutchblitz.protocol.auth import Signer
 from dutchblitz.protocol.bots import LEVELS, Level
 from dutchblitz.protocol.core import Settings
+from dutchblitz.protocol.duties import Wishes
 from dutchblitz.protocol.game import Game, Phase
 from dutchblitz.protocol.pace import COUNT_IN_S
 from dutchblitz.protocol.scoring import DEFAULT_TARGET
@@ -44,7 +45,6 @@ from dutchblitz.protocol.scoring import DEFAULT_TARGET
 from . import botseats
 from .discovery import Advert, Discovery, Found
 from .door import Card, Door, DoorRefused, knock
-from .duties import Wishes
 from .interfaces import Interface, choose_interface
 from .roster import Roster, Source
 from .seat import LocalSeat, SeatConfig

@@ -38,6 +38,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import random
 from collections import Counter, deque
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
@@ -45,6 +46,7 @@ from dataclasses import dataclass, field
 from dutchblitz.protocol.bots import Level, think_time
 from dutchblitz.protocol.codec import ProtocolError, decode
 from dutchblitz.protocol.core import Identity, Replica, Settings
+from dutchblitz.protocol.duties import Steward, Wishes
 from dutchblitz.protocol.effects import (
     Alarm,
     Delivered,
@@ -73,7 +75,6 @@ from dutchblitz.protocol.throttle import Throttle, Verdict
 
 from .api import GameOn
 from .contacts import Contacts
-from .duties import Steward, Wishes
 from .flood import flood_from_env, run_flood
 from .latecomer import GameNews
 from .store import StateDir, StoreError, TableRecord
@@ -127,6 +128,17 @@ class SeatConfig:
     join_window: float = JOIN_WINDOW_S
     restore: bool = True  # reload an unfinished game left in the state directory
     count_in_s: float = COUNT_IN_S  # before each round's first move (spec/rules.md R-55)
+
+
+def draws(seed: int | None, node_id: bytes) -> Callable[[str], random.Random]:
+    """The seat's random streams, one per purpose: the system's, or seeded (``--seed``)."""
+
+    def draw(purpose: str) -> random.Random:
+        if seed is None:
+            return random.SystemRandom()
+        return random.Random(f"{seed}-{node_id.hex()}-{purpose}")
+
+    return draw
 
 
 def _holds_a_start(raws: Iterable[bytes]) -> bool:
@@ -206,11 +218,12 @@ class LocalSeat:
             node_id,
             config.wishes,
             config.bot,
-            config.seed,
+            draws(config.seed, node_id),
             store.save_deal_secret,
             self.submit,
             self.pace,
         )
+        self.think_rng: random.Random = random.SystemRandom()
         self._closed = False
         self.news = GameNews()  # what we overhear of a game we arrived too late for
 
@@ -691,7 +704,7 @@ class LocalSeat:
             self._changed.clear()
             bot = self.steward.bot
             if bot is not None:
-                pause = think_time(bot.level, self.steward.think_rng)
+                pause = think_time(bot.level, self.think_rng)
                 if pause > 0:
                     await asyncio.sleep(pause)
             try:

@@ -21,6 +21,7 @@ from dutchblitz.protocol import plays, rules
 from dutchblitz.protocol.auth import fingerprint
 from dutchblitz.protocol.bots import LEVELS
 from dutchblitz.protocol.cards import ALL_BACKS, check_backs
+from dutchblitz.protocol.duties import can_start
 from dutchblitz.protocol.effects import Alarm, Delivered, Effect, LogEntry, Withdrawn
 from dutchblitz.protocol.game import Game, Phase
 from dutchblitz.protocol.limits import MAX_NAME, MAX_PLAYERS
@@ -31,7 +32,6 @@ from dutchblitz.protocol.state import Area, Table
 from dutchblitz.protocol.views import game_view
 
 from .api import Action, News, Notice, NoticeKind, PlayerInfo, Refused, Snapshot, Told, Why
-from .duties import can_start
 from .playqueue import MAX_HELD, CameBack, PlayQueue
 from .presence import missing_players
 from .runtime import Node

@@ -30,6 +30,7 @@ from dutchblitz.protocol.auth import Signer
 from dutchblitz.protocol.bots import LEVELS, Bot, think_time
 from dutchblitz.protocol.core import Identity, Replica, Settings
 from dutchblitz.protocol.dealer import Grace, deal_duties, grace_duty, owned
+from dutchblitz.protocol.duties import rematch_duty, silence
 from dutchblitz.protocol.effects import (
     Alarm,
     Delivered,
@@ -46,8 +47,6 @@ from dutchblitz.protocol.messages import Body, Profile, Ready, Start
 from dutchblitz.protocol.pace import Pace
 from dutchblitz.protocol.rules import Reason
 from dutchblitz.protocol.wire_moves import play_from_move
-
-from .duties import rematch_duty, silence
 
 TABLE = "sim"
 SIM_GRACE = Grace(seconds=5.0, step=0.5)  # the simulation's suspicion timeout is 1 s, not 2

@@ -49,6 +49,8 @@ class Rng(Protocol):
 
     def choice(self, seq: Sequence[T]) -> T: ...
 
+    def randbytes(self, n: int) -> bytes: ...
+
 
 class Style(StrEnum):
     """How a bot picks among the moves it sees."""

@@ -21,7 +21,7 @@ from typing import TypeVar
 
 from .cards import DECK_SIZE, Card, card_from_code, new_deck
 from .limits import HASH_SIZE
-from .limits import SECRET_SIZE as SECRET_SIZE  # node/duties.py draws secrets of this size
+from .limits import SECRET_SIZE as SECRET_SIZE  # protocol/duties.py draws secrets of this size
 from .moves import Move
 from .rules import apply, set_active
 from .state import Slot, deal, visible_order

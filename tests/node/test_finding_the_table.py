@@ -18,7 +18,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from dutchblitz.node.duties import Wishes
 from dutchblitz.node.roster import Roster, Source
 from dutchblitz.node.seat import LocalSeat, SeatConfig
 from dutchblitz.node.store import StateDir
@@ -26,6 +25,7 @@ from dutchblitz.node.transport import Transport
 from dutchblitz.protocol.auth import Signer
 from dutchblitz.protocol.codec import encode
 from dutchblitz.protocol.core import Settings
+from dutchblitz.protocol.duties import Wishes
 from dutchblitz.protocol.messages import Envelope, Heartbeat, Hello
 
 TABLE = "finding"

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from dutchblitz.node.cli import build_parser, options_from_args
-from dutchblitz.node.duties import Wishes, lobby_duty
 from dutchblitz.node.runtime import game_summary
+from dutchblitz.protocol.duties import Wishes, lobby_duty
 from dutchblitz.protocol.game import Game, Phase
 from dutchblitz.protocol.messages import Admit, Ready, Start
 

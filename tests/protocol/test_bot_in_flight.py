@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from dutchblitz.node.duties import Steward, Wishes
 from dutchblitz.protocol.bots import LEVELS
+from dutchblitz.protocol.duties import Steward, Wishes
 from dutchblitz.protocol.messages import Body, MoveKind, Play
 
 from tests.protocol.replicas import NODE_IDS, Net, RandomSchedule
@@ -19,7 +19,12 @@ def _steward(net: Net, index: int, level_name: str) -> Steward:
         return True
 
     level = LEVELS[level_name]
-    return Steward(NODE_IDS[index], Wishes(f"p{index}"), level, 1, lambda n, s: None, submit)
+    node = NODE_IDS[index]
+
+    def draw(purpose: str) -> random.Random:  # as the node draws for ``--seed 1``
+        return random.Random(f"1-{node.hex()}-{purpose}")
+
+    return Steward(node, Wishes(f"p{index}"), level, draw, lambda n, s: None, submit)
 
 
 def test_a_flat_out_bot_pipelines_only_moves_on_its_own_cards() -> None:

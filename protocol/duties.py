@@ -8,16 +8,16 @@ the round is over (R-44), says that the scores were seen when its ``Pace``
 says so (R-54) and, when asked to (``--players N``), starts the game. A bot
 seat also plays, one move in flight at a time, once its count-in is over
 (R-55). The ``Steward`` decides from the replica's games and sends through the
-seat; it never touches a socket.
+seat; it never touches a socket, and its randomness comes from
+the node (``draw``).
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from dutchblitz.protocol.bots import Bot, Level
+from dutchblitz.protocol.bots import Bot, Level, Rng
 from dutchblitz.protocol.cards import check_backs
 from dutchblitz.protocol.core import Replica
 from dutchblitz.protocol.dealer import Grace, deal_duties, grace_duty, owned
@@ -97,7 +97,7 @@ class Steward:
         node_id: bytes,
         wishes: Wishes,
         level: Level | None,
-        seed: int | None,
+        draw: Callable[[str], Rng],
         save_secret: Callable[[int, RoundSecret], None],
         submit: Callable[[Body], bool],
         pace: Pace | None = None,
@@ -105,19 +105,13 @@ class Steward:
         self.node_id = node_id
         self.pace = pace  # None: the scores are seen at once and there is no count-in
         self.wishes = wishes
-        self.seed = seed
+        self.draw = draw  # a random stream for each purpose, from the node (seeded or not)
         self.save_secret = save_secret
         self.submit = submit
         self.secrets: dict[int, RoundSecret] = {}
         self.start_sent = False
-        self.think_rng: random.Random = random.SystemRandom()
-        self.bot = None if level is None else Bot(level, self._rng("bot"))
+        self.bot = None if level is None else Bot(level, draw("bot"))
         self.grace = Grace()
-
-    def _rng(self, purpose: str) -> random.Random:
-        if self.seed is None:
-            return random.SystemRandom()
-        return random.Random(f"{self.seed}-{self.node_id.hex()}-{purpose}")
 
     def take_secrets(self, replica: Replica, stored: dict[int, RoundSecret]) -> None:
         """A fresh log: forget what was owed, and load the round secrets kept on disk."""
@@ -127,7 +121,7 @@ class Steward:
 
     def _fresh(self, round_number: int) -> RoundSecret:
         """A new secret and share for a round, written down before the commitment goes out."""
-        rng = self._rng(f"secret-{round_number}")
+        rng = self.draw(f"secret-{round_number}")
         kept = RoundSecret(rng.randbytes(SECRET_SIZE), rng.randbytes(SHARE_SIZE))
         self.save_secret(round_number, kept)
         self.secrets[round_number] = kept
