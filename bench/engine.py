@@ -4,7 +4,7 @@
 
 Three figures:
 
-* self-play: random legal bots play whole rounds (node/selfplay.py), so the figure
+* self-play: random legal bots play whole rounds (tests/rigs/selfplay.py), so the figure
   includes the bots' own work of listing legal moves;
 * apply alone: the moves of those rounds replayed with ``rules.apply`` on fresh
   deals, dealt before the clock starts: the engine's own cost per move;
@@ -20,9 +20,13 @@ import argparse
 import sys
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
-from dutchblitz.node.selfplay import PlayedRound, play_rounds, report
 from dutchblitz.protocol import rules
+
+# The test rigs (tests/rigs/) live in the repository, not in the installed package.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tests.rigs.selfplay import PlayedRound, play_rounds, report
 
 GOAL_MOVES_PER_SECOND = 50_000
 

@@ -4,7 +4,7 @@
     python bench/selfplay_report.py --quick        # a few rounds each, to see that it runs
     python bench/selfplay_report.py --json out.json
 
-Bots play whole rounds against bots in one process (node/botmatch.py): each decides
+Bots play whole rounds against bots in one process (tests/rigs/botmatch.py): each decides
 on what its own node would see, one move in flight, on a virtual clock with a LAN's
 latency. Two figures:
 
@@ -26,9 +26,13 @@ import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 
-from dutchblitz.node.botmatch import play_match_round
 from dutchblitz.protocol.bots import LEVELS, Level
+
+# The test rigs (tests/rigs/) live in the repository, not in the installed package.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tests.rigs.botmatch import play_match_round
 
 DEAD_GOALS = {2: 0.02, 3: 0.01, 4: 0.01}
 WIN_GOAL = 0.60

@@ -12,8 +12,11 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from pathlib import Path
 
-from dutchblitz.node.sim import run_seed
+# The test rigs (tests/rigs/) live in the repository, not in the installed package.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tests.rigs.sim import run_seed
 
 
 def _rate(seeds: range, faults: str) -> tuple[float, int]:

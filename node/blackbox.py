@@ -39,7 +39,6 @@ from dutchblitz.protocol.messages import (
 from dutchblitz.protocol.signing import sign_encoded
 
 from .door import Card, DoorRefused, knock
-from .faults import FaultConfig
 from .roster import Roster, Source
 from .transport import Transport
 
@@ -339,7 +338,7 @@ async def check(target: Target) -> list[Result]:
     signer = Signer(os.urandom(32))
     roster = Roster(private=target.passphrase is not None)
     here = local_address(target.host, target.door)
-    transport = await Transport.open(signer, here, roster=roster, faults=FaultConfig())
+    transport = await Transport.open(signer, here, roster=roster)
     checker = Checker(target, signer, transport)
     results: list[Result] = []
     try:

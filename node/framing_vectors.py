@@ -28,7 +28,6 @@ from dutchblitz.protocol.auth import Signer
 from dutchblitz.protocol.conformance_case import Case
 from zmq.utils import z85
 
-from .faults import FaultConfig
 from .roster import Roster, Source
 from .transport import Transport
 
@@ -97,7 +96,7 @@ async def deliver(frames: Sequence[bytes]) -> bytes | None:
     server, client = Signer(bytes([0x51]) * 32), Signer(bytes([0x52]) * 32)
     roster = Roster()
     roster.learn(client.node_id, client.public_key, Source.DOOR)
-    transport = await Transport.open(server, "127.0.0.1", roster=roster, faults=FaultConfig())
+    transport = await Transport.open(server, "127.0.0.1", roster=roster)
     context = zmq.asyncio.Context()
     dealer = context.socket(zmq.DEALER)
     try:

@@ -75,7 +75,6 @@ from dutchblitz.protocol.throttle import Throttle, Verdict
 
 from .api import GameOn
 from .contacts import Contacts
-from .flood import flood_from_env, run_flood
 from .latecomer import GameNews
 from .store import StateDir, StoreError, TableRecord
 from .transport import Transport, TransportClosed
@@ -235,11 +234,8 @@ class LocalSeat:
 
     async def start(self) -> None:
         """Find the table (restore, join or found), then run until ``close``."""
-        self._spawn(self._receive_loop(), "receive")
-        self._spawn(self._timer_loop(), "timer")
-        flood = flood_from_env()
-        if flood is not None:  # a test hook: this seat misbehaves on purpose
-            self._spawn(run_flood(self, flood), "flood")
+        self.spawn(self._receive_loop(), "receive")
+        self.spawn(self._timer_loop(), "timer")
         if not self._restore():
             self._greet_all(force=True)
             with contextlib.suppress(TimeoutError):
@@ -247,9 +243,11 @@ class LocalSeat:
             if self.replica is None and not self._closed:
                 epoch = self._smallest_live_epoch(None)
                 self._begin(epoch, self._seq_floor(), found=epoch is None)
-        self._spawn(self._duty_loop(), "duties")
+        self.spawn(self._duty_loop(), "duties")
 
-    def _spawn(self, work: Awaitable[None], name: str) -> None:
+    def spawn(self, work: Awaitable[None], name: str) -> None:
+        """Run ``work`` beside the seat's own loops, until ``close``; an error in it is
+        counted as the seat's own (a test rig adds its misbehaviour this way)."""
         self._tasks.append(asyncio.ensure_future(self._guard(work, name)))
 
     async def _guard(self, work: Awaitable[None], name: str) -> None:

@@ -43,11 +43,10 @@ import heapq
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 import zmq
 import zmq.asyncio
-from dutchblitz.node.faults import FaultConfig, Faults, faults_from_env
 from dutchblitz.protocol.auth import Signer, curve_public_of
 from zmq.auth.asyncio import AsyncioAuthenticator
 from zmq.utils import z85
@@ -158,6 +157,16 @@ def _is_stand_in(routing_id: bytes) -> bool:
     return len(routing_id) == 5 and routing_id[0] == 0
 
 
+class Fate(Protocol):
+    """What happens to each message sent: ``None`` drops it, else the seconds it is held.
+
+    A real node has none. A test rig gives one to lose and delay messages on purpose
+    (tests/rigs/faults.py); the transport itself reads no environment for it.
+    """
+
+    def fate(self) -> float | None: ...
+
+
 class Transport:
     """One ROUTER to receive, one DEALER per peer to send. Open with ``Transport.open``."""
 
@@ -168,7 +177,7 @@ class Transport:
         context: zmq.asyncio.Context,
         authenticator: TableAuthenticator,
         router: zmq.Socket[bytes],
-        faults: FaultConfig | None,
+        faults: Fate | None,
     ) -> None:
         self.node_id = signer.node_id
         self.signer = signer
@@ -188,7 +197,7 @@ class Transport:
         self._loop: asyncio.AbstractEventLoop | None = None  # whose reader watches the ROUTER
         self._readable: asyncio.Future[None] | None = None  # what ``recv`` waits on
         self._stats = TransportStats()
-        self._faults = Faults(faults) if faults is not None and faults.is_active else None
+        self._faults = faults
         self._held: list[tuple[float, int, bytes, bytes]] = []
         self._held_order = itertools.count()
         self._held_timer: asyncio.TimerHandle | None = None
@@ -202,16 +211,13 @@ class Transport:
         port: int = 0,
         *,
         roster: Roster,
-        faults: FaultConfig | None = None,
+        faults: Fate | None = None,
     ) -> Transport:
         """Bind the ROUTER on ``host:port`` (port 0: any free port; see ``endpoint``).
 
-        Only keys ``roster`` lets in may connect. ``faults`` defaults to what
-        ``BLITZ_FAULTS`` says; pass ``FaultConfig()`` to run without faults
-        whatever the environment holds.
+        Only keys ``roster`` lets in may connect. ``faults`` (tests only) decides the
+        fate of each message sent; without it every message goes as it is.
         """
-        if faults is None:
-            faults = faults_from_env()
         context = zmq.asyncio.Context()
         authenticator = TableAuthenticator(context, roster)
         router: zmq.Socket[bytes] = zmq.Socket(context, zmq.ROUTER)

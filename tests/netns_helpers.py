@@ -40,8 +40,10 @@ def must(result: subprocess.CompletedProcess[str]) -> None:
 
 
 def child_env(**extra: str) -> dict[str, str]:
-    """Our environment, with the tree that holds ``dutchblitz`` on the path."""
+    """Our environment, with the tree that holds ``dutchblitz`` on the path, and the
+    repository's root (for the test rigs, ``tests.rigs``)."""
     roots = [str(Path(path).parent) for path in dutchblitz.__path__]
+    roots.append(str(Path(__file__).resolve().parents[1]))
     python_path = os.pathsep.join([*roots, os.environ.get("PYTHONPATH", "")])
     return {**os.environ, "PYTHONPATH": python_path, **extra}
 

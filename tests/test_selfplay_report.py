@@ -8,8 +8,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from dutchblitz.node.botmatch import play_match_round
 from dutchblitz.protocol.bots import LEVELS
+
+from tests.rigs.botmatch import play_match_round
 
 ROOT = Path(__file__).resolve().parent.parent
 

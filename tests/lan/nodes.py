@@ -11,6 +11,7 @@ every node it started (tests/lan/conftest.py).
 from __future__ import annotations
 
 import json
+import os
 import random
 import signal
 import socket
@@ -71,6 +72,12 @@ def _ephemeral_range() -> tuple[int, int]:
 STARTED: list[BlitzNode] = []  # every node the running test has started, in order
 
 
+def _entry() -> str:
+    """The node's module: the shipped one, or the rigged one when a test rig is asked for."""
+    rigged = any(os.environ.get(name) for name in ("BLITZ_FAULTS", "BLITZ_FLOOD"))
+    return "tests.rigs.node" if rigged else "dutchblitz.client.main"
+
+
 class BlitzNode(Process):
     """One headless bot node."""
 
@@ -89,7 +96,7 @@ class BlitzNode(Process):
         self.prefix = prefix or []
         command = [
             *self.prefix,
-            sys.executable, "-m", "dutchblitz.client.main",
+            sys.executable, "-m", _entry(),
             "--join", "--bot", "--headless", "--bot-level", "flat-out",
             "--name", label, "--state-dir", str(state_dir),
             "--summary-json", str(self.summary_path), *args,

@@ -10,7 +10,6 @@ from typing import Any, TypeVar
 import pytest
 import zmq
 import zmq.asyncio
-from dutchblitz.node.faults import FaultConfig
 from dutchblitz.node.roster import Roster, Source
 from dutchblitz.node.transport import (
     MAX_FRAME,
@@ -21,6 +20,8 @@ from dutchblitz.node.transport import (
 )
 from dutchblitz.protocol.auth import Signer
 from zmq.utils import z85
+
+from tests.rigs.faults import FaultConfig, Faults
 
 pytestmark = pytest.mark.timeout(30)
 
@@ -55,7 +56,8 @@ def run(coro: Coroutine[Any, Any, T]) -> T:
 async def opened(
     n: int, faults: FaultConfig = NO_FAULTS, members: tuple[int, ...] = MEMBERS
 ) -> Transport:
-    return await Transport.open(SIGNERS[n], "127.0.0.1", 0, roster=roster(members), faults=faults)
+    fate = Faults(faults) if faults.is_active else None
+    return await Transport.open(SIGNERS[n], "127.0.0.1", 0, roster=roster(members), faults=fate)
 
 
 def raw_dealer(
@@ -309,25 +311,6 @@ def test_fault_layer_delays_with_timers_and_still_delivers() -> None:
             assert a.stats.sent == 50
 
     run(scenario())
-
-
-def test_blitz_faults_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("BLITZ_FAULTS", "loss=0.5,seed=1")
-
-    async def scenario() -> None:
-        async with await Transport.open(SIGNERS[1], "127.0.0.1", 0, roster=roster()) as a:
-            a.add_peer(node_id(2), f"tcp://127.0.0.1:{free_port()}", key(2))
-            for _ in range(100):
-                a.send(node_id(2), b"x")
-            assert 30 < a.stats.dropped_fault < 70
-
-    run(scenario())
-
-
-def test_a_bad_blitz_faults_stops_the_transport_opening(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("BLITZ_FAULTS", "loss=lots")
-    with pytest.raises(ValueError, match="BLITZ_FAULTS: loss must be a number"):
-        run(Transport.open(SIGNERS[1], "127.0.0.1", 0, roster=roster()))
 
 
 # -- CURVE, ZAP and the roster ------------------------------------------------------------

@@ -18,7 +18,6 @@ from typing import Any
 
 import pytest
 import zmq
-from dutchblitz.node.faults import FaultConfig
 from dutchblitz.node.roster import Roster, Source
 from dutchblitz.node.transport import Transport
 from dutchblitz.protocol.auth import Signer
@@ -58,9 +57,7 @@ class Host(threading.Thread):
         asyncio.run(self._serve())
 
     async def _serve(self) -> None:
-        async with await Transport.open(
-            HOST, "127.0.0.1", 0, roster=self.roster, faults=FaultConfig()
-        ) as transport:
+        async with await Transport.open(HOST, "127.0.0.1", 0, roster=self.roster) as transport:
             self.endpoint = transport.endpoint
             self.ready.set()
             assert await asyncio.to_thread(self.learn.wait, WAIT_S)
@@ -88,9 +85,7 @@ def test_a_refusal_before_the_watch_starts_is_retried(monkeypatch: pytest.Monkey
     async def guest() -> None:
         roster = Roster()
         roster.learn(HOST.node_id, HOST.public_key, Source.DOOR)
-        async with await Transport.open(
-            GUEST, "127.0.0.1", 0, roster=roster, faults=FaultConfig()
-        ) as transport:
+        async with await Transport.open(GUEST, "127.0.0.1", 0, roster=roster) as transport:
             transport.add_peer(HOST.node_id, host.endpoint, HOST.public_key)
             assert host.roster.stats.refused >= 1
             host.learn.set()

@@ -10,10 +10,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from dutchblitz.node.sim import SimNode, Simulation
 from dutchblitz.protocol.dealer import Grace
 from dutchblitz.protocol.effects import Delivered
 from dutchblitz.protocol.game import Phase
+
+from tests.rigs.sim import SimNode, Simulation
 
 AWAY_S = 1.8  # the simulation suspects after 1 s: removed, and back well within the grace
 

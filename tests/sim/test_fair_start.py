@@ -15,11 +15,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pytest
-from dutchblitz.node.sim import InvariantViolated, SimNode, Simulation
 from dutchblitz.protocol.effects import Delivered, Effect
 from dutchblitz.protocol.game import Phase
 from dutchblitz.protocol.messages import Body, Play, Ready
 from dutchblitz.protocol.pace import COUNT_IN_S
+
+from tests.rigs.sim import InvariantViolated, SimNode, Simulation
 
 SEEDS = range(30)
 

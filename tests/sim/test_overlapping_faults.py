@@ -22,7 +22,8 @@
 from __future__ import annotations
 
 import pytest
-from dutchblitz.node.sim import run_seed
+
+from tests.rigs.sim import run_seed
 
 
 @pytest.mark.timeout(300)

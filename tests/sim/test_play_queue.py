@@ -14,10 +14,11 @@ from functools import partial
 
 import pytest
 from dutchblitz.node.playqueue import PlayQueue
-from dutchblitz.node.sim import InvariantViolated, SimNode, Simulation
 from dutchblitz.protocol.bots import LEVELS, Bot, think_time
 from dutchblitz.protocol.game import Phase
 from dutchblitz.protocol.messages import Body
+
+from tests.rigs.sim import InvariantViolated, SimNode, Simulation
 
 BURST = 3  # key presses per turn
 

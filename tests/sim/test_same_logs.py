@@ -10,7 +10,8 @@ behaviour, and must say so by recording them again in its own commit.
 from __future__ import annotations
 
 import pytest
-from dutchblitz.node.sim import run_seed
+
+from tests.rigs.sim import run_seed
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -6,7 +6,8 @@ import subprocess
 import sys
 
 import pytest
-from dutchblitz.node.sim import InvariantViolated, Simulation, run_seed
+
+from tests.rigs.sim import InvariantViolated, Simulation, run_seed
 
 CI_SEEDS = 300
 
@@ -49,7 +50,7 @@ def test_sweep_of_seeds_under_single_faults() -> None:
     delay, clock skew and one partition, crash or pause. Any violation fails with the
     seed and a replay command."""
     result = subprocess.run(
-        [sys.executable, "-m", "dutchblitz.node.sim", "--seeds", str(CI_SEEDS)],
+        [sys.executable, "-m", "tests.rigs.sim", "--seeds", str(CI_SEEDS)],
         capture_output=True,
         text=True,
         timeout=580,

@@ -11,10 +11,11 @@ from __future__ import annotations
 from functools import partial
 
 import pytest
-from dutchblitz.node.sim import SimNode, Simulation
 from dutchblitz.protocol.bots import LEVELS, think_time
 from dutchblitz.protocol.game import Phase
 from dutchblitz.protocol.messages import Bye
+
+from tests.rigs.sim import SimNode, Simulation
 
 
 class LastUnstuckLeaves(Simulation):

@@ -12,7 +12,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from dutchblitz.node.sim import Scenario, Simulation
+
+from tests.rigs.sim import Scenario, Simulation
 
 
 class TwoCrashes(Simulation):

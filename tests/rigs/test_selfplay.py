@@ -5,8 +5,9 @@ from __future__ import annotations
 import random
 
 import pytest
-from dutchblitz.node import selfplay
 from dutchblitz.protocol.digest import full_digest
+
+from tests.rigs import selfplay
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 8])

@@ -6,7 +6,7 @@ unknown), sends one move at a time, and its move reaches the table after a small
 latency, so a move decided on a table that has since changed can lose a race, as on
 the LAN. All randomness comes from one ``random.Random``, so a seed replays a match.
 The network and the fair deal are left out: bench/selfplay_report.py uses this to
-measure how well the bots play, not how the protocol behaves (node/sim.py does that).
+measure how well the bots play, not how the protocol behaves (tests/rigs/sim.py does that).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from dutchblitz.protocol.moves import Move
 from dutchblitz.protocol.scoring import round_scores
 from dutchblitz.protocol.state import deal, redact
 
-from .selfplay import shuffled_orders
+from tests.rigs.selfplay import shuffled_orders
 
 # Seconds from a bot's decision to its move's place on the table: a LAN's commit latency.
 LATENCY = (0.004, 0.02)

@@ -6,8 +6,8 @@ every fault: loss, duplication, reordering and delay, partitions (symmetric and
 one-way) that heal, crashes with a restart from the persisted log, pauses, and
 clock skew. Invariants are checked as the run goes and after everything heals.
 
-    python -m dutchblitz.node.sim --seeds 300       # a sweep
-    python -m dutchblitz.node.sim --seed 1234 -v    # replay one seed, with its trace
+    python -m tests.rigs.sim --seeds 300       # a sweep
+    python -m tests.rigs.sim --seed 1234 -v    # replay one seed, with its trace
 
 The same seed always gives the same trace.
 """
@@ -544,7 +544,7 @@ def sweep(
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m dutchblitz.node.sim", description=(__doc__ or "").split("\n\n")[0]
+        prog="python -m tests.rigs.sim", description=(__doc__ or "").split("\n\n")[0]
     )
     parser.add_argument("--seeds", type=int, default=100, help="how many seeds to sweep")
     parser.add_argument("--first", type=int, default=0, help="the first seed of the sweep")
@@ -576,7 +576,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if error is not None:
             failures += 1
             print(f"seed {seed}: FAILED: {error}")
-            print(f"  replay: python -m dutchblitz.node.sim --seed {seed} --faults {args.faults}")
+            print(f"  replay: python -m tests.rigs.sim --seed {seed} --faults {args.faults}")
         elif args.verbose:
             print(summary)
     elapsed = time.perf_counter() - started

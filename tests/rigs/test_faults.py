@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from dutchblitz.node.faults import (
+
+from tests.rigs.faults import (
     FaultConfig,
     Faults,
     FaultSpecError,

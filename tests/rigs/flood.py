@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -26,7 +27,7 @@ from dutchblitz.protocol.codec import encode
 from dutchblitz.protocol.messages import Envelope, Heartbeat, RepairRequest
 
 if TYPE_CHECKING:
-    from .seat import LocalSeat
+    from dutchblitz.node.seat import LocalSeat
 
 ENV_VAR = "BLITZ_FLOOD"
 TICK_S = 0.01
@@ -38,8 +39,9 @@ class FloodConfig:
     name: str | None = None
 
 
-def flood_from_env() -> FloodConfig | None:
-    spec = os.environ.get(ENV_VAR, "").strip()
+def flood_from_env(environ: Mapping[str, str] | None = None) -> FloodConfig | None:
+    """The flood ``BLITZ_FLOOD`` asks for, or ``None`` when it is unset."""
+    spec = (os.environ if environ is None else environ).get(ENV_VAR, "").strip()
     if not spec:
         return None
     fields = dict(part.split("=", 1) for part in spec.split(",") if "=" in part)

@@ -7,7 +7,7 @@ table that has since changed can lose a race or fall back to another pile,
 exactly as a late message would on the LAN. All randomness comes from one
 ``random.Random(seed)``, so a seed replays the same rounds.
 
-    python -m dutchblitz.node.selfplay --rounds 200 --players 4 --seed 1
+    python -m tests.rigs.selfplay --rounds 200 --players 4 --seed 1
 """
 
 from __future__ import annotations
@@ -136,7 +136,7 @@ def report(totals: Totals) -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m dutchblitz.node.selfplay",
+        prog="python -m tests.rigs.selfplay",
         description="Random legal bots play whole rounds in-process, with no network.",
     )
     parser.add_argument("--rounds", type=int, default=200)
