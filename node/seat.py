@@ -63,14 +63,13 @@ from dutchblitz.protocol.messages import (
     Admit,
     Body,
     Bye,
-    Event,
     Heartbeat,
     Hello,
     Kind,
-    Start,
     Suspect,
 )
 from dutchblitz.protocol.pace import COUNT_IN_S, Pace
+from dutchblitz.protocol.peek import holds_a_start, message_kind, message_sender, own_last_seq
 from dutchblitz.protocol.throttle import Throttle, Verdict
 
 from .api import GameOn
@@ -85,36 +84,8 @@ JOIN_WINDOW_S = 1.5  # how long a new seat listens for an existing table
 MAX_BATCH = 256  # messages handled before the acknowledgement and a yield
 EARLY_LIMIT = 4096  # messages kept while the seat has no replica yet
 END_WAIT_S = 3.0  # at least this long for the others to reach the end, after the game
-_ENVELOPE_START = b"\x98\x01"  # fixarray of 8, version 1: the kind is the next byte
 
 Listener = Callable[[Effect, bool], None]  # an effect, and whether it happened live
-
-
-def message_kind(data: bytes) -> int | None:
-    """The kind of a message, read from its third byte without decoding it."""
-    if len(data) > 2 and data[:2] == _ENVELOPE_START:
-        return data[2]
-    return None
-
-
-def message_sender(data: bytes) -> bytes | None:
-    """The sender a message names, read from its header without decoding the rest.
-
-    The seat compares it with the sender the transport authenticated.
-    """
-    if message_kind(data) is None or len(data) < 4:
-        return None
-    head = data[3]
-    if 0xA0 <= head <= 0xBF:  # fixstr
-        start, length = 4, head & 0x1F
-    elif head == 0xD9 and len(data) > 4:  # str 8
-        start, length = 5, data[4]
-    else:
-        return None
-    at = start + length
-    if data[at : at + 2] != b"\xc4\x10" or len(data) < at + 18:
-        return None
-    return data[at + 2 : at + 18]
 
 
 @dataclass(slots=True)
@@ -138,28 +109,6 @@ def draws(seed: int | None, node_id: bytes) -> Callable[[str], random.Random]:
         return random.Random(f"{seed}-{node_id.hex()}-{purpose}")
 
     return draw
-
-
-def _holds_a_start(raws: Iterable[bytes]) -> bool:
-    """Whether a game was started in this log (a START event is among the records)."""
-    for raw in raws:
-        if message_kind(raw) != Kind.EVENT:
-            continue
-        with contextlib.suppress(ProtocolError):
-            payload = decode(raw).payload
-            if isinstance(payload, Event) and isinstance(payload.body, Start):
-                return True
-    return False
-
-
-def _own_last_seq(raws: Iterable[bytes], node: bytes) -> int:
-    last = 0
-    for raw in raws:
-        with contextlib.suppress(ProtocolError):
-            envelope = decode(raw)
-            if envelope.sender == node:
-                last = max(last, envelope.seq)
-    return last
 
 
 class LocalSeat:
@@ -416,8 +365,8 @@ class LocalSeat:
         # What is final after a restore is decided again with the others' heartbeats,
         # so whether this log holds a game is read from the records themselves.
         finished = self.store.has_results(record.epoch)
-        if not self.config.restore or finished or not _holds_a_start(found.records):
-            self._floor = max(record.seq_floor, _own_last_seq(found.records, self.node_id))
+        if not self.config.restore or finished or not holds_a_start(found.records):
+            self._floor = max(record.seq_floor, own_last_seq(found.records, self.node_id))
             return False
         replica = Replica(self._identity(record.epoch), now, self.config.settings, self.signer)
         self.steward.take_secrets(replica, self.store.deal_secrets())
