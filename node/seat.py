@@ -58,6 +58,7 @@ from dutchblitz.protocol.effects import (
     Timer,
     Withdrawn,
 )
+from dutchblitz.protocol.finding import AskAgain, JoinSmaller, Seating, TableFinder
 from dutchblitz.protocol.game import Game, Phase
 from dutchblitz.protocol.messages import (
     Admit,
@@ -83,7 +84,6 @@ log = logging.getLogger("dutchblitz.node")
 JOIN_WINDOW_S = 1.5  # how long a new seat listens for an existing table
 MAX_BATCH = 256  # messages handled before the acknowledgement and a yield
 EARLY_LIMIT = 4096  # messages kept while the seat has no replica yet
-END_WAIT_S = 3.0  # at least this long for the others to reach the end, after the game
 
 Listener = Callable[[Effect, bool], None]  # an effect, and whether it happened live
 
@@ -144,7 +144,6 @@ class LocalSeat:
         # Our HELLO to a peer that refused us at first was lost with that connection.
         transport.relinked.append(lambda node: self._greet(node, force=True))
         self.throttle = Throttle()
-        self._progress: dict[bytes, int] = {}
         # Messages that came before the replica, each with its sender's epoch back then.
         self._announce_due = False
         self._early: deque[tuple[bytes, bytes, bytes | None]] = deque(maxlen=EARLY_LIMIT)
@@ -152,13 +151,11 @@ class LocalSeat:
         self._changed = asyncio.Event()
         self._timer_wake = asyncio.Event()
         self._next_tick = self._now()
-        self._joining_since: float | None = None
-        self._restored_at: float | None = None
-        self._admission_due: float | None = None
+        settings = config.settings
+        self.finder = TableFinder(settings.suspect_after, settings.heartbeat_every)
         self._floor = 0
         self._results_logged = 0
         self._round_logged = 0
-        self._ended_at: float | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self.pace = Pace(eager=config.bot is not None, count_in_s=config.count_in_s)
         self._pace_wake: asyncio.TimerHandle | None = None
@@ -382,8 +379,7 @@ class LocalSeat:
             len(found.records),
             record.epoch.hex()[:8],
         )
-        self._restored_at = now
-        self._admission_due = now + self.config.settings.suspect_after
+        self.finder.restored(now)
         self._execute(replica.hello(None))
         return True
 
@@ -393,8 +389,6 @@ class LocalSeat:
         epoch = os.urandom(16) if epoch is None else epoch
         self.store.begin_table(TableRecord(self.config.table, epoch, seq_floor))
         self.store.open_events()
-        self._progress.clear()
-        self._restored_at = self._admission_due = self._ended_at = None
         self._results_logged = self._round_logged = 0
         self.game_over.clear()
         self._games_ended = 0
@@ -417,11 +411,11 @@ class LocalSeat:
             # for those of a table without one.
             self._execute(replica.hello(None))
             self._execute(replica.found(now))
-            self._joining_since = None
+            self.finder.began(now, found=True)
         else:
             log.info("%s: asking to join table %s", self.label, epoch.hex()[:8])
             self._execute(replica.ask_to_join(now))
-            self._joining_since = now
+            self.finder.began(now, found=False)
         early, self._early = list(self._early), deque(maxlen=EARLY_LIMIT)
         for sender, data, epoch_then in early:
             if message_kind(data) == Kind.HELLO:
@@ -444,46 +438,30 @@ class LocalSeat:
         return min(live, default=None)
 
     def _consider_moving(self, now: float) -> None:
-        """Lobby merge, and giving up on a table that never admits us."""
+        """Lobby merge, and giving up on a table that never admits us (``TableFinder``)."""
         replica = self.replica
         if replica is None:
             return
         epoch = replica.me.epoch
-        if replica.stable.phase == Phase.LOBBY and replica.optimistic().phase == Phase.LOBBY:
-            smaller = self._smallest_live_epoch(epoch)
-            if smaller is not None:
+        in_lobby = replica.stable.phase == Phase.LOBBY and replica.optimistic().phase == Phase.LOBBY
+        seating = Seating(epoch, in_lobby, replica.is_member(), replica.rejoining)
+        for step in self.finder.consider(now, seating, self._live_epochs(now)):
+            if isinstance(step, AskAgain):
+                # Our goodbye, or the others' removal of us, is in the log: sit down again.
+                self._execute(replica.ask_to_join(now))
+                continue
+            if isinstance(step, JoinSmaller):
                 log.info(
                     "%s: table %s is also in the lobby here: leaving %s to join it",
                     self.label,
-                    smaller.hex()[:8],
+                    step.epoch.hex()[:8],
                     epoch.hex()[:8],
                 )
-                self._give_up(smaller)
-                return
-        patience = max(4.0, 2 * self.config.settings.suspect_after)
-        live = epoch in self._live_epochs(now)
-        if self._admission_due is not None and now >= self._admission_due:
-            self._admission_due = None
-            if not replica.is_member() and not replica.rejoining:
-                # Our goodbye, or the others' removal of us, is in the log: sit down again.
-                self._joining_since = now
-                self._execute(replica.ask_to_join(now))
-        if self._restored_at is not None:
-            if live:
-                self._restored_at = None  # the table lives on: the protocol takes it from here
-            elif now - self._restored_at > patience:
-                log.info(
-                    "%s: nobody at table %s answers: starting afresh", self.label, epoch.hex()[:8]
-                )
-                self._restored_at = None
-                self._give_up(None)
-                return
-        joining = None if self._joining_since is None else now - self._joining_since
-        if replica.is_member():
-            self._joining_since = None
-        elif joining is not None and joining > patience and not live:
-            log.info("%s: nobody at table %s answers: founding anew", self.label, epoch.hex()[:8])
-            self._give_up(None)
+            else:
+                what = "starting afresh" if step.restored else "founding anew"
+                log.info("%s: nobody at table %s answers: %s", self.label, epoch.hex()[:8], what)
+            self._give_up(step.epoch if isinstance(step, JoinSmaller) else None)
+            return
 
     def _give_up(self, epoch: bytes | None) -> None:
         replica = self.replica
@@ -590,7 +568,7 @@ class LocalSeat:
 
     def game_on(self) -> GameOn | None:
         """The game on at the table we asked to join, if one keeps us waiting (P-117)."""
-        replica, since = self.replica, self._joining_since
+        replica, since = self.replica, self.finder.joining_since
         if replica is None or since is None or not self._outside(replica):
             return None
         now = self._now()
@@ -618,8 +596,7 @@ class LocalSeat:
         with contextlib.suppress(ProtocolError):
             envelope = decode(data)
             if isinstance(envelope.payload, Heartbeat):
-                known = self._progress.get(envelope.sender, 0)
-                self._progress[envelope.sender] = max(known, envelope.payload.digest_index)
+                self.finder.heard_progress(envelope.sender, envelope.payload.digest_index)
 
     async def _timer_loop(self) -> None:
         while True:
@@ -710,13 +687,13 @@ class LocalSeat:
         self._follow_pace(replica.stable)
         if replica.ended is not None and replica.ended[2].game_number > self._games_ended:
             self._games_ended = replica.ended[2].game_number
-            self._ended_at = self._now()
+            self.finder.game_ended(self._now())
             self.game_over.set()
             for hook in list(self.game_over_hooks):
                 hook()
         elif self.game_over.is_set() and replica.stable.phase != Phase.OVER:
             self.game_over.clear()  # a rematch (spec/rules.md R-51)
-            self._ended_at = None
+            self.finder.game_again()
 
     def _follow_pace(self, stable: Game) -> None:
         """The scores' timeout or the count-in began: look at the duties again when it ends."""
@@ -799,17 +776,11 @@ class LocalSeat:
         replica = self.replica
         if replica is None or replica.ended is None or self.finished.is_set():
             return
-        if self._ended_at is None:
-            self._ended_at = now
-        index = replica.ended[0]
         others = [
             m.node for m in replica.stable.members.values() if m.present and m.node != self.node_id
         ]
-        reached = all(self._progress.get(node, 0) >= index for node in others)
-        waited = now - self._ended_at
-        limit = max(END_WAIT_S, 3 * self.config.settings.suspect_after)
-        # One more heartbeat period, so that our own report of the end goes out too.
-        if (reached and waited > 2 * self.config.settings.heartbeat_every) or waited > limit:
-            if not reached:
+        finish = self.finder.finish(now, replica.ended[0], others)
+        if finish is not None:
+            if not finish.confirmed:
                 log.warning("%s: not every player confirmed the end; finishing anyway", self.label)
             self.finished.set()
