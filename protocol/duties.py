@@ -101,6 +101,7 @@ class Steward:
         save_secret: Callable[[int, RoundSecret], None],
         submit: Callable[[Body], bool],
         pace: Pace | None = None,
+        grace: Grace | None = None,
     ) -> None:
         self.node_id = node_id
         self.pace = pace  # None: the scores are seen at once and there is no count-in
@@ -111,7 +112,7 @@ class Steward:
         self.secrets: dict[int, RoundSecret] = {}
         self.start_sent = False
         self.bot = None if level is None else Bot(level, draw("bot"))
-        self.grace = Grace()
+        self.grace = Grace() if grace is None else grace
 
     def take_secrets(self, replica: Replica, stored: dict[int, RoundSecret]) -> None:
         """A fresh log: forget what was owed, and load the round secrets kept on disk."""
@@ -127,8 +128,9 @@ class Steward:
         self.secrets[round_number] = kept
         return kept
 
-    def deal_duties(self, replica: Replica, reveals_only: bool = False) -> None:
-        """Send what the fair deal asks of this seat now (only its reveals, when leaving)."""
+    def deal_duties(self, replica: Replica, reveals_only: bool = False) -> bool:
+        """Send what the fair deal asks of this seat now (only its reveals, when leaving);
+        True if it asked for anything."""
         bodies = deal_duties(
             replica.stable, self.node_id, replica.pending_own(), self.secrets, self._fresh
         )
@@ -136,6 +138,7 @@ class Steward:
             if reveals_only and not isinstance(body, Reveal):
                 continue
             self.submit(body)
+        return bool(bodies)
 
     def on_own_event(self, entry: LogEntry, stable: Game) -> None:
         """One of our events became final: learn from its outcome."""
@@ -169,7 +172,7 @@ class Steward:
         if self._seen_due(replica, now):
             self.submit(Ready(True))
         self.deal_duties(replica)
-        self._end_grace(replica)
+        self.end_grace(replica)
         if self.bot is not None:
             self._play(replica, self.bot, now)
 
@@ -183,13 +186,15 @@ class Steward:
         seat = stable.seat_of(self.node_id)
         return seat is not None and seat in stable.still_looking()
 
-    def _end_grace(self, replica: Replica) -> None:
-        """Deal on without the players away once their grace is over (spec/rules.md R-57)."""
+    def end_grace(self, replica: Replica) -> bool:
+        """Deal on without the players away once their grace is over (spec/rules.md R-57);
+        True if it did."""
         body = grace_duty(
             replica.stable, self.node_id, replica.pending_own(), silence(replica), self.grace
         )
         if body is not None:
             self.submit(body)
+        return body is not None
 
     def _lobby(self, game: Game, me: Member, stable: Game) -> None:
         self._send_once(lobby_duty(game, me, self.wishes, stable))

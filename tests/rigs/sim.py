@@ -29,8 +29,8 @@ from functools import partial
 from dutchblitz.protocol.auth import Signer
 from dutchblitz.protocol.bots import LEVELS, Bot, think_time
 from dutchblitz.protocol.core import Identity, Replica, Settings
-from dutchblitz.protocol.dealer import Grace, deal_duties, grace_duty, owned
-from dutchblitz.protocol.duties import rematch_duty, silence
+from dutchblitz.protocol.dealer import Grace
+from dutchblitz.protocol.duties import Steward, Wishes, rematch_duty
 from dutchblitz.protocol.effects import (
     Alarm,
     Delivered,
@@ -147,6 +147,7 @@ class SimNode:
     incarnation: int = 0
     bot: Bot | None = None
     pace: Pace = field(default_factory=lambda: Pace(eager=True))
+    steward: Steward | None = None  # the seat's deal duties, as a node's (``Simulation._steward``)
 
 
 class Simulation:
@@ -195,6 +196,7 @@ class Simulation:
             node = SimNode(
                 index, node_id, self._replica(node_id), Disk(), random.Random(seed * 31 + index)
             )
+            node.steward = self._steward(node)
             self.nodes.append(node)
 
     # -- the event loop -------------------------------------------------------------------
@@ -382,25 +384,33 @@ class Simulation:
             self._submit(node, Start(self.scenario.target, True), local)
 
     def _deal(self, node: SimNode, local: float) -> bool:
-        """Send what the fair deal asks of this node now; True if it sent anything."""
+        """Send what the fair deal asks of this node now; True if it sent anything.
 
-        def fresh(number: int) -> RoundSecret:
-            kept = RoundSecret(node.rng.randbytes(32), node.rng.randbytes(32))
-            node.disk.secrets[number] = kept  # kept before the commitment goes out
-            return kept
+        The node's ``Steward`` decides, as a real seat's does; its secrets come from the
+        node's random stream and are kept on its disk before the commitment goes out.
+        """
+        assert node.steward is not None
+        node.steward.grace = self.grace  # a test may set the table's grace after the nodes
+        dealt = node.steward.deal_duties(node.replica)
+        graced = node.steward.end_grace(node.replica)
+        return dealt or graced
 
-        replica = node.replica
-        bodies = deal_duties(
-            replica.stable, node.node_id, replica.pending_own(), node.disk.secrets, fresh
+    def _steward(self, node: SimNode) -> Steward:
+        """A seat's duties for ``node``: the disk keeps its secrets, its stream draws them."""
+
+        def submit(body: Body) -> bool:
+            self._submit(node, body, self._local_now(node))
+            return True
+
+        def keep(number: int, secret: RoundSecret) -> None:
+            node.disk.secrets[number] = secret
+
+        name = f"bot{node.index}"
+        steward = Steward(
+            node.node_id, Wishes(name), None, lambda _: node.rng, keep, submit, grace=self.grace
         )
-        for body in bodies:
-            self._submit(node, body, local)
-        grace = grace_duty(
-            replica.stable, node.node_id, replica.pending_own(), silence(replica), self.grace
-        )
-        if grace is not None:
-            self._submit(node, grace, local)
-        return bool(bodies) or grace is not None
+        steward.take_secrets(node.replica, node.disk.secrets)
+        return steward
 
     def _submit(self, node: SimNode, body: Body, local: float) -> None:
         effects = node.replica.submit(body, local)
@@ -426,7 +436,7 @@ class Simulation:
         self.log(f"restart node {node.index}")
         node.replica = self._replica(node.node_id)
         node.pace = Pace(eager=True)
-        node.replica.stable.own_secrets.update(owned(node.disk.secrets))
+        node.steward = self._steward(node)  # the secrets kept on disk come back
         node.up = True
         local = self._local_now(node)
         self._effects(
