@@ -39,7 +39,7 @@ import contextlib
 import logging
 import os
 import random
-from collections import Counter, deque
+from collections import deque
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 
@@ -61,13 +61,11 @@ from dutchblitz.protocol.effects import (
 from dutchblitz.protocol.finding import AskAgain, JoinSmaller, Seating, TableFinder
 from dutchblitz.protocol.game import Game, Phase
 from dutchblitz.protocol.messages import (
-    Admit,
     Body,
     Bye,
     Heartbeat,
     Hello,
     Kind,
-    Suspect,
 )
 from dutchblitz.protocol.pace import COUNT_IN_S, Pace
 from dutchblitz.protocol.peek import holds_a_start, message_kind, message_sender, own_last_seq
@@ -77,6 +75,7 @@ from .api import GameOn
 from .contacts import Contacts
 from .latecomer import GameNews
 from .store import StateDir, StoreError, TableRecord
+from .tablelog import TableLog
 from .transport import Transport, TransportClosed
 
 log = logging.getLogger("dutchblitz.node")
@@ -127,7 +126,8 @@ class LocalSeat:
         self.replica: Replica | None = None
         self.listeners: list[Listener] = []
         self.watchers: list[Callable[[], None]] = []
-        self.alarms: Counter[str] = Counter()
+        self.table_log = TableLog(self.label)
+        self.alarms = self.table_log.alarms  # counted here, each kind logged once
         self.loop_errors = 0
         self.dropped_other_table = 0
         self.forged_sender = 0
@@ -154,8 +154,6 @@ class LocalSeat:
         settings = config.settings
         self.finder = TableFinder(settings.suspect_after, settings.heartbeat_every)
         self._floor = 0
-        self._results_logged = 0
-        self._round_logged = 0
         self._tasks: list[asyncio.Task[None]] = []
         self.pace = Pace(eager=config.bot is not None, count_in_s=config.count_in_s)
         self._pace_wake: asyncio.TimerHandle | None = None
@@ -371,8 +369,7 @@ class LocalSeat:
         self.replica = replica
         self._execute(replica.restore(found.records, self.store.clock_mark(), now), live=False)
         replica.my_seq = max(replica.my_seq, record.seq_floor)
-        self._results_logged = len(replica.stable.results)
-        self._round_logged = replica.stable.round
+        self.table_log.caught_up(replica.stable)
         log.info(
             "%s: restored %d events of the game at table %s; rejoining",
             self.label,
@@ -389,7 +386,7 @@ class LocalSeat:
         epoch = os.urandom(16) if epoch is None else epoch
         self.store.begin_table(TableRecord(self.config.table, epoch, seq_floor))
         self.store.open_events()
-        self._results_logged = self._round_logged = 0
+        self.table_log.caught_up(None)
         self.game_over.clear()
         self._games_ended = 0
         self.news = GameNews()
@@ -665,15 +662,11 @@ class LocalSeat:
 
     def _on_report(self, effect: Delivered | Withdrawn | Alarm, live: bool) -> None:
         if isinstance(effect, Alarm):
-            self.alarms[effect.kind] += 1
-            if self.alarms[effect.kind] == 1:
-                log.warning(
-                    "%s: %s: %s (reported once per kind)", self.label, effect.kind, effect.detail
-                )
+            self.table_log.alarm(effect)
         elif isinstance(effect, Delivered):
             self._on_delivered(effect)
-            if live:
-                self._log_progress(effect)
+            if live and self.replica is not None:
+                self.table_log.delivered(effect, self.replica.stable)
         for listener in self.listeners:
             listener(effect, live)
 
@@ -708,30 +701,6 @@ class LocalSeat:
         self._pace_wake = None
         self.poke()
         self._notify()
-
-    def _log_progress(self, effect: Delivered) -> None:
-        replica = self.replica
-        if replica is None:
-            return
-        game = replica.stable
-        entry = effect.entry
-        body = entry.body
-        if entry.outcome.accepted and isinstance(body, Bye | Suspect):
-            gone = game.members.get(entry.sender if isinstance(body, Bye) else body.node)
-            if gone is not None:
-                how = "left the table" + (" (goodbye)" if isinstance(body, Bye) else " (removed)")
-                log.info("%s: %s %s", self.label, gone.name, how)
-        elif entry.outcome.accepted and isinstance(body, Admit):
-            log.info("%s: %s sat down", self.label, body.node.hex()[:8])
-        names = {m.seat: m.name for m in game.members.values()}
-        for result in game.results[self._results_logged :]:
-            scores = ", ".join(f"{names[s]} {p:+d}" for s, p in sorted(result.scores.items()))
-            blitz = "no Blitz" if result.blitz_by is None else f"Blitz by {names[result.blitz_by]}"
-            log.info("%s: round %d over (%s): %s", self.label, result.round, blitz, scores)
-        self._results_logged = len(game.results)
-        if game.phase == Phase.PLAYING and self._round_logged != game.round:
-            self._round_logged = game.round
-            log.info("%s: round %d: playing", self.label, game.round)
 
     def _notify(self) -> None:
         for watcher in list(self.watchers):
