@@ -5,7 +5,7 @@ optimistic table, the one with our own moves in flight (and those held back)
 already applied, and refuses it here, with the reason, when the rules would
 refuse it: a fast key press never sends a move that cannot count. A move that
 builds on a play still in flight is held back and goes in its turn
-(node/playqueue.py). Notices come from what becomes final: a lost race, a
+(protocol/playqueue.py). Notices come from what becomes final: a lost race, a
 refusal, a held play that came back, a Blitz, the end of a round or of the game.
 """
 
@@ -27,12 +27,12 @@ from dutchblitz.protocol.game import Game, Phase
 from dutchblitz.protocol.limits import MAX_NAME, MAX_PLAYERS
 from dutchblitz.protocol.messages import Admit, Bye, Ready, Start, Suspect
 from dutchblitz.protocol.moves import CentrePlay, Move, PostPlay, Source, StuckCall, WoodFlip
+from dutchblitz.protocol.playqueue import MAX_HELD, CameBack, PlayQueue
 from dutchblitz.protocol.rules import Reason
 from dutchblitz.protocol.state import Area, Table
 from dutchblitz.protocol.views import game_view
 
 from .api import Action, News, Notice, NoticeKind, PlayerInfo, Refused, Snapshot, Told, Why
-from .playqueue import MAX_HELD, CameBack, PlayQueue
 from .presence import missing_players
 from .runtime import Node
 from .seat import LocalSeat

@@ -5,10 +5,10 @@ P-153). Real replicas on the in-memory network, player 0 pressing keys through a
 
 from __future__ import annotations
 
-from dutchblitz.node.playqueue import PlayQueue
 from dutchblitz.protocol.cards import Colour
 from dutchblitz.protocol.messages import Body, Play
 from dutchblitz.protocol.moves import StuckCall
+from dutchblitz.protocol.playqueue import PlayQueue
 from dutchblitz.protocol.plays import flip_or_turn
 from dutchblitz.protocol.state import Table
 

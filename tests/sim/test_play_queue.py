@@ -1,6 +1,6 @@
 """Impatient players under faults: every seat presses keys in bursts through a ``PlayQueue``.
 
-Each seat plays as a person who never waits for a card to land (node/playqueue.py): a
+Each seat plays as a person who never waits for a card to land (protocol/playqueue.py): a
 burst of moves per turn, built on the queue's view, offered, held when they build on a
 play in flight, and built again in their turn. The simulator's invariants (the same log
 and digest everywhere, every card counted, no desync) must hold through loss, reordering,
@@ -13,10 +13,10 @@ from __future__ import annotations
 from functools import partial
 
 import pytest
-from dutchblitz.node.playqueue import PlayQueue
 from dutchblitz.protocol.bots import LEVELS, Bot, think_time
 from dutchblitz.protocol.game import Phase
 from dutchblitz.protocol.messages import Body
+from dutchblitz.protocol.playqueue import PlayQueue
 
 from tests.rigs.sim import InvariantViolated, SimNode, Simulation
 
