@@ -39,6 +39,7 @@ from dutchblitz.protocol.bots import LEVELS, Level
 from dutchblitz.protocol.core import Settings
 from dutchblitz.protocol.duties import Wishes
 from dutchblitz.protocol.game import Game, Phase
+from dutchblitz.protocol.limits import MAX_NAME as MAX_NAME_BYTES
 from dutchblitz.protocol.pace import COUNT_IN_S
 from dutchblitz.protocol.scoring import DEFAULT_TARGET
 
@@ -54,7 +55,6 @@ from .transport import Transport
 
 log = logging.getLogger("dutchblitz.node")
 
-MAX_NAME_BYTES = 32
 TABLE_SOCKET_FILE = "table-socket.json"  # the table port and let-in keys, for a restart
 KNOCK_RETRY_S = 1.0  # first wait between knocks at a seed's door that is not answering yet
 KNOCK_RETRY_MAX_S = 8.0

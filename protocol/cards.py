@@ -5,6 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 
+from .limits import MAX_PLAYERS as MAX_PLAYERS
+from .limits import MIN_PLAYERS as MIN_PLAYERS
+
 
 class Colour(IntEnum):
     RED = 0
@@ -29,8 +32,6 @@ BLITZ_SIZE = 10
 STANDARD_BACKS = ("pump", "wagon", "bucket", "plow")
 EXPANSION_BACKS = ("buggy", "lantern", "churn", "windmill")
 ALL_BACKS = STANDARD_BACKS + EXPANSION_BACKS
-MIN_PLAYERS = 2
-MAX_PLAYERS = 8
 
 
 @dataclass(frozen=True, slots=True, order=True)

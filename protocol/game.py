@@ -25,6 +25,7 @@ from .fairdeal import (
     secret_hash,
     share_hash,
 )
+from .limits import MAX_NAME
 from .messages import (
     Admit,
     Backdated,
@@ -46,8 +47,6 @@ from .rules import Reason, Refusal, apply, set_active
 from .scoring import DEFAULT_TARGET, add_scores, game_winner, round_scores
 from .state import Slot, Table, deal
 from .wire_moves import WireMoveError, move_from_play
-
-MAX_NAME = 32
 
 
 class Phase(StrEnum):

@@ -21,5 +21,6 @@ MAX_NAME: Final = 32  # a player's or a table's name
 MAX_ENDPOINT: Final = 128  # "tcp://198.18.0.2:5555"
 
 # Seats and scores.
+MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 8
 MAX_TARGET: Final = 1000  # the largest score a game can be played to

@@ -18,8 +18,6 @@ STILL_OVER = {
     ("lines", "node/seat.py"),
     ("lines", "protocol/game.py"),
     ("lines", "node/session.py"),
-    ("limit", "NAME"),
-    ("limit", "PLAYERS"),
 }
 
 
