@@ -70,7 +70,7 @@ NOTICE_MARKERS = {
     NoticeKind.LOST_RACE: "RACE LOST",
     NoticeKind.REFUSED: "NO",
     NoticeKind.BLITZ: "BLITZ!",
-    NoticeKind.ROUND_OVER: "ROUND",
+    NoticeKind.ROUND_OVER: "SCORES",  # "SCORES round 1: you +26, ...": no "ROUND round"
     NoticeKind.GAME_OVER: "GAME OVER",
     NoticeKind.JOINED: "+",
     NoticeKind.LEFT: "-",
@@ -219,6 +219,8 @@ def keybar_text(state: ClientState) -> StyleAndTextTuples:
     if screen == Screen.SCORES:
         if state.phase == Phase.PLAYING:
             return bar(("Tab/Space", "back to the table"), ("?", "help"), ("q", "leave"))
+        if state.late_key():  # keys do not count yet: offer nothing they would do
+            return bar(("?", "help"), ("q", "leave"))
         if state.phase == Phase.OVER:
             return bar((keymap.REMATCH, "rematch"), ("?", "help"), ("q", "leave"))
         if state.phase == Phase.DEALING and state.snap.my_seat in state.snap.game.still_looking:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from dutchblitz.node.api import Snapshot
+from dutchblitz.node.api import PlayerInfo, Snapshot
 from dutchblitz.protocol.views import (
     AreaView,
     Card,
@@ -58,6 +58,10 @@ class Text:
     def cell(self, text: str, width: int, style: str = "") -> Text:
         return self.add(fit(text, width), style)
 
+    def name(self, name: str, width: int, style: str = "", *, tag: str = "") -> Text:
+        """A player's name in a column of ``width``, always followed by a space."""
+        return self.add(fit_name(name, width, tag), style)
+
     def card(
         self, shown: Slot, width: int = CELL, *, pending: bool = False, empty: str = "·"
     ) -> Text:
@@ -73,6 +77,15 @@ class Text:
 def fit(text: str, width: int) -> str:
     """``text`` cut or padded to exactly ``width`` columns."""
     return text[:width].ljust(width)
+
+
+def fit_name(name: str, width: int, tag: str = "") -> str:
+    """``name`` and ``tag`` (" (you)") in ``width`` columns, the last one a space: a name
+    too long is cut with "…" ("flat-out bot 2…"), never the tag."""
+    room = width - 1 - len(tag)
+    if len(name) > room:
+        name = name[: max(0, room - 1)] + "…"
+    return fit(name + tag, width)
 
 
 def card_cell(
@@ -195,7 +208,7 @@ def opponents_block(
         if area is None:
             continue
         name = shown_name(state.name_of(seat), seat in bots)
-        text.add(" ").cell(name, names, "class:name")
+        text.add(" ").name(name, names, "class:name")
         blitz_row(text, area, pending=False)
         for stack in area.post:
             text.card(top(stack))
@@ -247,8 +260,8 @@ def mine_block(text: Text, state: ClientState, table: TableView, live: Mapping[i
         return
     places = pending_places(snap)
     me = state.me
-    text.add(" You  ", "class:header").cell(
-        me.name if me else state.name_of(seat), 16, "class:name"
+    text.add(" You  ", "class:header").name(
+        me.name if me else state.name_of(seat), 17, "class:name"
     )
     text.add(f"Total {snap.game.totals.get(seat, 0)}   Round {live.get(seat, 0):+}")
     if snap.pending_moves:
@@ -304,8 +317,9 @@ def lobby_screen(state: ClientState) -> StyleAndTextTuples:
     text.cell("Ready", 11, "class:header").line("Key", "class:header")
     players = sorted((p for p in snap.players if p.present), key=lambda p: p.seat)
     for player in players:
-        name = shown_name(player.name, player.is_local_bot) + (" (you)" if player.is_me else "")
-        text.add(f"  {player.seat + 1:<3}").cell(name, 22, "class:name")
+        name = shown_name(player.name, player.is_local_bot)
+        tag = " (you)" if player.is_me else ""
+        text.add(f"  {player.seat + 1:<3}").name(name, 22, "class:name", tag=tag)
         text.cell(player.back or "-", 10)
         text.cell(
             "ready" if player.ready else "not ready",
@@ -316,8 +330,7 @@ def lobby_screen(state: ClientState) -> StyleAndTextTuples:
     if len(players) > 1:
         text.line(" Each Key must read the same on every player's screen: compare them aloud.")
     text.line()
-    waited = int(state.seconds_waiting())
-    text.line(f" Other nodes found: {snap.peers_seen}   waiting {waited} s", "class:count")
+    text.line(seated_line(state, players), "class:count")
     if len(players) < 2:
         text.line(
             f" Alone? {keymap.ADD_BOT} adds a bot, {keymap.READY} gets you ready, "
@@ -334,6 +347,21 @@ def lobby_screen(state: ClientState) -> StyleAndTextTuples:
     else:
         text.line(f"{keymap.START} starts once every player is ready.")
     return text.fragments
+
+
+def seated_line(state: ClientState, players: Sequence[PlayerInfo]) -> str:
+    """Who is seated, told apart ("3 players here: you, 1 bot of yours, 1 from another
+    node"); while nobody else is, how long this node has looked for others."""
+    if len(players) < 2:
+        return f" Looking for other players: {int(state.seconds_waiting())} s"
+    bots = sum(1 for p in players if p.is_local_bot)
+    others = sum(1 for p in players if not p.is_local_bot and not p.is_me)
+    parts = ["you"] if any(p.is_me for p in players) else []
+    if bots:
+        parts.append(f"{bots} bot{'s' if bots > 1 else ''} of yours")
+    if others:
+        parts.append(f"{others} from {'other nodes' if others > 1 else 'another node'}")
+    return f" {len(players)} players here: {', '.join(parts)}"
 
 
 def profile_line(profile: int, state_dir: str, width: int = 69) -> str:
@@ -377,7 +405,7 @@ def scores_screen(state: ClientState) -> StyleAndTextTuples:
         local_bot = seat in {p.seat for p in snap.players if p.is_local_bot}
         tag = " (you)" if seat == snap.my_seat else ""
         style = "class:strong" if seat == game.winner else "class:name"
-        text.add("  ").cell(shown_name(state.name_of(seat), local_bot) + tag, 22, style)
+        text.add("  ").name(shown_name(state.name_of(seat), local_bot), 22, style, tag=tag)
         for result in results:
             text.cell(f"{result.scores.get(seat, 0):+}", 6)
         text.line(f"{game.totals.get(seat, 0):>7}", style)

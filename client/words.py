@@ -154,7 +154,7 @@ def _back_at_table(told: Told) -> str:
 
 
 def _round_scores(told: Told) -> str:
-    scores = ", ".join(f"{name} {points:+d}" for name, points in told.scores)
+    scores = ", ".join(f"{name or 'you'} {points:+d}" for name, points in told.scores)
     return f"round {told.count}: {scores}"
 
 

@@ -196,7 +196,7 @@ class Told:
     count: int = 0
     what: str = ""
     detail: str = ""
-    scores: tuple[tuple[str, int], ...] = ()  # (name, points) in seat order
+    scores: tuple[tuple[str, int], ...] = ()  # (name, points) in seat order; "": you
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,7 +25,7 @@ from dutchblitz.protocol.duties import can_start
 from dutchblitz.protocol.effects import Alarm, Delivered, Effect, LogEntry, Withdrawn
 from dutchblitz.protocol.game import Game, Phase
 from dutchblitz.protocol.limits import MAX_NAME, MAX_PLAYERS
-from dutchblitz.protocol.messages import Admit, Bye, Ready, Start, Suspect
+from dutchblitz.protocol.messages import Admit, Bye, Profile, Ready, Start, Suspect
 from dutchblitz.protocol.moves import CentrePlay, Move, PostPlay, Source, StuckCall, WoodFlip
 from dutchblitz.protocol.playqueue import MAX_HELD, CameBack, PlayQueue
 from dutchblitz.protocol.rules import Reason
@@ -60,6 +60,8 @@ class NodeSession:
         # is back, not new.
         replica = self.seat.replica
         self._seen_members: set[bytes] = set() if replica is None else set(replica.stable.members)
+        # Newcomers admitted as "player N": told once their own name is in (their PROFILE).
+        self._unnamed: set[bytes] = set()
         # What this node held when the session began: after a restart, the events of its
         # log become final again as the others are heard, and are not news any more.
         self._held_at_start: dict[bytes, int] = (
@@ -469,12 +471,18 @@ class NodeSession:
             if body.node == me and returning:
                 void, self._void_moves = self._void_moves, 0
                 self._notice(NoticeKind.JOINED, Told(News.BACK_AT_TABLE, count=void))
+            elif member is not None and body.node != me and returning:
+                self._notice(NoticeKind.JOINED, Told(News.BACK, who=member.name))
             elif member is not None and body.node != me:
-                news = News.BACK if returning else News.SAT_DOWN
-                self._notice(NoticeKind.JOINED, Told(news, who=member.name))
+                self._unnamed.add(body.node)  # "sat down" waits for the name the table shows
             elif body.node == me and stable.phase == Phase.OVER:
                 table = self.node.options.table
                 self._notice(NoticeKind.INFO, Told(News.NEXT_GAME, what=table))
+        elif isinstance(body, Profile) and entry.sender in self._unnamed:
+            self._unnamed.discard(entry.sender)
+            member = stable.members.get(entry.sender)
+            if member is not None and not old:
+                self._notice(NoticeKind.JOINED, Told(News.SAT_DOWN, who=member.name))
         elif isinstance(body, Suspect):
             member = stable.members.get(body.node)
             if stable.phase != Phase.LOBBY:
@@ -542,8 +550,9 @@ class NodeSession:
             if result.blitz_by is not None:
                 who = "" if result.blitz_by == me else names.get(result.blitz_by, "?")
                 self._notice(NoticeKind.BLITZ, Told(News.BLITZ, who=who))
-            scores = tuple(
-                (names.get(seat, "?"), points) for seat, points in sorted(result.scores.items())
+            scores = tuple(  # "" names this node's own player: the words say "you"
+                ("" if seat == me else names.get(seat, "?"), points)
+                for seat, points in sorted(result.scores.items())
             )
             shown = stable.shown_round(result.round)
             told = Told(News.ROUND_SCORES, count=shown, scores=scores)

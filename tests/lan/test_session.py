@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from dutchblitz.client.words import said
-from dutchblitz.node.api import Action, Session
+from dutchblitz.node.api import Action, News, Session
 from dutchblitz.node.runtime import Node, Options
 from dutchblitz.node.session import NodeSession
 from dutchblitz.protocol.game import Phase
@@ -64,8 +64,19 @@ def test_a_person_and_two_local_bots_play_through_the_session(tmp_path: Path) ->
             assert session.add_bot("flat-out") is None
             assert session.add_bot("flat-out") is None
             await until(session, lambda: len(session.snapshot().players) == 3, "two bots seated")
+            sat: list[str] = []
+
+            def sat_down() -> bool:
+                told = [n.told for n in session.take_notices() if n.told is not None]
+                sat.extend(t.who for t in told if t.news == News.SAT_DOWN)
+                return len(sat) == 2
+
+            await until(session, sat_down, "two 'sat down' notices")
             bots = [p for p in session.snapshot().players if p.is_local_bot]
             assert len(bots) == 2 and session.snapshot().peers_seen >= 2
+            # Each bot is told by the name the table shows ("flat-out bot 3f9"), not "player 2".
+            assert sorted(sat) == sorted(bot.name for bot in bots)
+            assert all(" bot " in name for name in sat)
             assert said(session.set_name("x" * 40)) == "a name is 1 to 32 bytes"
             assert session.set_back("no-such-back") is not None
             assert (
@@ -87,7 +98,12 @@ def test_a_person_and_two_local_bots_play_through_the_session(tmp_path: Path) ->
             await play_a_while(session)
             notices = session.take_notices()
             kinds = {notice.kind for notice in notices}
-            assert "joined" in kinds and kinds & {"round_over", "blitz", "lost_race", "refused"}
+            assert kinds & {"round_over", "blitz", "lost_race", "refused"}
+            told = [n.told for n in notices if n.told is not None]
+            scores = [dict(t.scores) for t in told if t.news == News.ROUND_SCORES]
+            assert scores, "the round's scores are told"
+            for names in scores:  # this node's own player is "", which the words say "you"
+                assert "" in names and "Grace" not in names
             assert session.remove_bot() is None
         finally:
             await session.leave()
