@@ -461,9 +461,9 @@ def rematch_lines(text: Text, state: ClientState) -> None:
     waiting = [p.name for p in present if not p.ready and not p.is_me]
     parts = []
     if keen:
-        parts.append(f"wants a rematch: {', '.join(keen)}")
+        parts.append(f"{'Wants' if len(keen) == 1 else 'Want'} a rematch: {', '.join(keen)}")
     if waiting:
-        parts.append(f"deciding: {', '.join(waiting)}")
+        parts.append(f"{'still' if parts else 'Still'} deciding: {', '.join(waiting)}")
     if parts:
         text.line(" " + fit("; ".join(parts), 78).rstrip(), "class:hint")
 

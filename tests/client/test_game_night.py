@@ -46,7 +46,7 @@ def test_R49_game_over_offers_a_rematch_and_r_asks_for_one() -> None:
         async with running(session) as drive:
             text = "\n".join(drive.screen())
             assert "GAME OVER" in text and "r: rematch, same table and players" in text
-            assert f"deciding: {NAMES[1]}, {NAMES[2]}" in text
+            assert f"Still deciding: {NAMES[1]}, {NAMES[2]}" in text
             assert " r rematch" in drive.screen()[-1]
             await drive.press("r")
             assert ("set_ready", True) in session.calls
@@ -55,7 +55,8 @@ def test_R49_game_over_offers_a_rematch_and_r_asks_for_one() -> None:
             session.game.apply(session.game.node_of(1) or b"", Ready(True))
             session.stable = session.game.copy()
             session.notify()
-            assert f"wants a rematch: {NAMES[1]}" in "\n".join(drive.screen())
+            text = "\n".join(drive.screen())
+            assert f"Wants a rematch: {NAMES[1]}; still deciding: {NAMES[2]}" in text
             await drive.press("r")  # a change of mind
             assert ("set_ready", False) in session.calls
 
