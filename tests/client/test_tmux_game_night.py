@@ -203,7 +203,9 @@ def one_key(server: Tmux, shown: Screen, evening: Evening) -> None:
 
 
 def bots_seated(count: int) -> Callable[[Screen], bool]:
-    return lambda shown: text(shown).count("flat-out bot ") >= count
+    """``count`` bots in the lobby's rows ("  2  flat-out bot 3f9"), not in its notices."""
+    row = re.compile(r"^\s+\d+\s+flat-out bot ")
+    return lambda shown: sum(1 for line in shown if row.match(line)) >= count
 
 
 def changed_from(before: Screen) -> Callable[[Screen], bool]:
