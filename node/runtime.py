@@ -434,7 +434,10 @@ class Node:
         assert main is not None and self.interface is not None and self.state_root is not None
         used = {bot.number for bot in self.bots}
         if number is None or number in used:
-            number = next(n for n in range(1, 1000) if n not in used)
+            # A new bot is a new player: a folder never used, so never a key and log of a bot
+            # taken away earlier, which the table holds as gone (its folder stays, as all logs).
+            taken = used | {int(p.name) for p in self._bot_folders() if p.name.isdigit()}
+            number = next(n for n in range(1, 10_000) if n not in taken)
         store = StateDir(self.state_root / "bots" / str(number))
         signer = store.identity()
         node_id = signer.node_id
@@ -462,6 +465,11 @@ class Node:
         main.meet(node_id, transport.endpoint)
         await seat.start()
         return seat
+
+    def _bot_folders(self) -> list[Path]:
+        assert self.state_root is not None
+        folder = self.state_root / "bots"
+        return [p for p in folder.iterdir() if p.is_dir()] if folder.is_dir() else []
 
     async def remove_bot(self) -> bool:
         """Take the most recently seated local bot away (it says goodbye)."""

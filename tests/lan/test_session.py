@@ -173,3 +173,43 @@ def describe(session: NodeSession) -> str:
         for seat, area in table.areas.items()
     }
     return f"pending {snapshot.pending_moves}, areas {areas}, piles {len(table.piles)}"
+
+
+def test_a_bot_taken_off_and_put_back_is_a_fresh_ready_bot(tmp_path: Path) -> None:
+    """`+`, `-`, `+` in the lobby: the new bot is ready, and no node sees its state differ."""
+
+    async def scenario() -> None:
+        node = Node(options(tmp_path))
+        await node.start()
+        session = NodeSession(node)
+        try:
+            await until(session, lambda: session.snapshot().players[0].name == "Ada", "profile")
+            assert session.add_bot("normal") is None
+
+            def one_bot_ready() -> bool:
+                bots = [p for p in session.snapshot().players if p.is_local_bot]
+                return len(bots) == 1 and bots[0].ready
+
+            await until(session, one_bot_ready, "the bot seated and ready")
+            first = next(p for p in session.snapshot().players if p.is_local_bot)
+            assert session.remove_bot() is None
+
+            def gone() -> bool:
+                return all(
+                    p.node != first.node or not p.present for p in session.snapshot().players
+                )
+
+            await until(session, gone, "the bot gone")
+            assert session.add_bot("normal") is None
+
+            def fresh_and_ready() -> bool:
+                bots = [p for p in session.snapshot().players if p.is_local_bot]
+                return len(bots) == 1 and bots[0].ready and bots[0].node != first.node
+
+            await until(session, fresh_and_ready, "a fresh bot, ready")
+            kinds = [n.kind for n in session.take_notices()]
+            assert "alarm" not in [str(kind) for kind in kinds]
+        finally:
+            await session.leave()
+
+    run(scenario())
