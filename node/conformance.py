@@ -26,6 +26,13 @@ from . import blackbox, framing_vectors
 NODE_VECTOR_FILES = (("framing.json", framing_vectors.cases),)
 
 
+def _failing(name: str, message: str) -> Case:
+    def check() -> str:
+        return message
+
+    return Case("load", name, check)
+
+
 def node_cases() -> tuple[list[Case], list[str]]:
     cases: list[Case] = []
     notes: list[str] = []
@@ -37,8 +44,7 @@ def node_cases() -> tuple[list[Case], list[str]]:
         try:
             cases.extend(make(json.loads(source.read_text(encoding="utf-8"))))
         except Exception as exc:  # a broken file fails the run with a reason
-            message = f"{type(exc).__name__}: {exc}"
-            cases.append(Case("load", name, lambda message=message: message))
+            cases.append(_failing(name, f"{type(exc).__name__}: {exc}"))
     return cases, notes
 
 
