@@ -41,7 +41,8 @@ TARGET = 41  # one round scores at most +40 (R-28): the game needs two rounds or
 GAME_S = 150.0  # of play, for the whole game and the rematch's double play if still due
 PLAYERS = ("Ada (you)", "flat-out bot")
 PAIR_S = 5.0  # for a double play to be final, or to come to nothing
-FAILED_PAIR = ("beat you to", "came back", "RACE LOST")
+# "no centre pile takes": a bot filled the pile between the screen read and the keys.
+FAILED_PAIR = ("beat you to", "came back", "RACE LOST", "no centre pile takes")
 NOT_FINAL = "not final yet"
 ROUND_SCORE = re.compile(r"^ You  .*Total (-?\d+)\s+Round ([-+]?\d+)")
 SCORE_ROW = re.compile(r"^  (\S.{21})((?:[-+]\d+\s+)+?)\s*(-?\d+)$")
