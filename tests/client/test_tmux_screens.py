@@ -4,6 +4,7 @@ first game's hint line, bots labelled with their level, and a rematch taken (iss
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import time
 from pathlib import Path
@@ -31,7 +32,8 @@ def play_until(server: Tmux, pane: str, wanted: str) -> None:
         if wanted in text(shown):
             return
         step(server, pane, shown, flips)
-        time.sleep(0.05)  # a person's pace: the bot plays meanwhile
+        with contextlib.suppress(AssertionError):  # a key that changed nothing: look again
+            server.wait(pane, lambda now, was=shown: now != was, "a change", timeout=1.0)
     raise AssertionError(f"no {wanted!r} in {GAME_SECONDS:.0f} s:\n{text(server.screen(pane))}")
 
 

@@ -40,7 +40,9 @@ def test_a_refused_link_that_comes_up_is_reported_once() -> None:
             assert stranger.send(a.node_id, b"hello again")
             sender, data = await asyncio.wait_for(a.recv(), 10.0)
             assert (sender, data) == (node_id(7), b"hello again")
-            await asyncio.sleep(0.3)
+            # One more round trip on the same link: any second report would have come by now.
+            assert stranger.send(a.node_id, b"still here")
+            assert await asyncio.wait_for(a.recv(), 10.0) == (node_id(7), b"still here")
             assert relinked == [a.node_id], "reported once"
 
     run(scenario())
