@@ -24,7 +24,7 @@ from dutchblitz.protocol.views import (
 )
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from . import countin, guide, keymap
+from . import countin, guide, keymap, words
 from .keymap import KeyHelp
 from .presence import game_on_lines
 from .state import ClientState
@@ -305,6 +305,8 @@ def lobby_screen(state: ClientState) -> StyleAndTextTuples:
     text.add(" Table    ", "class:header").cell(table or "(none yet)", 24)
     text.add("Address  ", "class:header").line(address or "(not listening yet)")
     text.add(" Network  ", "class:header").line(snap.interface or "(finding...)")
+    if snap.tv is not None:
+        text.add(" TV       ", "class:header").line(words.tv_text(snap.tv))
     if snap.profile > 1:
         text.add(" Profile  ", "class:header").line(profile_line(snap.profile, snap.state_dir))
     text.line()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from dutchblitz.node.api import GameOn, News, Notice, Refused, Told, Why
+from dutchblitz.node.api import GameOn, News, Notice, Refused, Told, TvLink, Why
 
 WORDS: dict[Why, str] = {
     # moves (spec/rules.md, section 9)
@@ -104,6 +104,13 @@ def game_on_text(table: str, game: GameOn) -> str:
         known.append(f"round {game.round}")
     where = f" at {table}" if table else ""
     return f"a game is on{where}" + (f": {', '.join(known)}" if known else "")
+
+
+def tv_text(tv: TvLink) -> str:
+    """The lobby's line about the TV view (``--web``): its address, and who can open it."""
+    if tv.shared:
+        return f"{tv.url}  anyone on this network can open it"
+    return f"{tv.url}  (this machine only)"
 
 
 def say(refused: Refused) -> str:

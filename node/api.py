@@ -221,6 +221,14 @@ class Missing:
 
 
 @dataclass(frozen=True, slots=True)
+class TvLink:
+    """Where this node serves the TV view in the browser (``--web``)."""
+
+    url: str  # "http://192.0.2.2:8080/"
+    shared: bool  # other machines on the network can open it, not only this one
+
+
+@dataclass(frozen=True, slots=True)
 class Snapshot:
     """Everything a screen needs, as of one moment."""
 
@@ -249,6 +257,7 @@ class Snapshot:
     count_in: float = 0.0  # of your count-in: you may play when it is 0
     missing: tuple[Missing, ...] = ()  # players not heard from lately, in seat order
     game_on: GameOn | None = None  # we arrived while this game was on: seated after it
+    tv: TvLink | None = None  # the TV view this node serves (None: none)
 
 
 class Session(Protocol):

@@ -19,8 +19,9 @@ import signal
 import sys
 import traceback
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from dutchblitz.protocol.bots import LEVELS
 from dutchblitz.protocol.limits import MAX_NAME as MAX_TEXT_BYTES
@@ -31,6 +32,10 @@ from .api import Session
 from .runtime import Node, Options, StartError
 from .session import NodeSession
 from .store import StoreError
+from .tv.address import WebAddress, parse_web
+
+if TYPE_CHECKING:
+    from .tv.server import TvServer
 
 log = logging.getLogger("dutchblitz.node")
 
@@ -116,6 +121,13 @@ def _peer(value: str) -> str:
     if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
         raise argparse.ArgumentTypeError(f"expected HOST:PORT, got {value!r}")
     return value
+
+
+def _web(value: str) -> WebAddress:
+    try:
+        return parse_web(value)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -204,6 +216,13 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help=f"a private table: ask for its passphrase (hidden), or take ${PASSPHRASE_ENV}",
     )
+    parser.add_argument(
+        "--web",
+        type=_web,
+        metavar="[HOST:]PORT",
+        help="put the table on a TV: a read-only page at http://127.0.0.1:PORT/; "
+        "HOST:PORT shares it on the network (0.0.0.0:PORT: on every interface)",
+    )
     return parser
 
 
@@ -226,6 +245,7 @@ def options_from_args(args: argparse.Namespace) -> Options:
         suspect_after=args.suspect_after,
         discovery=not args.no_discovery,
         passphrase=args.passphrase,
+        web=args.web,
     )
 
 
@@ -282,17 +302,51 @@ async def run_node(options: Options | argparse.Namespace, attach_ui: UI | None =
     node = Node(options)
     stopping: asyncio.Future[int] = asyncio.get_running_loop().create_future()
     _catch_signals(stopping)
+    tv: TvServer | None = None
     try:
+        if options.web is not None:
+            # Bound before the node joins: a port that is taken stops it before anyone saw it.
+            tv = await _open_tv(options.web)
+            if tv is None:
+                return EXIT_USAGE
+            node.options = replace(options, web=tv.address)  # the port bound, if 0 was asked
         failed = await _start(node)
         if failed is not None:
             return failed
         if attach_ui is not None and node.state_root is not None:
             _log_to_file(node.state_root, early)
-        if attach_ui is not None:
-            return await _with_ui(node, attach_ui, stopping)
+        session = NodeSession(node) if attach_ui is not None or tv is not None else None
+        if tv is not None and session is not None:
+            tv.watch(session)
+            _say_tv(node, tv)
+        if attach_ui is not None and session is not None:
+            return await _with_ui(node, attach_ui, stopping, session)
         return await _headless(node, stopping)
     finally:
+        if tv is not None:
+            await tv.close()
         _release_signals()
+
+
+async def _open_tv(address: WebAddress) -> TvServer | None:
+    """The TV view's server, listening; None when it cannot (one line said)."""
+    # Imported here: a node without --web never loads the web library.
+    from .tv.server import TvServer, bind_error
+
+    try:
+        return await TvServer.open(address)
+    except OSError as error:
+        print(f"blitz-node: {bind_error(address, error)}", file=sys.stderr)
+        return None
+
+
+def _say_tv(node: Node, tv: TvServer) -> None:
+    """The page's address in the log (headless, that is the screen; the table shows it too)."""
+    url = tv.url(node.interface.address if node.interface is not None else "")
+    if tv.address.shared:
+        log.info("TV view at %s: anyone on this network can open it", url)
+    else:
+        log.info("TV view at %s (this machine only: --web HOST:PORT shares it)", url)
 
 
 async def _start(node: Node) -> int | None:
@@ -362,10 +416,12 @@ async def _headless(node: Node, stopping: asyncio.Future[int]) -> int:
     return stopping.result()
 
 
-async def _with_ui(node: Node, attach_ui: UI, stopping: asyncio.Future[int]) -> int:
+async def _with_ui(
+    node: Node, attach_ui: UI, stopping: asyncio.Future[int], session: Session
+) -> int:
     main = node.main
     assert main is not None
-    ui = asyncio.ensure_future(attach_ui(NodeSession(node)))
+    ui = asyncio.ensure_future(attach_ui(session))
     main.game_over_hooks.append(_write_summary_at_end(node))  # each game's, rematches too
     which = await _first(ui, main.failed.wait(), stopping)
     if which == 1:

@@ -27,6 +27,7 @@ import getpass
 import json
 import logging
 import socket
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,6 +53,7 @@ from .seat import LocalSeat, SeatConfig
 from .statelock import StateLock, claim_state_dir
 from .store import StateDir, StoreError, write_json
 from .transport import Transport
+from .tv.address import WebAddress
 
 log = logging.getLogger("dutchblitz.node")
 
@@ -92,6 +94,7 @@ class Options:
     # Every seat's count-in before it plays a round (spec/rules.md R-55). Not a flag: a
     # table is fair when every honest node counts the same; a bench may set 0.
     count_in_s: float = COUNT_IN_S
+    web: WebAddress | None = None  # --web: where the TV view is served (None: not served)
 
 
 def default_name(bot: bool, node_id: bytes, profile: int = 1) -> str:
@@ -548,9 +551,7 @@ def _names(game: Game) -> dict[int, str]:
     """Seat to display name; a name two players share gets its seat added."""
     by_seat = game.by_seat()
     names = {seat: member.name for seat, member in by_seat.items()}
-    counts: dict[str, int] = {}
-    for name in names.values():
-        counts[name] = counts.get(name, 0) + 1
+    counts = Counter(names.values())
     return {
         seat: name if counts[name] == 1 else f"{name} (seat {seat + 1})"
         for seat, name in names.items()

@@ -37,6 +37,7 @@ from .presence import missing_players
 from .runtime import Node
 from .seat import LocalSeat
 from .statelock import shown
+from .tv.address import tv_link
 
 MAX_NOTICES = 200
 GONE_TOGETHER_S = 1.5  # players gone this close are told as one (a node and its bots)
@@ -137,6 +138,7 @@ class NodeSession:
             if replica is None
             else missing_players(replica, loop.time(), seat.steward.grace),
             game_on=seat.game_on(),
+            tv=tv_link(node.options.web, node.interface.address if node.interface else ""),
         )
 
     def _fingerprint(self, node: bytes) -> str:

@@ -24,3 +24,6 @@ MAX_ENDPOINT: Final = 128  # "tcp://198.18.0.2:5555"
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 8
 MAX_TARGET: Final = 1000  # the largest score a game can be played to
+
+# The TV view in the browser (node/tv): read-only, so only its cost to the node is bounded.
+MAX_TV_VIEWERS: Final = 32  # pages open on the live table at once; one more is turned away

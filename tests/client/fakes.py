@@ -15,7 +15,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from dutchblitz.node.api import Action, Notice, NoticeKind, PlayerInfo, Refused, Snapshot, Why
+from dutchblitz.node.api import (
+    Action,
+    Notice,
+    NoticeKind,
+    PlayerInfo,
+    Refused,
+    Snapshot,
+    TvLink,
+    Why,
+)
 from dutchblitz.protocol.cards import Card, new_deck
 from dutchblitz.protocol.fairdeal import secret_hash, share_hash
 from dutchblitz.protocol.game import Game, Phase
@@ -104,6 +113,7 @@ class FakeSession:
     post_stacking: bool = True  # the lobby's choice, what our START carries
     scores_left: float = 0.0  # as the node would say: seconds until it says "seen" itself
     count_in: float = 0.0  # seconds of count-in left as of each snapshot
+    tv: TvLink | None = None  # the TV view the node serves (--web)
     stable: Game = field(init=False)
     pending: list[Body] = field(default_factory=list)
     callbacks: list[Callable[[], None]] = field(default_factory=list)
@@ -137,6 +147,7 @@ class FakeSession:
             else self.game.post_stacking,
             scores_left=self.scores_left,
             count_in=self.count_in,
+            tv=self.tv,
         )
 
     def player_infos(self) -> tuple[PlayerInfo, ...]:

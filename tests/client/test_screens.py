@@ -10,7 +10,7 @@ import pytest
 from dutchblitz.client.layout import body_text
 from dutchblitz.client.screens import card_cell, flag_banner
 from dutchblitz.client.state import Screen
-from dutchblitz.node.api import Action
+from dutchblitz.node.api import Action, TvLink
 from dutchblitz.protocol.cards import Colour, card
 from dutchblitz.protocol.game import Flag, FlagKind, Phase, RoundResult
 from prompt_toolkit.formatted_text import to_plain_text
@@ -21,6 +21,7 @@ from tests.client.fakes import NAMES, FakeSession, lobby_game, playing_session
 pytestmark = pytest.mark.timeout(30)
 PLAYER_COUNTS = (2, 4, 8)
 BODY_LINES = 24 - 4  # the title, two notice lines and the key bar take the rest
+TV = TvLink("http://192.168.100.200:65535/", shared=True)  # the longest address --web shows
 
 
 def run(coro: Coroutine[Any, Any, None]) -> None:
@@ -54,12 +55,14 @@ def scored(players: int, *, over: bool) -> FakeSession:
 
 MAKERS: dict[str, Callable[[int], FakeSession]] = {
     "lobby": lambda n: FakeSession(lobby_game(n), peers_seen=0, seconds_running=60.0),
+    "lobby with a TV": lambda n: FakeSession(lobby_game(n), tv=TV),
     "table": busy_table,
     "scores": lambda n: scored(n, over=False),
     "game over": lambda n: scored(n, over=True),
 }
 EXPECTED_SCREEN = {
     "lobby": Screen.LOBBY,
+    "lobby with a TV": Screen.LOBBY,
     "table": Screen.TABLE,
     "scores": Screen.SCORES,
     "game over": Screen.SCORES,
@@ -96,6 +99,20 @@ def test_every_screen_fits_80x24(name: str, players: int) -> None:
             help_body = to_plain_text(body_text(drive.state)).rstrip("\n").split("\n")
             assert len(help_body) <= BODY_LINES
             assert max(width(line) for line in help_body) <= 80
+
+    run(go())
+
+
+@pytest.mark.parametrize(("shared", "said"), [(True, "anyone on this network can open it"),
+                                              (False, "(this machine only)")])  # fmt: skip
+def test_the_lobby_says_where_the_tv_view_is_and_who_can_open_it(shared: bool, said: str) -> None:
+    session = FakeSession(lobby_game(2), tv=TvLink("http://192.0.2.2:8080/", shared))
+
+    async def go() -> None:
+        async with running(session, rows=24, columns=80) as drive:
+            await drawn(drive)
+            lines = [line for line in drive.screen() if line.startswith(" TV ")]
+            assert lines == [f" TV       http://192.0.2.2:8080/  {said}".ljust(len(lines[0]))]
 
     run(go())
 

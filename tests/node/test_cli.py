@@ -37,6 +37,9 @@ BAD = [
     (["--bot-level", "warp"], "--bot-level: invalid choice: 'warp'"),
     (["--suspect-after", "0"], "--suspect-after: must be from 0.2 to 600 seconds, got 0"),
     (["--seed", "-1"], "--seed: must be from 0 to"),
+    (["--web", "tv"], "--web: expected PORT or HOST:PORT, got 'tv'"),
+    (["--web", "70000"], "--web: expected PORT or HOST:PORT, with a port from 0 to 65535"),
+    (["--web", ":8080"], "--web: expected PORT or HOST:PORT, got ':8080'"),
     (["--join", "--headless"], "--headless needs --bot"),
     (["--join", "--players", "3"], "--players goes with --headless"),
 ]

@@ -1,0 +1,188 @@
+// The TV view: draws the public table the node pushes over server-sent events.
+// It only listens: nothing here can send a move. Every text a player chose (a name)
+// goes in with textContent, never as HTML.
+"use strict";
+
+const RETRY_MS = 3000; // a refused or broken stream is opened again after this
+const COLOUR_NAMES = { red: "Red", blue: "Blue", green: "Green", yellow: "Yellow" };
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = String(text);
+  return node;
+}
+
+// A card: its colour, a big value, and under it the letter and the boy/girl symbol,
+// taken from the label the terminal shows ("5R♂").
+function cardNode(card, count, extra) {
+  const node = el("div", "card" + (extra ? " " + extra : ""));
+  if (card) {
+    node.classList.add(card.colour);
+    node.title = card.label;
+    node.dataset.card = card.label;
+    const value = String(card.value);
+    node.append(el("span", "value", value), el("span", "mark", card.label.slice(value.length)));
+  } else {
+    node.classList.add(count ? "back" : "empty");
+  }
+  if (count !== undefined && count > 1) node.append(el("span", "count", "×" + count));
+  return node;
+}
+
+// A place in a player's area: its top card (a back when face down, a dashed outline
+// when empty) over a label that gives the count.
+function place(label, card, count, extra) {
+  const node = el("div", "place");
+  const shown = cardNode(card, undefined, extra);
+  if (!card && count) shown.className = "card back " + extra;
+  node.append(shown, el("span", "label", label));
+  return node;
+}
+
+function roundText(state) {
+  switch (state.phase) {
+    case "starting": return "the node is starting…";
+    case "lobby": return "In the lobby";
+    case "dealing": return "Round " + state.round + ": dealing…";
+    case "playing": return "Round " + state.round + " · first to " + state.target;
+    case "over": return "Game over";
+    default: return "";
+  }
+}
+
+function bannerText(state) {
+  if (state.phase === "over" && state.winner !== null) {
+    const best = Math.max(0, ...state.players.map((p) => p.total));
+    return state.winner + " wins with " + best + " points!";
+  }
+  if (state.phase === "lobby") {
+    const ready = state.players.filter((p) => p.ready).length;
+    const seated = state.players.length;
+    if (seated < 2) return "Waiting for players to sit down";
+    return ready + " of " + seated + " players ready";
+  }
+  return "";
+}
+
+function drawCentre(state) {
+  const centre = document.getElementById("centre");
+  centre.replaceChildren();
+  for (const group of state.centre || []) {
+    const node = el("div", "colour-group");
+    node.dataset.colour = group.colour;
+    node.append(el("h2", "", COLOUR_NAMES[group.colour] + " (" + group.letter + ")"));
+    const piles = el("div", "piles");
+    if (group.piles.length === 0) piles.append(cardNode(null, 0));
+    for (const pile of group.piles) piles.append(cardNode(pile.top, pile.count, "pile"));
+    node.append(piles);
+    if (group.done) node.append(el("div", "done", group.done + " done"));
+    centre.append(node);
+  }
+}
+
+function playerStatus(player) {
+  if (player.away) return "away";
+  if (!player.present) return "left";
+  const area = player.area;
+  if (area && !area.active) return "out";
+  if (area && area.stuck) return "stuck";
+  return "";
+}
+
+function drawPlayer(player) {
+  const node = el("div", "player");
+  node.dataset.seat = player.seat;
+  const status = playerStatus(player);
+  if (status === "left" || status === "out") node.classList.add("gone");
+  const head = el("div", "head");
+  head.append(el("span", "name", player.name), el("span", "state", status));
+  head.append(el("span", "live", "round " + (player.live >= 0 ? "+" : "") + player.live));
+  head.append(el("span", "total", player.total));
+  node.append(head);
+  const area = player.area;
+  if (area) {
+    const cards = el("div", "cards");
+    const blitz = area.blitz.count ? "Blitz ×" + area.blitz.count : "Blitz!";
+    cards.append(place(blitz, area.blitz.top, area.blitz.count, "blitz medium"));
+    const posts = el("div", "place");
+    const row = el("div", "posts");
+    for (const post of area.posts) row.append(cardNode(post.top, post.count, "post small"));
+    posts.append(row, el("span", "label", "Posts"));
+    cards.append(posts);
+    cards.append(place("Wood ×" + area.wood.count, area.wood.top, area.wood.count, "wood small"));
+    cards.append(place("Hand ×" + area.hand, null, area.hand, "hand small"));
+    node.append(cards);
+  }
+  return node;
+}
+
+function drawLobby(state) {
+  const list = el("div", "lobby");
+  for (const player of state.players) {
+    const row = el("div", "row");
+    row.append(el("span", "name", player.name), el("span", "back", player.back));
+    row.append(el("span", player.ready ? "ready" : "notready", player.ready ? "ready" : "not ready"));
+    list.append(row);
+  }
+  return list;
+}
+
+function drawScores(state) {
+  const scores = document.getElementById("scores");
+  scores.replaceChildren();
+  const show = state.results.length > 0 && state.phase !== "playing";
+  scores.hidden = !show;
+  if (!show) return;
+  const table = el("table", "scores");
+  const head = el("tr");
+  head.append(el("th", "", "Player"));
+  for (const result of state.results) head.append(el("th", "", "R" + result.round));
+  head.append(el("th", "", "Total"));
+  table.append(head);
+  for (const player of state.players) {
+    const row = el("tr");
+    row.append(el("td", "", player.name));
+    for (const result of state.results) {
+      const points = result.scores[String(player.seat)];
+      row.append(el("td", "", points === undefined ? "" : points));
+    }
+    row.append(el("td", "", player.total));
+    table.append(row);
+  }
+  scores.append(el("h2", "", "Scores"), table);
+}
+
+function draw(state) {
+  window.tvState = state;
+  document.getElementById("title").textContent = "Dutch Blitz" + (state.table ? " · " + state.table : "");
+  document.getElementById("round").textContent = roundText(state);
+  const banner = document.getElementById("banner");
+  banner.textContent = bannerText(state);
+  banner.hidden = banner.textContent === "";
+  const players = document.getElementById("players");
+  players.replaceChildren();
+  if (state.phase === "lobby") players.append(drawLobby(state));
+  else for (const player of state.players || []) players.append(drawPlayer(player));
+  drawCentre(state);
+  drawScores(state);
+}
+
+function showLink(live) {
+  const link = document.getElementById("link");
+  link.className = "link " + (live ? "live" : "connecting");
+  link.textContent = live ? "live" : "reconnecting…";
+}
+
+function connect() {
+  const events = new EventSource("/events");
+  events.onopen = () => showLink(true);
+  events.onmessage = (message) => draw(JSON.parse(message.data));
+  events.onerror = () => {
+    showLink(false);
+    // The browser tries again by itself after a broken stream; not after a refusal.
+    if (events.readyState === EventSource.CLOSED) setTimeout(connect, RETRY_MS);
+  };
+}
+
+connect();
