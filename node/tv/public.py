@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from dutchblitz.protocol.cards import VALUES
-from dutchblitz.protocol.views import AreaView, GameView, Slot, TableView
+from dutchblitz.protocol.views import AreaView, Colour, GameView, Slot, TableView
 
 from ..api import Snapshot
 
@@ -59,7 +59,7 @@ def _area(area: AreaView) -> Json:
 def _centre(table: TableView) -> list[Json]:
     """The centre piles by colour, each pile's top and size; full piles counted, not drawn."""
     centre = []
-    for colour in sorted({pile.colour for pile in table.piles}):
+    for colour in Colour:  # every colour, a pile or not: the page keeps its places
         piles = [pile for pile in table.piles if pile.colour == colour]
         open_piles = [pile.cards for pile in piles if len(pile.cards) < len(VALUES)]
         centre.append(

@@ -22,6 +22,7 @@ from dutchblitz.node.tv.address import WebAddress, parse_web, tv_link
 from dutchblitz.node.tv.public import public_view
 from dutchblitz.node.tv.server import TvServer, bind_error
 from dutchblitz.protocol.cards import Card
+from dutchblitz.protocol.game import Phase, RoundResult
 from dutchblitz.protocol.limits import MAX_TV_VIEWERS
 from dutchblitz.protocol.state import Table
 from hypothesis import HealthCheck, given, settings
@@ -354,3 +355,19 @@ def test_a_host_not_of_this_machine_is_one_line() -> None:
         )
 
     asyncio.run(go())
+
+
+def test_the_end_shows_the_winner_and_every_round() -> None:
+    session = playing_session(3)
+    game = session.stable
+    for number in (1, 2):
+        game.results.append(RoundResult(number, {0: 40, 1: 3, 2: -5}, 0))
+    game.totals = {0: 80, 1: 6, 2: -10}
+    game.phase, game.winner = Phase.OVER, 0
+    data = public_view(session.snapshot())
+    assert data["phase"] == "over" and data["winner"] == "Ada"
+    assert [p["total"] for p in data["players"]] == [80, 6, -10]
+    assert data["results"] == [
+        {"round": 1, "scores": {"0": 40, "1": 3, "2": -5}, "blitz_by": "Ada"},
+        {"round": 2, "scores": {"0": 40, "1": 3, "2": -5}, "blitz_by": "Ada"},
+    ]

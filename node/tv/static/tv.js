@@ -56,6 +56,10 @@ function bannerText(state) {
     const best = Math.max(0, ...state.players.map((p) => p.total));
     return state.winner + " wins with " + best + " points!";
   }
+  const last = state.results.length ? state.results[state.results.length - 1] : null;
+  if (state.phase === "dealing" && last && last.blitz_by) {
+    return "Round " + last.round + ": " + last.blitz_by + " called Blitz!";
+  }
   if (state.phase === "lobby") {
     const ready = state.players.filter((p) => p.ready).length;
     const seated = state.players.length;
@@ -90,18 +94,18 @@ function playerStatus(player) {
   return "";
 }
 
-function drawPlayer(player) {
+function drawPlayer(player, over) {
   const node = el("div", "player");
   node.dataset.seat = player.seat;
   const status = playerStatus(player);
   if (status === "left" || status === "out") node.classList.add("gone");
   const head = el("div", "head");
   head.append(el("span", "name", player.name), el("span", "state", status));
-  head.append(el("span", "live", "round " + (player.live >= 0 ? "+" : "") + player.live));
+  if (!over && player.area) head.append(el("span", "live", "round " + (player.live >= 0 ? "+" : "") + player.live));
   head.append(el("span", "total", player.total));
   node.append(head);
   const area = player.area;
-  if (area) {
+  if (area && !over) {
     const cards = el("div", "cards");
     const blitz = area.blitz.count ? "Blitz ×" + area.blitz.count : "Blitz!";
     cards.append(place(blitz, area.blitz.top, area.blitz.count, "blitz medium"));
@@ -163,8 +167,9 @@ function draw(state) {
   const players = document.getElementById("players");
   players.replaceChildren();
   if (state.phase === "lobby") players.append(drawLobby(state));
-  else for (const player of state.players || []) players.append(drawPlayer(player));
-  drawCentre(state);
+  else for (const player of state.players || []) players.append(drawPlayer(player, state.phase === "over"));
+  if (state.phase === "over") document.getElementById("centre").replaceChildren();
+  else drawCentre(state);
   drawScores(state);
 }
 

@@ -1,0 +1,163 @@
+"""The TV view in a real browser: Debian's Chromium, headless, driven by Playwright.
+
+Two bot nodes play on 127.0.0.1; one serves the page (``--web``). The page shows both
+players and the centre piles changing as the bots play, and every frame the page was sent
+holds cards only in their public places. A node that restarts is found again by the page
+on its own. Skips only where /usr/bin/chromium is absent.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.lan.nodes import BlitzNode, free_ports, loopback_args, stop_all
+
+CHROMIUM = Path("/usr/bin/chromium")
+if not CHROMIUM.exists():
+    pytest.skip(
+        "the browser test needs Debian's chromium at /usr/bin/chromium (apt-get install chromium)",
+        allow_module_level=True,
+    )
+sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
+
+pytestmark = [pytest.mark.lan, pytest.mark.timeout(240)]
+
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+]  # fmt: skip
+WAIT_MS = 90_000
+BYPASS = True  # the page forbids eval (its CSP); the test's own probes evaluate strings
+URL_LINE = re.compile(r"TV view at (http://127\.0\.0\.1:\d+/)")
+# Every frame the page takes in, kept for the test (the page itself keeps none).
+RECORD_FRAMES = """
+window.tvFrames = [];
+const Plain = window.EventSource;
+window.EventSource = class extends Plain {
+  constructor(...args) {
+    super(...args);
+    this.addEventListener("message", (message) => window.tvFrames.push(message.data));
+  }
+};
+"""
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+def tv_url(node: BlitzNode) -> str:
+    node.wait_for_line(lambda lines: any(URL_LINE.search(line) for line in lines), "TV line")
+    found = next(URL_LINE.search(line) for line in node.lines if URL_LINE.search(line))
+    assert found is not None
+    return found.group(1)
+
+
+def cards_in(value: Any) -> int:
+    if isinstance(value, dict):
+        return ("label" in value) + sum(cards_in(v) for v in value.values())
+    if isinstance(value, list):
+        return sum(cards_in(v) for v in value)
+    return 0
+
+
+def public_places(frame: dict[str, Any]) -> int:
+    """The face-up cards a frame may hold: the tops, each in its place."""
+    places = [pile["top"] for group in frame.get("centre", []) for pile in group["piles"]]
+    for player in frame.get("players", []):
+        area = player["area"]
+        if area is not None:
+            places += [area["blitz"]["top"], area["wood"]["top"]]
+            places += [post["top"] for post in area["posts"]]
+            assert set(area) == {"blitz", "posts", "wood", "hand", "stuck", "active"}
+            assert isinstance(area["hand"], int)
+    return sum(top is not None for top in places)
+
+
+def centre_cards(page: Any) -> list[str]:
+    return page.eval_on_selector_all(  # type: ignore[no-any-return]
+        "#centre .card[data-card]", "cards => cards.map(card => card.dataset.card)"
+    )
+
+
+def test_the_page_shows_the_players_and_the_centre_as_bots_play(
+    tmp_path: Path, browser: Any
+) -> None:
+    ports = free_ports(2)
+    slow = ("--bot-level", "normal", "--target", "500")  # a long game: the test ends it
+    nodes = [
+        BlitzNode("ada", tmp_path / "ada", loopback_args(0, ports, 2, *slow, "--web", "0")),
+        BlitzNode("bob", tmp_path / "bob", loopback_args(1, ports, 2, *slow)),
+    ]
+    try:
+        url = tv_url(nodes[0])
+        page = browser.new_page(viewport={"width": 1600, "height": 900}, bypass_csp=BYPASS)
+        asked: list[str] = []
+        page.on("request", lambda request: asked.append(request.url))
+        page.add_init_script(RECORD_FRAMES)
+        page.goto(url)
+        page.wait_for_function("document.querySelectorAll('.player').length === 2", timeout=WAIT_MS)
+        names = page.eval_on_selector_all(".player .name", "els => els.map(e => e.textContent)")
+        assert sorted(names) == ["ada", "bob"]
+        page.wait_for_selector("#centre .card[data-card]", timeout=WAIT_MS)
+        first = centre_cards(page)
+        page.wait_for_function(
+            "(first) => JSON.stringify([...document.querySelectorAll('#centre .card[data-card]')]"
+            ".map(card => card.dataset.card)) !== JSON.stringify(first)",
+            arg=first,
+            timeout=WAIT_MS,
+        )
+        assert centre_cards(page) != first
+        assert page.text_content("#link") == "live"
+        shot = tmp_path / "tv.png"
+        page.screenshot(path=str(shot))
+        assert shot.stat().st_size > 10_000
+        print(f"the TV view: {shot}")
+        frames = [json.loads(data) for data in page.evaluate("window.tvFrames")]
+    finally:
+        stop_all(nodes)
+    assert len(frames) > 2
+    for frame in frames:
+        assert cards_in(frame) == public_places(frame), "a card outside its public place"
+    assert all(request.startswith(url) for request in asked), "the page asked elsewhere"
+    for node in nodes:
+        assert "Traceback" not in node.output()
+
+
+def test_the_page_finds_a_restarted_node_by_itself(tmp_path: Path, browser: Any) -> None:
+    door, web = free_ports(2)
+    args = loopback_args(0, [door], 2, "--web", str(web))  # alone: it waits in the lobby
+    node = BlitzNode("ada", tmp_path / "ada", args)
+    again: BlitzNode | None = None
+    try:
+        url = tv_url(node)
+        page = browser.new_page(bypass_csp=BYPASS)
+        page.goto(url)
+        page.wait_for_selector(".lobby .row .name:text('ada')", timeout=WAIT_MS)
+        page.wait_for_function(
+            "document.getElementById('link').textContent === 'live'", timeout=WAIT_MS
+        )
+        node.stop()
+        page.wait_for_function(
+            "document.getElementById('link').textContent !== 'live'", timeout=WAIT_MS
+        )
+        again = BlitzNode("ada", tmp_path / "ada", args)
+        assert tv_url(again) == url
+        page.wait_for_function(
+            "document.getElementById('link').textContent === 'live'", timeout=WAIT_MS
+        )
+        page.wait_for_selector(".lobby .row .name:text('ada')", timeout=WAIT_MS)
+    finally:
+        stop_all([node] + ([again] if again is not None else []))
