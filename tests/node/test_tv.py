@@ -371,3 +371,17 @@ def test_the_end_shows_the_winner_and_every_round() -> None:
         {"round": 1, "scores": {"0": 40, "1": 3, "2": -5}, "blitz_by": "Ada"},
         {"round": 2, "scores": {"0": 40, "1": 3, "2": -5}, "blitz_by": "Ada"},
     ]
+
+
+def test_garbage_on_the_port_gets_an_error_and_the_page_goes_on() -> None:
+    async def test(tv: TvServer, session: FakeSession) -> None:
+        reader, writer = await asyncio.open_connection("127.0.0.1", tv.address.port)
+        writer.write(b"\x16\x03\x01 not http at all\r\n\r\n")
+        await writer.drain()
+        answer = await asyncio.wait_for(reader.read(200), 10)
+        assert b" 400 " in answer.split(b"\r\n")[0]
+        writer.close()
+        async with aiohttp.ClientSession() as client, client.get(f"{tv.url()}state") as got:
+            assert got.status == 200
+
+    run(test, playing_session(2))
