@@ -106,6 +106,8 @@ def test_the_page_shows_the_players_and_the_centre_as_bots_play(
         page = browser.new_page(viewport={"width": 1600, "height": 900}, bypass_csp=BYPASS)
         asked: list[str] = []
         page.on("request", lambda request: asked.append(request.url))
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
         page.add_init_script(RECORD_FRAMES)
         page.goto(url)
         page.wait_for_function("document.querySelectorAll('.player').length === 2", timeout=WAIT_MS)
@@ -132,6 +134,7 @@ def test_the_page_shows_the_players_and_the_centre_as_bots_play(
     for frame in frames:
         assert cards_in(frame) == public_places(frame), "a card outside its public place"
     assert all(request.startswith(url) for request in asked), "the page asked elsewhere"
+    assert errors == [], "the page's script failed"
     for node in nodes:
         assert "Traceback" not in node.output()
 
@@ -144,6 +147,8 @@ def test_the_page_finds_a_restarted_node_by_itself(tmp_path: Path, browser: Any)
     try:
         url = tv_url(node)
         page = browser.new_page(bypass_csp=BYPASS)
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
         page.goto(url)
         page.wait_for_selector(".lobby .row .name:text('ada')", timeout=WAIT_MS)
         page.wait_for_function(
@@ -159,5 +164,6 @@ def test_the_page_finds_a_restarted_node_by_itself(tmp_path: Path, browser: Any)
             "document.getElementById('link').textContent === 'live'", timeout=WAIT_MS
         )
         page.wait_for_selector(".lobby .row .name:text('ada')", timeout=WAIT_MS)
+        assert errors == [], "the page's script failed"
     finally:
         stop_all([node] + ([again] if again is not None else []))

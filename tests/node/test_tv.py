@@ -385,3 +385,18 @@ def test_garbage_on_the_port_gets_an_error_and_the_page_goes_on() -> None:
             assert got.status == 200
 
     run(test, playing_session(2))
+
+
+def test_before_the_node_has_started_the_page_says_so() -> None:
+    async def go() -> None:
+        tv = await TvServer.open(WebAddress("127.0.0.1", 0))  # bound, not watching yet
+        try:
+            async with aiohttp.ClientSession() as client:
+                async with client.get(f"{tv.url()}state") as got:
+                    assert await got.json() == {"phase": "starting"}
+                async with client.get(f"{tv.url()}events") as stream:
+                    assert await anext(frames(stream)) == {"phase": "starting"}
+        finally:
+            await tv.close()
+
+    asyncio.run(go())

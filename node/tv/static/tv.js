@@ -157,7 +157,9 @@ function drawScores(state) {
   scores.append(el("h2", "", "Scores"), table);
 }
 
-function draw(state) {
+function draw(frame) {
+  // A node still starting sends only its phase: draw it as an empty table.
+  const state = Object.assign({ table: "", players: [], centre: [], results: [] }, frame);
   window.tvState = state;
   document.getElementById("title").textContent = "Dutch Blitz" + (state.table ? " · " + state.table : "");
   document.getElementById("round").textContent = roundText(state);
