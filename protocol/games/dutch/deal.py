@@ -1,0 +1,126 @@
+"""The deal's messages as data, each checked the moment it arrives, and the audit after the
+round (spec/dutch-deal.md). A bad message names its sender: ``Cheat``.
+
+The messages will travel as the table's events; here they are plain frozen data and the
+checks are pure functions of them and of what came before in the total order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from . import mental
+from .mental import Deck, Masked, Proof, Share
+
+
+@dataclass(frozen=True, slots=True)
+class KeyShareMessage:
+    """M-20: a player's public key for the round, with its Schnorr proof."""
+
+    seat: int
+    public: bytes
+    proof: Proof
+
+
+@dataclass(frozen=True, slots=True)
+class ShuffleMessage:
+    """M-21: the deck after this seat's shuffle."""
+
+    seat: int
+    deck: Deck
+
+
+@dataclass(frozen=True, slots=True)
+class ShareMessage:
+    """M-22: one player's decryption share of the card at ``token``, for seat ``to``
+    alone, or for every seat when ``to`` is None."""
+
+    seat: int
+    token: int
+    to: int | None
+    share: Share
+
+
+@dataclass(frozen=True, slots=True)
+class AuditMessage:
+    """M-23: after the round, a shuffler's permutation and masks."""
+
+    seat: int
+    permutation: tuple[int, ...]
+    masks: tuple[bytes, ...]
+
+
+class CheatKind(StrEnum):
+    BAD_KEY = "bad_key"  # a key whose proof fails
+    BAD_DECK = "bad_deck"  # a shuffled deck that is not 54 pairs of group points
+    BAD_SHARE = "bad_share"  # a decryption share whose proof fails
+    BAD_SHUFFLE = "bad_shuffle"  # the audit does not reproduce the published deck
+    WITHHELD = "withheld"  # a shuffler sent no audit
+
+
+@dataclass(frozen=True, slots=True)
+class Cheat:
+    """A cheat found, naming the seat that sent the bad message."""
+
+    seat: int
+    kind: CheatKind
+    detail: str
+
+
+def check_key_message(message: KeyShareMessage, table: bytes, round_number: int) -> Cheat | None:
+    context = mental.key_context(table, round_number, message.seat)
+    if mental.check_key(message.public, message.proof, context):
+        return None
+    return Cheat(message.seat, CheatKind.BAD_KEY, "the key's proof does not hold")
+
+
+def check_shuffle_message(message: ShuffleMessage) -> Cheat | None:
+    reason = mental.check_deck(message.deck)
+    return None if reason is None else Cheat(message.seat, CheatKind.BAD_DECK, reason)
+
+
+def check_share_message(
+    message: ShareMessage, publics: Sequence[bytes], deck: Deck, table: bytes, round_number: int
+) -> Cheat | None:
+    """M-14: a share whose proof fails is a cheat by its sender, found on arrival."""
+    if not 0 <= message.token < len(deck) or not 0 <= message.seat < len(publics):
+        return Cheat(message.seat, CheatKind.BAD_SHARE, "no such card or seat")
+    context = mental.opening_context(table, round_number, message.token)
+    if mental.check_share(publics[message.seat], deck[message.token], message.share, context):
+        return None
+    return Cheat(message.seat, CheatKind.BAD_SHARE, f"the share of card {message.token} is false")
+
+
+def audit(
+    joint: bytes, shuffles: Sequence[ShuffleMessage], reveals: Sequence[AuditMessage]
+) -> list[Cheat]:
+    """M-24: replay every shuffle from the initial deck with what its shuffler revealed;
+    the first step that does not give the deck it published names its shuffler. Each
+    step is checked against the deck published before it, so one cheat does not hide or
+    implicate another."""
+    revealed = {r.seat: r for r in reveals}
+    cheats: list[Cheat] = []
+    before: Deck = mental.initial_deck()
+    for step in shuffles:
+        reveal = revealed.get(step.seat)
+        if reveal is None:
+            cheats.append(Cheat(step.seat, CheatKind.WITHHELD, "no audit was sent"))
+        elif not _replays(before, joint, reveal, step.deck):
+            cheats.append(Cheat(step.seat, CheatKind.BAD_SHUFFLE, "the shuffle does not replay"))
+        before = step.deck
+    return cheats
+
+
+def _replays(before: Deck, joint: bytes, reveal: AuditMessage, published: Deck) -> bool:
+    try:
+        return mental.apply_shuffle(before, joint, reveal.permutation, reveal.masks) == published
+    except ValueError:  # not a permutation, a wrong mask count, or a scalar libsodium refused
+        return False
+
+
+def card_at(deck: Deck, token: int, shares: Sequence[bytes]) -> int | None:
+    """The card code under ``token`` once every player's share point is in (M-15)."""
+    card: Masked = deck[token]
+    return mental.open_card(card, shares)
