@@ -17,7 +17,7 @@ from .mental import Deck, Masked, Proof, Share
 
 @dataclass(frozen=True, slots=True)
 class KeyShareMessage:
-    """M-20: a player's public key for the round, with its Schnorr proof."""
+    """M-17: a player's public key for the round, with its Schnorr proof."""
 
     seat: int
     public: bytes
@@ -26,7 +26,7 @@ class KeyShareMessage:
 
 @dataclass(frozen=True, slots=True)
 class ShuffleMessage:
-    """M-21: the deck after this seat's shuffle."""
+    """M-18: the deck after this seat's shuffle."""
 
     seat: int
     deck: Deck
@@ -34,7 +34,7 @@ class ShuffleMessage:
 
 @dataclass(frozen=True, slots=True)
 class ShareMessage:
-    """M-22: one player's decryption share of the card at ``token``, for seat ``to``
+    """M-19: one player's decryption share of the card at ``token``, for seat ``to``
     alone, or for every seat when ``to`` is None."""
 
     seat: int
@@ -45,7 +45,7 @@ class ShareMessage:
 
 @dataclass(frozen=True, slots=True)
 class AuditMessage:
-    """M-23: after the round, a shuffler's permutation and masks."""
+    """M-20: after the round, a shuffler's permutation and masks."""
 
     seat: int
     permutation: tuple[int, ...]
@@ -96,7 +96,7 @@ def check_share_message(
 def audit(
     joint: bytes, shuffles: Sequence[ShuffleMessage], reveals: Sequence[AuditMessage]
 ) -> list[Cheat]:
-    """M-24: replay every shuffle from the initial deck with what its shuffler revealed;
+    """M-21: replay every shuffle from the initial deck with what its shuffler revealed;
     the first step that does not give the deck it published names its shuffler. Each
     step is checked against the deck published before it, so one cheat does not hide or
     implicate another."""

@@ -54,6 +54,26 @@ class Table:
         return token
 
 
+def test_M1_the_group_is_libsodiums_ed25519_subgroup() -> None:
+    one = (1).to_bytes(32, "little")
+    assert group.times_base(one) == group.GENERATOR
+    order = (2**252 + 27742317777372353535851937790883648493).to_bytes(32, "little")
+    with pytest.raises(group.GroupError):
+        group.times_base(order)  # L G is the identity, which libsodium refuses to return
+    assert group.scalar_add(order, one) == one  # scalars are taken modulo L
+
+
+def test_M6_a_stream_is_fixed_by_its_seed_and_uniform_below_a_bound() -> None:
+    first = [group.Stream(_seed(1), b"x").below(54) for _ in range(3)]
+    again = group.Stream(_seed(1), b"x")
+    assert [again.below(54) for _ in range(40)][:1] == first[:1]
+    counts = [0] * 3
+    stream = group.Stream(_seed(2), b"y")
+    for _ in range(3000):
+        counts[stream.below(3)] += 1
+    assert all(900 < c < 1100 for c in counts)
+
+
 def test_M2_only_points_of_the_prime_order_subgroup_are_accepted() -> None:
     point = mental.public_key(mental.key_secret(_seed(1)))
     assert group.valid_point(point)
@@ -67,7 +87,7 @@ def test_M3_M4_cards_are_54_distinct_hashed_points() -> None:
     assert len(set(points)) == 54 and all(group.valid_point(p) for p in points)
 
 
-def test_M5_M7_a_key_proves_its_secret_and_is_bound_to_its_seat() -> None:
+def test_M5_M7_M17_a_key_proves_its_secret_and_is_bound_to_its_seat() -> None:
     secret = mental.key_secret(_seed(1))
     message = KeyShareMessage(2, mental.public_key(secret), mental.prove_key(secret, _ctx(2)))
     assert check_key_message(message, TABLE, ROUND) is None
@@ -114,7 +134,7 @@ def test_M11_a_seed_fixes_the_permutation_and_masks() -> None:
         mental.apply_shuffle(mental.initial_deck(), Table().joint, [0] * 54, [b""] * 54)
 
 
-def test_M12_a_deck_with_a_point_outside_the_group_is_refused_and_named() -> None:
+def test_M12_M18_a_deck_with_a_point_outside_the_group_is_refused_and_named() -> None:
     table = Table()
     bad = list(table.deck)
     bad[4] = Masked(group.add(bad[4].c1, ORDER_TWO), bad[4].c2)
@@ -148,7 +168,7 @@ def test_M13_M14_a_wrong_share_is_caught_at_once_and_its_sender_named() -> None:
     )
 
 
-def test_M16_M22_a_peek_opens_a_card_to_one_player_alone() -> None:
+def test_M16_M19_a_peek_opens_a_card_to_one_player_alone() -> None:
     """Seat 2 peeks at token 5: seats 0 and 1 send their shares to seat 2 alone, which adds
     its own share, computed locally and never sent."""
     table = Table()
@@ -164,14 +184,14 @@ def test_M16_M22_a_peek_opens_a_card_to_one_player_alone() -> None:
     assert mental.open_card(table.deck[5], [m.share.point for m in sent]) is None  # not without it
 
 
-def test_M23_M24_the_audit_passes_an_honest_round() -> None:
+def test_M20_M21_the_audit_passes_an_honest_round() -> None:
     table = Table()
     shuffles = [ShuffleMessage(s, step.deck) for s, step in enumerate(table.steps)]
     reveals = [AuditMessage(s, step.permutation, step.masks) for s, step in enumerate(table.steps)]
     assert audit(table.joint, shuffles, reveals) == []
 
 
-def test_M24_a_dishonest_shuffle_is_found_at_the_audit_and_named() -> None:
+def test_M21_a_dishonest_shuffle_is_found_at_the_audit_and_named() -> None:
     """Seat 1 masks the Ace of clubs twice in place of another card: every share checks, the
     deck is 54 valid pairs, and only the audit can tell."""
     table = Table()
