@@ -39,6 +39,7 @@ VECTOR_FILES = (
     VectorFile("digests.json", "digest_vectors", required=False),
     VectorFile("fairdeal.json", "fairdeal_vectors", required=False),
     VectorFile("door.json", "door.vectors", required=False),
+    VectorFile("dutch_deal.json", "games.dutch.vectors", required=False),
 )
 VECTORS_PACKAGE = "dutchblitz.vectors"
 

@@ -96,6 +96,7 @@ def test_the_runner_knows_the_vector_files() -> None:
         "digests.json": "digest_vectors",
         "fairdeal.json": "fairdeal_vectors",
         "door.json": "door.vectors",
+        "dutch_deal.json": "games.dutch.vectors",
     }
 
 
