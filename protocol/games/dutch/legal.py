@@ -12,6 +12,7 @@ from .moves import (
     InitialPeek,
     Look,
     Move,
+    Reason,
     Replace,
     Skip,
     Spot,
@@ -51,6 +52,12 @@ def _candidates(state: Round, seat: int) -> list[Move]:
     return moves
 
 
+def _legal(state: Round, seat: int, move: Move) -> bool:
+    refusal = apply(state, seat, move).refusal
+    return refusal is None or refusal.reason is Reason.FACE_NOT_OPEN
+
+
 def legal_moves(state: Round, seat: int) -> list[Move]:
-    """Moves ``apply`` would accept from ``seat`` now, on a table whose faces are known."""
-    return [move for move in _candidates(state, seat) if apply(state, seat, move).accepted]
+    """Moves the rules allow ``seat`` now. On a node's own state, where other players' cards
+    are unknown, a move that only waits for a card to be opened to all counts as legal."""
+    return [move for move in _candidates(state, seat) if _legal(state, seat, move)]
