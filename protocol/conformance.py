@@ -40,6 +40,7 @@ VECTOR_FILES = (
     VectorFile("fairdeal.json", "fairdeal_vectors", required=False),
     VectorFile("door.json", "door.vectors", required=False),
     VectorFile("dutch_deal.json", "games.dutch.vectors", required=False),
+    VectorFile("dutch_rules.json", "games.dutch.rules_vectors", required=False),
 )
 VECTORS_PACKAGE = "dutchblitz.vectors"
 

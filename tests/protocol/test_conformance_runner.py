@@ -97,6 +97,7 @@ def test_the_runner_knows_the_vector_files() -> None:
         "fairdeal.json": "fairdeal_vectors",
         "door.json": "door.vectors",
         "dutch_deal.json": "games.dutch.vectors",
+        "dutch_rules.json": "games.dutch.rules_vectors",
     }
 
 
