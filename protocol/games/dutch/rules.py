@@ -311,20 +311,20 @@ def _call_dutch(state: Round, seat: int, move: CallDutch) -> Outcome:
 
 def _leave(state: Round, seat: int, move: Leave) -> Outcome:
     """D-36: the seat's cards stay and count; its pending turn is given up."""
+    holding = state.drawn if state.turn == seat and state.phase is Phase.DECIDE else None
+    if holding is not None and state.faces[holding] is None:
+        return _refuse(state, Reason.FACE_NOT_OPEN)
     state = replace(state, active=state.active - {seat})
     if state.phase is Phase.PEEK:
         return Outcome(_start_turns(state))
-    if state.turn != seat or state.phase is Phase.OVER:
+    if state.turn != seat:
         return Outcome(state)
     if state.phase is Phase.DRAW:
-        return Outcome(
-            _begin(state, _next_player(state, seat), state.ended_turn if state.window else None)
-        )
-    if state.phase is Phase.DECIDE and state.drawn is not None:
-        if state.faces[state.drawn] is None:
-            return _refuse(replace(state, active=state.active | {seat}), Reason.FACE_NOT_OPEN)
-        token = state.drawn
-        state = _face_up(replace(state, drawn=None, discard=(*state.discard, token)), token)
+        ended = state.ended_turn if state.window else None
+        return Outcome(_begin(state, _next_player(state, seat), ended))
+    if holding is not None:
+        state = replace(state, drawn=None, discard=(*state.discard, holding))
+        state = _face_up(state, holding)
     return Outcome(_end_turn(state))
 
 

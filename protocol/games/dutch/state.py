@@ -94,9 +94,8 @@ def deal(
     known = tuple(faces) if faces is not None else (None,) * CARDS_IN_DECK
     if len(known) != CARDS_IN_DECK:
         raise ValueError(f"a Dutch deck has {CARDS_IN_DECK} cards, not {len(known)}")
-    if sorted(c.code for c in known if c is not None) != sorted(
-        {c.code for c in known if c is not None}
-    ):
+    codes = [c.code for c in known if c is not None]
+    if len(codes) != len(set(codes)):
         raise ValueError("a card appears twice in the deck")
     hands = [[k * seats + s for k in range(HAND_CARDS)] for s in range(seats)]
     next_token = HAND_CARDS * seats

@@ -326,3 +326,19 @@ def test_D40_the_table_refuses_after_the_round() -> None:
     state = play(peeked(THREE, draw="9s 8s 7s"), (0, Draw()), (0, Discard()), (0, CallDutch()))
     state = play(state, (1, Draw()), (1, Discard()), (2, Draw()), (2, Discard()))
     assert apply(state, 1, Throw(0)).refusal.reason == "round_over"
+
+
+def test_D36_D40_leaving_with_a_card_not_yet_opened_changes_nothing() -> None:
+    state = deal(3)
+    for seat in range(3):
+        state = ok(state, seat, InitialPeek(0, 1)).state
+    state = ok(state, 0, Draw()).state
+    refused = apply(state, 0, Leave())
+    assert refused.refusal.reason == "face_not_open" and refused.state is state
+
+
+def test_D5_a_deck_with_a_card_twice_is_refused() -> None:
+    with pytest.raises(ValueError):
+        deal(3, faces=[card("Ac")] * 54)
+    with pytest.raises(ValueError):
+        deal(3, faces=[card("Ac")] * 53)
