@@ -31,6 +31,13 @@ def valid_point(point: bytes) -> bool:
     return len(point) == POINT_BYTES and bool(sodium.crypto_core_ed25519_is_valid_point(point))
 
 
+def canonical_scalar(scalar: bytes) -> bool:
+    """M-1: 32 bytes encoding a number below the group order, so a proof has one encoding."""
+    if len(scalar) != SCALAR_BYTES:
+        return False
+    return bytes(sodium.crypto_core_ed25519_scalar_reduce(scalar + bytes(32))) == scalar
+
+
 def hash_to_scalar(person: bytes, *parts: bytes, key: bytes = b"") -> bytes:
     """BLAKE2b-512 of the length-prefixed parts, reduced modulo the group order (M-3)."""
     digest = blake2b(digest_size=64, person=person, key=key)

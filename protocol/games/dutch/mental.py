@@ -62,6 +62,10 @@ def _card_of_point() -> dict[bytes, int]:
     return {point: code for code, point in enumerate(card_points())}
 
 
+def _canonical(proof: Proof) -> bool:
+    return group.canonical_scalar(proof.e) and group.canonical_scalar(proof.s)
+
+
 def key_secret(seed: bytes) -> bytes:
     """M-5: a key share's secret scalar, from 32 handed-in bytes."""
     return hash_to_scalar(KEY_PERSON, b"secret", key=_seed(seed))
@@ -91,7 +95,7 @@ def prove_key(secret: bytes, context: bytes) -> Proof:
 
 def check_key(public: bytes, proof: Proof, context: bytes) -> bool:
     """M-7: R = s G - e Y, and e is the hash of the transcript with R."""
-    if not group.valid_point(public):
+    if not (group.valid_point(public) and _canonical(proof)):
         return False
     try:
         commitment = group.sub(group.times_base(proof.s), group.times(proof.e, public))
@@ -202,6 +206,8 @@ def decryption_share(secret: bytes, card: Masked, context: bytes) -> Share:
 def check_share(public: bytes, card: Masked, share: Share, context: bytes) -> bool:
     """M-14: A1 = s G - e Y, A2 = s c1 - e d, and e is the hash of the transcript."""
     if not (group.valid_point(share.point) and group.valid_point(card.c1)):
+        return False
+    if not _canonical(share.proof):
         return False
     try:
         a1 = group.sub(group.times_base(share.proof.s), group.times(share.proof.e, public))

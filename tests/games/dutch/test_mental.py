@@ -63,6 +63,22 @@ def test_M1_the_group_is_libsodiums_ed25519_subgroup() -> None:
     assert group.scalar_add(order, one) == one  # scalars are taken modulo L
 
 
+def test_M1_a_proof_with_a_scalar_above_the_order_is_refused() -> None:
+    table = Table()
+    share = table.share(0, 3)
+    context = mental.opening_context(TABLE, ROUND, 3)
+    assert mental.check_share(table.publics[0], table.deck[3], share, context)
+    order = 2**252 + 27742317777372353535851937790883648493
+    bigger = (int.from_bytes(share.proof.s, "little") + order).to_bytes(32, "little")
+    twin = Share(share.point, Proof(share.proof.e, bigger))
+    assert not mental.check_share(table.publics[0], table.deck[3], twin, context)
+    secret = table.secrets[1]
+    proof = mental.prove_key(secret, _ctx(1))
+    twin_key = Proof(proof.e, (int.from_bytes(proof.s, "little") + order).to_bytes(32, "little"))
+    assert mental.check_key(table.publics[1], proof, _ctx(1))
+    assert not mental.check_key(table.publics[1], twin_key, _ctx(1))
+
+
 def test_M6_a_stream_is_fixed_by_its_seed_and_uniform_below_a_bound() -> None:
     first = [group.Stream(_seed(1), b"x").below(54) for _ in range(3)]
     again = group.Stream(_seed(1), b"x")
