@@ -342,3 +342,31 @@ def test_D5_a_deck_with_a_card_twice_is_refused() -> None:
         deal(3, faces=[card("Ac")] * 54)
     with pytest.raises(ValueError):
         deal(3, faces=[card("Ac")] * 53)
+
+
+def _jack_turn() -> object:
+    return play(peeked(THREE, draw="Jc 8s"), (0, Draw()), (0, Discard()))
+
+
+@pytest.mark.parametrize(
+    ("name", "setup", "seat", "move", "reason"),
+    [
+        ("peek: already before same", lambda: play(table(THREE), (0, InitialPeek(0, 1))), 0,
+         InitialPeek(2, 2), "already_peeked"),
+        ("peek: same before bad slot", lambda: table(THREE), 0, InitialPeek(9, 9), "same_spot"),
+        ("swap: bad slot before same spot", _jack_turn, 0, Swap(Spot(9, 0), Spot(9, 0)),
+         "bad_slot"),
+        ("swap: action before slot", lambda: play(peeked(THREE, draw="Qc"), (0, Draw()),
+         (0, Discard())), 0, Swap(Spot(9, 0), Spot(9, 0)), "wrong_action"),
+        ("throw: locked before bad slot", lambda: play(peeked(THREE, draw="9s 8s"), (0, Draw()),
+         (0, Discard()), (0, CallDutch())), 0, Throw(9), "locked"),
+        ("call: taken before window", lambda: play(peeked(THREE, draw="9s 8s"), (0, Draw()),
+         (0, Discard()), (0, CallDutch()), (1, Draw())), 2, CallDutch(), "dutch_taken"),
+        ("draw: turn before stage", lambda: peeked(THREE), 2, Draw(), "not_your_turn"),
+    ],
+)  # fmt: skip
+def test_D40_the_first_reason_in_the_spec_order_is_given(
+    name: str, setup: object, seat: int, move: object, reason: str
+) -> None:
+    state = setup()  # type: ignore[operator]
+    assert apply(state, seat, move).refusal.reason == reason, name  # type: ignore[arg-type]
