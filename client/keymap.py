@@ -77,3 +77,29 @@ GLOBAL_HELP: tuple[KeyHelp, ...] = (
     KeyHelp(QUIT, "leave (asks in a game)"),
     KeyHelp("Ctrl-C", "leave (asks in a game)"),
 )
+
+# -- in a replay (blitz-node replay) ----------------------------------------------------
+REPLAY_FORWARD = ("right", "l")  # one move on
+REPLAY_BACK = ("left", "h")  # one move back
+REPLAY_NEXT_ROUND = ("down", "]")
+REPLAY_PREVIOUS_ROUND = ("up", "[")
+REPLAY_PLAY = ("space", "p")  # play / pause
+REPLAY_FASTER = ("+", "=")
+REPLAY_SLOWER = ("-",)
+REPLAY_VIEW = ("v", "tab")  # the public view, then each seat's own
+REPLAY_SCORES = "s"
+REPLAY_FIRST = "home"
+REPLAY_LAST = "end"
+
+REPLAY_HELP: tuple[KeyHelp, ...] = (
+    KeyHelp("→ / l   ← / h", "one move on / back"),
+    KeyHelp("↓ / ]   ↑ / [", "next / previous round"),
+    KeyHelp("1-9", "jump to that round (two digits: 1, 2 for round 12)"),
+    KeyHelp("Home / End", "the game's start / end"),
+    KeyHelp("Space / p", "play / pause"),
+    KeyHelp("+ / -", "faster / slower"),
+    KeyHelp("v / Tab", "view: public, then each player's own (their hidden cards)"),
+    KeyHelp(REPLAY_SCORES, "show / hide the scores"),
+    KeyHelp(HELP, "show / hide this help"),
+    KeyHelp(f"{QUIT} / Ctrl-C", "quit the replay"),
+)

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dutchblitz.node import cli
 
 from .app import run_app
+from .replay import run_replay
 
 INTERRUPTED = cli.EXIT_SIGNAL_BASE + signal.SIGINT
 
@@ -33,7 +34,29 @@ def no_terminal() -> str | None:
     return None
 
 
+def replay(argv: Sequence[str]) -> int:
+    """``blitz-node replay [GAME|FILE]``: check the game, then play it in the terminal."""
+    session, code = cli.open_replay(argv)
+    if session is None:
+        return code
+    if no_terminal() is not None:
+        print(
+            "blitz-node: a replay needs a terminal: run blitz-node replay in one", file=sys.stderr
+        )
+        return cli.EXIT_USAGE
+    try:
+        asyncio.run(run_replay(session))
+    except KeyboardInterrupt:
+        return INTERRUPTED
+    return cli.EXIT_OK
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    given = sys.argv[1:] if argv is None else list(argv)
+    if given and given[0] == "replay":
+        return replay(given[1:])
+    if given and given[0] in cli.COMMANDS:
+        return cli.run_command(given)
     options = cli.parse_options(argv)
     if options is None:
         return cli.EXIT_OK  # the node printed its help

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
 
-from dutchblitz.protocol.views import GameView
+from dutchblitz.protocol.views import GameView, Slot
 
 
 class Action(StrEnum):
@@ -301,3 +301,51 @@ class Session(Protocol):
     def remove_bot(self) -> Refused | None: ...
 
     async def leave(self) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class HiddenCards:
+    """In a seat's view of a replay: that seat's cards nobody else saw, from its reveal."""
+
+    hand: tuple[Slot, ...]  # top first; None where the reveal is missing
+    blitz_below: tuple[Slot, ...]  # the Blitz pile under its top, from the top down
+
+
+class Replaying(Protocol):
+    """A finished game played again (``blitz-node replay``): what its screens read and
+    its keys move. A *stop* is a move worth showing (a play, a deal, a round's end)."""
+
+    title: str  # "table kitchen, game 2, 2026-11-25"
+
+    def snapshot(self) -> Snapshot: ...
+
+    @property
+    def stop(self) -> int: ...
+
+    @property
+    def stops(self) -> int: ...
+
+    @property
+    def round(self) -> int:
+        """The round at this stop, as players count it (0 before the first deal)."""
+        ...
+
+    @property
+    def rounds(self) -> int: ...
+
+    @property
+    def view(self) -> int | None:
+        """The seat whose own view is shown; None: the public view."""
+        ...
+
+    def go(self, stop: int) -> None: ...
+
+    def first_stop(self, number: int) -> int | None:
+        """The stop of round ``number``'s deal; None if the game had no such round."""
+        ...
+
+    def next_view(self) -> None:
+        """The public view, then each seat's own in turn."""
+        ...
+
+    def hidden(self) -> HiddenCards | None: ...

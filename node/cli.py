@@ -29,6 +29,10 @@ from dutchblitz.protocol.limits import MAX_PLAYERS, MAX_TARGET
 from dutchblitz.protocol.version import GAME_VERSION
 
 from .api import Session
+from .archive import keep_games
+from .commands import COMMANDS as COMMANDS  # the entry point's door to the archive's commands
+from .commands import open_replay as open_replay
+from .commands import run_command as run_command
 from .runtime import Node, Options, StartError
 from .session import NodeSession
 from .store import StoreError
@@ -134,6 +138,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="blitz-node",
         description="Play Dutch Blitz with the laptops on your network: no server, no set-up.",
+        epilog="The games played here are kept: blitz-node games | stats | export GAME FILE"
+        " | replay [GAME|FILE] (each takes --help).",
     )
     parser.add_argument("--version", action="version", version=f"blitz-node {GAME_VERSION}")
     parser.add_argument(
@@ -315,6 +321,7 @@ async def run_node(options: Options | argparse.Namespace, attach_ui: UI | None =
             return failed
         if attach_ui is not None and node.state_root is not None:
             _log_to_file(node.state_root, early)
+        keep_games(node)  # the games a crash left pending, then each that ends here
         session = NodeSession(node) if attach_ui is not None or tv is not None else None
         if tv is not None and session is not None:
             tv.watch(session)

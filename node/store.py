@@ -11,6 +11,8 @@ Layout, under ``platformdirs.user_state_dir("dutchblitz")`` or ``--state-dir``::
         deals.log         this node's secret and share of each round's deal (secret)
         clock             the Lamport clock mark
     results/<epoch>.json  the summary of each finished game (<epoch>-2.json: its rematch)
+    games.sqlite          the archive of finished games (archive.py)
+    archive-pending/      a finished game's file until the archive has taken it
 
 ``events.log`` and ``deals.log`` are append-only. Each starts with an 8-byte
 magic, and each record is framed as a 4-byte big-endian length, a 4-byte CRC32
@@ -395,4 +397,10 @@ class StateDir:
 def write_json(path: Path, value: dict[str, Any]) -> Path:
     """Write a JSON file atomically (a summary): a reader never sees half of it."""
     _write_atomically(path, json.dumps(value, indent=2, ensure_ascii=False).encode())
+    return path
+
+
+def write_file(path: Path, data: bytes) -> Path:
+    """Write a file atomically and durably: after a crash it is whole or absent."""
+    _write_atomically(path, data, sync=True)
     return path

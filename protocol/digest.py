@@ -76,3 +76,15 @@ def public_digest(table: Table) -> bytes:
 
 def full_digest(table: Table) -> bytes:
     return hashlib.blake2b(canonical_bytes(_table(table, True)), digest_size=DIGEST_SIZE).digest()
+
+
+def chain_step(chain: bytes, sender: bytes, seq: int, raw: bytes) -> bytes:
+    """The log's chain once the event ``raw`` (sender's ``seq``) has entered it (P-96, P-158)."""
+    return hashlib.blake2b(
+        chain + sender + seq.to_bytes(8, "big") + raw, digest_size=DIGEST_SIZE
+    ).digest()
+
+
+def log_digest(chain: bytes, public_state: list[Any]) -> bytes:
+    """The digest of a log: its chain and the public state it leaves (P-96)."""
+    return hashlib.blake2b(canonical_bytes([chain, public_state]), digest_size=DIGEST_SIZE).digest()

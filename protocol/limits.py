@@ -27,3 +27,6 @@ MAX_TARGET: Final = 1000  # the largest score a game can be played to
 
 # The TV view in the browser (node/tv): read-only, so only its cost to the node is bounded.
 MAX_TV_VIEWERS: Final = 32  # pages open on the live table at once; one more is turned away
+
+# A finished game's file (spec/replay.md).
+MAX_GAME_FILE: Final = 64 << 20  # bytes: far above a long evening's log

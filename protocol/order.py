@@ -10,16 +10,14 @@ stable state, which is checked against the peers' to catch a desync.
 from __future__ import annotations
 
 import bisect
-import hashlib
 from typing import TYPE_CHECKING
 
 from .clock import OrderKey, order_key
 from .codec import MAX_PEERS, encode
-from .digest import canonical_bytes
+from .digest import chain_step, log_digest
 from .effects import Alarm, Delivered, Effect, LogEntry, Persist, PersistClock, Send, Withdrawn
 from .game import Game, Phase
 from .guard import MAX_GUEST_AHEAD, MAX_GUEST_RAWS
-from .limits import DIGEST_SIZE
 from .messages import Ack, Admit, Backdated, Body, Bye, Cut, Envelope, Event, Heartbeat, Suspect
 from .streams import Held
 
@@ -92,8 +90,7 @@ class Order:
         index = len(self.log)
         known = self.digests.get(index)
         if known is None:
-            body = canonical_bytes([self.chain, self.stable.public_form()])
-            known = hashlib.blake2b(body, digest_size=DIGEST_SIZE).digest()
+            known = log_digest(self.chain, self.stable.public_form())
             self.digests[index] = known
             self.last_digest = (index, known)
             for old in [i for i in self.digests if i < index - DIGEST_MEMORY]:
@@ -236,9 +233,7 @@ class Order:
                 return [Withdrawn(seq, body, "not_at_the_table")]
             return []
         outcome = self.stable.apply(sender, body)
-        self.chain = hashlib.blake2b(
-            self.chain + sender + seq.to_bytes(8, "big") + held.raw, digest_size=DIGEST_SIZE
-        ).digest()
+        self.chain = chain_step(self.chain, sender, seq, held.raw)
         entry = LogEntry(len(self.log), sender, seq, envelope.lamport, body, outcome)
         self.log.append(entry)
         # The optimistic game already had this event (the head of the order) applied to

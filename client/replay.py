@@ -1,0 +1,353 @@
+"""``blitz-node replay``: a finished game on the table's own screens, moved by keys.
+
+The node (``api.Replaying``) holds the checked game and where the replay stands; this
+module owns what only the face knows (playing or paused, the speed, help shown, a round
+number half typed) and draws the table and scores screens of screens.py from the
+replay's snapshot, as the table draws them from a node's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+
+from dutchblitz.node.api import (
+    Action,
+    Notice,
+    Refused,
+    Replaying,
+    Snapshot,
+    Why,
+)
+from dutchblitz.protocol.views import Slot
+from prompt_toolkit.application import Application
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.layout import HSplit, Layout, Window
+from prompt_toolkit.layout.controls import FormattedTextControl
+from prompt_toolkit.output import Output
+
+from . import keymap, screens
+from .layout import STYLE, bar
+from .state import ClientState, Screen
+
+SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0)  # moves a second
+FIRST_SPEED = 2  # 2 moves a second
+DIGIT_SECONDS = 1.0  # a second digit this soon makes a two-digit round number
+TICK_SECONDS = 0.05
+CARDS_SHOWN = 13  # of a hidden pile, on one line
+
+
+class FrozenSession:
+    """The ``Session`` a replay offers the table's state: snapshots, and no moves."""
+
+    def __init__(self, replay: Replaying) -> None:
+        self.replay = replay
+
+    def snapshot(self) -> Snapshot:
+        return self.replay.snapshot()
+
+    def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
+        return lambda: None
+
+    def take_notices(self) -> list[Notice]:
+        return []
+
+    def _no(self) -> Refused:
+        return Refused(Why.OTHER, what="a replay")
+
+    def act(self, action: Action, slot: int = 0) -> Refused | None:
+        return self._no()
+
+    def seen_scores(self) -> Refused | None:
+        return self._no()
+
+    def set_name(self, name: str) -> Refused | None:
+        return self._no()
+
+    def set_back(self, back: str) -> Refused | None:
+        return self._no()
+
+    def set_ready(self, ready: bool) -> Refused | None:
+        return self._no()
+
+    def start(self) -> Refused | None:
+        return self._no()
+
+    def set_post_stacking(self, on: bool) -> Refused | None:
+        return self._no()
+
+    def add_bot(self, level: str) -> Refused | None:
+        return self._no()
+
+    def remove_bot(self) -> Refused | None:
+        return self._no()
+
+    async def leave(self) -> None:
+        return None
+
+
+class ReplayState:
+    """What the replay's face knows; the layout reads it, the keys call its methods."""
+
+    def __init__(self, replay: Replaying, clock: Callable[[], float] = time.monotonic) -> None:
+        self.replay = replay
+        self.clock = clock
+        self.table = ClientState(FrozenSession(replay), clock)
+        self.table.played_a_card = True  # no first-game hints in a replay
+        self.playing = False
+        self.speed = FIRST_SPEED
+        self.next_move_at = 0.0
+        self.help_shown = False
+        self.typed = ""
+        self.typed_at = float("-inf")
+        self.note = ""
+        self.refresh()
+
+    def refresh(self) -> None:
+        self.table.refresh()
+        self.table.scores_until = 0.0  # the replay's own stops show the scores, not a timer
+
+    # -- the keys ------------------------------------------------------------------------
+
+    def move(self, steps: int) -> None:
+        self.note = ""
+        self.replay.go(self.replay.stop + steps)
+        self.refresh()
+
+    def go(self, stop: int) -> None:
+        self.note = ""
+        self.replay.go(stop)
+        self.refresh()
+
+    def round_step(self, step: int) -> None:
+        """The next (1) or previous (-1) round's deal; back from mid-round: this round's."""
+        replay = self.replay
+        now = replay.round
+        here = replay.first_stop(now)
+        target = now if step < 0 and here is not None and replay.stop > here else now + step
+        first = replay.first_stop(target)
+        if first is not None:
+            self.go(first)
+        else:
+            self.go(0 if target < 1 else replay.stops - 1)
+
+    def digit(self, digit: str) -> None:
+        now = self.clock()
+        typed = self.typed + digit if now - self.typed_at < DIGIT_SECONDS else digit
+        self.typed, self.typed_at = typed, now
+        first = self.replay.first_stop(int(typed))
+        if first is not None:
+            self.go(first)
+        else:
+            self.note = f"This game has no round {int(typed)} (it had {self.replay.rounds})."
+
+    def toggle_play(self) -> None:
+        if not self.playing and self.replay.stop >= self.replay.stops - 1:
+            self.go(0)  # at the end, play starts again from the start
+        self.playing = not self.playing
+        self.next_move_at = self.clock() + 1 / SPEEDS[self.speed]
+
+    def faster(self, step: int) -> None:
+        self.speed = max(0, min(len(SPEEDS) - 1, self.speed + step))
+
+    def next_view(self) -> None:
+        self.replay.next_view()
+        self.refresh()
+
+    def tick(self) -> bool:
+        """Play on if it is time; whether anything changed."""
+        now = self.clock()
+        if not self.playing or now < self.next_move_at:
+            return False
+        self.next_move_at = now + 1 / SPEEDS[self.speed]
+        self.move(1)
+        if self.replay.stop >= self.replay.stops - 1:
+            self.playing = False
+        return True
+
+
+# -- what the screen shows ----------------------------------------------------------------
+
+
+def view_name(state: ReplayState) -> str:
+    seat = state.replay.view
+    return "public view" if seat is None else f"{state.table.name_of(seat)}'s view"
+
+
+def title_text(state: ReplayState) -> StyleAndTextTuples:
+    replay = state.replay
+    rounds = f"round {replay.round} of {replay.rounds}" if replay.round else "the start"
+    parts = [
+        " Replay",
+        f"table {state.table.snap.table}",
+        replay.title,
+        rounds,
+        f"move {replay.stop + 1}/{replay.stops}",
+        view_name(state),
+    ]
+    return [("", "  ·  ".join(parts))]
+
+
+def body_text(state: ReplayState) -> StyleAndTextTuples:
+    if state.help_shown:
+        return help_text()
+    table = state.table
+    if table.screen == Screen.SCORES:
+        fragments = screens.scores_screen(table)
+    else:
+        fragments = screens.table_screen(table)
+    return fragments + hidden_lines(state)
+
+
+def hidden_lines(state: ReplayState) -> StyleAndTextTuples:
+    """A seat's view: that seat's face-down cards, as its reveal shows them."""
+    hidden = state.replay.hidden()
+    if hidden is None or state.table.screen != Screen.TABLE:
+        return []
+    text = screens.Text()
+    for label, cards in (
+        ("Hand, top first ", hidden.hand),
+        ("Under Blitz top ", hidden.blitz_below),
+    ):
+        text.add(f" {label}", "class:header")
+        cards_line(text, cards)
+    return text.fragments
+
+
+def cards_line(text: screens.Text, cards: tuple[Slot, ...]) -> None:
+    if not cards:
+        text.line("-", "class:card.unknown")
+        return
+    for card in cards[:CARDS_SHOWN]:
+        text.card(card, empty="?")
+    text.line(f"+{len(cards) - CARDS_SHOWN}" if len(cards) > CARDS_SHOWN else "", "class:count")
+
+
+def status_text(state: ReplayState) -> StyleAndTextTuples:
+    speed = SPEEDS[state.speed]
+    pace = f"{speed:g} move{'s' if speed != 1 else ''} a second"
+    said = f" ▶ playing, {pace}" if state.playing else f" ❚❚ paused ({pace} when playing)"
+    fragments: StyleAndTextTuples = [("class:strong", said + "\n")]
+    if state.note:
+        fragments.append(("class:notice.refused", f" {state.note}\n"))
+    elif state.replay.view is None and state.table.screen == Screen.TABLE:
+        fragments.append(("class:hint", " v shows a player's own view, with their hidden cards\n"))
+    return fragments
+
+
+def keybar_text(state: ReplayState) -> StyleAndTextTuples:
+    if state.help_shown:
+        return bar(("?/Esc", "close help"), ("q", "quit"))
+    return bar(
+        ("←→", "move"),
+        ("↑↓", "round"),
+        ("1-9", "round N"),
+        ("Spc", "pause" if state.playing else "play"),
+        ("+-", "speed"),
+        ("v", "view"),
+        ("s", "scores"),
+        ("?", "help"),
+        ("q", "quit"),
+    )
+
+
+def help_text() -> StyleAndTextTuples:
+    text = screens.Text()
+    text.line(" Replay keys (? or Esc closes this)", "class:header")
+    text.line()
+    for row in keymap.REPLAY_HELP:
+        text.add(" ").add(screens.fit(row.keys, 17), "class:key").line(row.what)
+    text.line()
+    text.line(" A move is a play, a deal, a round's end or a player leaving. The public view")
+    text.line(" shows what every player saw; a player's own view adds their face-down cards,")
+    text.line(" known from the reveal at the round's end (the audit).")
+    return text.fragments
+
+
+def build_layout(state: ReplayState) -> Layout:
+    main = Window(FormattedTextControl(lambda: body_text(state), focusable=True), wrap_lines=False)
+    return Layout(
+        HSplit(
+            [
+                Window(
+                    FormattedTextControl(lambda: title_text(state)), height=1, style="class:title"
+                ),
+                main,
+                Window(FormattedTextControl(lambda: status_text(state)), height=2),
+                Window(
+                    FormattedTextControl(lambda: keybar_text(state)),
+                    height=1,
+                    style="class:keybar",
+                ),
+            ]
+        ),
+        focused_element=main,
+    )
+
+
+def create_key_bindings(state: ReplayState) -> KeyBindings:
+    bindings = KeyBindings()
+
+    def on(keys: tuple[str, ...] | str, action: Callable[[], None]) -> None:
+        for key in (keys,) if isinstance(keys, str) else keys:
+            bindings.add(key)(lambda event: action())
+
+    on(keymap.REPLAY_FORWARD, lambda: state.move(1))
+    on(keymap.REPLAY_BACK, lambda: state.move(-1))
+    on(keymap.REPLAY_NEXT_ROUND, lambda: state.round_step(1))
+    on(keymap.REPLAY_PREVIOUS_ROUND, lambda: state.round_step(-1))
+    on(keymap.REPLAY_FIRST, lambda: state.go(0))
+    on(keymap.REPLAY_LAST, lambda: state.go(state.replay.stops - 1))
+    on(keymap.REPLAY_PLAY, state.toggle_play)
+    on(keymap.REPLAY_FASTER, lambda: state.faster(1))
+    on(keymap.REPLAY_SLOWER, lambda: state.faster(-1))
+    on(keymap.REPLAY_VIEW, state.next_view)
+    on(keymap.REPLAY_SCORES, state.table.toggle_scores)
+    for digit in "123456789":
+        on(digit, lambda digit=digit: state.digit(digit))  # type: ignore[misc]
+    on("0", lambda: state.digit("0"))
+    on(keymap.HELP, lambda: setattr(state, "help_shown", not state.help_shown))
+    on("escape", lambda: setattr(state, "help_shown", False))
+
+    @bindings.add(keymap.QUIT)
+    @bindings.add("c-c")
+    def _quit(event: KeyPressEvent) -> None:
+        if not event.app.is_done:
+            event.app.exit()
+
+    return bindings
+
+
+class ReplayApp(Application[None]):
+    def __init__(self, state: ReplayState, input: Input | None, output: Output | None) -> None:
+        super().__init__(
+            layout=build_layout(state),
+            key_bindings=create_key_bindings(state),
+            style=STYLE,
+            full_screen=True,
+            mouse_support=False,
+            input=input,
+            output=output,
+        )
+        self.state = state
+        self.ttimeoutlen = 0.1
+        self.before_render += lambda app: setattr(state.table, "terminal", self.output.get_size())
+        self.pre_run_callables.append(self._started)
+
+    def _started(self) -> None:
+        self.create_background_task(self._play())
+
+    async def _play(self) -> None:
+        while True:
+            await asyncio.sleep(TICK_SECONDS)
+            if self.state.tick():
+                self.invalidate()
+
+
+async def run_replay(
+    replay: Replaying, input: Input | None = None, output: Output | None = None
+) -> None:
+    await ReplayApp(ReplayState(replay), input, output).run_async()

@@ -1,0 +1,51 @@
+"""Finished games as files, from the seeded simulator: real replicas, real signatures.
+
+``finished(rematches)`` plays one table of three bots to its end (and to the end of each
+rematch) with no faults, and seals the last game as a node does when it ends
+(``protocol.gamefile.sealed_game``). The same seed always gives the same file.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+from dutchblitz.protocol.auth import Signer
+from dutchblitz.protocol.gamefile import sealed_game
+from dutchblitz.protocol.replay import Replay
+
+from tests.rigs.sim import Simulation
+
+SEED = 3
+
+
+@dataclass(frozen=True)
+class Finished:
+    data: bytes
+    events: tuple[bytes, ...]  # the log's EVENT messages, as the file holds them
+    signers: tuple[Signer, ...]  # the players', in the order the simulation made them
+    digest: bytes
+    game: int
+    epoch: bytes
+
+
+@functools.cache
+def finished(rematches: int = 0) -> Finished:
+    simulation = Simulation(SEED, "none", players=3, rematches=rematches)
+    simulation.run()
+    node = simulation.nodes[0]
+    replica = node.replica
+    assert replica.ended is not None
+    length, digest, game = replica.ended
+    raws = replica.order.stable_raws
+    events = tuple(raws[(entry.sender, entry.seq)] for entry in replica.log[:length])
+    data = sealed_game(replica, simulation.signers[node.node_id])
+    assert data is not None
+    signers = tuple(simulation.signers[n.node_id] for n in simulation.nodes)
+    return Finished(data, events, signers, digest, game.game_number, replica.me.epoch)
+
+
+def replay_of(data: bytes) -> Replay:
+    from dutchblitz.protocol.gamefile import check_game_file
+
+    return Replay(check_game_file(data))
