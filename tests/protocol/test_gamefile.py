@@ -7,6 +7,8 @@ short, re-sealed or newer file is refused with one line, and nothing else is rai
 from __future__ import annotations
 
 import hashlib
+import re
+from pathlib import Path
 
 import msgpack
 import pytest
@@ -53,7 +55,7 @@ def _refused(data: bytes) -> str:
 
 
 def test_a_sound_file_checks_and_holds_the_whole_game() -> None:
-    """G-1 to G-5 written, G-6 to G-12 checked: a game sealed by one of its players."""
+    """A file as written (G-1, G-3, G-4, G-5) holds the log (G-7, G-10) and checks whole."""
     game = finished()
     checked = check_game_file(game.data)
     assert checked.file.table == TABLE
@@ -125,6 +127,22 @@ CASES = {
     "an event twice, resealed": lambda g: _reseal((*g.events, g.events[-1])),
     "another digest, resealed": lambda g: _reseal(g.events, digest=bytes(16)),
 }
+# The requirement of spec/replay.md each case breaks.
+BREAKS = {
+    "truncated": "G-1",
+    "truncated by one byte": "G-1",
+    "empty": "G-1",
+    "a byte changed": "G-4",
+    "not a game file": "G-1",
+    "a newer format": "G-2",
+    "sealed by someone not at the table": "G-5",
+    "an event changed, resealed": "G-8",
+    "two events swapped, resealed": "G-12",
+    "the last events dropped, resealed": "G-11",
+    "the first event dropped, resealed": "G-10",
+    "an event twice, resealed": "G-13",
+    "another digest, resealed": "G-12",
+}
 SAID = {
     "a newer format": "newer format",
     "sealed by someone not at the table": "did not play",
@@ -135,7 +153,8 @@ SAID = {
 
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_a_bad_file_is_refused_with_one_line(case: str) -> None:
-    """G-6 to G-12: each check refuses what breaks it, in one line (spec/replay.md)."""
+    """Each check refuses what breaks it (``BREAKS``), in one line (spec/replay.md)."""
+    assert BREAKS[case]
     said = _refused(CASES[case](finished()))
     assert SAID.get(case, "") in said
 
@@ -146,7 +165,7 @@ def test_a_file_too_large_is_refused_before_it_is_read() -> None:
 
 
 def test_a_key_that_is_not_its_player_is_refused() -> None:
-    """G-9: each key of the file must be the key of the node it names."""
+    """G-9: each key of the file must be the key of the node it names (G-8 checks events)."""
     game = finished()
     outer = _outer(game.data)
     body = msgpack.unpackb(outer[2])
@@ -217,3 +236,18 @@ def test_a_seat_view_knows_its_own_hidden_cards_and_nobody_elses() -> None:
         cards = replay.seat_cards(stop, seat)
         assert cards is not None and cards.hand and None not in cards.hand
     assert public == replay.at(stop)
+
+
+def test_every_requirement_of_the_game_file_is_named_by_a_test() -> None:
+    """spec/replay.md: ids numbered once without gaps, one per requirement, each tested."""
+    root = Path(__file__).resolve().parents[2]
+    spec = (root / "spec" / "replay.md").read_text(encoding="utf-8")
+    ids = re.findall(r"\[(G-\d+)\]", spec)
+    assert ids == [f"G-{n}" for n in range(1, len(ids) + 1)]
+    for line in spec.splitlines():
+        if re.search(r"(?<!\")\b(MUST|SHALL)\b(?!\")", line):
+            assert len(re.findall(r"\[G-\d+\]", line)) == 1, line
+    named: set[str] = set()
+    for path in (root / "tests").rglob("*.py"):
+        named |= set(re.findall(r"\bG-\d+\b", path.read_text(encoding="utf-8")))
+    assert set(ids) <= named, sorted(set(ids) - named)
