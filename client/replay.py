@@ -37,7 +37,7 @@ SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0)  # moves a second
 FIRST_SPEED = 2  # 2 moves a second
 DIGIT_SECONDS = 1.0  # a second digit this soon makes a two-digit round number
 TICK_SECONDS = 0.05
-CARDS_SHOWN = 13  # of a hidden pile, on one line
+CARDS_SHOWN = 11  # of a hidden pile, on one line of 80 columns
 
 
 class FrozenSession:
@@ -209,8 +209,8 @@ def hidden_lines(state: ReplayState) -> StyleAndTextTuples:
         return []
     text = screens.Text()
     for label, cards in (
-        ("Hand, top first ", hidden.hand),
-        ("Under Blitz top ", hidden.blitz_below),
+        ("Hand, top first:  ", hidden.hand),
+        ("Under Blitz top: ", hidden.blitz_below),
     ):
         text.add(f" {label}", "class:header")
         cards_line(text, cards)
