@@ -9,6 +9,7 @@ replay's snapshot, as the table draws them from a node's.
 from __future__ import annotations
 
 import asyncio
+import textwrap
 import time
 from collections.abc import Callable
 
@@ -29,7 +30,7 @@ from prompt_toolkit.layout import HSplit, Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import Output
 
-from . import keymap, screens
+from . import guide, keymap, screens
 from .layout import STYLE, bar
 from .state import ClientState, Screen
 
@@ -188,13 +189,17 @@ def title_text(state: ReplayState) -> StyleAndTextTuples:
         f"move {replay.stop + 1}/{replay.stops}",
         view_name(state),
     ]
-    return [("", "  ·  ".join(parts))]
+    return [("", " · ".join(parts))]
 
 
 def body_text(state: ReplayState) -> StyleAndTextTuples:
     if state.help_shown:
         return help_text()
     table = state.table
+    if guide.too_small(table):
+        said = guide.size_needed(table).replace("q leaves", "q quits")
+        width = max(20, table.terminal.columns - 2)
+        return [("class:strong", "\n".join(textwrap.wrap(said, width)))]
     if table.screen == Screen.SCORES:
         fragments = screens.scores_screen(table)
     else:
@@ -210,7 +215,7 @@ def hidden_lines(state: ReplayState) -> StyleAndTextTuples:
     text = screens.Text()
     for label, cards in (
         ("Hand, top first:  ", hidden.hand),
-        ("Under Blitz top: ", hidden.blitz_below),
+        ("Under Blitz top:  ", hidden.blitz_below),
     ):
         text.add(f" {label}", "class:header")
         cards_line(text, cards)

@@ -355,14 +355,20 @@ def keep_games(node: Node) -> Archive | None:
 
     def keep() -> None:
         replica = seat.replica
-        data = None if replica is None else sealed_game(replica, signer)
-        if replica is None or replica.ended is None or data is None:
+        if replica is None or replica.ended is None:
             return
         name = f"{replica.me.epoch.hex()}-{replica.ended[2].game_number}"
         try:
+            data = sealed_game(replica, signer)
+            assert data is not None
             game_id = archive.keep_finished(data, name)
         except StoreError as error:
             log.error("%s: %s", seat.label, error)
+            return
+        except Exception as error:  # keeping a game must never stop the table that played it
+            log.error(
+                "%s: the game could not be kept: %s: %s", seat.label, type(error).__name__, error
+            )
             return
         log.info("%s: game kept in the archive (blitz-node replay %d)", seat.label, game_id)
 
