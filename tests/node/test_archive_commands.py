@@ -131,3 +131,18 @@ def test_a_good_file_without_a_terminal_says_so(
 ) -> None:
     code, _, err = _run(capsys, "replay", "--state-dir", str(kept))
     assert code == 2 and "needs a terminal" in err
+
+
+def test_a_profile_reads_its_own_directory(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--profile 2`` reads the second node's directory, as the node took it (statelock.py)."""
+    monkeypatch.setattr("dutchblitz.node.commands.default_state_dir", lambda: tmp_path)
+    Archive(tmp_path / "profile-2").keep(finished().data)
+    code, out, _ = _run(capsys, "games", "--profile", "2")
+    assert code == 0 and len(out.splitlines()) == 2
+    code, out, _ = _run(capsys, "games")
+    assert code == 0 and out.startswith("No games kept yet")
+    with pytest.raises(SystemExit) as exited:
+        main(["games", "--profile", "99"])
+    assert exited.value.code == 2 and "a profile is 1 to" in capsys.readouterr().err

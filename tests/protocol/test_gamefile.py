@@ -251,3 +251,15 @@ def test_every_requirement_of_the_game_file_is_named_by_a_test() -> None:
     for path in (root / "tests").rglob("*.py"):
         named |= set(re.findall(r"\bG-\d+\b", path.read_text(encoding="utf-8")))
     assert set(ids) <= named, sorted(set(ids) - named)
+
+
+def test_the_public_replay_never_shows_a_face_down_card() -> None:
+    """No leaks: at every stop of the public view, each Blitz pile under its top is hidden,
+    and only a seat's own view knows its hand (issue 16, "No leaks")."""
+    replay = replay_of(finished(rematches=1).data)
+    for stop in range(len(replay.stops)):
+        table = replay.at(stop).table
+        if table is None:
+            continue
+        for area in table.areas.values():
+            assert all(card is None for card in area.blitz[:-1]), stop
