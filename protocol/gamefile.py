@@ -45,7 +45,7 @@ class GameFile:
     digest: bytes  # the log digest after the last event (P-96)
     keys: tuple[tuple[bytes, bytes], ...]  # (node id, Ed25519 public key) of each sender
     events: tuple[bytes, ...]  # the EVENT messages of the log, in order, as received
-    kept_by: bytes  # the node whose seal this is
+    kept_by: bytes  # the node whose seal this is: a player, or one that watched (G-5)
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,8 +193,6 @@ def check_game_file(data: bytes) -> CheckedGame:
         began = phase in (Phase.LOBBY, Phase.OVER) and game.phase == Phase.DEALING
         if began and game.game_number == found.game:
             start = index
-    if found.kept_by not in game.members:
-        raise GameFileError("the file was sealed by someone who did not play at the table")
     ended = game.phase == Phase.OVER and game.audit_complete() and game.game_number == found.game
     if start is None or not ended:
         raise GameFileError("the file does not hold a finished game: it is incomplete")
