@@ -263,3 +263,17 @@ def test_the_public_replay_never_shows_a_face_down_card() -> None:
             continue
         for area in table.areas.values():
             assert all(card is None for card in area.blitz[:-1]), stop
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.integers(0, 10_000), st.sampled_from([None, 0, 1, 2])), max_size=8))
+def test_any_path_of_jumps_and_views_shows_what_a_fresh_replay_shows(
+    path: list[tuple[int, int | None]],
+) -> None:
+    """Jumping about and switching views (the replay keeps one game and steps it on) shows
+    at each stop exactly what a replay opened there fresh would."""
+    data = finished(rematches=1).data
+    travelled = replay_of(data)
+    for stop, seat in path:
+        stop %= len(travelled.stops)
+        assert travelled.at(stop, seat) == replay_of(data).at(stop, seat)
