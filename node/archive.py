@@ -91,6 +91,20 @@ SELECT p.fingerprint,
 """
 
 
+# SQLite's result codes (sqlite.org/rescode.html), in the player's words.
+SQLITE_REASONS = {
+    3: "permission denied",  # SQLITE_PERM
+    5: "another blitz-node is writing it; try again in a moment",  # SQLITE_BUSY
+    6: "another blitz-node is writing it; try again in a moment",  # SQLITE_LOCKED
+    8: "it cannot be written here (read-only)",  # SQLITE_READONLY
+    10: "the disk could not be read or written",  # SQLITE_IOERR
+    11: "it is damaged: move it away, and a new archive starts",  # SQLITE_CORRUPT
+    13: "the disk is full",  # SQLITE_FULL
+    14: "it cannot be opened (permission denied or no such folder)",  # SQLITE_CANTOPEN
+    26: "it is damaged: move it away, and a new archive starts",  # SQLITE_NOTADB
+}
+
+
 class ArchiveError(StoreError):
     """The archive cannot be read or written; the text is for the player."""
 
@@ -172,17 +186,9 @@ class Archive:
         return db
 
     def _explain(self, error: sqlite3.Error) -> ArchiveError:
-        text = str(error)
-        if "locked" in text or "busy" in text:
-            why = "another blitz-node is writing it; try again in a moment"
-        elif "full" in text:
-            why = "the disk is full"
-        elif "not a database" in text or "malformed" in text:
-            why = "it is damaged: move it away, and a new archive starts"
-        elif "readonly" in text or "unable to open" in text:
-            why = "it cannot be written here (permission denied or read-only)"
-        else:
-            why = text
+        # SQLite's primary result code (the low byte of the extended one) says what it was.
+        code = getattr(error, "sqlite_errorcode", -1) & 0xFF
+        why = SQLITE_REASONS.get(code, str(error))
         return ArchiveError(f"cannot use the game archive {self.path}: {why}")
 
     def close(self) -> None:
