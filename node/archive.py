@@ -363,8 +363,8 @@ def keep_games(node: Node) -> Archive | None:
         replica = seat.replica
         if replica is None or replica.ended is None:
             return
-        name = f"{replica.me.epoch.hex()}-{replica.ended[2].game_number}"
         try:
+            name = f"{replica.me.epoch.hex()}-{replica.ended[2].game_number}"
             data = sealed_game(replica, signer)
             assert data is not None
             game_id = archive.keep_finished(data, name)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import sqlite3
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from dutchblitz.node.archive import (
@@ -13,12 +15,14 @@ from dutchblitz.node.archive import (
     SCHEMA_VERSION,
     Archive,
     ArchiveError,
+    keep_games,
 )
 from dutchblitz.node.store import StoreError
 from dutchblitz.protocol.gamefile import check_game_file
 
 from tests.netns_helpers import tiny_tmpfs
-from tests.protocol.finished_games import finished
+from tests.protocol.finished_games import SEED, finished
+from tests.rigs.sim import Simulation
 
 
 def test_a_game_is_kept_once_with_a_row_per_player(tmp_path: Path) -> None:
@@ -144,3 +148,41 @@ def test_a_full_disk_is_one_line(tmp_path: Path) -> None:
         with pytest.raises(StoreError) as caught:
             Archive(disk).keep_finished(finished().data, "abc-1")
         assert "the disk is full" in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_a_node_keeps_what_was_pending_then_each_game_that_ends(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """``keep_games`` as ``run_node`` sets it up: pending games first, then a hook that keeps
+    each ended game and never raises, whatever goes wrong."""
+    simulation = Simulation(SEED, "none", players=3)
+    simulation.run()
+    replica = simulation.nodes[0].replica
+    seat = SimpleNamespace(label="ada", replica=replica, game_over_hooks=[])
+    node = SimpleNamespace(
+        main=seat, signer=simulation.signers[replica.me.node], state_root=tmp_path
+    )
+    logger = logging.getLogger("dutchblitz.node")  # a node's own handlers may not propagate
+    logger.addHandler(caplog.handler)
+    caplog.set_level(logging.INFO, logger="dutchblitz.node")
+    try:
+        _keep_on(tmp_path, seat, node, caplog)
+    finally:
+        logger.removeHandler(caplog.handler)
+
+
+def _keep_on(
+    tmp_path: Path, seat: SimpleNamespace, node: SimpleNamespace, caplog: pytest.LogCaptureFixture
+) -> None:
+    (tmp_path / PENDING).mkdir()
+    (tmp_path / PENDING / "x-2.blitzgame").write_bytes(finished(rematches=1).data)
+    archive = keep_games(node)  # type: ignore[arg-type]
+    assert archive is not None and len(archive.games()) == 1
+    [hook] = seat.game_over_hooks
+    hook()
+    hook()  # the same end told twice: kept once
+    assert len(archive.games()) == 2
+    assert "game kept in the archive (blitz-node replay 2)" in caplog.text
+    seat.replica = SimpleNamespace(ended=(1, b"", None), me=None)  # broken beyond repair
+    hook()
+    assert "the game could not be kept" in caplog.text
