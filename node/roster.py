@@ -17,7 +17,9 @@ Where a key comes from (``Source``) decides whether it is let in:
   an advert or a plain door exchange only teaches a key, never lets it in;
 * once the game has started (``seat_only``), only the seated players are let
   in, whatever they were learnt from; a seated player whose node restarts comes
-  back with the same key and is let in again.
+  back with the same key and is let in again. The keys a lobby would let in
+  still connect, but only to watch: the transport takes nothing but WATCH from
+  them (``may_watch``; spec/protocol.md P-216).
 
 The roster is plain data and sans-IO; the transport and the seat drive it.
 """
@@ -64,6 +66,7 @@ class Roster:
         self._by_curve: dict[bytes, bytes] = {}  # raw Curve25519 public key -> node id
         self._seated: frozenset[bytes] | None = None  # None: still in the lobby
         self._allowed: set[bytes] = set()
+        self._watchers: set[bytes] = set()  # let in to watch: as the lobby would let them in
         self.stats = RosterStats()
         self.listeners: list[Callable[[bytes, bytes], None]] = []  # (node, key) when learnt
 
@@ -127,10 +130,16 @@ class Roster:
         """Whether ``node`` may send to us now."""
         return node in self._allowed
 
+    def may_watch(self, node: bytes) -> bool:
+        """Whether ``node`` may send us WATCH (a spectator's subscription) now."""
+        return node in self._allowed or node in self._watchers
+
     def allows_curve(self, curve_key: bytes) -> bool:
-        """Whether a connection from this raw Curve25519 client key is let in (counted if not)."""
+        """Whether a connection from this raw Curve25519 client key is let in (counted if not).
+
+        A key let in only to watch connects too; its other messages are dropped."""
         node = self._by_curve.get(curve_key)
-        if node is not None and node in self._allowed:
+        if node is not None and self.may_watch(node):
             return True
         self.stats.refused += 1
         return False
@@ -144,17 +153,24 @@ class Roster:
             self._update(node)
 
     def _update(self, node: bytes) -> None:
-        if self._lets_in(node):
+        lobby = self._lobby_lets_in(node)
+        if lobby if self._seated is None else self._seated_lets_in(node):
             self._allowed.add(node)
         else:
             self._allowed.discard(node)
+        if lobby:
+            self._watchers.add(node)
+        else:
+            self._watchers.discard(node)
 
-    def _lets_in(self, node: bytes) -> bool:
+    def _seated_lets_in(self, node: bytes) -> bool:
+        seated = self._seated is not None and node in self._seated
+        return seated or Source.LOCAL in self._sources.get(node, set())
+
+    def _lobby_lets_in(self, node: bytes) -> bool:
         sources = self._sources.get(node, set())
         if Source.LOCAL in sources:
             return True
-        if self._seated is not None:
-            return node in self._seated
         if self.private:
             return bool(sources & PRIVATE_SOURCES)
         return bool(sources)

@@ -48,6 +48,8 @@ from typing import Any, Protocol, cast
 import zmq
 import zmq.asyncio
 from dutchblitz.protocol.auth import Signer, curve_public_of
+from dutchblitz.protocol.messages import Kind
+from dutchblitz.protocol.peek import message_kind
 from zmq.auth.asyncio import AsyncioAuthenticator
 from zmq.utils import z85
 
@@ -398,10 +400,12 @@ class Transport:
         if routing_id != sender and not _is_stand_in(routing_id):
             self._stats.impostor += 1
             return None
-        if not self.roster.allows(sender):
+        data = payload.bytes
+        if not self.roster.allows(sender) and not (
+            message_kind(data) == Kind.WATCH and self.roster.may_watch(sender)
+        ):
             self._stats.not_on_roster += 1
             return None
-        data = payload.bytes
         if len(data) > MAX_PAYLOAD:
             self._stats.oversize_received += 1
             return None

@@ -67,6 +67,8 @@ from .messages import (
     Share,
     Start,
     Suspect,
+    Watch,
+    WatchOp,
 )
 from .moves import Move, Source
 from .version import PROTOCOL_VERSION
@@ -90,6 +92,7 @@ MAX_ROUND = 2**32 - 1
 MAX_AUTH = 128
 MAX_PEERS = 64
 MAX_REPAIR_EVENTS = 256
+MAX_WATCHERS = 64  # names in a FEED's list of those a member feeds
 MAX_CARD = MAX_PLAYERS * DECK_SIZE - 1
 MAX_SLOT = post_count(2) - 1
 MAX_PILE = MAX_PLAYERS * 4 - 1
@@ -132,6 +135,13 @@ def _check_repair_request(request: object) -> None:
     assert isinstance(request, RepairRequest)
     if not request.first <= request.last < request.first + MAX_REPAIR_EVENTS:
         refuse(ErrorReason.BAD_FIELD, "payload.last", f"more than {MAX_REPAIR_EVENTS} or none")
+
+
+def _check_watch(watch: object) -> None:
+    """Only a FEED carries watchers and events (the events are checked with the envelope)."""
+    assert isinstance(watch, Watch)
+    if watch.op != WatchOp.FEED and (watch.watchers or watch.events):
+        refuse(ErrorReason.BAD_FIELD, "payload", "only a FEED carries watchers and events")
 
 
 def _one_deck(codes: Sequence[int], where: str) -> None:
@@ -279,6 +289,18 @@ PAYLOADS: dict[Kind, Field] = {
     Kind.REPAIR: Record(
         Repair, (("origin", NODE), ("events", ListOf(REPAIRED, 1, MAX_REPAIR_EVENTS)))
     ),
+    Kind.WATCH: Record(
+        Watch,
+        (
+            ("op", Choice(WatchOp)),
+            ("index", UINT63),
+            ("name", NAME),
+            ("endpoint", ENDPOINT),
+            ("watchers", ListOf(NAME, 0, MAX_WATCHERS)),
+            ("events", ListOf(REPAIRED, 0, MAX_REPAIR_EVENTS)),
+        ),
+        _check_watch,
+    ),
 }
 KIND_OF: dict[type, Kind] = {
     Hello: Kind.HELLO,
@@ -286,6 +308,7 @@ KIND_OF: dict[type, Kind] = {
     Event: Kind.EVENT,
     RepairRequest: Kind.REPAIR_REQUEST,
     Repair: Kind.REPAIR,
+    Watch: Kind.WATCH,
 }
 HEADER: tuple[tuple[str, Field], ...] = (
     ("table", NAME),
@@ -422,6 +445,20 @@ def _check_envelope(envelope: Envelope) -> None:
         refuse(ErrorReason.BAD_FIELD, "seq", "must be 0 outside an Event")
     if isinstance(envelope.payload, Repair):
         _check_repaired(envelope.table, envelope.payload)
+    if isinstance(envelope.payload, Watch):
+        _check_fed(envelope.table, envelope.payload)
+
+
+def _check_fed(table: str, watch: Watch) -> None:
+    """Each event a FEED carries is a complete, valid Event message of this table."""
+    for index, data in enumerate(watch.events):
+        where = f"payload.events[{index}]"
+        try:
+            event = _decode(data, frozenset({Kind.EVENT}))
+        except ProtocolError as exc:
+            refuse(ErrorReason.BAD_FIELD, where, str(exc))
+        if event.table != table:
+            refuse(ErrorReason.BAD_FIELD, where, "an event of another table")
 
 
 def _check_repaired(table: str, repair: Repair) -> None:

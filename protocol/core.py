@@ -24,11 +24,12 @@ from .effects import Alarm, Effect, LogEntry, Persist, Send, Timer
 from .game import Game
 from .liveness import Liveness
 from .membership import Membership
-from .messages import Admit, Body, Envelope, Event, Heartbeat, Hello, RepairRequest
+from .messages import Admit, Body, Envelope, Event, Heartbeat, Hello, RepairRequest, Watch
 from .order import CLOCK_MARK_STEP, DIGEST_MEMORY, MAX_ACKS, Order
 from .repair import REPAIR_BATCH, Repairs
 from .senders import Senders
 from .signing import authentic, sign_encoded
+from .spectators import Spectators
 from .streams import Stream
 
 __all__ = [
@@ -111,6 +112,7 @@ class Replica:
         self.membership = Membership(self)
         self.repairs = Repairs(self)
         self.liveness = Liveness(self)
+        self.spectators = Spectators(self)
 
     # -- starting --------------------------------------------------------------------
 
@@ -167,6 +169,11 @@ class Replica:
         if envelope.sender == self.me.node:
             return self.dropped("from_myself", "a message claiming to be from this node")
         payload = envelope.payload
+        if isinstance(payload, Watch):
+            # A spectator is no member: its clock moves nothing, and it holds no stream.
+            return self.spectators.take(envelope.sender, payload, now)
+        if self.spectators.is_watching(envelope.sender):
+            return self.dropped("from_spectator", "a spectator sent more than WATCH")
         if isinstance(payload, Event):
             if self.senders.is_duplicate(envelope):
                 # Held already (or too far ahead): unchecked, so it may not move the clock.
@@ -193,17 +200,18 @@ class Replica:
             effects = self.repairs.serve(envelope.sender, payload)
         else:
             effects = self.repairs.take(payload, now)
-        return (effects + self.order.advance(now)) if advance else effects
+        return (effects + self.advance(now)) if advance else effects
 
     def advance(self, now: float) -> list[Effect]:
         """Apply whatever has become stable (after ``receive`` with ``advance`` false)."""
         self.now = now
-        return self.order.advance(now)
+        effects = self.order.advance(now)
+        return effects + self.spectators.feed(now)
 
     def submit(self, body: Body, now: float) -> list[Effect]:
         """Send one event of ours into the total order."""
         effects = self.send_event(body, now)
-        return effects + self.order.advance(now)
+        return effects + self.advance(now)
 
     def send_event(self, body: Body, now: float) -> list[Effect]:
         """Send one event without applying anything: safe in the middle of other work.
@@ -243,7 +251,7 @@ class Replica:
             effects.append(self.membership.hello(None))
         effects += self.liveness.suspect_silent(now)
         effects += self.repairs.ask(now)
-        effects += self.order.advance(now)
+        effects += self.advance(now)
         effects.append(Timer(now + min(self.settings.heartbeat_every, self.settings.repair_retry)))
         return effects
 

@@ -67,6 +67,14 @@ class PeerSeen:
 
 
 @dataclass(frozen=True, slots=True)
+class SpectatorSeen:
+    """A spectator subscribed: connect to it, and send it nothing but its feed."""
+
+    node: bytes
+    endpoint: str
+
+
+@dataclass(frozen=True, slots=True)
 class Alarm:
     """Something a player or maintainer should hear about: a dropped message, a desync."""
 
@@ -81,4 +89,6 @@ class Timer:
     at: float
 
 
-Effect = Send | Persist | PersistClock | Delivered | Withdrawn | PeerSeen | Alarm | Timer
+Effect = (
+    Send | Persist | PersistClock | Delivered | Withdrawn | PeerSeen | SpectatorSeen | Alarm | Timer
+)

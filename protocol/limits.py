@@ -30,3 +30,6 @@ MAX_TV_VIEWERS: Final = 32  # pages open on the live table at once; one more is 
 
 # A finished game's file (spec/replay.md).
 MAX_GAME_FILE: Final = 64 << 20  # bytes: far above a long evening's log
+
+# Spectators (spec/protocol.md section 26).
+MAX_SPECTATORS: Final = 16  # the spectators one member feeds at once

@@ -20,6 +20,15 @@ class Kind(IntEnum):
     EVENT = 3
     REPAIR_REQUEST = 4
     REPAIR = 5
+    WATCH = 15  # a spectator's subscription, and the final events fed to it (section 26)
+
+
+class WatchOp(IntEnum):
+    """What a WATCH says (spec/protocol.md section 26)."""
+
+    SUBSCRIBE = 1  # a spectator asks a member for the stable log from ``index`` on
+    END = 2  # a spectator stops watching
+    FEED = 3  # a member sends stable events from ``index`` on
 
 
 class BodyKind(IntEnum):
@@ -101,6 +110,22 @@ class Repair:
 
     origin: bytes
     events: tuple[bytes, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Watch:
+    """A spectator's subscription (or its end), or a member's feed of final events.
+
+    A spectator is not a member: it sends nothing but this, and what it is fed is the
+    stable log, event by event, each the original signed EVENT message.
+    """
+
+    op: WatchOp
+    index: int  # SUBSCRIBE: the first stable event wanted; FEED: the first one carried
+    name: str  # the sender's name
+    endpoint: str  # where the sender's table socket listens
+    watchers: tuple[str, ...] = ()  # FEED: the names of those this member feeds
+    events: tuple[bytes, ...] = ()  # FEED: complete EVENT messages, in the stable order
 
 
 # -- event bodies: what enters the total order ----------------------------------------------
@@ -247,7 +272,7 @@ class Event:
     body: Body
 
 
-Payload = Hello | Heartbeat | Event | RepairRequest | Repair
+Payload = Hello | Heartbeat | Event | RepairRequest | Repair | Watch
 
 
 @dataclass(frozen=True, slots=True)

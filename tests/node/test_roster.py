@@ -14,7 +14,7 @@ from zmq.utils import z85
 
 pytestmark = pytest.mark.timeout(10)
 
-ANN, BOB, CAT, DAN = (Signer(bytes([n]) * 32) for n in range(1, 5))
+ANN, BOB, CAT, DAN, EVE = (Signer(bytes([n]) * 32) for n in range(1, 6))
 
 
 def test_a_key_offered_with_another_nodes_id_is_refused_and_counted() -> None:
@@ -72,7 +72,10 @@ def test_once_the_game_starts_only_the_seated_players_get_in() -> None:
     roster.seat_only([ANN.node_id, BOB.node_id, DAN.node_id])
     assert roster.started
     assert roster.allowed == {ANN.node_id, BOB.node_id}
-    assert not roster.allows_curve(CAT.curve_public)  # a lobby guest, not seated
+    # A lobby guest, not seated, still connects, but only to watch (P-216).
+    assert roster.allows_curve(CAT.curve_public)
+    assert roster.may_watch(CAT.node_id) and not roster.allows(CAT.node_id)
+    assert not roster.allows_curve(EVE.curve_public)  # never learnt: not even to watch
     # A seated player learnt only now (or coming back with the same key) gets in.
     roster.learn(DAN.node_id, DAN.public_key, Source.ADVERT)
     assert roster.allows(DAN.node_id)

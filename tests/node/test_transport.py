@@ -19,6 +19,8 @@ from dutchblitz.node.transport import (
     TransportClosed,
 )
 from dutchblitz.protocol.auth import Signer
+from dutchblitz.protocol.codec import encode
+from dutchblitz.protocol.messages import Envelope, Watch, WatchOp
 from zmq.utils import z85
 
 from tests.rigs.faults import FaultConfig, Faults
@@ -383,6 +385,22 @@ def test_once_the_game_starts_a_lobby_guest_is_cut_off_at_once() -> None:
             a.roster.reopen()
             assert guest.send(a.node_id, b"back in the lobby")
             assert await recv(a) == (node_id(3), b"back in the lobby")
+
+    run(scenario())
+
+
+def test_once_the_game_starts_a_lobby_guest_may_still_send_watch_and_nothing_else() -> None:
+    """P-216: a key the lobby let in connects during the game, to watch only."""
+    watch = Envelope("t", node_id(3), 0, 0, Watch(WatchOp.SUBSCRIBE, 0, "sam", "tcp://127.0.0.1:1"))
+
+    async def scenario() -> None:
+        async with await opened(1) as a, await opened(3) as guest:
+            a.roster.seat_only([node_id(1)])
+            guest.add_peer(a.node_id, a.endpoint, key(1))
+            assert guest.send(a.node_id, b"a move")
+            assert guest.send(a.node_id, encode(watch))
+            assert await recv(a) == (node_id(3), encode(watch))
+            assert a.stats.not_on_roster == 1
 
     run(scenario())
 

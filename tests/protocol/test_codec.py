@@ -47,6 +47,8 @@ from dutchblitz.protocol.messages import (
     Share,
     Start,
     Suspect,
+    Watch,
+    WatchOp,
 )
 from dutchblitz.protocol.moves import MOVE_TYPES, CentrePlay, PostPlay, Source, StuckCall, WoodFlip
 from dutchblitz.protocol.plays import legal_moves
@@ -97,6 +99,13 @@ ONE_OF_EACH_KIND = [
     _event(Bye()),
     Envelope("kitchen", ANN, 4, 0, RepairRequest(BOB, 1, 3)),
     Envelope("kitchen", ANN, 4, 0, Repair(ANN, (encode(_event(Ready(True))),))),
+    Envelope(
+        "kitchen",
+        BOB,
+        4,
+        0,
+        Watch(WatchOp.FEED, 0, "Bob", "tcp://h:2", ("Sam",), (encode(_event(Ready(True))),)),
+    ),
 ]
 
 

@@ -1,0 +1,131 @@
+"""A spectator's side of section 26: the stable log as members feed it, and its game.
+
+A ``Follower`` asks members for the stable log (SUBSCRIBE, renewed every ``RENEW_S``),
+takes the FEEDs they send, checks every event's signature, and applies the events in
+the order fed to a ``Game`` of its own: the public game, since every event is public
+and no deck order is ever sent until a round's REVEAL. Several members may feed the
+same spectator; an event is taken once, at its index, from whoever sends it first.
+It is sans-IO like the replica: bytes and time in, effects out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from .codec import ProtocolError, decode, encode
+from .effects import Alarm, Delivered, Effect, LogEntry, Send
+from .game import Game, Phase
+from .messages import Envelope, Event, Hello, Watch, WatchOp
+from .signing import authentic
+from .spectators import LEASE_S
+
+RENEW_S = 2.0  # a spectator renews its subscription this often (a third of the lease)
+
+
+@dataclass(slots=True)
+class Source:
+    """A member that feeds us: its name, whom it feeds, when it last did."""
+
+    name: str
+    watchers: tuple[str, ...]
+    heard: float
+
+
+@dataclass(slots=True)
+class Follower:
+    """One spectator's copy of the table's stable log and game."""
+
+    table: str
+    node: bytes
+    name: str
+    endpoint: str
+    game: Game = field(default_factory=Game)
+    log: list[LogEntry] = field(default_factory=list)
+    held: list[tuple[bytes, int]] = field(default_factory=list)  # (origin, seq) per index
+    sources: dict[bytes, Source] = field(default_factory=dict)
+    renewed: dict[bytes, float] = field(default_factory=dict)
+    dropped: dict[str, int] = field(default_factory=dict)
+    ended: tuple[int, Game] | None = None  # the log length and the game when it ended
+
+    # -- what we send --------------------------------------------------------------------
+
+    def subscribe(self, to: Iterable[bytes], now: float) -> list[Effect]:
+        """SUBSCRIBE (or renew) at each of ``to`` not asked within ``RENEW_S``."""
+        effects: list[Effect] = []
+        for node in to:
+            if now - self.renewed.get(node, -1e18) < RENEW_S:
+                continue
+            self.renewed[node] = now
+            effects.append(Send(node, self._watch(WatchOp.SUBSCRIBE)))
+        return effects
+
+    def end(self) -> list[Effect]:
+        """END at every member we asked: we stop watching."""
+        return [Send(node, self._watch(WatchOp.END)) for node in self.renewed]
+
+    def _watch(self, op: WatchOp) -> bytes:
+        index = len(self.log) if op == WatchOp.SUBSCRIBE else 0
+        watch = Watch(op, index, self.name, self.endpoint)
+        return encode(Envelope(self.table, self.node, 0, 0, watch))
+
+    # -- what we are told ------------------------------------------------------------------
+
+    def members(self) -> list[bytes]:
+        """The present members of the game as fed so far."""
+        return [m.node for m in self.game.members.values() if m.present and m.node != self.node]
+
+    def watchers(self, now: float) -> tuple[str, ...]:
+        """Who watches, as the members feeding us say (ourselves included), sorted."""
+        names = {self.name}
+        for source in self.sources.values():
+            if now - source.heard <= LEASE_S:
+                names.update(source.watchers)
+        return tuple(sorted(names))
+
+    def receive(self, sender: bytes, data: bytes, now: float) -> list[Effect]:
+        """One message from ``sender`` (authenticated by the channel): a FEED, or dropped."""
+        try:
+            envelope = decode(data)
+        except ProtocolError as error:
+            return self._drop(str(error.reason), f"undecodable message: {error}")
+        if envelope.table != self.table or envelope.sender != sender:
+            return self._drop("other_table", "a message for another table or sender")
+        watch = envelope.payload
+        if isinstance(watch, Hello | Event):
+            return []  # a member's greeting, or its broadcast before it knew us: not ours
+        if not isinstance(watch, Watch) or watch.op != WatchOp.FEED:
+            return self._drop("not_a_feed", "a message a spectator has no use for")
+        self.sources[sender] = Source(watch.name, watch.watchers, now)
+        effects: list[Effect] = []
+        for offset, raw in enumerate(watch.events):
+            index = watch.index + offset
+            if index > len(self.log):
+                break  # a gap: our next renewal asks from where we are
+            if index < len(self.log):
+                continue  # fed already, by this member or another
+            taken = self._take(raw)
+            if isinstance(taken, Alarm):
+                return [*effects, taken]
+            effects.append(taken)
+        return effects
+
+    def _take(self, raw: bytes) -> Delivered | Alarm:
+        event = decode(raw)  # the codec has checked it inside the FEED
+        if not isinstance(event.payload, Event) or not authentic(event.sender, raw, event.auth):
+            self.dropped["bad_signature"] = self.dropped.get("bad_signature", 0) + 1
+            return Alarm("dropped", f"a fed event of {event.sender.hex()[:8]} is not signed")
+        body = event.payload.body
+        outcome = self.game.apply(event.sender, body)
+        entry = LogEntry(len(self.log), event.sender, event.seq, event.lamport, body, outcome)
+        self.log.append(entry)
+        self.held.append((event.sender, event.seq))
+        game = self.game
+        if game.phase == Phase.OVER and game.audit_complete():
+            if self.ended is None or self.ended[1].game_number != game.game_number:
+                self.ended = (len(self.log), game.copy())
+        return Delivered(entry)
+
+    def _drop(self, reason: str, detail: str) -> list[Effect]:
+        self.dropped[reason] = self.dropped.get(reason, 0) + 1
+        return [Alarm("dropped", detail)] if self.dropped[reason] == 1 else []

@@ -1,0 +1,108 @@
+"""The replica's spectators: nodes that watch the table without a seat (section 26).
+
+A spectator is not a member. It sends a member nothing but WATCH: a SUBSCRIBE naming
+the first stable event it lacks, renewed every couple of seconds, and an END. The member
+feeds it the stable log from there, each event the original signed EVENT message, and
+then every event as it becomes final. A spectator never enters the order: it holds no
+stream, its clock moves nobody's, nobody waits for its acknowledgement, and anything
+else it sends is refused and counted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .codec import MAX_REPAIR_EVENTS, MAX_WATCHERS, encode
+from .effects import Effect, Send, SpectatorSeen
+from .guard import endpoint_ok
+from .limits import MAX_SPECTATORS
+from .messages import Envelope, Watch, WatchOp
+
+if TYPE_CHECKING:
+    from .core import Replica
+
+LEASE_S = 6.0  # a subscription not renewed for this long has ended
+FEED_BYTES = 48_000  # the events of one FEED, well inside a message's 65536 bytes
+FEEDS_AT_ONCE = 8  # FEEDs to one spectator per call: a long log goes over a few ticks
+
+
+@dataclass(slots=True)
+class Subscriber:
+    name: str
+    endpoint: str
+    until: float  # the lease runs out then, unless renewed
+    next: int  # the index of the next stable event to send it
+
+
+class Spectators:
+    """Who watches through this member, and how far each has been fed."""
+
+    def __init__(self, replica: Replica) -> None:
+        self.replica = replica
+        self.watching: dict[bytes, Subscriber] = {}
+
+    def is_watching(self, node: bytes) -> bool:
+        return node in self.watching
+
+    def names(self) -> tuple[str, ...]:
+        """The names of those who watch through us, sorted."""
+        return tuple(sorted(sub.name for sub in self.watching.values()))[:MAX_WATCHERS]
+
+    def take(self, sender: bytes, watch: Watch, now: float) -> list[Effect]:
+        """A WATCH from ``sender``: a subscription, its renewal or its end."""
+        replica = self.replica
+        if watch.op == WatchOp.FEED:
+            return replica.dropped("feed_to_member", "a FEED sent to a member")
+        if replica._present(sender):
+            return replica.dropped("member_watching", "a member asked to watch")
+        if watch.op == WatchOp.END:
+            self.watching.pop(sender, None)
+            return []
+        if not replica.is_member():
+            return []  # only a member feeds; a newcomer or a spectator has nothing final
+        sub = self.watching.get(sender)
+        effects: list[Effect] = []
+        if sub is None:
+            if len(self.watching) >= MAX_SPECTATORS:
+                return replica.dropped("too_many_spectators", "no room for another spectator")
+            if not endpoint_ok(watch.endpoint, replica.me.endpoint):
+                return replica.dropped("bad_endpoint", f"a spectator at {watch.endpoint!r}")
+            sub = self.watching[sender] = Subscriber(watch.name, watch.endpoint, now, 0)
+            effects.append(SpectatorSeen(sender, watch.endpoint))
+        sub.name = watch.name
+        sub.until = now + LEASE_S
+        sub.next = min(watch.index, len(replica.log))
+        return effects + self._feed_one(sender, sub, answer=True)
+
+    def feed(self, now: float) -> list[Effect]:
+        """Send each spectator the stable events it has not been sent yet."""
+        effects: list[Effect] = []
+        for node, sub in list(self.watching.items()):
+            if sub.until < now:
+                del self.watching[node]
+                continue
+            effects += self._feed_one(node, sub, answer=False)
+        return effects
+
+    def _feed_one(self, node: bytes, sub: Subscriber, answer: bool) -> list[Effect]:
+        """FEEDs from ``sub.next``; with ``answer`` at least one, empty if nothing is new."""
+        replica = self.replica
+        log, raws = replica.log, replica.order.stable_raws
+        effects: list[Effect] = []
+        while len(effects) < FEEDS_AT_ONCE and (sub.next < len(log) or answer):
+            answer = False
+            first, size, batch = sub.next, 0, []
+            while sub.next < len(log) and len(batch) < MAX_REPAIR_EVENTS:
+                entry = log[sub.next]
+                raw = raws[(entry.sender, entry.seq)]
+                if batch and size + len(raw) > FEED_BYTES:
+                    break
+                batch.append(raw)
+                size += len(raw)
+                sub.next += 1
+            me = replica.me
+            feed = Watch(WatchOp.FEED, first, me.name, me.endpoint, self.names(), tuple(batch))
+            envelope = Envelope(me.table, me.node, replica.clock.time, 0, feed)
+            effects.append(Send(node, encode(envelope)))
+        return effects

@@ -1,0 +1,161 @@
+"""Section 26: what a member accepts from a spectator, what it refuses, and what it feeds.
+
+A spectator subscribes with WATCH; a member feeds it the stable log (signed events, in
+the order they became final) and nothing else; anything else a spectator sends is refused
+and counted, and never enters anyone's order. ``Follower`` is the spectator's side.
+"""
+
+from __future__ import annotations
+
+from dutchblitz.protocol.codec import decode, encode
+from dutchblitz.protocol.effects import Delivered, Send, SpectatorSeen
+from dutchblitz.protocol.follow import RENEW_S, Follower
+from dutchblitz.protocol.game import Phase
+from dutchblitz.protocol.limits import MAX_SPECTATORS
+from dutchblitz.protocol.messages import Envelope, Event, Hello, Profile, Watch, WatchOp
+from dutchblitz.protocol.signing import sign_encoded
+from dutchblitz.protocol.spectators import LEASE_S
+
+from .replicas import EPOCH, SIGNERS, TABLE, Net
+
+WATCHER = SIGNERS[8]
+AT = "tcp://192.0.2.9:5555"
+
+
+def playing_net() -> Net:
+    net = Net(3)
+    net.open_table()
+    net.lobby(names=True)
+    net.deal()
+    assert net.replica(0).stable.phase == Phase.PLAYING
+    return net
+
+
+def follower(name: str = "sam", node: bytes = WATCHER.node_id) -> Follower:
+    return Follower(TABLE, node, name, AT)
+
+
+def feed_all(net: Net, index: int, watcher: Follower, effects: list) -> list:
+    """Hand the FEEDs among ``effects`` to ``watcher``; returns what it delivered."""
+    delivered = []
+    for effect in effects:
+        if isinstance(effect, Send) and effect.to == watcher.node:
+            delivered += watcher.receive(net[index].node_id, effect.data, net.now)
+    return delivered
+
+
+def subscribe(net: Net, index: int, watcher: Follower) -> list:
+    (send,) = watcher.subscribe([net[index].node_id], net.now)
+    return net.replica(index).receive(send.data, net.now, via=watcher.node)
+
+
+def test_a_spectator_subscribes_and_is_fed_the_whole_stable_log() -> None:
+    """P-217, P-220: the feed is the stable log from the index asked, signed events."""
+    net = playing_net()
+    watcher = follower()
+    effects = subscribe(net, 0, watcher)
+    assert SpectatorSeen(watcher.node, AT) in effects
+    delivered = feed_all(net, 0, watcher, effects)
+    assert all(isinstance(d, Delivered) for d in delivered)
+    assert len(watcher.log) == len(net.replica(0).log)
+    assert watcher.game.public_form() == net.replica(1).stable.public_form()
+    assert net.replica(0).spectators.names() == ("sam",)
+    assert watcher.watchers(net.now) == ("sam",)
+
+
+def test_a_spectator_follows_live_and_never_holds_up_stability() -> None:
+    """P-218, P-219: final events are fed as they become final; nobody waits for a spectator."""
+    net = playing_net()
+    watcher = follower()
+    feed_all(net, 0, watcher, subscribe(net, 0, watcher))
+    before = len(net.replica(0).log)
+    net.submit(1, Profile("renamed", "pump"))  # refused in play, but an event all the same
+    sent: list = []
+    for _ in range(40):
+        net.tick_all()
+        sent += [e for e in net[0].effects if isinstance(e, Send) and e.to == watcher.node]
+        net[0].effects.clear()
+        net.settle()
+    assert len(net.replica(0).log) > before
+    for send in sent:
+        watcher.receive(net[0].node_id, send.data, net.now)
+    assert len(watcher.log) == len(net.replica(0).log)
+    assert watcher.node not in {m.node for m in net.replica(0).stable.members.values()}
+
+
+def test_every_other_message_from_a_spectator_is_refused_and_counted() -> None:
+    """P-212: a spectator's events and HELLOs are refused; nothing enters the order."""
+    net = playing_net()
+    watcher = follower()
+    subscribe(net, 0, watcher)
+    replica = net.replica(0)
+    event = Envelope(TABLE, watcher.node, 5, 1, Event(Profile("sam", "pump")))
+    hello = Hello("sam", "pump", AT, (), EPOCH, 9)
+    signed = sign_encoded(WATCHER, encode(event))
+    for message in (signed, encode(Envelope(TABLE, watcher.node, 5, 0, hello))):
+        replica.receive(message, net.now, via=watcher.node)
+    assert replica.counters.dropped["from_spectator"] == 2
+    assert watcher.node not in replica.streams
+    assert not any(send for send in replica.pending if send[1] == watcher.node)
+
+
+def test_a_member_is_not_a_spectator_and_a_member_is_not_fed() -> None:
+    """P-213: a member's SUBSCRIBE is refused; a FEED sent to a member is refused."""
+    net = playing_net()
+    member = follower("p1", net[1].node_id)
+    effects = subscribe(net, 0, member)
+    assert not any(isinstance(e, Send) for e in effects)
+    assert net.replica(0).counters.dropped["member_watching"] == 1
+    feed = Watch(WatchOp.FEED, 0, "p1", AT)
+    net.replica(0).receive(encode(Envelope(TABLE, net[2].node_id, 1, 0, feed)), net.now)
+    assert net.replica(0).counters.dropped["feed_to_member"] == 1
+
+
+def test_a_lease_not_renewed_ends_and_an_end_ends_at_once() -> None:
+    """P-214: a lease lasts 6 s after the latest SUBSCRIBE; an END ends it at once."""
+    net = playing_net()
+    watcher = follower()
+    subscribe(net, 0, watcher)
+    replica = net.replica(0)
+    assert replica.spectators.is_watching(watcher.node)
+    replica.tick(net.now + LEASE_S + 0.1)
+    assert not replica.spectators.is_watching(watcher.node)
+    subscribe(net, 0, follower())
+    assert replica.spectators.is_watching(watcher.node)
+    (end,) = watcher.end()
+    replica.receive(end.data, net.now, via=watcher.node)
+    assert not replica.spectators.is_watching(watcher.node)
+
+
+def test_a_table_feeds_at_least_eight_spectators_and_counts_the_rest_over_its_room() -> None:
+    """P-215: room for MAX_SPECTATORS (at least 8); one more is refused and counted."""
+    assert MAX_SPECTATORS >= 8
+    net = playing_net()
+    replica = net.replica(0)
+    for n in range(MAX_SPECTATORS + 1):
+        node = bytes([0xEE, n]) + bytes(14)
+        subscribe(net, 0, follower(f"w{n}", node))
+    assert len(replica.spectators.watching) == MAX_SPECTATORS
+    assert replica.counters.dropped["too_many_spectators"] == 1
+
+
+def test_a_spectator_renews_no_faster_than_it_should_and_asks_from_where_it_is() -> None:
+    net = playing_net()
+    watcher = follower()
+    feed_all(net, 0, watcher, subscribe(net, 0, watcher))
+    assert watcher.subscribe([net[0].node_id], net.now + RENEW_S / 2) == []
+    (again,) = watcher.subscribe([net[0].node_id], net.now + RENEW_S)
+    watch = decode(again.data).payload
+    assert isinstance(watch, Watch) and watch.index == len(watcher.log)
+
+
+def test_a_fed_event_with_a_bad_signature_is_not_applied() -> None:
+    """P-220: every fed event is checked against its origin's key."""
+    net = playing_net()
+    watcher = follower()
+    first = net.replica(0).order.stable_raws[(net[0].node_id, 1)]
+    forged = first[:-1] + bytes([first[-1] ^ 1])
+    feed = Watch(WatchOp.FEED, 0, "p0", AT, (), (forged,))
+    data = encode(Envelope(TABLE, net[0].node_id, 1, 0, feed))
+    watcher.receive(net[0].node_id, data, net.now)
+    assert watcher.log == [] and watcher.dropped["bad_signature"] == 1
