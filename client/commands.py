@@ -69,6 +69,11 @@ def add_bot(state: ClientState) -> None:
     state.refresh()
 
 
+def watch(state: ClientState) -> None:
+    state.refuse(state.session.watch())
+    state.refresh()
+
+
 def remove_bot(state: ClientState) -> None:
     state.refuse(state.session.remove_bot())
     state.refresh()

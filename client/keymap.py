@@ -27,6 +27,7 @@ ADD_BOT = "+"
 REMOVE_BOT = "-"
 BOT_LEVEL = "l"
 POST_STACKING = "p"  # the table option a START from this node carries
+WATCH = "w"  # a game keeps us waiting: watch it meanwhile (as a spectator)
 
 # -- after a game ----------------------------------------------------------------------
 REMATCH = "r"
@@ -68,6 +69,7 @@ LOBBY_HELP: tuple[KeyHelp, ...] = (
     KeyHelp(REMOVE_BOT, "remove a bot seat"),
     KeyHelp(BOT_LEVEL, "level of the next bot"),
     KeyHelp(POST_STACKING, "Post stacking on / off"),
+    KeyHelp(WATCH, "watch the game on"),
 )
 
 OVER_HELP: tuple[KeyHelp, ...] = (KeyHelp(REMATCH, "rematch (play again)"),)

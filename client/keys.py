@@ -79,6 +79,7 @@ def _lobby_keys(bindings: KeyBindings, state: ClientState, lobby: Filter) -> Non
     bindings.add("=", filter=lobby)(lambda event: commands.add_bot(state))  # "+" without Shift
     bindings.add(keymap.REMOVE_BOT, filter=lobby)(lambda event: commands.remove_bot(state))
     bindings.add(keymap.BOT_LEVEL, filter=lobby)(lambda event: commands.next_bot_level(state))
+    bindings.add(keymap.WATCH, filter=lobby)(lambda event: commands.watch(state))
     bindings.add(keymap.POST_STACKING, filter=lobby)(
         lambda event: commands.toggle_post_stacking(state)
     )

@@ -166,6 +166,8 @@ def title_text(state: ClientState) -> StyleAndTextTuples:
         parts.append(f"table {snap.table}")
     if snap.profile > 1:
         parts.append(f"profile {snap.profile}")
+    if snap.watching:
+        parts.append("watching")
     if game.phase == Phase.LOBBY:
         parts.append("lobby")
     elif game.phase == Phase.OVER:
@@ -203,6 +205,8 @@ def keybar_text(state: ClientState) -> StyleAndTextTuples:
     if state.editing_name:
         return bar(("Enter", "keep"), ("Esc", "cancel"))
     screen = state.screen
+    if state.snap.watching:
+        return bar(("Tab", "scores"), ("?", "help"), ("q", "leave"))
     if screen == Screen.LOBBY:
         return bar(
             (keymap.NAME, "name"),

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from dutchblitz.node.api import Missing, Snapshot
 
+from . import keymap
 from .words import game_on_text
 
 
@@ -39,4 +40,5 @@ def game_on_lines(snap: Snapshot) -> list[tuple[str, str]]:
         ("class:strong", f" {said[0].upper()}{said[1:]}."),
         ("", " You sit down for the next game. Wait here: this screen changes by itself"),
         ("", " when the table has a seat for you (q leaves)."),
+        ("class:strong", f" Press {keymap.WATCH} to watch the game meanwhile."),
     ]

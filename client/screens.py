@@ -171,7 +171,15 @@ def table_screen(state: ClientState) -> StyleAndTextTuples:
         for line in (guide.stalemate_line(table, me), guide.first_game_hint(state, table, me)):
             if line:
                 text.line(line, "class:strong")
+    watchers_line(text, snap)
     return text.fragments
+
+
+def watchers_line(text: Text, snap: Snapshot) -> None:
+    """How many watch, and who (spectators: spec/protocol.md section 26)."""
+    if snap.watchers:
+        names = ", ".join(snap.watchers)
+        text.line(f" Watching: {len(snap.watchers)} ({names})", "class:count")
 
 
 def name_width(state: ClientState) -> int:
@@ -315,6 +323,8 @@ def lobby_screen(state: ClientState) -> StyleAndTextTuples:
         text.line(line, style)
     if late:
         return text.fragments
+    if snap.watching and not snap.players:
+        text.line(" Watching: waiting for the table's players to send the game...", "class:hint")
     text.add("  #  ").cell("Player", 22, "class:header").cell("Back", 10, "class:header")
     text.cell("Ready", 11, "class:header").line("Key", "class:header")
     players = sorted((p for p in snap.players if p.present), key=lambda p: p.seat)
@@ -333,6 +343,9 @@ def lobby_screen(state: ClientState) -> StyleAndTextTuples:
         text.line(" Each Key must read the same on every player's screen: compare them aloud.")
     text.line()
     text.line(seated_line(state, players), "class:count")
+    watchers_line(text, snap)
+    if snap.watching:
+        return text.fragments
     if len(players) < 2:
         text.line(
             f" Alone? {keymap.ADD_BOT} adds a bot, {keymap.READY} gets you ready, "

@@ -79,6 +79,8 @@ WORDS: dict[Why, str] = {
     Why.TABLE_FULL: "the table is full ({count} seats)",
     Why.NO_LOCAL_BOT: "there is no local bot to remove",
     Why.PLAY_BEFORE: "the play before it did not go",
+    Why.WATCHING: "you are watching: a spectator plays nothing",
+    Why.NO_GAME_ON: "no game is on to watch",
     Why.OTHER: "{other}",
 }
 

@@ -14,6 +14,8 @@ from typing import Protocol
 
 from dutchblitz.protocol.views import GameView, Slot
 
+MAX_NOTICES = 200  # notices a session keeps for its client to take
+
 
 class Action(StrEnum):
     """One keystroke's worth of play; the node picks the legal target."""
@@ -111,6 +113,8 @@ class Why(StrEnum):
     TABLE_FULL = "table_full"  # count: the seats
     NO_LOCAL_BOT = "no_local_bot"
     PLAY_BEFORE = "play_before"  # a held play: the one it built on did not go
+    WATCHING = "watching"  # a spectator plays nothing
+    NO_GAME_ON = "no_game_on"  # nothing to watch: no game keeps us waiting
     OTHER = "other"  # what: a code this node has no name for
 
 
@@ -258,6 +262,8 @@ class Snapshot:
     missing: tuple[Missing, ...] = ()  # players not heard from lately, in seat order
     game_on: GameOn | None = None  # we arrived while this game was on: seated after it
     tv: TvLink | None = None  # the TV view this node serves (None: none)
+    watchers: tuple[str, ...] = ()  # who watches the table, as this node knows (section 26)
+    watching: bool = False  # this node is a spectator: it follows the game, and plays nothing
 
 
 class Session(Protocol):
@@ -299,6 +305,10 @@ class Session(Protocol):
     def add_bot(self, level: str) -> Refused | None: ...
 
     def remove_bot(self) -> Refused | None: ...
+
+    def watch(self) -> Refused | None:
+        """Watch the game that keeps us waiting, as a spectator, until it is over."""
+        ...
 
     async def leave(self) -> None: ...
 

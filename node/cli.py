@@ -40,6 +40,7 @@ from .tv.address import WebAddress, parse_web
 
 if TYPE_CHECKING:
     from .tv.server import TvServer
+from .watch import WatchSeat, WatchSession
 
 log = logging.getLogger("dutchblitz.node")
 
@@ -144,6 +145,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"blitz-node {GAME_VERSION}")
     parser.add_argument(
         "--join", action="store_true", help="find the table on the LAN and sit down"
+    )
+    parser.add_argument(
+        "--watch", action="store_true", help="watch the table's game as a spectator: play nothing"
     )
     parser.add_argument(
         "--table", type=_text("table name"), default="blitz", help="table name (default: blitz)"
@@ -252,6 +256,7 @@ def options_from_args(args: argparse.Namespace) -> Options:
         discovery=not args.no_discovery,
         passphrase=args.passphrase,
         web=args.web,
+        watch=args.watch,
     )
 
 
@@ -259,10 +264,12 @@ def parse_options(argv: Sequence[str] | None = None) -> Options | None:
     """The options for ``argv``, or None when the command asks only for help; exits on error."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    if not args.join:
+    if not args.join and not args.watch:
         parser.print_help()
         return None
-    if args.headless and not args.bot:
+    if args.watch and (args.bot or args.players is not None):
+        parser.error("--watch plays nothing: leave out --bot and --players")
+    if args.headless and not args.bot and not args.watch:
         parser.error("--headless needs --bot: nobody would play this seat")
     if args.players is not None and not args.headless:
         parser.error("--players goes with --headless: at the table, the players press s to start")
@@ -322,7 +329,7 @@ async def run_node(options: Options | argparse.Namespace, attach_ui: UI | None =
         if attach_ui is not None and node.state_root is not None:
             _log_to_file(node.state_root, early)
         keep_games(node)  # the games a crash left pending, then each that ends here
-        session = NodeSession(node) if attach_ui is not None or tv is not None else None
+        session = _session(node) if attach_ui is not None or tv is not None else None
         if tv is not None and session is not None:
             tv.watch(session)
             _say_tv(node, tv)
@@ -333,6 +340,12 @@ async def run_node(options: Options | argparse.Namespace, attach_ui: UI | None =
         if tv is not None:
             await tv.close()
         _release_signals()
+
+
+def _session(node: Node) -> Session:
+    """The client's session: a player's, or a spectator's (--watch)."""
+    main = node.main
+    return WatchSession(node, main) if isinstance(main, WatchSeat) else NodeSession(node)
 
 
 async def _open_tv(address: WebAddress) -> TvServer | None:

@@ -54,6 +54,7 @@ from .statelock import StateLock, claim_state_dir
 from .store import StateDir, StoreError, write_json
 from .transport import Transport
 from .tv.address import WebAddress
+from .watch import WatchSeat
 
 log = logging.getLogger("dutchblitz.node")
 
@@ -95,6 +96,7 @@ class Options:
     # table is fair when every honest node counts the same; a bench may set 0.
     count_in_s: float = COUNT_IN_S
     web: WebAddress | None = None  # --web: where the TV view is served (None: not served)
+    watch: bool = False  # a spectator: follow the table's game, play nothing (node/watch.py)
 
 
 def default_name(bot: bool, node_id: bytes, profile: int = 1) -> str:
@@ -213,7 +215,8 @@ class Node:
             post_stacking=options.post_stacking,
         )
         level = LEVELS[options.bot_level] if options.bot else None
-        self.main = LocalSeat(self._config(wishes, level), store, transport, node_id)
+        kind = WatchSeat if options.watch else LocalSeat
+        self.main = kind(self._config(wishes, level), store, transport, node_id)
         self.main.watchers.append(self._notify)
         self.door = await self._open_door(transport, name)
         log.info(
@@ -408,7 +411,7 @@ class Node:
         or, from a lobby, seated afresh.
         """
         assert self.state_root is not None
-        for kept in botseats.load(self.state_root):
+        for kept in botseats.load(self.state_root) if not self.options.watch else ():
             work = self.add_bot(kept.level, number=kept.number, restore=True)
             self._tasks.append(asyncio.ensure_future(self._seat_quietly(work, kept)))
 
@@ -495,21 +498,18 @@ class Node:
 
     def summary(self) -> dict[str, Any] | None:
         """The finished game, as every node at the table reports it; None before the end."""
-        main = self.main
-        if main is None or main.replica is None or main.replica.ended is None:
-            return None
-        _index, digest, game = main.replica.ended
-        return game_summary(self.options.table, game, digest)
+        ended = None if self.main is None else self.main.ended_game()
+        return None if ended is None else game_summary(self.options.table, ended[1], ended[0])
 
     def write_summary(self) -> dict[str, Any] | None:
         """Write the summary to the state directory and ``--summary-json``; None on failure."""
-        summary = self.summary()
-        main = self.main
-        if summary is None or main is None or main.replica is None:
+        summary, main = self.summary(), self.main
+        if summary is None or main is None:
             return None
-        written = True
-        epoch, game = main.replica.me.epoch, summary["game"]
-        targets = [("results", lambda: main.store.save_results(epoch, summary, game))]
+        written, targets = True, []
+        if main.replica is not None:  # a spectator keeps no results of its own
+            epoch, game = main.replica.me.epoch, summary["game"]
+            targets.append(("results", lambda: main.store.save_results(epoch, summary, game)))
         if self.options.summary_json is not None:
             path = self.options.summary_json
             targets.append(("summary", lambda: write_json(path, summary)))

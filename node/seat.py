@@ -40,7 +40,7 @@ import logging
 import os
 import random
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Container, Iterable
 from dataclasses import dataclass, field
 
 from dutchblitz.protocol.bots import Level, think_time
@@ -55,10 +55,12 @@ from dutchblitz.protocol.effects import (
     Persist,
     PersistClock,
     Send,
+    SpectatorSeen,
     Timer,
     Withdrawn,
 )
 from dutchblitz.protocol.finding import AskAgain, JoinSmaller, Seating, TableFinder
+from dutchblitz.protocol.follow import Follower
 from dutchblitz.protocol.game import Game, Phase
 from dutchblitz.protocol.messages import (
     Body,
@@ -169,6 +171,7 @@ class LocalSeat:
         self.think_rng: random.Random = random.SystemRandom()
         self._closed = False
         self.news = GameNews()  # what we overhear of a game we arrived too late for
+        self.follower: Follower | None = None  # watching a game, as a spectator (section 26)
 
     # -- life ----------------------------------------------------------------------------
 
@@ -539,6 +542,9 @@ class LocalSeat:
             return
         self.contacts.heard[sender] = now
         kind = message_kind(data)
+        if kind == Kind.WATCH and self.follower is not None:
+            self._execute(self.follower.receive(sender, data, now))
+            return
         if kind == Kind.HELLO:
             self._note_hello(data)
         replica = self.replica
@@ -562,6 +568,19 @@ class LocalSeat:
     def _outside(self, replica: Replica) -> bool:
         """Asking to join a table that has never seated us (not a player coming back)."""
         return replica.rejoining and self.node_id not in replica.stable.members
+
+    def watch(self) -> None:
+        """Follow the table's game as a spectator (spec/protocol.md section 26)."""
+        if self.follower is None:
+            wishes = self.config.wishes
+            self.follower = Follower(self.config.table, self.node_id, wishes.name, self.endpoint)
+        self._next_tick = self._now()
+        self._timer_wake.set()
+
+    def ended_game(self) -> tuple[bytes, Game] | None:
+        """The last game that ended here, audited, with the log's digest then."""
+        ended = None if self.replica is None else self.replica.ended
+        return None if ended is None else (ended[1], ended[2])
 
     def game_on(self) -> GameOn | None:
         """The game on at the table we asked to join, if one keeps us waiting (P-117)."""
@@ -606,6 +625,7 @@ class LocalSeat:
             now = self._now()
             self._next_tick = now + 1.0  # unless the replica asks for sooner
             try:
+                self._follow(now)
                 if self.replica is not None:
                     self._execute(self.replica.tick(now))
                     self._announce()
@@ -642,8 +662,8 @@ class LocalSeat:
         """Carry out the replica's effects in order: a failed write stops the later sends."""
         for effect in effects:
             if isinstance(effect, Send):
-                if effect.to is None:
-                    self.transport.broadcast(effect.data)
+                if effect.to is None:  # a spectator is sent its feed and nothing else
+                    self.transport.broadcast(effect.data, skip=self._spectators())
                 else:
                     self.transport.send(effect.to, effect.data)
             elif isinstance(effect, Persist):
@@ -653,12 +673,32 @@ class LocalSeat:
             elif isinstance(effect, PeerSeen):
                 self.meet(effect.node, effect.endpoint)
                 self._announce_due = True  # our peer list grew: tell the others too
+            elif isinstance(effect, SpectatorSeen):
+                self.contacts.connect(effect.node, effect.endpoint)
             elif isinstance(effect, Timer):
                 if effect.at < self._next_tick:
                     self._next_tick = effect.at
                     self._timer_wake.set()
             else:
                 self._on_report(effect, live)
+
+    def _spectators(self) -> Container[bytes]:
+        return () if self.replica is None else self.replica.spectators.watching
+
+    def _follow(self, now: float) -> None:
+        """Watching: renew our subscription with the members (or every peer, before any
+        is known); the timer comes back within a second. A seat that watches the game
+        that keeps it waiting stops once that game is over, or once it is seated."""
+        follower, replica = self.follower, self.replica
+        if follower is None:
+            return
+        if replica is not None and (replica.is_member() or follower.ended is not None):
+            self._execute(follower.end())  # we sit down after it
+            self.follower = None
+            return
+        members = [n for n in follower.members() if n in self.contacts.endpoints]
+        self._execute(follower.subscribe(members or self.contacts.everyone(), now))
+        self._next_tick = min(self._next_tick, now + 0.5)
 
     def _on_report(self, effect: Delivered | Withdrawn | Alarm, live: bool) -> None:
         if isinstance(effect, Alarm):

@@ -32,14 +32,25 @@ from dutchblitz.protocol.rules import Reason
 from dutchblitz.protocol.state import Area, Table
 from dutchblitz.protocol.views import game_view
 
-from .api import Action, News, Notice, NoticeKind, PlayerInfo, Refused, Snapshot, Told, Why
+from .api import (
+    MAX_NOTICES,
+    Action,
+    News,
+    Notice,
+    NoticeKind,
+    PlayerInfo,
+    Refused,
+    Snapshot,
+    Told,
+    Why,
+)
 from .presence import missing_players
 from .runtime import Node
 from .seat import LocalSeat
 from .statelock import shown
 from .tv.address import tv_link
+from .watch import spectator_snapshot
 
-MAX_NOTICES = 200
 GONE_TOGETHER_S = 1.5  # players gone this close are told as one (a node and its bots)
 
 
@@ -89,6 +100,8 @@ class NodeSession:
 
     def snapshot(self) -> Snapshot:
         seat, node = self.seat, self.node
+        if seat.follower is not None:  # watching the game that keeps us waiting
+            return spectator_snapshot(node, seat)
         replica = seat.replica
         game = self.queue.view(replica) if replica is not None else Game()
         stable = replica.stable if replica is not None else Game()
@@ -139,6 +152,7 @@ class NodeSession:
             else missing_players(replica, loop.time(), seat.steward.grace),
             game_on=seat.game_on(),
             tv=tv_link(node.options.web, node.interface.address if node.interface else ""),
+            watchers=replica.spectators.names() if replica is not None else (),
         )
 
     def _fingerprint(self, node: bytes) -> str:
@@ -365,6 +379,14 @@ class NodeSession:
         if not self.node.bots:
             return Refused(Why.NO_LOCAL_BOT)
         self._background(self.node.remove_bot())
+        return None
+
+    def watch(self) -> Refused | None:
+        """Watch the game that keeps us waiting (section 26) until we sit down after it."""
+        seat = self.seat
+        if seat.game_on() is None:
+            return Refused(Why.NO_GAME_ON)
+        seat.watch()
         return None
 
     async def leave(self) -> None:

@@ -41,7 +41,7 @@ import contextlib
 import dataclasses
 import heapq
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
@@ -358,9 +358,9 @@ class Transport:
             return self._send_now(node_id, data)
         return True
 
-    def broadcast(self, data: bytes) -> int:
-        """Send ``data`` to every peer; returns how many accepted it."""
-        return sum(self.send(node_id, data) for node_id in list(self._dealers))
+    def broadcast(self, data: bytes, skip: Container[bytes] = ()) -> int:
+        """Send ``data`` to every peer but those in ``skip``; returns how many accepted it."""
+        return sum(self.send(node, data) for node in list(self._dealers) if node not in skip)
 
     async def recv(self) -> tuple[bytes, bytes]:
         """Wait for the next message: (sender's authenticated node id, data)."""

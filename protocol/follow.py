@@ -10,12 +10,15 @@ It is sans-IO like the replica: bytes and time in, effects out.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from .codec import ProtocolError, decode, encode
+from .digest import canonical_bytes
 from .effects import Alarm, Delivered, Effect, LogEntry, Send
 from .game import Game, Phase
+from .limits import DIGEST_SIZE
 from .messages import Envelope, Event, Hello, Watch, WatchOp
 from .signing import authentic
 from .spectators import LEASE_S
@@ -42,11 +45,12 @@ class Follower:
     endpoint: str
     game: Game = field(default_factory=Game)
     log: list[LogEntry] = field(default_factory=list)
-    held: list[tuple[bytes, int]] = field(default_factory=list)  # (origin, seq) per index
+    chain: bytes = b""  # the log's chain, as a member's (section 13)
     sources: dict[bytes, Source] = field(default_factory=dict)
     renewed: dict[bytes, float] = field(default_factory=dict)
     dropped: dict[str, int] = field(default_factory=dict)
-    ended: tuple[int, Game] | None = None  # the log length and the game when it ended
+    # The log length, the digest and the game when the game ended and was audited.
+    ended: tuple[int, bytes, Game] | None = None
 
     # -- what we send --------------------------------------------------------------------
 
@@ -119,12 +123,18 @@ class Follower:
         outcome = self.game.apply(event.sender, body)
         entry = LogEntry(len(self.log), event.sender, event.seq, event.lamport, body, outcome)
         self.log.append(entry)
-        self.held.append((event.sender, event.seq))
+        link = self.chain + event.sender + event.seq.to_bytes(8, "big") + raw
+        self.chain = hashlib.blake2b(link, digest_size=DIGEST_SIZE).digest()
         game = self.game
-        if game.phase == Phase.OVER and game.audit_complete():
-            if self.ended is None or self.ended[1].game_number != game.game_number:
-                self.ended = (len(self.log), game.copy())
+        new_end = self.ended is None or self.ended[2].game_number != game.game_number
+        if game.phase == Phase.OVER and game.audit_complete() and new_end:
+            self.ended = (len(self.log), self.digest(), game.copy())
         return Delivered(entry)
+
+    def digest(self) -> bytes:
+        """The public digest after the events taken so far, as a member computes it."""
+        body = canonical_bytes([self.chain, self.game.public_form()])
+        return hashlib.blake2b(body, digest_size=DIGEST_SIZE).digest()
 
     def _drop(self, reason: str, detail: str) -> list[Effect]:
         self.dropped[reason] = self.dropped.get(reason, 0) + 1

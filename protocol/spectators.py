@@ -92,7 +92,7 @@ class Spectators:
         effects: list[Effect] = []
         while len(effects) < FEEDS_AT_ONCE and (sub.next < len(log) or answer):
             answer = False
-            first, size, batch = sub.next, 0, []
+            first, size, batch = sub.next, 0, list[bytes]()
             while sub.next < len(log) and len(batch) < MAX_REPAIR_EVENTS:
                 entry = log[sub.next]
                 raw = raws[(entry.sender, entry.seq)]

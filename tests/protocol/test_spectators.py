@@ -59,6 +59,7 @@ def test_a_spectator_subscribes_and_is_fed_the_whole_stable_log() -> None:
     assert all(isinstance(d, Delivered) for d in delivered)
     assert len(watcher.log) == len(net.replica(0).log)
     assert watcher.game.public_form() == net.replica(1).stable.public_form()
+    assert watcher.digest() == net.replica(1).digest()
     assert net.replica(0).spectators.names() == ("sam",)
     assert watcher.watchers(net.now) == ("sam",)
 

@@ -1,0 +1,224 @@
+"""A spectator (``blitz-node --watch``): a seat that follows the table and plays nothing.
+
+A ``WatchSeat`` is a ``LocalSeat`` with no replica: it says no HELLO and asks nobody to
+seat it. It subscribes, with WATCH, at every node it meets (a door it passed, a node
+found on the LAN, a peer a member's HELLO lists), and, once the log names the members,
+at each of them; its ``Follower`` (protocol/follow.py) takes the stable log they feed
+and builds the public game (spec/protocol.md section 26). ``WatchSession`` is the
+client's ``Session`` over it: the same ``Snapshot``, with no seat of its own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from dutchblitz.protocol.bots import LEVELS
+from dutchblitz.protocol.effects import Alarm, Delivered, Effect, Withdrawn
+from dutchblitz.protocol.follow import Follower
+from dutchblitz.protocol.game import Game, Phase
+from dutchblitz.protocol.views import game_view
+
+from .api import (
+    MAX_NOTICES,
+    Action,
+    News,
+    Notice,
+    NoticeKind,
+    PlayerInfo,
+    Refused,
+    Snapshot,
+    Told,
+    Why,
+)
+from .seat import LocalSeat, SeatConfig
+from .statelock import shown
+from .store import StateDir
+from .transport import Transport
+from .tv.address import tv_link
+
+if TYPE_CHECKING:
+    from .runtime import Node
+
+
+class WatchSeat(LocalSeat):
+    """A spectator's seat: it follows the table through its members' feeds."""
+
+    def __init__(
+        self, config: SeatConfig, store: StateDir, transport: Transport, node_id: bytes
+    ) -> None:
+        super().__init__(config, store, transport, node_id)
+        self.follower = Follower(config.table, node_id, config.wishes.name, transport.endpoint)
+
+    async def start(self) -> None:
+        self.spawn(self._receive_loop(), "receive")
+        self.spawn(self._timer_loop(), "timer")
+
+    def _greet(self, node: bytes, force: bool = False) -> None:
+        """A spectator greets by subscribing (a HELLO would ask for a seat)."""
+        follower = self.follower
+        if follower is None:
+            return
+        if force:
+            follower.renewed.pop(node, None)
+        self._execute(follower.subscribe([node], self._now()))
+
+    def ended_game(self) -> tuple[bytes, Game] | None:
+        ended = None if self.follower is None else self.follower.ended
+        return None if ended is None else (ended[1], ended[2])
+
+    def _on_report(self, effect: Delivered | Withdrawn | Alarm, live: bool) -> None:
+        super()._on_report(effect, live)
+        ended = self.follower.ended if self.follower is not None else None
+        if ended is None or not isinstance(effect, Delivered):
+            return
+        if ended[2].game_number > self._games_ended:
+            self._games_ended = ended[2].game_number
+            self.game_over.set()
+            self.finished.set()  # nobody waits for a spectator to leave
+            for hook in list(self.game_over_hooks):
+                hook()
+
+    def game(self) -> Game:
+        return self.follower.game if self.follower is not None else Game()
+
+    async def leave(self, linger: float = 0.3) -> None:
+        """Tell the members we stop watching, then close."""
+        if self.follower is not None:
+            self._execute(self.follower.end())
+        await asyncio.sleep(linger)
+        await self.close()
+
+
+class WatchSession:
+    """The ``Session`` a spectator offers its client: the public game, and no moves."""
+
+    def __init__(self, node: Node, seat: WatchSeat) -> None:
+        self.node = node
+        self.seat = seat
+        self._notices: deque[Notice] = deque(maxlen=MAX_NOTICES)
+        self._callbacks: list[Callable[[], None]] = []
+        self._results_seen = (1, 0)  # (game number, rounds told)
+        self._over_told: set[int] = set()
+        seat.listeners.append(self._on_effect)
+        node.watchers.append(self._changed)
+
+    def snapshot(self) -> Snapshot:
+        return spectator_snapshot(self.node, self.seat)
+
+    def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
+        self._callbacks.append(callback)
+
+        def unsubscribe() -> None:
+            if callback in self._callbacks:
+                self._callbacks.remove(callback)
+
+        return unsubscribe
+
+    def take_notices(self) -> list[Notice]:
+        taken = list(self._notices)
+        self._notices.clear()
+        return taken
+
+    def _changed(self) -> None:
+        for callback in list(self._callbacks):
+            callback()
+
+    # -- a spectator plays nothing -----------------------------------------------------------
+
+    def act(self, action: Action, slot: int = 0) -> Refused | None:
+        return Refused(Why.WATCHING)
+
+    def seen_scores(self) -> Refused | None:
+        return None  # nobody waits for a spectator to see the scores
+
+    def set_name(self, name: str) -> Refused | None:
+        return Refused(Why.WATCHING)
+
+    def set_back(self, back: str) -> Refused | None:
+        return Refused(Why.WATCHING)
+
+    def set_ready(self, ready: bool) -> Refused | None:
+        return Refused(Why.WATCHING)
+
+    def start(self) -> Refused | None:
+        return Refused(Why.WATCHING)
+
+    def set_post_stacking(self, on: bool) -> Refused | None:
+        return Refused(Why.WATCHING)
+
+    def add_bot(self, level: str) -> Refused | None:
+        return Refused(Why.WATCHING)
+
+    def remove_bot(self) -> Refused | None:
+        return Refused(Why.WATCHING)
+
+    def watch(self) -> Refused | None:
+        return None  # watching already
+
+    async def leave(self) -> None:
+        await self.node.stop()
+
+    # -- notices -------------------------------------------------------------------------
+
+    def _on_effect(self, effect: Effect, live: bool) -> None:
+        if isinstance(effect, Delivered):
+            self._tell_results(self.seat.game())
+
+    def _tell_results(self, game: Game) -> None:
+        number, seen = self._results_seen
+        seen = seen if number == game.game_number else 0
+        names = {m.seat: m.name for m in game.members.values()}
+        for result in game.results[seen:]:
+            if result.blitz_by is not None:
+                self._tell(NoticeKind.BLITZ, Told(News.BLITZ, who=names.get(result.blitz_by, "?")))
+            scores = tuple((names.get(s, "?"), p) for s, p in sorted(result.scores.items()))
+            told = Told(News.ROUND_SCORES, count=game.shown_round(result.round), scores=scores)
+            self._tell(NoticeKind.ROUND_OVER, told)
+        self._results_seen = (game.game_number, len(game.results))
+        over = game.phase == Phase.OVER and game.audit_complete()
+        if over and game.winner is not None and game.game_number not in self._over_told:
+            self._over_told.add(game.game_number)
+            winner = names.get(game.winner, "?")
+            points = game.totals.get(game.winner, 0)
+            self._tell(NoticeKind.GAME_OVER, Told(News.GAME_WON, who=winner, count=points))
+
+    def _tell(self, kind: NoticeKind, told: Told) -> None:
+        self._notices.append(Notice(kind, told=told))
+
+
+def spectator_snapshot(node: Node, seat: LocalSeat) -> Snapshot:
+    """What a spectator's screen shows: the public game as fed, and no seat of its own."""
+    follower = seat.follower
+    game = follower.game if follower is not None else Game()
+    view = game_view(game)
+    loop = asyncio.get_running_loop()
+    players = tuple(
+        PlayerInfo(m.seat, m.node, m.name, m.back, m.ready, m.present, False, False)
+        for m in sorted(game.members.values(), key=lambda m: m.seat)
+    )
+    return Snapshot(
+        table=node.options.table,
+        interface=node.interface.describe() if node.interface else "",
+        endpoint=seat.endpoint,
+        door=node.door.endpoint if node.door is not None else "",
+        private=node.options.passphrase is not None,
+        state_dir=shown(node.state_root) if node.state_root is not None else "",
+        profile=node.lock.profile if node.lock is not None else 1,
+        my_node=seat.node_id,
+        my_seat=None,
+        players=players,
+        game=view,
+        stable=view,
+        pending_moves=0,
+        peers_seen=seat.peers_seen,
+        seconds_running=loop.time() - node.started_at,
+        can_start=False,
+        bot_levels=tuple(LEVELS),
+        post_stacking=game.post_stacking,
+        watchers=follower.watchers(loop.time()) if follower is not None else (),
+        watching=True,
+        tv=tv_link(node.options.web, node.interface.address if node.interface else ""),
+    )
