@@ -71,6 +71,8 @@ class WatchSeat(LocalSeat):
 
     def _on_report(self, effect: Delivered | Withdrawn | Alarm, live: bool) -> None:
         super()._on_report(effect, live)
+        if isinstance(effect, Delivered) and live:
+            self.table_log.delivered(effect, self.game())
         ended = self.follower.ended if self.follower is not None else None
         if ended is None or not isinstance(effect, Delivered):
             return

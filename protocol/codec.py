@@ -293,6 +293,7 @@ PAYLOADS: dict[Kind, Field] = {
         Watch,
         (
             ("op", Choice(WatchOp)),
+            ("epoch", DIGEST),
             ("index", UINT63),
             ("name", NAME),
             ("endpoint", ENDPOINT),

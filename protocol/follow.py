@@ -43,6 +43,8 @@ class Follower:
     node: bytes
     name: str
     endpoint: str
+    epoch: bytes = b""  # the table log followed (empty: none yet)
+    left: set[bytes] = field(default_factory=set)  # logs given up: never followed again
     game: Game = field(default_factory=Game)
     log: list[LogEntry] = field(default_factory=list)
     chain: bytes = b""  # the log's chain, as a member's (section 13)
@@ -70,7 +72,7 @@ class Follower:
 
     def _watch(self, op: WatchOp) -> bytes:
         index = len(self.log) if op == WatchOp.SUBSCRIBE else 0
-        watch = Watch(op, index, self.name, self.endpoint)
+        watch = Watch(op, self.epoch, index, self.name, self.endpoint)
         return encode(Envelope(self.table, self.node, 0, 0, watch))
 
     # -- what we are told ------------------------------------------------------------------
@@ -100,6 +102,8 @@ class Follower:
             return []  # a member's greeting, or its broadcast before it knew us: not ours
         if not isinstance(watch, Watch) or watch.op != WatchOp.FEED:
             return self._drop("not_a_feed", "a message a spectator has no use for")
+        if watch.epoch != self.epoch and not self._move_to(watch.epoch):
+            return self._drop("other_epoch", "a feed of another table log")
         self.sources[sender] = Source(watch.name, watch.watchers, now)
         effects: list[Effect] = []
         for offset, raw in enumerate(watch.events):
@@ -113,6 +117,22 @@ class Follower:
                 return [*effects, taken]
             effects.append(taken)
         return effects
+
+    def _move_to(self, epoch: bytes) -> bool:
+        """Follow the log ``epoch`` from now on, if our table has no game on: the first
+        one fed, a table ours merged into (a smaller epoch, section 12), or a new table
+        after the end. A log given up is never followed again."""
+        phase = self.game.phase
+        if not epoch or epoch in self.left or phase not in (Phase.LOBBY, Phase.OVER):
+            return False
+        if self.epoch and phase == Phase.LOBBY and epoch > self.epoch:
+            return False
+        if self.epoch:
+            self.left.add(self.epoch)
+            self.sources.clear()
+            self.renewed.clear()  # ask every member again, for the new log from its start
+        self.epoch, self.game, self.log, self.chain = epoch, Game(), [], b""
+        return True
 
     def _take(self, raw: bytes) -> Delivered | Alarm:
         event = decode(raw)  # the codec has checked it inside the FEED

@@ -121,6 +121,7 @@ class Watch:
     """
 
     op: WatchOp
+    epoch: bytes  # the table log: SUBSCRIBE, the one followed (empty: any); FEED, the member's
     index: int  # SUBSCRIBE: the first stable event wanted; FEED: the first one carried
     name: str  # the sender's name
     endpoint: str  # where the sender's table socket listens

@@ -72,7 +72,9 @@ class Spectators:
             effects.append(SpectatorSeen(sender, watch.endpoint))
         sub.name = watch.name
         sub.until = now + LEASE_S
-        sub.next = min(watch.index, len(replica.log))
+        # A spectator of another log (a table merged into ours) is fed ours from the start.
+        same = watch.epoch == replica.me.epoch
+        sub.next = min(watch.index, len(replica.log)) if same else 0
         return effects + self._feed_one(sender, sub, answer=True)
 
     def feed(self, now: float) -> list[Effect]:
@@ -102,7 +104,8 @@ class Spectators:
                 size += len(raw)
                 sub.next += 1
             me = replica.me
-            feed = Watch(WatchOp.FEED, first, me.name, me.endpoint, self.names(), tuple(batch))
+            names, events = self.names(), tuple(batch)
+            feed = Watch(WatchOp.FEED, me.epoch, first, me.name, me.endpoint, names, events)
             envelope = Envelope(me.table, me.node, replica.clock.time, 0, feed)
             effects.append(Send(node, encode(envelope)))
         return effects

@@ -69,6 +69,7 @@ def _ephemeral_range() -> tuple[int, int]:
     return low, high
 
 
+WATCH = ("--watch",)  # a BlitzNode's role: a spectator, which plays nothing
 STARTED: list[BlitzNode] = []  # every node the running test has started, in order
 
 
@@ -79,7 +80,7 @@ def _entry() -> str:
 
 
 class BlitzNode(Process):
-    """One headless bot node."""
+    """One headless bot node (or, with ``role=WATCH``, a headless spectator)."""
 
     def __init__(
         self,
@@ -88,6 +89,7 @@ class BlitzNode(Process):
         args: list[str],
         prefix: list[str] | None = None,
         wait_s: float = GAME_S,
+        role: tuple[str, ...] = ("--join", "--bot", "--bot-level", "flat-out"),
     ) -> None:
         self.state_dir = state_dir
         self.summary_path = state_dir.parent / f"{label}-summary.json"
@@ -97,7 +99,7 @@ class BlitzNode(Process):
         command = [
             *self.prefix,
             sys.executable, "-m", _entry(),
-            "--join", "--bot", "--headless", "--bot-level", "flat-out",
+            *role, "--headless",
             "--name", label, "--state-dir", str(state_dir),
             "--summary-json", str(self.summary_path), *args,
         ]  # fmt: skip

@@ -391,7 +391,9 @@ def test_once_the_game_starts_a_lobby_guest_is_cut_off_at_once() -> None:
 
 def test_once_the_game_starts_a_lobby_guest_may_still_send_watch_and_nothing_else() -> None:
     """P-216: a key the lobby let in connects during the game, to watch only."""
-    watch = Envelope("t", node_id(3), 0, 0, Watch(WatchOp.SUBSCRIBE, 0, "sam", "tcp://127.0.0.1:1"))
+    watch = Envelope(
+        "t", node_id(3), 0, 0, Watch(WatchOp.SUBSCRIBE, b"", 0, "sam", "tcp://127.0.0.1:1")
+    )
 
     async def scenario() -> None:
         async with await opened(1) as a, await opened(3) as guest:

@@ -104,7 +104,9 @@ ONE_OF_EACH_KIND = [
         BOB,
         4,
         0,
-        Watch(WatchOp.FEED, 0, "Bob", "tcp://h:2", ("Sam",), (encode(_event(Ready(True))),)),
+        Watch(
+            WatchOp.FEED, bytes(16), 0, "Bob", "tcp://h:2", ("Sam",), (encode(_event(Ready(True))),)
+        ),
     ),
 ]
 

@@ -16,7 +16,7 @@ from dutchblitz.protocol.messages import Envelope, Event, Hello, Profile, Watch,
 from dutchblitz.protocol.signing import sign_encoded
 from dutchblitz.protocol.spectators import LEASE_S
 
-from .replicas import EPOCH, SIGNERS, TABLE, Net
+from .replicas import EPOCH, NODE_IDS, SIGNERS, TABLE, Net
 
 WATCHER = SIGNERS[8]
 AT = "tcp://192.0.2.9:5555"
@@ -107,7 +107,7 @@ def test_a_member_is_not_a_spectator_and_a_member_is_not_fed() -> None:
     effects = subscribe(net, 0, member)
     assert not any(isinstance(e, Send) for e in effects)
     assert net.replica(0).counters.dropped["member_watching"] == 1
-    feed = Watch(WatchOp.FEED, 0, "p1", AT)
+    feed = Watch(WatchOp.FEED, EPOCH, 0, "p1", AT)
     net.replica(0).receive(encode(Envelope(TABLE, net[2].node_id, 1, 0, feed)), net.now)
     assert net.replica(0).counters.dropped["feed_to_member"] == 1
 
@@ -156,7 +156,24 @@ def test_a_fed_event_with_a_bad_signature_is_not_applied() -> None:
     watcher = follower()
     first = net.replica(0).order.stable_raws[(net[0].node_id, 1)]
     forged = first[:-1] + bytes([first[-1] ^ 1])
-    feed = Watch(WatchOp.FEED, 0, "p0", AT, (), (forged,))
+    feed = Watch(WatchOp.FEED, EPOCH, 0, "p0", AT, (), (forged,))
     data = encode(Envelope(TABLE, net[0].node_id, 1, 0, feed))
     watcher.receive(net[0].node_id, data, net.now)
     assert watcher.log == [] and watcher.dropped["bad_signature"] == 1
+
+
+def test_a_spectator_moves_with_a_lobby_merge_and_never_back() -> None:
+    """P-221: in the lobby a smaller epoch is taken up; a game on, or a log left, is not."""
+    watcher = follower()
+    small, large = bytes(16), b"\xff" * 16
+
+    def feed(epoch: bytes) -> bytes:
+        watch = Watch(WatchOp.FEED, epoch, 0, "p0", AT)
+        return encode(Envelope(TABLE, NODE_IDS[0], 1, 0, watch))
+
+    watcher.receive(NODE_IDS[0], feed(large), 0.0)
+    assert watcher.epoch == large
+    watcher.receive(NODE_IDS[0], feed(small), 0.0)
+    assert watcher.epoch == small
+    watcher.receive(NODE_IDS[0], feed(large), 0.0)
+    assert watcher.epoch == small and watcher.dropped["other_epoch"] == 1
