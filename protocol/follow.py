@@ -19,7 +19,7 @@ from .digest import canonical_bytes
 from .effects import Alarm, Delivered, Effect, LogEntry, Send
 from .game import Game, Phase
 from .limits import DIGEST_SIZE
-from .messages import Envelope, Event, Hello, Watch, WatchOp
+from .messages import Envelope, Event, Watch, WatchOp
 from .signing import authentic
 from .spectators import LEASE_S
 
@@ -98,9 +98,11 @@ class Follower:
         if envelope.table != self.table or envelope.sender != sender:
             return self._drop("other_table", "a message for another table or sender")
         watch = envelope.payload
-        if isinstance(watch, Hello | Event):
-            return []  # a member's greeting, or its broadcast before it knew us: not ours
-        if not isinstance(watch, Watch) or watch.op != WatchOp.FEED:
+        if not isinstance(watch, Watch):
+            # A member's greeting, or what it broadcast before it knew us: not ours.
+            self.dropped["not_a_feed"] = self.dropped.get("not_a_feed", 0) + 1
+            return []
+        if watch.op != WatchOp.FEED:
             return self._drop("not_a_feed", "a message a spectator has no use for")
         if watch.epoch != self.epoch and not self._move_to(watch.epoch):
             return self._drop("other_epoch", "a feed of another table log")
