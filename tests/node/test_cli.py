@@ -42,7 +42,15 @@ BAD = [
     (["--web", ":8080"], "--web: expected PORT or HOST:PORT, got ':8080'"),
     (["--join", "--headless"], "--headless needs --bot"),
     (["--join", "--players", "3"], "--players goes with --headless"),
+    (["--watch", "--bot"], "--watch plays nothing: leave out --bot and --players"),
+    (["--watch", "--headless", "--players", "3"], "--watch plays nothing"),
 ]
+
+
+def test_watch_needs_no_join_and_headless_watch_needs_no_bot() -> None:
+    options = cli.parse_options(["--watch", "--table", "den", "--headless"])
+    assert options is not None and options.watch and options.table == "den"
+    assert not options.bot
 
 
 @pytest.mark.parametrize(("argv", "message"), BAD, ids=[" ".join(a)[:30] for a, _ in BAD])
