@@ -120,8 +120,9 @@ def toggle_help(state: ClientState) -> None:
 
 
 def ask_quit(state: ClientState) -> bool:
-    """``q``: True when the client should leave now; during a game, ask first."""
-    if state.game_running and not state.asking_quit:
+    """``q``: True when the client should leave now; during a game, ask first (a
+    spectator leaves at once: nobody waits for it)."""
+    if state.game_running and not state.snap.watching and not state.asking_quit:
         state.asking_quit = True
         return False
     return confirm_quit(state)
