@@ -83,6 +83,12 @@ class WatchSeat(LocalSeat):
             for hook in list(self.game_over_hooks):
                 hook()
 
+    def counters(self) -> dict[str, object]:
+        counted = super().counters()
+        if self.follower is not None:
+            counted["dropped"] = dict(self.follower.dropped)
+        return counted
+
     def game(self) -> Game:
         return self.follower.game if self.follower is not None else Game()
 

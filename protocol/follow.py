@@ -113,6 +113,8 @@ class Follower:
             if index > len(self.log):
                 break  # a gap: our next renewal asks from where we are
             if index < len(self.log):
+                if not self._same_as_fed(index, raw):
+                    return [*effects, *self._drop("fed_differently", "members fed another log")]
                 continue  # fed already, by this member or another
             taken = self._take(raw)
             if isinstance(taken, Alarm):
@@ -135,6 +137,15 @@ class Follower:
             self.renewed.clear()  # ask every member again, for the new log from its start
         self.epoch, self.game, self.log, self.chain = epoch, Game(), [], b""
         return True
+
+    def _same_as_fed(self, index: int, raw: bytes) -> bool:
+        """Whether ``raw`` is the event we took at ``index`` (every member holds one log)."""
+        entry = self.log[index]
+        try:
+            event = decode(raw)
+        except ProtocolError:
+            return False
+        return (event.sender, event.seq) == (entry.sender, entry.seq)
 
     def _take(self, raw: bytes) -> Delivered | Alarm:
         event = decode(raw)  # the codec has checked it inside the FEED

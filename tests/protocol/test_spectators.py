@@ -150,6 +150,19 @@ def test_a_spectator_renews_no_faster_than_it_should_and_asks_from_where_it_is()
     assert isinstance(watch, Watch) and watch.index == len(watcher.log)
 
 
+def test_two_members_feeding_one_index_differently_is_refused_and_counted() -> None:
+    """P-220: an index is taken once; another event fed at it is not taken."""
+    net = playing_net()
+    watcher = follower()
+    feed_all(net, 0, watcher, subscribe(net, 0, watcher))
+    taken = len(watcher.log)
+    raws = net.replica(0).order.stable_raws
+    second = raws[(net.replica(0).log[1].sender, net.replica(0).log[1].seq)]
+    feed = Watch(WatchOp.FEED, EPOCH, 0, "p1", AT, (), (second,))
+    watcher.receive(net[1].node_id, encode(Envelope(TABLE, net[1].node_id, 1, 0, feed)), net.now)
+    assert len(watcher.log) == taken and watcher.dropped["fed_differently"] == 1
+
+
 def test_a_fed_event_with_a_bad_signature_is_not_applied() -> None:
     """P-220: every fed event is checked against its origin's key."""
     net = playing_net()
