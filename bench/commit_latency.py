@@ -20,6 +20,10 @@ its loopback, and find each other by zeroconf alone; otherwise they meet through
 ``--peer`` and the HELLO peer lists. Either way no packet leaves 127.0.0.1.
 
 The goal: p50 within 2x the raw round trip with 4 nodes, and 3x with 8.
+
+With ``--spectators 0,4,8`` it also times a table of 4 with that many spectators
+(``blitz-node --watch --headless``) following it: a spectator is fed what is final and
+nobody waits for it, so the figures should stay those of 4 nodes alone.
 """
 
 from __future__ import annotations
@@ -357,10 +361,30 @@ def worker_args(
     ]  # fmt: skip
 
 
-def table_run(size: int, args: argparse.Namespace, prefix: list[str]) -> dict[str, Any]:
+def spectator_command(index: int, ports: list[int], folder: str) -> list[str]:
+    """A headless spectator that knocks at every node's door (spec/protocol.md section 26)."""
+    peers = [arg for port in ports for arg in ("--peer", f"127.0.0.1:{port}")]
+    return [
+        sys.executable, "-m", "dutchblitz.node.cli", "--watch", "--headless",
+        "--name", f"fan{index}", "--interface", "127.0.0.1", "--port", "0",
+        "--no-discovery", "--state-dir", f"{folder}/fan{index}", *peers,
+    ]  # fmt: skip
+
+
+def table_run(
+    size: int, args: argparse.Namespace, prefix: list[str], spectators: int = 0
+) -> dict[str, Any]:
     ports = free_ports(size)
     with tempfile.TemporaryDirectory() as folder:
         launched = time.monotonic()
+        fans = [
+            subprocess.Popen(
+                [*prefix, *spectator_command(index, ports, folder)],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+            for index in range(spectators)
+        ]
         workers = [
             subprocess.Popen(
                 [*prefix, *me(*worker_args(index, ports, args, f"{folder}", bool(prefix)))],
@@ -374,7 +398,7 @@ def table_run(size: int, args: argparse.Namespace, prefix: list[str]) -> dict[st
             for process in workers:
                 process.wait(timeout=max(0.1, deadline - time.monotonic()))
         finally:
-            for process in workers:  # a node that never got going is not left behind
+            for process in [*workers, *fans]:  # nothing is left behind; spectators never end
                 if process.poll() is None:
                     process.kill()
                     process.wait()
@@ -414,6 +438,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=6.0, help="play time per table size")
     parser.add_argument("--level", default="fast", help="bot level (default: fast)")
     parser.add_argument("--no-netns", action="store_true", help="never use a namespace")
+    parser.add_argument(
+        "--spectators", default="", help="also time 4 nodes with these many spectators (0,4,8)"
+    )
     parser.add_argument("--worker", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--ports", help=argparse.SUPPRESS)
     parser.add_argument("--state", help=argparse.SUPPRESS)
@@ -470,7 +497,25 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"{p50 / rtt:7.1f}  {p99 / rtt:7.1f}  {goal:>4}  {found:>6}  "
                 f"{run['cpu_per_move'] * 1e3:16.2f}"
             )
+        if args.spectators:
+            spectator_rows(args, prefix, rtt)
     return 0
+
+
+def spectator_rows(args: argparse.Namespace, prefix: list[str], rtt: float) -> None:
+    """Commit latency at 4 nodes with each count of spectators."""
+    print("\nnodes  spectators  moves  p50 ms  p99 ms  p50/RTT  p99/RTT  cpu ms/move")
+    for count in (int(s) for s in args.spectators.split(",")):
+        run = table_run(4, args, prefix, spectators=count)
+        latencies = run["latencies"]
+        if not latencies:
+            print(f"    4  {count:10d}  no move became final everywhere")
+            continue
+        p50, p99 = statistics.median(latencies), percentile(latencies, 0.99)
+        print(
+            f"    4  {count:10d}  {len(latencies):5d}  {p50 * 1e3:6.2f}  {p99 * 1e3:6.2f}  "
+            f"{p50 / rtt:7.1f}  {p99 / rtt:7.1f}  {run['cpu_per_move'] * 1e3:11.2f}"
+        )
 
 
 if __name__ == "__main__":

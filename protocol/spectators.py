@@ -75,37 +75,53 @@ class Spectators:
         # A spectator of another log (a table merged into ours) is fed ours from the start.
         same = watch.epoch == replica.me.epoch
         sub.next = min(watch.index, len(replica.log)) if same else 0
-        return effects + self._feed_one(sender, sub, answer=True)
+        return effects + self._feed_one(sender, sub, answer=True, made={})
 
     def feed(self, now: float) -> list[Effect]:
-        """Send each spectator the stable events it has not been sent yet."""
+        """Send each spectator the stable events it has not been sent yet.
+
+        Spectators fed up to the same point get the same bytes: each FEED is encoded once.
+        """
         effects: list[Effect] = []
+        made: dict[int, tuple[bytes, int]] = {}
         for node, sub in list(self.watching.items()):
             if sub.until < now:
                 del self.watching[node]
                 continue
-            effects += self._feed_one(node, sub, answer=False)
+            effects += self._feed_one(node, sub, answer=False, made=made)
         return effects
 
-    def _feed_one(self, node: bytes, sub: Subscriber, answer: bool) -> list[Effect]:
-        """FEEDs from ``sub.next``; with ``answer`` at least one, empty if nothing is new."""
+    def _feed_one(
+        self, node: bytes, sub: Subscriber, answer: bool, made: dict[int, tuple[bytes, int]]
+    ) -> list[Effect]:
+        """FEEDs from ``sub.next``; with ``answer`` at least one, empty if nothing is new.
+
+        ``made``: the FEEDs made so far in this round, by first index: (bytes, events)."""
+        effects: list[Effect] = []
+        while len(effects) < FEEDS_AT_ONCE and (sub.next < len(self.replica.log) or answer):
+            answer = False
+            if sub.next not in made:
+                made[sub.next] = self._make_feed(sub.next)
+            data, count = made[sub.next]
+            sub.next += count
+            effects.append(Send(node, data))
+        return effects
+
+    def _make_feed(self, first: int) -> tuple[bytes, int]:
+        """One FEED of the stable log from ``first``, as many events as fit; (bytes, events)."""
         replica = self.replica
         log, raws = replica.log, replica.order.stable_raws
-        effects: list[Effect] = []
-        while len(effects) < FEEDS_AT_ONCE and (sub.next < len(log) or answer):
-            answer = False
-            first, size, batch = sub.next, 0, list[bytes]()
-            while sub.next < len(log) and len(batch) < MAX_REPAIR_EVENTS:
-                entry = log[sub.next]
-                raw = raws[(entry.sender, entry.seq)]
-                if batch and size + len(raw) > FEED_BYTES:
-                    break
-                batch.append(raw)
-                size += len(raw)
-                sub.next += 1
-            me = replica.me
-            names, events = self.names(), tuple(batch)
-            feed = Watch(WatchOp.FEED, me.epoch, first, me.name, me.endpoint, names, events)
-            envelope = Envelope(me.table, me.node, replica.clock.time, 0, feed)
-            effects.append(Send(node, encode(envelope)))
-        return effects
+        size, batch, at = 0, list[bytes](), first
+        while at < len(log) and len(batch) < MAX_REPAIR_EVENTS:
+            entry = log[at]
+            raw = raws[(entry.sender, entry.seq)]
+            if batch and size + len(raw) > FEED_BYTES:
+                break
+            batch.append(raw)
+            size += len(raw)
+            at += 1
+        me = replica.me
+        names, events = self.names(), tuple(batch)
+        feed = Watch(WatchOp.FEED, me.epoch, first, me.name, me.endpoint, names, events)
+        envelope = Envelope(me.table, me.node, replica.clock.time, 0, feed)
+        return encode(envelope), len(batch)
