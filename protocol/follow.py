@@ -21,9 +21,10 @@ from .game import Game, Phase
 from .limits import DIGEST_SIZE
 from .messages import Envelope, Event, Watch, WatchOp
 from .signing import authentic
-from .spectators import LEASE_S
+from .spectators import LEASE_S, PRESENCE
 
 RENEW_S = 2.0  # a spectator renews its subscription this often (a third of the lease)
+SILENT_S = 2 * RENEW_S + 1.0  # the member feeding us says nothing this long: ask the next
 
 
 @dataclass(slots=True)
@@ -50,6 +51,8 @@ class Follower:
     chain: bytes = b""  # the log's chain, as a member's (section 13)
     sources: dict[bytes, Source] = field(default_factory=dict)
     renewed: dict[bytes, float] = field(default_factory=dict)
+    feeder: bytes | None = None  # the member that feeds us events; the others only count us
+    chosen_at: float = -1e18
     dropped: dict[str, int] = field(default_factory=dict)
     # The log length, the digest and the game when the game ended and was audited.
     ended: tuple[int, bytes, Game] | None = None
@@ -57,21 +60,48 @@ class Follower:
     # -- what we send --------------------------------------------------------------------
 
     def subscribe(self, to: Iterable[bytes], now: float) -> list[Effect]:
-        """SUBSCRIBE (or renew) at each of ``to`` not asked within ``RENEW_S``."""
+        """SUBSCRIBE (or renew) at each of ``to`` not asked within ``RENEW_S``.
+
+        Until the log names the members, each is asked for events; then one of them, the
+        feeder, is, and the others are told only that we watch (``PRESENCE``).
+        """
+        candidates = sorted(set(to))
+        feeder = self._choose(candidates, now) if self.game.members else None
         effects: list[Effect] = []
-        for node in to:
+        for node in candidates:
             if now - self.renewed.get(node, -1e18) < RENEW_S:
                 continue
             self.renewed[node] = now
-            effects.append(Send(node, self._watch(WatchOp.SUBSCRIBE)))
+            wanted = feeder is None or node == feeder
+            effects.append(Send(node, self._watch(WatchOp.SUBSCRIBE, wanted)))
         return effects
+
+    def _choose(self, candidates: list[bytes], now: float) -> bytes | None:
+        """The feeder: kept while it answers, else the next in turn. Spectators start at
+        a member their own id picks, so that they spread over the table."""
+        if not candidates:
+            return None
+        current = self.feeder
+        if current is not None and current in candidates:
+            source = self.sources.get(current)
+            heard = max(self.chosen_at, source.heard if source is not None else -1e18)
+            if now - heard <= SILENT_S:
+                return current
+            start = candidates.index(current) + 1
+        else:
+            start = int.from_bytes(self.node[:4], "big")
+        chosen = candidates[start % len(candidates)]
+        if current is not None:
+            self.renewed.pop(chosen, None)  # asked for events at once (at first, all were)
+        self.feeder, self.chosen_at = chosen, now
+        return chosen
 
     def end(self) -> list[Effect]:
         """END at every member we asked: we stop watching."""
         return [Send(node, self._watch(WatchOp.END)) for node in self.renewed]
 
-    def _watch(self, op: WatchOp) -> bytes:
-        index = len(self.log) if op == WatchOp.SUBSCRIBE else 0
+    def _watch(self, op: WatchOp, events: bool = True) -> bytes:
+        index = (len(self.log) if events else PRESENCE) if op == WatchOp.SUBSCRIBE else 0
         watch = Watch(op, self.epoch, index, self.name, self.endpoint)
         return encode(Envelope(self.table, self.node, 0, 0, watch))
 

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 LEASE_S = 6.0  # a subscription not renewed for this long has ended
 FEED_BYTES = 48_000  # the events of one FEED, well inside a message's 65536 bytes
 FEEDS_AT_ONCE = 8  # FEEDs to one spectator per call: a long log goes over a few ticks
+PRESENCE = 2**63 - 1  # a SUBSCRIBE's index that asks for no events: "I watch, through another"
 
 
 @dataclass(slots=True)
@@ -33,6 +34,7 @@ class Subscriber:
     endpoint: str
     until: float  # the lease runs out then, unless renewed
     next: int  # the index of the next stable event to send it
+    events: bool = True  # False: fed through another member; we only count it as watching
 
 
 class Spectators:
@@ -75,6 +77,9 @@ class Spectators:
         # A spectator of another log (a table merged into ours) is fed ours from the start.
         same = watch.epoch == replica.me.epoch
         sub.next = min(watch.index, len(replica.log)) if same else 0
+        sub.events = watch.index != PRESENCE
+        if not sub.events:
+            sub.next = len(replica.log)  # its answer carries no event
         return effects + self._feed_one(sender, sub, answer=True, made={})
 
     def feed(self, now: float) -> list[Effect]:
@@ -88,7 +93,8 @@ class Spectators:
             if sub.until < now:
                 del self.watching[node]
                 continue
-            effects += self._feed_one(node, sub, answer=False, made=made)
+            if sub.events:
+                effects += self._feed_one(node, sub, answer=False, made=made)
         return effects
 
     def _feed_one(

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from dutchblitz.protocol.codec import decode, encode
 from dutchblitz.protocol.effects import Delivered, Send, SpectatorSeen
-from dutchblitz.protocol.follow import RENEW_S, Follower
+from dutchblitz.protocol.follow import RENEW_S, SILENT_S, Follower
 from dutchblitz.protocol.game import Phase
 from dutchblitz.protocol.limits import MAX_SPECTATORS
 from dutchblitz.protocol.messages import Envelope, Event, Hello, Profile, Watch, WatchOp
 from dutchblitz.protocol.signing import sign_encoded
-from dutchblitz.protocol.spectators import LEASE_S
+from dutchblitz.protocol.spectators import LEASE_S, PRESENCE
 
 from .replicas import EPOCH, NODE_IDS, SIGNERS, TABLE, Net
 
@@ -190,3 +190,30 @@ def test_a_spectator_moves_with_a_lobby_merge_and_never_back() -> None:
     assert watcher.epoch == small
     watcher.receive(NODE_IDS[0], feed(large), 0.0)
     assert watcher.epoch == small and watcher.dropped["other_epoch"] == 1
+
+
+def test_one_member_feeds_the_others_only_count_and_a_silent_feeder_is_replaced() -> None:
+    """P-222: a SUBSCRIBE for no events is counted and answered with an empty FEED."""
+    net = playing_net()
+    watcher = follower()
+    feed_all(net, 0, watcher, subscribe(net, 0, watcher))
+    members = sorted(n.node_id for n in net.nodes)
+    asked = {s.to: decode(s.data).payload for s in watcher.subscribe(members, net.now + RENEW_S)}
+    feeder = watcher.feeder
+    assert feeder in members
+    for node, watch in asked.items():
+        assert isinstance(watch, Watch)
+        assert (watch.index == PRESENCE) == (node != feeder)
+    quiet = next(n for n in members if n != feeder)
+    index = [n.node_id for n in net.nodes].index(quiet)
+    watch = asked[quiet]
+    data = encode(Envelope(TABLE, watcher.node, 0, 0, watch))
+    answers = net.replica(index).receive(data, net.now, via=watcher.node)
+    fed = [decode(a.data).payload for a in answers if isinstance(a, Send)]
+    assert fed and all(isinstance(f, Watch) and not f.events for f in fed)
+    assert net.replica(index).spectators.names() == ("sam",)
+    # The feeder falls silent: the next renewal asks the next member for events.
+    later = watcher.subscribe(members, net.now + RENEW_S + SILENT_S + 1)
+    assert watcher.feeder != feeder
+    wanted = [s.to for s in later if decode(s.data).payload.index != PRESENCE]
+    assert wanted == [watcher.feeder]
