@@ -37,6 +37,8 @@ from .limits import (
     DIGEST_SIZE,
     HASH_SIZE,
     MAX_ENDPOINT,
+    MAX_GAME_ID,
+    MAX_GAME_PAYLOAD,
     MAX_NAME,
     MAX_SECRET,
     MAX_TARGET,
@@ -53,6 +55,7 @@ from .messages import (
     Deal,
     Envelope,
     Event,
+    GameBody,
     Heartbeat,
     Hello,
     Kind,
@@ -231,6 +234,10 @@ BODIES: dict[BodyKind, Record] = {
     BodyKind.BACKDATED: Record(
         Backdated,
         (("node", NODE), ("seq", SEQ), ("lamport", UINT63), ("announced", UINT63)),
+    ),
+    BodyKind.GAME: Record(
+        GameBody,
+        (("game", Int(1, MAX_GAME_ID)), ("payload", Blob(range(1, MAX_GAME_PAYLOAD + 1)))),
     ),
 }
 BODY_KIND: dict[object, BodyKind] = {record.cls: kind for kind, record in BODIES.items()}

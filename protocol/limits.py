@@ -20,6 +20,10 @@ MAX_SECRET: Final = 64  # the largest secret the wire carries
 MAX_NAME: Final = 32  # a player's or a table's name
 MAX_ENDPOINT: Final = 128  # "tcp://198.18.0.2:5555"
 
+# A game's own message inside a table event (spec/protocol.md section 7.11).
+MAX_GAME_ID: Final = 255  # game ids are 1..255; each game's folder names its own
+MAX_GAME_PAYLOAD: Final = 8192  # bytes: a whole masked deck of Dutch is about 3.7 KiB
+
 # Seats and scores.
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 8

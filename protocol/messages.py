@@ -47,6 +47,7 @@ class BodyKind(IntEnum):
     COMMIT = 11
     SHARE = 12
     BACKDATED = 13
+    GAME = 16
 
 
 class MoveKind(IntEnum):
@@ -251,6 +252,19 @@ class Cut:
     seq: int
 
 
+@dataclass(frozen=True, slots=True)
+class GameBody:
+    """A message of the game being played, tagged with that game's id.
+
+    The table orders and signs it like any event and never looks inside: ``payload`` is
+    the game's own encoding, decoded and checked by that game's codec when the event is
+    applied (spec/protocol.md section 7.11).
+    """
+
+    game: int
+    payload: bytes
+
+
 Body = (
     Admit
     | Profile
@@ -265,6 +279,7 @@ Body = (
     | Commit
     | Share
     | Backdated
+    | GameBody
 )
 
 

@@ -33,6 +33,7 @@ from dutchblitz.protocol.messages import (
     Deal,
     Envelope,
     Event,
+    GameBody,
     Heartbeat,
     Hello,
     Kind,
@@ -92,6 +93,7 @@ ONE_OF_EACH_BODY = [
     Commit(1, b"h" * 32, b"i" * 32),
     Share(1, b"r" * 32),
     Backdated(BOB, 9, 12, 14),
+    GameBody(2, b"\x93\x0b\x01\x00"),
 ]
 ONE_OF_EACH_KIND = [
     Envelope("kitchen", ANN, 0, 0, Hello("Ann", "pump", "tcp://h:1", (), b"", 1)),

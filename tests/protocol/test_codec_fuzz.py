@@ -21,6 +21,7 @@ from dutchblitz.protocol.messages import (
     Deal,
     Envelope,
     Event,
+    GameBody,
     Heartbeat,
     Hello,
     MoveKind,
@@ -235,6 +236,7 @@ bodies: st.SearchStrategy[Body] = st.one_of(
     st.builds(Reveal, rounds, secrets, one_deck(st.just(40))),
     st.builds(Suspect, nodes, uint63),
     st.just(Bye()),
+    st.builds(GameBody, st.integers(1, 255), st.binary(min_size=1, max_size=64)),
 )
 
 
