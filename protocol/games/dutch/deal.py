@@ -58,6 +58,7 @@ class CheatKind(StrEnum):
     BAD_SHARE = "bad_share"  # a decryption share whose proof fails
     BAD_SHUFFLE = "bad_shuffle"  # the audit does not reproduce the published deck
     WITHHELD = "withheld"  # a shuffler sent no audit
+    BAD_MESSAGE = "bad_message"  # a payload the wire refuses (M-23)
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,3 +125,22 @@ def card_at(deck: Deck, token: int, shares: Sequence[bytes]) -> int | None:
     """The card code under ``token`` once every player's share point is in (M-15)."""
     card: Masked = deck[token]
     return mental.open_card(card, shares)
+
+
+def check_handover(
+    seat: int,
+    shares: Sequence[Share],
+    publics: Sequence[bytes],
+    deck: Deck,
+    table: bytes,
+    round_number: int,
+) -> Cheat | None:
+    """M-27: a leaver's share of every token, each checked as M-14; the first false one
+    names the leaver."""
+    if len(shares) != len(deck) or not 0 <= seat < len(publics):
+        return Cheat(seat, CheatKind.BAD_SHARE, "not one share per card")
+    for token, share in enumerate(shares):
+        context = mental.opening_context(table, round_number, token)
+        if not mental.check_share(publics[seat], deck[token], share, context):
+            return Cheat(seat, CheatKind.BAD_SHARE, f"the handed-over share of card {token}")
+    return None

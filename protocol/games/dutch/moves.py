@@ -89,7 +89,10 @@ class CallDutch:
 
 @dataclass(frozen=True, slots=True)
 class Leave:
-    """D-36: the table says this seat's player has left (or was removed)."""
+    """D-36: the table says this seat's player has left (or was removed); ``handed_over``
+    says whether its shares of every card came first (spec/dutch-deal.md M-27, M-28)."""
+
+    handed_over: bool = True
 
 
 Move = (

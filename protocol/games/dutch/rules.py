@@ -310,7 +310,10 @@ def _call_dutch(state: Round, seat: int, move: CallDutch) -> Outcome:
 
 
 def _leave(state: Round, seat: int, move: Leave) -> Outcome:
-    """D-36: the seat's cards stay and count; its pending turn is given up."""
+    """D-36: the seat's cards stay and count; its pending turn is given up. Without its
+    keys handed over (M-28) no card can be opened any more: the round ends unscored."""
+    if not move.handed_over:
+        return Outcome(_finish(replace(state, active=state.active - {seat}), Ending.STRANDED))
     holding = state.drawn if state.turn == seat and state.phase is Phase.DECIDE else None
     if holding is not None and state.faces[holding] is None:
         return _refuse(state, Reason.FACE_NOT_OPEN)

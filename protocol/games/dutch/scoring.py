@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .state import Phase, Round
+from .state import Ending, Phase, Round
 
 FAILED_DUTCH_DRAWS = 2  # D-32
 
@@ -35,6 +35,8 @@ def reveal_tokens(state: Round) -> tuple[int, ...]:
     Dutch was called, the top two of the draw pile (a failed caller's extra cards)."""
     if state.phase is not Phase.OVER:
         raise ValueError("the round is not over")
+    if state.ending is Ending.STRANDED:
+        return ()  # M-28: a leaver took its keys; nothing can be opened
     hands = tuple(t for hand in state.hands for t in hand if t is not None)
     return hands + (state.draw[:FAILED_DUTCH_DRAWS] if state.caller is not None else ())
 
@@ -60,6 +62,10 @@ def score_round(state: Round) -> RoundScore:
     """D-31, D-32: the caller scores 0 (or a negative total) when strictly lowest; otherwise
     the caller adds two cards from the draw pile and starts the next round with five."""
     reveal_tokens(state)  # the round must be over
+    if state.ending is Ending.STRANDED:  # M-28: not scored; nobody's hand is known
+        nothing = (0,) * state.seats
+        next_starter = _after(state, state.starter)
+        return RoundScore(nothing, nothing, DutchResult.NONE, (), next_starter, frozenset())
     totals = tuple(_points(state, [t for t in hand if t is not None]) for hand in state.hands)
     caller = state.caller
     if caller is None:

@@ -33,6 +33,7 @@ class Ending(StrEnum):
     DUTCH = "dutch"  # D-29: the last turns after a call were played
     PILE_OUT = "pile_out"  # D-35: the draw pile ran out
     DESERTED = "deserted"  # D-36: no player is left at the table
+    STRANDED = "stranded"  # M-28: a player left without its keys: nothing can be opened
 
 
 @dataclass(frozen=True, slots=True)

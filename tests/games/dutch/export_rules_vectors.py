@@ -199,6 +199,8 @@ def _move(seat: int, move: Move) -> dict[str, Any]:
     encoded: dict[str, Any] = {"seat": seat, "type": type(move).__name__}
     for field in fields(move):  # type: ignore[arg-type]
         value = getattr(move, field.name)
+        if value == field.default:  # Leave's handed_over: the file says only what differs
+            continue
         name = "to" if isinstance(move, Give) else field.name
         encoded[name] = [value.seat, value.slot] if isinstance(value, Spot) else value
     return encoded

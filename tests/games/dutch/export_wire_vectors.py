@@ -1,0 +1,309 @@
+"""Write the wire vectors, spec/vectors/dutch_wire.json (spec/dutch-deal.md sections 6, 7).
+
+    python -m tests.games.dutch.export_wire_vectors            # from the repository root
+
+The bytes are packed here with msgpack directly, as the grammar of M-22 words them, and the
+sealed box with libsodium's bindings as M-25 words it, apart from wire.py and seal.py on
+purpose; test_wire_vectors checks that the committed file is what this writes and that the
+implementation passes it. Points, proofs and decks come from the deal's code, which
+spec/vectors/dutch_deal.json checks on its own.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+import msgpack
+from dutchblitz.protocol.games.dutch import mental
+from dutchblitz.protocol.games.dutch.mental import Share
+from nacl import bindings as na
+
+TARGET = Path(__file__).resolve().parents[3] / "spec" / "vectors" / "dutch_wire.json"
+ABOUT = (
+    "Vectors for Dutch's messages on the table's wire (spec/dutch-deal.md sections 6 and 7): "
+    "see protocol/games/dutch/wire_vectors.py for the format. "
+    "Regenerate with python -m tests.games.dutch.export_wire_vectors."
+)
+TABLE = bytes.fromhex("00112233445566778899aabbccddeeff")
+ROUND = 7
+L = 2**252 + 27742317777372353535851937790883648493
+ORDER_FOUR = bytes(32)  # y = 0: a point of order 4, refused by M-2
+NOT_CANONICAL_SCALAR = L.to_bytes(32, "little")
+
+
+def pack(*items: Any) -> bytes:
+    packed: bytes = msgpack.packb(list(items), use_bin_type=True)
+    return packed
+
+
+class Round:
+    """One seat's key, a shuffled deck and a share, from fixed seeds."""
+
+    def __init__(self) -> None:
+        self.secret = mental.key_secret(bytes([1]) * 32)
+        self.public = mental.public_key(self.secret)
+        self.proof = mental.prove_key(self.secret, mental.key_context(TABLE, ROUND, 0))
+        step = mental.shuffle(mental.initial_deck(), self.public, bytes([2]) * 32)
+        self.deck, self.permutation, self.masks = step.deck, step.permutation, step.masks
+        self.share = self.share_of(5)
+
+    def share_of(self, token: int) -> Share:
+        context = mental.opening_context(TABLE, ROUND, token)
+        return mental.decryption_share(self.secret, self.deck[token], context)
+
+
+def proof_json(e: bytes, s: bytes) -> dict[str, Any]:
+    return {"type": "Proof", "e": e.hex(), "s": s.hex()}
+
+
+def share_json(share: Share) -> dict[str, Any]:
+    return {
+        "type": "Share",
+        "point": share.point.hex(),
+        "proof": proof_json(share.proof.e, share.proof.s),
+    }
+
+
+def payload(message: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "Payload", "round": ROUND, "message": message}
+
+
+def valid(r: Round) -> list[dict[str, Any]]:
+    sh = r.share
+    wire_share = [sh.point, [sh.proof.e, sh.proof.s]]
+    sealed = bytes(range(144))
+    deck = [[c.c1, c.c2] for c in r.deck]
+    cases: list[tuple[str, str, dict[str, Any], bytes]] = [
+        (
+            "M-17",
+            "key",
+            {
+                "type": "KeyShareMessage",
+                "seat": 0,
+                "public": r.public.hex(),
+                "proof": proof_json(r.proof.e, r.proof.s),
+            },
+            pack(1, ROUND, 0, r.public, [r.proof.e, r.proof.s]),
+        ),
+        (
+            "M-18",
+            "shuffle",
+            {
+                "type": "ShuffleMessage",
+                "seat": 0,
+                "deck": [{"type": "Masked", "c1": c.c1.hex(), "c2": c.c2.hex()} for c in r.deck],
+            },
+            pack(2, ROUND, 0, deck),
+        ),
+        (
+            "M-19",
+            "share-to-all",
+            {"type": "ShareMessage", "seat": 0, "token": 5, "to": None, "share": share_json(sh)},
+            pack(3, ROUND, 0, 5, wire_share),
+        ),
+        (
+            "M-24",
+            "sealed-share",
+            {"type": "SealedShareMessage", "seat": 0, "token": 5, "to": 2, "sealed": sealed.hex()},
+            pack(4, ROUND, 0, 5, 2, sealed),
+        ),
+        (
+            "M-20",
+            "audit",
+            {
+                "type": "AuditMessage",
+                "seat": 0,
+                "permutation": list(r.permutation),
+                "masks": [m.hex() for m in r.masks],
+            },
+            pack(5, ROUND, 0, list(r.permutation), list(r.masks)),
+        ),
+        (
+            "M-27",
+            "handover",
+            {
+                "type": "HandoverMessage",
+                "seat": 0,
+                "shares": [share_json(r.share_of(t)) for t in range(54)],
+            },
+            pack(
+                6, ROUND, 0, [[s.point, [s.proof.e, s.proof.s]] for s in map(r.share_of, range(54))]
+            ),
+        ),
+    ]
+    moves: list[tuple[str, dict[str, Any], list[Any]]] = [
+        ("InitialPeek", {"first": 0, "second": 3}, [10, ROUND, 0, 3]),
+        ("Draw", {}, [11, ROUND]),
+        ("Discard", {}, [12, ROUND]),
+        ("Replace", {"slot": 2}, [13, ROUND, 2]),
+        (
+            "Swap",
+            {
+                "first": {"type": "Spot", "seat": 0, "slot": 1},
+                "second": {"type": "Spot", "seat": 7, "slot": 53},
+            },
+            [14, ROUND, [0, 1], [7, 53]],
+        ),
+        ("Look", {"spot": {"type": "Spot", "seat": 3, "slot": 0}}, [15, ROUND, [3, 0]]),
+        ("Give", {"seat": 4}, [16, ROUND, 4]),
+        ("Skip", {}, [17, ROUND]),
+        ("Throw", {"slot": 4}, [18, ROUND, 4]),
+        ("CallDutch", {}, [19, ROUND]),
+    ]
+    for name, fields, items in moves:
+        cases.append(("M-22", f"move-{name.lower()}", {"type": name, **fields}, pack(*items)))
+    return [
+        {"spec": spec, "name": name, "payload": payload(message), "bytes": data.hex()}
+        for spec, name, message, data in cases
+    ]
+
+
+def invalid(r: Round) -> list[dict[str, Any]]:
+    sh = r.share
+    proof = [sh.proof.e, sh.proof.s]
+    deck = [[c.c1, c.c2] for c in r.deck]
+    masks = list(r.masks)
+    cases: list[tuple[str, str, bytes, str]] = [
+        ("M-23", "not-msgpack", bytes([0xC1]), "malformed"),
+        ("M-23", "truncated", pack(11, ROUND)[:-1], "malformed"),
+        ("M-23", "not-an-array", pack(11)[1:], "malformed"),
+        ("M-23", "trailing-bytes", pack(11, ROUND) + b"\x00", "trailing_bytes"),
+        ("M-23", "round-as-uint16", bytes([0x92, 11, 0xCD, 0, 7]), "non_canonical"),
+        ("M-23", "unknown-kind-7", pack(7, ROUND), "unknown_message"),
+        ("M-23", "kind-as-bin", pack(b"\x0b", ROUND), "unknown_message"),
+        ("M-23", "no-round", pack(11), "bad_length"),
+        ("M-23", "round-negative", pack(11, -1), "bad_field"),
+        ("M-23", "draw-with-a-field", pack(11, ROUND, 0), "bad_length"),
+        ("M-23", "a-str", pack(13, ROUND, "2"), "bad_length"),
+        ("M-23", "an-empty-str", pack(13, ROUND, ""), "malformed"),
+        ("M-23", "a-float", pack(13, ROUND, 2.0), "malformed"),
+        ("M-23", "a-nil", pack(13, ROUND, None), "malformed"),
+        ("M-23", "a-map", msgpack.packb([13, ROUND, {}]), "malformed"),
+        ("M-23", "nested-five-deep", pack(13, ROUND, [[[[0]]]]), "too_deep"),
+        ("M-23", "slot-54", pack(13, ROUND, 54), "bad_field"),
+        ("M-23", "seat-8", pack(16, ROUND, 8), "bad_field"),
+        ("M-23", "slot-a-bool", pack(18, ROUND, True), "bad_field"),
+        ("M-23", "key-public-31-bytes", pack(1, ROUND, 0, r.public[:31], proof), "bad_length"),
+        ("M-23", "key-public-order-four", pack(1, ROUND, 0, ORDER_FOUR, proof), "bad_point"),
+        (
+            "M-23",
+            "key-proof-e-not-canonical",
+            pack(1, ROUND, 0, r.public, [NOT_CANONICAL_SCALAR, sh.proof.s]),
+            "bad_scalar",
+        ),
+        ("M-23", "shuffle-53-cards", pack(2, ROUND, 0, deck[:53]), "bad_length"),
+        (
+            "M-23",
+            "shuffle-a-point-off-the-group",
+            pack(2, ROUND, 0, [*deck[:53], [deck[53][0], ORDER_FOUR]]),
+            "bad_point",
+        ),
+        ("M-23", "share-token-54", pack(3, ROUND, 0, 54, [sh.point, proof]), "bad_field"),
+        (
+            "M-23",
+            "share-point-off-the-group",
+            pack(3, ROUND, 0, 5, [ORDER_FOUR, proof]),
+            "bad_point",
+        ),
+        ("M-24", "share-with-a-to", pack(3, ROUND, 0, 5, 2, [sh.point, proof]), "bad_length"),
+        ("M-24", "sealed-to-itself", pack(4, ROUND, 2, 5, 2, bytes(144)), "bad_field"),
+        ("M-24", "sealed-143-bytes", pack(4, ROUND, 0, 5, 2, bytes(143)), "bad_length"),
+        (
+            "M-23",
+            "audit-position-twice",
+            pack(5, ROUND, 0, [0, *range(53)], masks),
+            "bad_permutation",
+        ),
+        (
+            "M-23",
+            "audit-mask-not-canonical",
+            pack(5, ROUND, 0, list(r.permutation), [NOT_CANONICAL_SCALAR, *masks[1:]]),
+            "bad_scalar",
+        ),
+        ("M-23", "oversize", pack(bytes(8190)), "oversize"),
+    ]
+    return [
+        {"spec": spec, "name": name, "bytes": data.hex(), "reason": reason}
+        for spec, name, data, reason in cases
+    ]
+
+
+def unencodable(r: Round) -> list[dict[str, Any]]:
+    return [
+        {
+            "spec": "M-24",
+            "name": "a-share-for-one-seat-in-the-clear",
+            "payload": payload(
+                {
+                    "type": "ShareMessage",
+                    "seat": 0,
+                    "token": 5,
+                    "to": 2,
+                    "share": share_json(r.share),
+                }
+            ),
+            "reason": "bad_field",
+        },
+        {
+            "spec": "M-22",
+            "name": "leave-is-the-tables-to-say",
+            "payload": payload({"type": "Leave", "handed_over": True}),
+            "reason": "bad_field",
+        },
+    ]
+
+
+def seals(r: Round) -> list[dict[str, Any]]:
+    found = []
+    for name, node_seed, seed in (
+        ("seat-2", bytes([7]) * 32, bytes([9]) * 32),
+        ("seat-3", bytes([8]) * 32, bytes([10]) * 32),
+    ):
+        share = r.share
+        plain = share.point + share.proof.e + share.proof.s
+        _ed_public, ed_secret = na.crypto_sign_seed_keypair(node_seed)
+        to = na.crypto_sign_ed25519_pk_to_curve25519(_ed_public)
+        ephemeral = hashlib.blake2b(to + plain, digest_size=32, key=seed, person=b"dutch-seal-v1")
+        public, secret = na.crypto_box_seed_keypair(ephemeral.digest())
+        nonce = hashlib.blake2b(public + to, digest_size=24).digest()
+        sealed = public + na.crypto_box(plain, nonce, to, secret)
+        assert (
+            na.crypto_box_seal_open(sealed, to, na.crypto_sign_ed25519_sk_to_curve25519(ed_secret))
+            == plain
+        )
+        found.append(
+            {
+                "spec": "M-25",
+                "name": name,
+                "point": share.point.hex(),
+                "e": share.proof.e.hex(),
+                "s": share.proof.s.hex(),
+                "node_seed": node_seed.hex(),
+                "seed": seed.hex(),
+                "other_seed": (bytes([11]) * 32).hex(),
+                "sealed": sealed.hex(),
+            }
+        )
+    return found
+
+
+def vectors() -> dict[str, Any]:
+    r = Round()
+    return {
+        "about": ABOUT,
+        "valid": valid(r),
+        "invalid": invalid(r),
+        "unencodable": unencodable(r),
+        "seals": seals(r),
+    }
+
+
+def main() -> None:
+    TARGET.write_text(json.dumps(vectors(), indent=1) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
