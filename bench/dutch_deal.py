@@ -9,7 +9,10 @@ Prints, for a table of ``players``, the median over ``repeat`` runs of:
 - the mask-and-shuffle: every player's shuffle step in turn, and every node checking every
   deck it receives (M-12), summed over all the nodes ("in all") and for one node;
 - opening one card to one player: every other player's share and proof, the player
-  checking each proof, adding its own share and finding the card (M-13 to M-15).
+  checking each proof, adding its own share and finding the card (M-13 to M-15); then the
+  same with every share sealed to the player's node key, encoded as a GAME payload,
+  decoded and opened (M-23 to M-26);
+- decoding one published deck from the wire, every point checked (M-23).
 
 Each figure is given in milliseconds and as a multiple of the baseline. The issue's bounds
 are 300 ms in all for the shuffle by 6 players and 20 ms for one opening.
@@ -23,7 +26,9 @@ import statistics
 import time
 from collections.abc import Callable
 
-from dutchblitz.protocol.games.dutch import group, mental
+from dutchblitz.protocol.auth import Signer
+from dutchblitz.protocol.games.dutch import group, mental, seal, wire
+from dutchblitz.protocol.games.dutch.deal import ShuffleMessage
 
 
 def _seed(tag: str, n: int) -> bytes:
@@ -78,6 +83,32 @@ def main() -> None:
         own = mental.decryption_share(secrets[0], deck[0], context).point
         assert mental.open_card(deck[0], [own, *(s.point for s in shares)]) is not None
 
+    node = Signer(_seed("node", 0))
+
+    def sealed_opening() -> None:
+        sent = [
+            wire.encode(
+                wire.Payload(1, wire.SealedShareMessage(s + 1, 0, 0, seal.seal_share(
+                    mental.decryption_share(x, deck[0], context), node.public_key, _seed("seal", s)
+                )))
+            )
+            for s, x in enumerate(secrets[1:])
+        ]  # fmt: skip
+        points = [mental.decryption_share(secrets[0], deck[0], context).point]
+        for s, data in enumerate(sent):
+            message = wire.decode(data).message
+            assert isinstance(message, wire.SealedShareMessage)
+            share = seal.open_share(message.sealed, node.curve_public, node.curve_secret())
+            assert share is not None
+            assert mental.check_share(publics[s + 1], deck[0], share, context)
+            points.append(share.point)
+        assert mental.open_card(deck[0], points) is not None
+
+    deck_bytes = wire.encode(wire.Payload(1, ShuffleMessage(0, deck)))
+
+    def deck_decoding() -> None:
+        wire.decode(deck_bytes)
+
     baseline = _cpu(one_multiply, args.repeat) / 1000
     shuffle_time = _cpu(shuffles, args.repeat)
     check_time = _cpu(one_node_checks, args.repeat)
@@ -93,6 +124,8 @@ def main() -> None:
     print(line(f"mask-and-shuffle by {players}, checked by all", in_all))
     print(line("  of which one node (its shuffle, its checks)", one_node))
     print(line("opening one card to one player", open_time))
+    print(line("  the same, sealed and through the wire", _cpu(sealed_opening, args.repeat)))
+    print(line("decoding one published deck", _cpu(deck_decoding, args.repeat)))
 
 
 if __name__ == "__main__":
