@@ -22,7 +22,7 @@ from ...codec import MAX_ROUND
 from ...codec_fields import Field, Int, ListOf, ProtocolError, Record, type_name
 from ...limits import MAX_GAME_PAYLOAD
 from .cards import CARDS_IN_DECK
-from .deal import AuditMessage, KeyShareMessage, ShareMessage, ShuffleMessage
+from .deal import AuditMessage, Cheat, CheatKind, KeyShareMessage, ShareMessage, ShuffleMessage
 from .group import POINT_BYTES, SCALAR_BYTES, canonical_scalar, valid_point
 from .mental import Masked, Proof, Share
 from .moves import (
@@ -385,3 +385,16 @@ def encode(payload: Payload) -> bytes:
     if len(data) > MAX_GAME_PAYLOAD:
         _refuse(WireRefusal.OVERSIZE, "payload", f"{len(data)} bytes > {MAX_GAME_PAYLOAD}")
     return data
+
+
+def receive(data: bytes, sender: int) -> Payload | Cheat:
+    """M-23: what seat ``sender`` sent in a GAME body, or the cheat it is: a payload the wire
+    refuses, or a message that speaks for another seat (M-22)."""
+    try:
+        payload = decode(data)
+    except WireError as refused:
+        return Cheat(sender, CheatKind.BAD_MESSAGE, str(refused))
+    seat = getattr(payload.message, "seat", sender)
+    if isinstance(payload.message, Give) or seat == sender:  # a Give names its receiver
+        return payload
+    return Cheat(sender, CheatKind.BAD_MESSAGE, f"speaks for seat {seat}")

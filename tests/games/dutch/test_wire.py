@@ -16,6 +16,8 @@ from dutchblitz.protocol.conformance_case import Case
 from dutchblitz.protocol.games.dutch import group, mental, wire, wire_vectors
 from dutchblitz.protocol.games.dutch.deal import (
     AuditMessage,
+    Cheat,
+    CheatKind,
     KeyShareMessage,
     ShareMessage,
     ShuffleMessage,
@@ -143,6 +145,18 @@ def test_M23_a_sender_refuses_what_a_receiver_refuses() -> None:
     for payload in unsent:
         with pytest.raises(WireError):
             encode(payload)  # type: ignore[arg-type]
+
+
+def test_M23_a_refused_payload_or_another_seats_message_is_its_senders_cheat() -> None:
+    key = encode(Payload(1, KeyShareMessage(2, PUBLIC, PROOF)))
+    assert wire.receive(key, 2) == decode(key)
+    cheat = wire.receive(key, 1)
+    assert isinstance(cheat, Cheat) and cheat.seat == 1 and cheat.kind is CheatKind.BAD_MESSAGE
+    refused = wire.receive(_pack(20, 1), 0)
+    assert isinstance(refused, Cheat) and refused.kind is CheatKind.BAD_MESSAGE
+    assert "unknown_message" in refused.detail
+    give = encode(Payload(1, Give(3)))
+    assert wire.receive(give, 0) == decode(give)  # a Give names whom it gives to
 
 
 def test_M24_a_share_for_one_seat_is_never_sent_in_the_clear() -> None:
