@@ -26,6 +26,7 @@ from dutchblitz.protocol.fairdeal import SECRET_SIZE, SHARE_SIZE, RoundSecret
 from dutchblitz.protocol.game import Game, Member, Phase
 from dutchblitz.protocol.messages import Body, MoveKind, Play, Profile, Ready, Reveal, Start
 from dutchblitz.protocol.pace import Pace
+from dutchblitz.protocol.playqueue import stuck_call_stands
 from dutchblitz.protocol.wire_moves import play_from_move
 
 
@@ -231,6 +232,8 @@ class Steward:
             area = table.areas.get(me.seat)
             if area is None or not area.active or area.stuck:
                 return  # a stuck player waits for a centre play or the stalemate
+            if stuck_call_stands(replica.stable, me.seat, game.round):
+                return  # ... until the lapse of the call is final, as a person does (P-153)
             move = bot.choose(table, me.seat)
             if move is None or not self.submit(play_from_move(move, game.round)):
                 return

@@ -39,6 +39,18 @@ class CameBack:
     reason: Reason
 
 
+def stuck_call_stands(stable: Game, seat: int, round_number: int) -> bool:
+    """Whether our stuck call of this round stands in the stable game (P-153).
+
+    A centre play, or a stalemate, may lapse the call on the optimistic table, but a
+    stalemate may yet turn our hand before the centre play that lapses the call is
+    final (spec/rules.md R-23, R-24): persons and bots alike wait until it is.
+    """
+    table = stable.table
+    area = table.areas.get(seat) if table is not None else None
+    return stable.round == round_number and area is not None and area.stuck
+
+
 class PlayQueue:
     """One seat's held plays, sent through ``submit`` in the order they were made."""
 
@@ -78,11 +90,7 @@ class PlayQueue:
         seat = stable.seat_of(self.node_id)
         if seat is None:
             return False
-        table = stable.table
-        area = table.areas.get(seat) if table is not None else None
-        if stable.round == round_number and area is not None and area.stuck:
-            # A stalemate may yet turn our hand before the centre play that lapses the
-            # call is final (spec/rules.md R-23, R-24): wait until it is.
+        if stuck_call_stands(stable, seat, round_number):
             return False
         return not shares_a_place(move, self._in_flight(replica, seat))
 
