@@ -46,7 +46,8 @@ log = logging.getLogger("dutchblitz.node")
 
 # Exit codes: the one home of each (README.md, "Exit codes", lists them for players).
 EXIT_OK = 0  # the game ended, or the player left it (in the lobby or mid-game), or --help
-EXIT_FAILED = 1  # the node could not go on: its state directory is in use or cannot be written
+EXIT_FAILED = 1  # the node could not go on (its state directory is in use or cannot be
+# written), or a game's result could not be written (--summary-json, the state directory)
 EXIT_USAGE = 2  # a wrong flag or value, no terminal for the table, or nowhere to listen
 EXIT_SIGNAL_BASE = 128  # stopped by a signal: 128 + its number (130 Ctrl-C, 129 hang-up, 143 TERM)
 
@@ -458,7 +459,11 @@ async def _with_ui(
         where = f" (details in {node.state_root / 'node.log'})" if node.state_root else ""
         print(f"blitz-node: the table stopped: {describe(broken)}{where}", file=sys.stderr)
         return EXIT_FAILED
-    return stopping.result() if stopping.done() else EXIT_OK
+    if node.unwritten:  # the result of a game that ended (node.log has them all)
+        print(f"blitz-node: {node.unwritten}", file=sys.stderr)
+    if stopping.done():
+        return stopping.result()
+    return EXIT_FAILED if node.unwritten else EXIT_OK
 
 
 def _write_summary_at_end(node: Node) -> Callable[[], None]:

@@ -188,6 +188,7 @@ class Node:
     _seeds: list[str] = field(default_factory=list)
     _knocking: dict[str, asyncio.Task[None]] = field(default_factory=dict)
     watchers: list[Callable[[], None]] = field(default_factory=list)
+    unwritten: str = ""  # why a game's result could not be written ("": every one was)
 
     async def start(self) -> None:
         options = self.options
@@ -515,11 +516,10 @@ class Node:
             targets.append(("summary", lambda: write_json(path, summary)))
         for what, write in targets:
             try:
-                where = write()
-                log.info("%s: %s written to %s", main.label, what, where)
+                log.info("%s: %s written to %s", main.label, what, write())
             except StoreError as error:
                 log.error("%s: %s", main.label, error)
-                written = False
+                written, self.unwritten = False, str(error)
         return summary if written else None
 
     async def stop(self, goodbye: bool = True) -> None:
