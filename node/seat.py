@@ -70,7 +70,13 @@ from dutchblitz.protocol.messages import (
     Kind,
 )
 from dutchblitz.protocol.pace import COUNT_IN_S, Pace
-from dutchblitz.protocol.peek import holds_a_start, message_kind, message_sender, own_last_seq
+from dutchblitz.protocol.peek import (
+    holds_a_start,
+    message_kind,
+    message_sender,
+    own_last_seq,
+    said_goodbye,
+)
 from dutchblitz.protocol.throttle import Throttle, Verdict
 
 from .api import GameOn
@@ -344,9 +350,11 @@ class LocalSeat:
     def _restore(self) -> bool:
         """Reload a game that a previous run left unfinished; False if there is none.
 
-        A log of a table still in the lobby, or of a finished game, holds nothing
-        worth keeping: the seat starts afresh (and finds the same table again if it
-        is still there), remembering only how far its stream had counted.
+        A log of a table still in the lobby holds nothing worth keeping: the seat starts
+        afresh (and finds the same table again if it is still there), remembering only
+        how far its stream had counted. So does the log of a game that ended here when
+        the seat is done with it: a headless bot's, or one its player left. Otherwise a
+        game that ended is the table's rematch offer (spec/rules.md R-49), and comes back.
         """
         record = self.store.table()
         if record is None or record.table != self.config.table:
@@ -362,7 +370,9 @@ class LocalSeat:
             )
         # What is final after a restore is decided again with the others' heartbeats,
         # so whether this log holds a game is read from the records themselves.
-        finished = self.store.has_results(record.epoch)
+        finished = self.store.has_results(record.epoch) and (
+            self.config.bot is not None or said_goodbye(found.records, self.node_id)
+        )
         if not self.config.restore or finished or not holds_a_start(found.records):
             self._floor = max(record.seq_floor, own_last_seq(found.records, self.node_id))
             return False

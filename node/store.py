@@ -373,7 +373,8 @@ class StateDir:
     # -- results ------------------------------------------------------------------------
 
     def has_results(self, epoch: bytes) -> bool:
-        """Whether the game of this table log has ended here (its results are written)."""
+        """Whether a game of this table log has ended here (the first one's results are
+        written; a rematch's follow it)."""
         return (self.root / "results" / f"{epoch.hex()}.json").exists()
 
     def save_results(self, epoch: bytes, summary: dict[str, Any], game: int = 1) -> Path:

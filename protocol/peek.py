@@ -2,7 +2,7 @@
 
 The kind and the named sender sit at fixed places in the envelope's first bytes
 (spec/protocol.md section 5), so a seat can drop a forged or foreign message
-without a decode; and what a kept log holds (a START, our last sequence number)
+without a decode; and what a kept log holds (a START, our BYE, our last sequence number)
 is read from its records.
 """
 
@@ -12,7 +12,7 @@ import contextlib
 from collections.abc import Iterable
 
 from dutchblitz.protocol.codec import ProtocolError, decode
-from dutchblitz.protocol.messages import Event, Kind, Start
+from dutchblitz.protocol.messages import Bye, Event, Kind, Start
 
 _ENVELOPE_START = b"\x98\x01"  # fixarray of 8, version 1: the kind is the next byte
 
@@ -52,6 +52,18 @@ def holds_a_start(raws: Iterable[bytes]) -> bool:
         with contextlib.suppress(ProtocolError):
             payload = decode(raw).payload
             if isinstance(payload, Event) and isinstance(payload.body, Start):
+                return True
+    return False
+
+
+def said_goodbye(raws: Iterable[bytes], node: bytes) -> bool:
+    """Whether ``node`` left the table in this log (a BYE of its own is among the records)."""
+    for raw in raws:
+        if message_kind(raw) != Kind.EVENT or message_sender(raw) != node:
+            continue
+        with contextlib.suppress(ProtocolError):
+            payload = decode(raw).payload
+            if isinstance(payload, Event) and isinstance(payload.body, Bye):
                 return True
     return False
 

@@ -88,3 +88,53 @@ def test_a_rematch_plays_with_the_same_table_and_keeps_the_first_result(tmp_path
             await session.leave()
 
     run(scenario())
+
+
+def test_a_node_that_crashes_after_the_end_comes_back_to_the_rematch_offer(
+    tmp_path: Path,
+) -> None:
+    """No goodbye (a crash leaves the log as it was: every record is written at once): the
+    node restarts on the same state directory at the game-over screen, with its bots, and
+    the rematch plays."""
+
+    async def scenario() -> None:
+        options = Options(
+            name="Ada", interface="127.0.0.1", discovery=False, state_dir=tmp_path, target=1
+        )
+        node = Node(options)
+        await node.start()
+        session = NodeSession(node)
+        try:
+            for _ in range(2):
+                assert session.add_bot("flat-out") is None
+            await until(session, lambda: len(session.snapshot().players) == 3, "two bots")
+            assert session.set_ready(True) is None
+            await until(session, lambda: session.snapshot().can_start, "everyone ready")
+            assert session.start() is None
+            assert node.main is not None
+            await press_until(session, node.main.game_over.is_set, "end of the first game")
+            node.write_summary()
+            before = session.snapshot()
+        finally:
+            await node.stop(goodbye=False)
+        node = Node(options)
+        await node.start()
+        session = NodeSession(node)
+        try:
+            assert node.main is not None and node.main.replica is not None, "restored"
+            back = lambda: session.snapshot().stable.phase == Phase.OVER  # noqa: E731
+            await until(session, back, "the game-over screen again")
+            snap = session.snapshot()
+            assert snap.my_seat == before.my_seat and snap.game_on is None
+            assert [p.node for p in snap.players] == [p.node for p in before.players]
+            assert snap.stable.totals == before.stable.totals
+            # r, pressed again while "wait: your last step is on its way" (the restored log's)
+            taken = lambda: session.set_ready(True) is None  # noqa: E731
+            await until(session, taken, "r for a rematch taken")
+            again = lambda: session.snapshot().stable.game_number == 2  # noqa: E731
+            await until(session, again, "the rematch")
+            assert session.snapshot().stable.players == before.stable.players
+        finally:
+            await session.leave()
+
+    run(scenario())

@@ -4,8 +4,14 @@ from __future__ import annotations
 
 import pytest
 from dutchblitz.protocol.codec import encode
-from dutchblitz.protocol.messages import Envelope, Heartbeat, Kind
-from dutchblitz.protocol.peek import holds_a_start, message_kind, message_sender, own_last_seq
+from dutchblitz.protocol.messages import Bye, Envelope, Heartbeat, Kind
+from dutchblitz.protocol.peek import (
+    holds_a_start,
+    message_kind,
+    message_sender,
+    own_last_seq,
+    said_goodbye,
+)
 
 from tests.protocol.replicas import NODE_IDS, Net
 
@@ -46,3 +52,15 @@ def test_a_log_with_a_start_is_told_from_one_without() -> None:
     assert not holds_a_start([b"garbage", _heartbeat()])
     assert own_last_seq(after, NODE_IDS[0]) == net.replica(0).my_seq
     assert own_last_seq([b"garbage"], NODE_IDS[0]) == 0
+
+
+def test_a_log_in_which_we_left_is_told_from_one_in_which_another_did() -> None:
+    net = Net(3)
+    net.open_table()
+    net.lobby()
+    net.submit(1, Bye())
+    net.settle()
+    kept = list(net.nodes[0].persisted)
+    assert said_goodbye(kept, NODE_IDS[1])
+    assert not said_goodbye(kept, NODE_IDS[0])
+    assert not said_goodbye([b"garbage", _heartbeat()], NODE_IDS[1])
