@@ -172,6 +172,10 @@ def _game_won(told: Told) -> str:
     return f"{who} with {told.count} points"
 
 
+def _knocks(told: Told) -> str:
+    return "a knock" if told.count <= 1 else f"{told.count} knocks"
+
+
 NEWS: dict[News, Callable[[Told], str]] = {
     News.LOST_RACE: _lost_race,
     News.REMATCH: lambda told: "Rematch! Same table, scores back to 0: round 1",
@@ -192,6 +196,15 @@ NEWS: dict[News, Callable[[Told], str]] = {
     News.GAME_WON: _game_won,
     News.FAILED: lambda told: f"could not do that: {told.detail}",
     News.DESYNC: lambda told: told.detail,
+    News.DOOR_WRONG_PHRASE: lambda told: (
+        f"your door turned away {_knocks(told)} with a wrong passphrase"
+    ),
+    News.DOOR_GUESSING: lambda told: (
+        "someone keeps guessing this table's passphrase: your door slows them down"
+    ),
+    News.DOOR_OTHER_VERSION: lambda told: (
+        f"your door turned away {_knocks(told)} from another version of the game"
+    ),
 }
 
 

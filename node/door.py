@@ -94,6 +94,7 @@ class Door:
         self._keeper = keeper
         self._on_admit = on_admit
         self._logged = _Logged()
+        self.listeners: list[Callable[[str], object]] = []  # told every note's key (doorbell.py)
         self._closed = False
         self._task: asyncio.Task[None] | None = None
 
@@ -217,6 +218,8 @@ class Door:
                 self._note(effect)
 
     def _note(self, note: Note) -> None:
+        for listener in list(self.listeners):
+            listener(note.key)
         if not note.serious:
             self._logged.once(note.key, "%s", note.text)
         elif self._logged.first(note.key):

@@ -44,6 +44,7 @@ from .api import (
     Told,
     Why,
 )
+from .doorbell import Doorbell
 from .presence import missing_players
 from .runtime import Node
 from .seat import LocalSeat
@@ -95,6 +96,9 @@ class NodeSession:
         self._pumping = False
         self.seat.listeners.append(self._on_effect)
         node.watchers.append(self._changed)
+        if node.door is not None:  # who the door turned away, told on screen
+            bell = Doorbell(self._notice, self._changed, asyncio.get_running_loop().time)
+            node.door.listeners.append(bell.rang)
 
     # -- reading --------------------------------------------------------------------------
 

@@ -215,6 +215,9 @@ class Keeper:
             return self._busy(peer)
         phrase = self._passphrase
         reason = self._knock_problem(table, private, phrase, card_k)
+        if reason == "wrong passphrase":  # one side has a phrase and the other none
+            note = Note("wrong phrase", "door: refused a knock: wrong passphrase")
+            return [note, *self._refuse(peer, reason)]
         if reason is not None:
             return self._refuse(peer, reason)
         if phrase is not None and not self._guesses.take(source, now):

@@ -1,0 +1,75 @@
+"""A knock with a wrong passphrase reaches the screen of the player at a private table.
+
+One node runs in this process on 127.0.0.1 with a passphrase; strangers knock at its
+real door, over ZeroMQ, with a wrong phrase and with none. The player's session gets
+one notice in player words, not one per knock (node/doorbell.py).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+
+import pytest
+import zmq.asyncio
+from dutchblitz.client.words import notice_text
+from dutchblitz.node.api import News
+from dutchblitz.node.door import DoorRefused, knock
+from dutchblitz.node.runtime import Node, Options
+from dutchblitz.node.session import NodeSession
+from dutchblitz.protocol.auth import Signer
+from dutchblitz.protocol.door.codec import Card
+
+from tests.lan.test_session import run, until
+
+pytestmark = [pytest.mark.lan, pytest.mark.timeout(60)]
+
+
+def test_knocks_with_a_wrong_phrase_show_once_on_the_table_screen(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        node = Node(
+            Options(
+                name="Ada",
+                interface="127.0.0.1",
+                discovery=False,
+                state_dir=tmp_path,
+                passphrase="correct horse",
+            )
+        )
+        await node.start()
+        session = NodeSession(node)
+        context = zmq.asyncio.Context()
+        try:
+            assert node.door is not None
+            for n, phrase in enumerate(["battery staple", None, "staple battery"]):
+                stranger = Signer(bytes([n + 1]) * 32)
+                card = Card(stranger.node_id, stranger.public_key, "tcp://127.0.0.1:9", "eve")
+                with contextlib.suppress(DoorRefused):
+                    await knock(
+                        context,
+                        node.door.endpoint,
+                        signer=stranger,
+                        table="blitz",
+                        passphrase=phrase,
+                        mine=card,
+                    )
+            told: list[str] = []
+
+            def door_news() -> bool:
+                told.extend(
+                    notice_text(n)
+                    for n in session.take_notices()
+                    if n.told is not None and n.told.news == News.DOOR_WRONG_PHRASE
+                )
+                return bool(told)
+
+            await until(session, door_news, "the door's notice")
+            assert told == ["your door turned away a knock with a wrong passphrase"]
+            assert node.door.stats.refused >= 3, "every knock was turned away"
+            door_news()
+            assert len(told) == 1, "one notice, not one a knock"
+        finally:
+            context.destroy(linger=0)
+            await session.leave()
+
+    run(scenario())

@@ -1,0 +1,53 @@
+"""Who the door turned away reaches the screen: at once, then at most once a while (doorbell.py)."""
+
+from __future__ import annotations
+
+import pytest
+from dutchblitz.node.api import News, NoticeKind, Told
+from dutchblitz.node.doorbell import DOOR_NEWS_EVERY_S, Doorbell
+
+from tests.client.driving import Clock
+
+
+class Heard:
+    def __init__(self) -> None:
+        self.told: list[Told] = []
+        self.changes = 0
+
+    def tell(self, kind: NoticeKind, told: Told) -> None:
+        assert kind == NoticeKind.INFO
+        self.told.append(told)
+
+    def changed(self) -> None:
+        self.changes += 1
+
+
+def test_a_flood_of_wrong_phrases_is_one_notice_then_one_a_while_with_the_count() -> None:
+    heard, clock = Heard(), Clock()
+    bell = Doorbell(heard.tell, heard.changed, clock)
+    assert bell.rang("wrong phrase")
+    for _ in range(40):
+        clock.advance(0.1)
+        assert not bell.rang("knocker wrong passphrase")  # the same news, from the knocker
+    assert heard.told == [Told(News.DOOR_WRONG_PHRASE, count=1)] and heard.changes == 1
+    clock.advance(DOOR_NEWS_EVERY_S)
+    assert bell.rang("wrong phrase")
+    assert heard.told[-1] == Told(News.DOOR_WRONG_PHRASE, count=41)
+
+
+def test_each_kind_is_told_on_its_own() -> None:
+    heard, clock = Heard(), Clock()
+    bell = Doorbell(heard.tell, heard.changed, clock)
+    assert bell.rang("wrong phrase") and bell.rang("throttled") and bell.rang("version")
+    assert [t.news for t in heard.told] == [
+        News.DOOR_WRONG_PHRASE,
+        News.DOOR_GUESSING,
+        News.DOOR_OTHER_VERSION,
+    ]
+
+
+@pytest.mark.parametrize("key", ["timeout", "other table", "not one frame", "own card"])
+def test_what_a_player_cannot_act_on_stays_in_the_log(key: str) -> None:
+    heard = Heard()
+    assert not Doorbell(heard.tell, heard.changed, Clock()).rang(key)
+    assert heard.told == [] and heard.changes == 0
