@@ -176,6 +176,20 @@ def _knocks(told: Told) -> str:
     return "a knock" if told.count <= 1 else f"{told.count} knocks"
 
 
+# Why a door turned our knock away for good (the door's REASONS), and what to check.
+REFUSED_US = {
+    "wrong passphrase": "wrong passphrase",
+    "other table": "another table (check --table)",
+    "version": "another version of the game",
+    "bad card": "your key card is damaged",
+}
+
+
+def _refused_us(told: Told) -> str:
+    why = REFUSED_US.get(told.detail, told.detail or "refused")
+    return f"{told.what} turned you away: {why}"
+
+
 NEWS: dict[News, Callable[[Told], str]] = {
     News.LOST_RACE: _lost_race,
     News.REMATCH: lambda told: "Rematch! Same table, scores back to 0: round 1",
@@ -205,6 +219,7 @@ NEWS: dict[News, Callable[[Told], str]] = {
     News.DOOR_OTHER_VERSION: lambda told: (
         f"your door turned away {_knocks(told)} from another version of the game"
     ),
+    News.DOOR_REFUSED_US: _refused_us,
 }
 
 

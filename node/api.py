@@ -191,6 +191,7 @@ class News(StrEnum):
     DOOR_WRONG_PHRASE = "door_wrong_phrase"  # count: knocks turned away since the last told
     DOOR_GUESSING = "door_guessing"  # count: knocks answered busy since the last told
     DOOR_OTHER_VERSION = "door_other_version"  # count: knocks turned away since the last told
+    DOOR_REFUSED_US = "door_refused_us"  # what: the door's HOST:PORT; detail: why (door REASONS)
 
 
 @dataclass(frozen=True, slots=True)

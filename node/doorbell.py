@@ -1,4 +1,4 @@
-"""Who the door turned away, told to the player at the table: a few words, never a flood.
+"""Who the door turned away, and which door turned us away, told to the player at the table.
 
 The door (node/door.py) writes each kind of refusal to ``node.log`` once; the person
 at the table would otherwise never learn that someone knocked with the wrong
@@ -6,15 +6,20 @@ passphrase, kept guessing it, or runs another version of the game. The doorbell
 turns the keeper's notes (protocol/door/keeper.py) that a player can act on into
 news for the screen: the first of a kind at once, then at most one a
 ``DOOR_NEWS_EVERY_S``, counting the knocks in between. Notes of other kinds (a
-knock for another table, a malformed message) stay in the log.
+knock for another table, a malformed message) stay in the log. The other way round,
+a door that turns our own knock away for good (a wrong passphrase, another table or
+version: ``FINAL_REFUSALS`` in runtime.py) is told the same way, with its address.
 """
 
 from __future__ import annotations
 
+import logging
 from collections import Counter
 from collections.abc import Callable
 
 from .api import News, NoticeKind, Told
+
+log = logging.getLogger("dutchblitz.node")
 
 DOOR_NEWS_EVERY_S = 10.0  # at most one notice of each kind this often
 
@@ -25,6 +30,10 @@ TOLD = {
     "throttled": News.DOOR_GUESSING,  # guesses came too fast: the door answers busy
     "version": News.DOOR_OTHER_VERSION,  # a door message of a version we do not speak
 }
+
+
+# Shown longer: we cannot get in, or someone is trying to get in by guessing.
+ALARMING = frozenset({News.DOOR_REFUSED_US, News.DOOR_GUESSING})
 
 
 class Doorbell:
@@ -47,14 +56,46 @@ class Doorbell:
     def rang(self, key: str) -> bool:
         """The door noted ``key``; True if the player is told now."""
         news = TOLD.get(key)
-        if news is None:
-            return False
+        return news is not None and self._told(Told(news))
+
+    def refused_us(self, door: str, reason: str) -> bool:
+        """A door we knocked at turned us away for good; True if the player is told now."""
+        address = door.split("://", 1)[-1]
+        return self._told(Told(News.DOOR_REFUSED_US, what=address, detail=reason))
+
+    def _told(self, told: Told) -> bool:
+        news = told.news
         self._untold[news] += 1
         now = self._clock()
         last = self._last.get(news)
         if last is not None and now - last < self._every:
             return False
         self._last[news] = now
-        self._tell(NoticeKind.INFO, Told(news, count=self._untold.pop(news)))
+        self._tell(
+            NoticeKind.ALARM if news in ALARMING else NoticeKind.INFO,
+            Told(news, count=self._untold.pop(news), what=told.what, detail=told.detail),
+        )
         self._changed()
         return True
+
+
+class Refusals:
+    """The doors that turned our knocks away for good, kept for a listener that comes later
+    (the table's session begins after the node's first knocks)."""
+
+    def __init__(self) -> None:
+        self.said: list[tuple[str, str]] = []  # (door, why), in order
+        self._listeners: list[Callable[[str, str], object]] = []
+
+    def add(self, label: str, door: str, reason: str) -> None:
+        """A door turned us away for good: in the log, and to each listener."""
+        log.error("%s: the door at %s refused us: %s", label, door, reason)
+        self.said.append((door, reason))
+        for listener in list(self._listeners):
+            listener(door, reason)
+
+    def listen(self, listener: Callable[[str, str], object]) -> None:
+        """Hear each refusal: those said so far at once, then each as it comes."""
+        self._listeners.append(listener)
+        for door, reason in self.said:
+            listener(door, reason)

@@ -47,6 +47,7 @@ from dutchblitz.protocol.scoring import DEFAULT_TARGET
 from . import botseats
 from .discovery import Advert, Discovery, Found
 from .door import Card, Door, DoorRefused, knock
+from .doorbell import Refusals
 from .interfaces import Interface, choose_interface
 from .roster import Roster, Source
 from .seat import LocalSeat, SeatConfig
@@ -188,6 +189,7 @@ class Node:
     _seeds: list[str] = field(default_factory=list)
     _knocking: dict[str, asyncio.Task[None]] = field(default_factory=dict)
     watchers: list[Callable[[], None]] = field(default_factory=list)
+    refused_us: Refusals = field(default_factory=Refusals)  # doors that turned us away
     unwritten: str = ""  # why a game's result could not be written ("": every one was)
 
     async def start(self) -> None:
@@ -360,9 +362,7 @@ class Node:
                 if error.reason == "self":
                     return  # our own door, under another address
                 if error.reason in FINAL_REFUSALS:
-                    reason = error.reason
-                    log.error("%s: the door at %s refused us: %s", label, door_endpoint, reason)
-                    return
+                    return self.refused_us.add(label, door_endpoint, error.reason)
                 log.debug("%s: knocking at %s: %s", label, door_endpoint, error.reason)
             except (OSError, zmq.ZMQError) as error:
                 log.debug("%s: knocking at %s: %s", label, door_endpoint, error)

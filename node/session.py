@@ -99,6 +99,7 @@ class NodeSession:
         if node.door is not None:  # who the door turned away, told on screen
             bell = Doorbell(self._notice, self._changed, asyncio.get_running_loop().time)
             node.door.listeners.append(bell.rang)
+            node.refused_us.listen(bell.refused_us)
 
     # -- reading --------------------------------------------------------------------------
 

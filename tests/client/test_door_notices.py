@@ -33,6 +33,14 @@ pytestmark = pytest.mark.timeout(30)
             Told(News.DOOR_OTHER_VERSION, count=1),
             "your door turned away a knock from another version of the game",
         ),
+        (
+            Told(News.DOOR_REFUSED_US, what="127.0.0.1:5555", detail="wrong passphrase"),
+            "127.0.0.1:5555 turned you away: wrong passphrase",
+        ),
+        (
+            Told(News.DOOR_REFUSED_US, what="127.0.0.1:5555", detail="other table"),
+            "127.0.0.1:5555 turned you away: another table (check --table)",
+        ),
     ],
 )
 def test_the_words_for_a_knock_turned_away(told: Told, said: str) -> None:

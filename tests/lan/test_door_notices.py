@@ -7,6 +7,7 @@ one notice in player words, not one per knock (node/doorbell.py).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from pathlib import Path
 
@@ -71,5 +72,58 @@ def test_knocks_with_a_wrong_phrase_show_once_on_the_table_screen(tmp_path: Path
         finally:
             context.destroy(linger=0)
             await session.leave()
+
+    run(scenario())
+
+
+def test_a_node_turned_away_at_a_private_door_tells_its_own_player(tmp_path: Path) -> None:
+    """The other way round: the knocker's player learns which door turned them away, and why,
+    though the refusal came while the node was still starting, before its table was up."""
+
+    async def scenario() -> None:
+        private = Options(
+            name="Ada",
+            interface="127.0.0.1",
+            discovery=False,
+            state_dir=tmp_path / "ada",
+            passphrase="correct horse",
+        )
+        ada = Node(private)
+        await ada.start()
+        assert ada.door is not None
+        door = ada.door.endpoint.split("://", 1)[1]
+        ada_session = NodeSession(ada)  # Ada's table is up when Eve knocks
+        eve = Node(
+            Options(
+                name="Eve",
+                interface="127.0.0.1",
+                discovery=False,
+                state_dir=tmp_path / "eve",
+                passphrase="battery staple",
+                peers=(door,),
+            )
+        )
+        await eve.start()
+        sessions = [ada_session, NodeSession(eve)]
+        try:
+            told: list[list[str]] = [[], []]
+
+            def door_news() -> bool:
+                for kept, session in zip(told, sessions, strict=True):
+                    kept.extend(notice_text(n) for n in session.take_notices() if n.told)
+                return all(told)
+
+            changed = asyncio.Event()
+            for session in sessions:
+                session.subscribe(changed.set)
+            async with asyncio.timeout(20):
+                while not door_news():
+                    changed.clear()
+                    await changed.wait()
+            assert told[1] == [f"{door} turned you away: wrong passphrase"]
+            assert told[0] == ["your door turned away a knock with a wrong passphrase"]
+        finally:
+            for session in sessions:
+                await session.leave()
 
     run(scenario())

@@ -1,10 +1,11 @@
-"""Who the door turned away reaches the screen: at once, then at most once a while (doorbell.py)."""
+"""Who the door turned away, and which door turned us away, reach the screen: at once, then
+at most once a while (node/doorbell.py)."""
 
 from __future__ import annotations
 
 import pytest
 from dutchblitz.node.api import News, NoticeKind, Told
-from dutchblitz.node.doorbell import DOOR_NEWS_EVERY_S, Doorbell
+from dutchblitz.node.doorbell import DOOR_NEWS_EVERY_S, Doorbell, Refusals
 
 from tests.client.driving import Clock
 
@@ -15,7 +16,8 @@ class Heard:
         self.changes = 0
 
     def tell(self, kind: NoticeKind, told: Told) -> None:
-        assert kind == NoticeKind.INFO
+        alarming = told.news in (News.DOOR_REFUSED_US, News.DOOR_GUESSING)
+        assert kind == (NoticeKind.ALARM if alarming else NoticeKind.INFO)
         self.told.append(told)
 
     def changed(self) -> None:
@@ -51,3 +53,21 @@ def test_what_a_player_cannot_act_on_stays_in_the_log(key: str) -> None:
     heard = Heard()
     assert not Doorbell(heard.tell, heard.changed, Clock()).rang(key)
     assert heard.told == [] and heard.changes == 0
+
+
+def test_a_door_that_turned_us_away_is_told_with_its_address_even_to_a_late_listener() -> None:
+    refusals = Refusals()
+    refusals.add("Ada", "tcp://127.0.0.1:5555", "wrong passphrase")  # before the table is up
+    heard, clock = Heard(), Clock()
+    bell = Doorbell(heard.tell, heard.changed, clock)
+    refusals.listen(bell.refused_us)
+    assert heard.told == [
+        Told(News.DOOR_REFUSED_US, count=1, what="127.0.0.1:5555", detail="wrong passphrase")
+    ]
+    refusals.add("Ada", "tcp://127.0.0.1:5556", "wrong passphrase")
+    assert len(heard.told) == 1, "at most one a while"
+    clock.advance(DOOR_NEWS_EVERY_S)
+    refusals.add("Ada", "tcp://127.0.0.1:5557", "other table")
+    assert heard.told[-1] == Told(
+        News.DOOR_REFUSED_US, count=2, what="127.0.0.1:5557", detail="other table"
+    )
