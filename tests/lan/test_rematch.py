@@ -90,6 +90,33 @@ def test_a_rematch_plays_with_the_same_table_and_keeps_the_first_result(tmp_path
     run(scenario())
 
 
+def one_round_game(state_dir: Path) -> Options:
+    return Options(
+        name="Ada", interface="127.0.0.1", discovery=False, state_dir=state_dir, target=1
+    )
+
+
+async def play_to_the_end(options: Options) -> tuple[Node, NodeSession]:
+    """A person and two flat-out bots play a game to its end; the node and its session."""
+    node = Node(options)
+    await node.start()
+    session = NodeSession(node)
+    try:
+        for _ in range(2):
+            assert session.add_bot("flat-out") is None
+        await until(session, lambda: len(session.snapshot().players) == 3, "two bots")
+        assert session.set_ready(True) is None
+        await until(session, lambda: session.snapshot().can_start, "everyone ready")
+        assert session.start() is None
+        assert node.main is not None
+        await press_until(session, node.main.game_over.is_set, "end of the first game")
+        node.write_summary()
+    except BaseException:
+        await node.stop(goodbye=False)
+        raise
+    return node, session
+
+
 def test_a_node_that_crashes_after_the_end_comes_back_to_the_rematch_offer(
     tmp_path: Path,
 ) -> None:
@@ -98,22 +125,9 @@ def test_a_node_that_crashes_after_the_end_comes_back_to_the_rematch_offer(
     the rematch plays."""
 
     async def scenario() -> None:
-        options = Options(
-            name="Ada", interface="127.0.0.1", discovery=False, state_dir=tmp_path, target=1
-        )
-        node = Node(options)
-        await node.start()
-        session = NodeSession(node)
+        options = one_round_game(tmp_path)
+        node, session = await play_to_the_end(options)
         try:
-            for _ in range(2):
-                assert session.add_bot("flat-out") is None
-            await until(session, lambda: len(session.snapshot().players) == 3, "two bots")
-            assert session.set_ready(True) is None
-            await until(session, lambda: session.snapshot().can_start, "everyone ready")
-            assert session.start() is None
-            assert node.main is not None
-            await press_until(session, node.main.game_over.is_set, "end of the first game")
-            node.write_summary()
             before = session.snapshot()
         finally:
             await node.stop(goodbye=False)
@@ -134,6 +148,30 @@ def test_a_node_that_crashes_after_the_end_comes_back_to_the_rematch_offer(
             again = lambda: session.snapshot().stable.game_number == 2  # noqa: E731
             await until(session, again, "the rematch")
             assert session.snapshot().stable.players == before.stable.players
+        finally:
+            await session.leave()
+
+    run(scenario())
+
+
+def test_a_player_who_left_after_the_end_starts_afresh(tmp_path: Path) -> None:
+    """q on the game-over screen is a goodbye (a BYE in the log): started again, the node
+    does not sit back down at that table, and its bots left with it."""
+
+    async def scenario() -> None:
+        options = one_round_game(tmp_path)
+        node, session = await play_to_the_end(options)
+        assert node.main is not None and node.main.replica is not None
+        epoch = node.main.replica.me.epoch
+        await node.stop()  # as blitz-node does after q
+        node = Node(options)
+        await node.start()
+        session = NodeSession(node)
+        try:
+            assert node.main is not None and node.main.replica is not None
+            assert node.main.replica.me.epoch != epoch, "a table of its own, not the old one"
+            snap = session.snapshot()
+            assert snap.stable.phase == Phase.LOBBY and len(snap.players) == 1
         finally:
             await session.leave()
 
