@@ -33,6 +33,20 @@ from .moves import (
 from .scoring import DutchResult, reveal_tokens, score_round
 from .state import Ending, Phase, Round
 
+__all__ = [
+    "CardView",
+    "Did",
+    "DutchResult",
+    "Ending",
+    "Happening",
+    "Phase",
+    "PlayerView",
+    "RoundView",
+    "ScoreView",
+    "happened",
+    "round_view",
+]
+
 
 @dataclass(frozen=True, slots=True)
 class CardView:

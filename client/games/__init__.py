@@ -1,0 +1,1 @@
+"""The games' faces, one folder each."""
