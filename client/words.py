@@ -281,8 +281,17 @@ SPECIAL_DOES = {
 }
 
 
-def dutch_says(reason: DutchReason, stage: str = "") -> str:
-    """The words for a refused Dutch move."""
+# A refusal that reads better for one move: a call is only ever "just after your turn".
+DUTCH_CALL_WORDS = {
+    DutchReason.NOT_YOUR_TURN: "call Dutch just after your own turn, before the next draw",
+    DutchReason.WINDOW_CLOSED: "too late to call: call just after your own turn",
+}
+
+
+def dutch_says(reason: DutchReason, stage: str = "", calling: bool = False) -> str:
+    """The words for a refused Dutch move (``calling``: it was a Dutch call)."""
+    if calling and reason in DUTCH_CALL_WORDS:
+        return DUTCH_CALL_WORDS[reason]
     return DUTCH_WORDS[reason].format(stage=DUTCH_STAGES.get(stage, stage))
 
 
@@ -412,7 +421,7 @@ def dutch_prompt(view: RoundView, names: tuple[str, ...], typed: str = "") -> st
         if not view.my_turn:
             return f"{who.capitalize()} drew a card and is deciding."
         held = card_words(view.drawn.face if view.drawn else None)
-        return f"You drew {held}: x discards it, or a card's number keeps it there."
+        return f"You drew {held}: x discards it, or a card's number puts it in that card's place."
     card = SPECIAL_CARDS.get(view.action or 0, "card")
     if not view.my_turn:
         return f"{who.capitalize()} uses the {card}."

@@ -183,3 +183,12 @@ def test_every_move_kind_reads(move_kinds: None = None) -> None:
     assert set(DUTCH_NEWS) | {Did.MATCHED, Did.MISSED} == set(Did)
     assert set(DUTCH_WORDS) == set(Reason)
     assert all(dutch_says(reason, "draw") for reason in Reason)
+
+
+def test_the_news_drops_whole_items_when_room_is_short() -> None:
+    state, news = bot_round(4, 9, 60)
+    for height in range(14, 25):
+        lines = list(plain(shown(state, news=news), 80, height))
+        prompt = next(i for i, line in enumerate(lines) if line.startswith("a you"))
+        after = [line for line in lines[prompt + 2 :] if line.strip()][:-1]  # news, no keys
+        assert not after or not after[0].startswith("     "), (height, lines)

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from dutchblitz.protocol.games.dutch.bots import BotLevel
+from dutchblitz.protocol.games.dutch.moves import CallDutch
 from dutchblitz.protocol.games.dutch.scoring import GameLength
 from prompt_toolkit import Application
 from prompt_toolkit.application import get_app
@@ -50,6 +51,7 @@ STYLE = Style.from_dict(
         "card.black": "bold",
     }
 )
+NOTICE_S = 5.0  # how long a refusal or a hint stays under the table
 MIN_TICK_S = 0.02  # a pace of 0 still lets the keys in between bot moves
 SPECIAL_KEYS = {" ": "space", "\r": "enter", "\n": "enter", "\x1b": "escape"}
 
@@ -72,6 +74,7 @@ class DemoState:
         self.notice = ""
         self.helping = False
         self.window_since: float | None = None
+        self.notice_at = 0.0
 
     def key(self, key: str) -> None:
         if key == "?":
@@ -92,10 +95,14 @@ class DemoState:
         if pressed.move is not None:
             stage = game.state.phase.value
             refused = game.act(ME, pressed.move)
-            self.notice = "" if refused is None else dutch_says(refused, stage)
+            calling = isinstance(pressed.move, CallDutch)
+            self.notice = "" if refused is None else dutch_says(refused, stage, calling)
+        self.notice_at = time.monotonic()
 
     def tick(self, now: float) -> bool:
         """Let one bot move when its time has come; True when the screen changed."""
+        if self.notice and now - self.notice_at > NOTICE_S:
+            self.notice = ""
         window = self.game.state.window
         if not window:
             self.window_since = None
@@ -119,6 +126,8 @@ def help_screen() -> StyleAndTextTuples:
     text += [
         ("", "\n  ## face down   (7d) a card you remember   7d face up to all\n"),
         ("", "  Lowest hand wins. Call Dutch just after your turn when yours is lowest.\n"),
+        ("", "  Points: A 1, 2-10 their number, J 11, Q 12, red K 0, black K 13, Joker -1.\n"),
+        ("", "  Discard a J (swap two cards), a Q (look at one) or an A (give one) to use it.\n"),
         ("class:hint", "\n  Any key goes back to the table.  q leaves."),
     ]
     return text

@@ -167,9 +167,10 @@ def my_lines(table: DutchTable, width: int) -> list[Line]:
     return said(prompt, width, "class:strong")
 
 
-def news_lines(table: DutchTable, width: int) -> list[Line]:
+def news_lines(table: DutchTable, width: int, room: int) -> list[Line]:
+    """The latest news that fits in ``room`` lines, each item whole."""
     seats = Seats(table.names, table.view.me)
-    lines: list[Line] = []
+    items: list[list[Line]] = []
     raced = False
     for did in table.news:
         first = did.did is Did.MATCHED and not raced
@@ -177,8 +178,13 @@ def news_lines(table: DutchTable, width: int) -> list[Line]:
         if did.did not in (Did.MATCHED, Did.MISSED, Did.CALLED):
             raced = False  # a new turn: the next matching throw is first again
         news = words.dutch_news(did, seats, first)
-        lines += said(f"{news[:1].upper()}{news[1:]}", width)
-    return lines
+        items.append(said(f"{news[:1].upper()}{news[1:]}", width))
+    kept: list[Line] = []
+    for item in reversed(items):
+        if len(kept) + len(item) > room:
+            break
+        kept = item + kept
+    return kept
 
 
 def key_lines(table: DutchTable, width: int) -> list[Line]:
@@ -210,7 +216,7 @@ def round_screen(table: DutchTable, width: int, height: int) -> list[Line]:
     fixed = 1 + len(others) + len(centre) + len(mine) + len(notice) + len(keys)
     spare = height - fixed
     blanks = min(max(spare - 2, 0), 3)  # blank lines around the piles, and before the news
-    news = news_lines(table, width)[-max(0, spare - blanks) :] if spare - blanks > 0 else []
+    news = news_lines(table, width, spare - blanks)
     blank: list[Line] = [[]]
     body = [title_line(table), *(blank if blanks >= 3 else []), *others]
     body += [*(blank if blanks >= 1 else []), *centre]
