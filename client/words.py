@@ -331,7 +331,10 @@ def _dutch_put_down(did: Happening, seats: Seats) -> str:
     if did.penalty:
         return f"{said}: a Joker, a penalty card for {who}"
     if did.action in SPECIAL_CARDS:
-        return f"{said}: a {SPECIAL_CARDS[did.action]}, {who} may {SPECIAL_DOES[did.action]}"
+        card = SPECIAL_CARDS[did.action]
+        return (
+            f"{said}: {'an' if card == 'Ace' else 'a'} {card}, {who} may {SPECIAL_DOES[did.action]}"
+        )
     return said
 
 
@@ -397,7 +400,7 @@ def _spot_typed(typed: str, names: tuple[str, ...], me: int) -> str:
     seats, said = Seats(names, me), []
     for at in range(0, len(typed), 2):
         seat = "abcdefgh".index(typed[at])
-        slot = typed[at + 1] if at + 1 < len(typed) else "..."
+        slot = typed[at + 1] if at + 1 < len(typed) else "…"
         said.append(f"{seats.whose(seat)} card {slot}")
     return " with ".join(said)
 
@@ -426,7 +429,7 @@ def dutch_prompt(view: RoundView, names: tuple[str, ...], typed: str = "") -> st
     if not view.my_turn:
         return f"{who.capitalize()} uses the {card}."
     does = SPECIAL_DOES.get(view.action or 0, "")
-    picked = f" Picked: {_spot_typed(typed, names, view.me)}." if typed else ""
+    picked = f" Picked: {_spot_typed(typed, names, view.me)}" if typed else ""
     how = "a player's letter" if view.action == 1 else "a player's letter, then a card's number"
     twice = ", twice" if view.action == 11 else ""
     return f"{card}: {does}: {how}{twice}; s skips.{picked}"

@@ -30,6 +30,7 @@ from .keys import CARD_KEYS, PLAYER_KEYS, bar
 Line = list[tuple[str, str]]
 FACE_DOWN = "##"
 CELL = 8  # "1 (10h) "
+ROW_TAIL = 17  # "4 cards  <- turn" after the cards
 MIN_NAME_COLUMN = 6
 MAX_NAME_COLUMN = 16
 
@@ -84,13 +85,13 @@ def _fit(line: Line, width: int) -> Line:
 
 def _name_width(table: DutchTable, width: int) -> int:
     cards = max(len(p.hand) for p in table.view.players)
-    room = width - 2 - cards * _cell_width(table, width) - 10
+    room = width - 2 - cards * _cell_width(table, width) - ROW_TAIL
     return max(MIN_NAME_COLUMN, min(MAX_NAME_COLUMN, room))
 
 
 def _cell_width(table: DutchTable, width: int) -> int:
     cards = max(len(p.hand) for p in table.view.players)
-    return CELL if 2 + MIN_NAME_COLUMN + cards * CELL + 10 <= width else CELL - 1
+    return CELL if 2 + MIN_NAME_COLUMN + cards * CELL + ROW_TAIL <= width else CELL - 1
 
 
 def _tag(table: DutchTable, player: PlayerView) -> str:
