@@ -282,10 +282,8 @@ SPECIAL_DOES = {
 
 
 # A refusal that reads better for one move: a call is only ever "just after your turn".
-DUTCH_CALL_WORDS = {
-    DutchReason.NOT_YOUR_TURN: "call Dutch just after your own turn, before the next draw",
-    DutchReason.WINDOW_CLOSED: "too late to call: call just after your own turn",
-}
+CALL_WHEN = "call Dutch just after your own turn, before the next draw"
+DUTCH_CALL_WORDS = {DutchReason.NOT_YOUR_TURN: CALL_WHEN, DutchReason.WINDOW_CLOSED: CALL_WHEN}
 
 
 def dutch_says(reason: DutchReason, stage: str = "", calling: bool = False) -> str:
@@ -392,6 +390,7 @@ DUTCH_HINTS = {
     "throw_first": "to throw a card, press t first, then its number",
     "throw_card": "t throws a card: press its number (Esc forgets)",
     "not_now": "that key does nothing now (? shows the keys)",
+    "no_card": "you have no card with that number",
 }
 
 

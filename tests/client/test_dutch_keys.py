@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from dutchblitz.client.games.dutch.keys import (
     HINT_CARD_NEXT,
+    HINT_NO_CARD,
     HINT_NO_PLAYER,
     HINT_NOT_NOW,
     HINT_PEEK_ANOTHER,
@@ -68,6 +69,7 @@ CASES = [
     (peeking, 0, "2", "4", Pressed(InitialPeek(1, 3))),
     (peeking, 0, "2", "2", Pressed(typed="2", hint=HINT_PEEK_ANOTHER)),
     (peeking, 0, "2", "x", Pressed(typed="2", hint=HINT_NOT_NOW)),
+    (peeking, 0, "2", "5", Pressed(typed="2", hint=HINT_NO_CARD)),
     (peeking, 0, "2", "escape", Pressed()),
     (my_draw, 0, "", "d", Pressed(Draw())),
     (my_draw, 1, "", "d", Pressed(Draw())),  # the rules say "not your turn"

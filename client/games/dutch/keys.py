@@ -49,7 +49,9 @@ HINT_PEEK_ANOTHER = "peek_another"
 HINT_THROW_FIRST = "throw_first"
 HINT_THROW_CARD = "throw_card"
 HINT_NOT_NOW = "not_now"
+HINT_NO_CARD = "no_card"
 HINTS = (
+    HINT_NO_CARD,
     HINT_PLAYER_FIRST,
     HINT_NO_PLAYER,
     HINT_CARD_NEXT,
@@ -83,7 +85,7 @@ def press(view: RoundView, typed: str, key: str) -> Pressed:
     if key == CANCEL:
         return Pressed()
     if view.phase is Phase.PEEK:
-        return _peek(typed, key)
+        return _peek(typed, key, len(view.mine.hand))
     if typed.startswith(THROW):
         return _throw(key)
     if view.my_turn and view.phase is Phase.ACTION:
@@ -101,10 +103,12 @@ def press(view: RoundView, typed: str, key: str) -> Pressed:
     return Pressed(hint=HINT_NOT_NOW)
 
 
-def _peek(typed: str, key: str) -> Pressed:
+def _peek(typed: str, key: str, cards: int) -> Pressed:
     slot = card_slot(key)
     if slot is None:
         return Pressed(typed=typed, hint=HINT_NOT_NOW)
+    if slot >= cards:
+        return Pressed(typed=typed, hint=HINT_NO_CARD)
     if not typed:
         return Pressed(typed=key)
     first = card_slot(typed)
