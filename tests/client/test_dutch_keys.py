@@ -121,3 +121,12 @@ def test_the_key_bar_shows_the_keys_that_do_something_now() -> None:
     assert "c" not in _keys(round_view(racing(), 2)) and "t 1-4" in _keys(round_view(racing(), 2))
     assert {"a-h 1-9", "s"} <= _keys(round_view(special("Q"), 0))
     assert "a-h" in _keys(round_view(special("A"), 0))
+
+
+def test_a_tenth_card_has_the_key_0() -> None:
+    state = holding()
+    hands = list(state.hands)
+    hands[0] = (*hands[0], *state.draw[:6])
+    big = Round(**{**{k: getattr(state, k) for k in state.__slots__}, "hands": tuple(hands)})
+    assert press(round_view(big, 0), "", "0") == Pressed(Replace(9))
+    assert ("1-9 0", "put it in place of that card") in bar(round_view(big, 0))

@@ -38,7 +38,7 @@ CALL = "c"
 SKIP = "s"
 CANCEL = "escape"
 NEXT = ("space", "enter")  # after the scores: the next round
-CARD_KEYS = "123456789"  # a card of a hand, left to right
+CARD_KEYS = "1234567890"  # a card of a hand, left to right (0: the tenth)
 PLAYER_KEYS = "abcdefgh"  # a player, by seat (8 at most, D-4): the letter before the name
 
 # The hints a key that does nothing answers with: their words are in client/words.py.
@@ -151,7 +151,8 @@ def _spots(typed: str) -> list[Spot]:
 
 
 def _cards(count: int) -> str:
-    return f"1-{min(count, len(CARD_KEYS))}"
+    """The card keys of a hand of ``count``: "1-4", or "1-9 0" for ten cards or more."""
+    return f"1-{count}" if count <= len(CARD_KEYS) - 1 else "1-9 0"
 
 
 def help_lines(cards: int = 4) -> tuple[KeyHelp, ...]:
