@@ -446,12 +446,21 @@ def dutch_race(view: RoundView) -> str:
 
 
 def dutch_called(view: RoundView, names: tuple[str, ...]) -> str:
-    """The Dutch call (D-28, D-29): who called, and that the others play one last turn."""
+    """The Dutch call (D-28, D-29): who called, who still plays a last turn, in order."""
     if view.caller is None or view.phase is Phase.OVER:
         return ""
-    who = Seats(names, view.me).who(view.caller)
+    seats, count = Seats(names, view.me), len(view.players)
+    left = []
+    for step in range(count):
+        seat = (view.turn + step) % count
+        if seat == view.caller:
+            break
+        if view.players[seat].at_table:
+            left.append(seats.who(seat))
+    who = seats.who(view.caller)
     locked = "your hand is" if view.caller == view.me else "their hand is"
-    return f"{who[:1].upper()}{who[1:]} called DUTCH: one last turn each; {locked} locked."
+    turns = f"last turns for {listed(tuple(left))}" if left else "no turns left"
+    return f"{who[:1].upper()}{who[1:]} called DUTCH: {turns}; {locked} locked."
 
 
 def dutch_length(target: int | None, rounds: int | None) -> str:

@@ -112,7 +112,7 @@ def test_the_race_line_names_the_rank_to_throw_and_the_call() -> None:
     assert " c call Dutch " in text and " t 1-4 throw " in text
     called = play(state, (0, CallDutch()))
     text = "\n".join(plain(shown(called, me=1), 80, 24))
-    assert "Ada called DUTCH: one last turn each; their hand is locked." in text
+    assert "Ada called DUTCH: last turns for you and Carl; their hand is locked." in text
     assert re.search(r"^a Ada.*DUTCH", text, re.MULTILINE)
 
 

@@ -69,7 +69,7 @@ def test_a_human_plays_a_round_against_the_bots_with_keys(tmux: Tmux) -> None:
     my_turn(tmux)
     end_my_turn(tmux, "x")
     tmux.keys(ME, "c")
-    shown = tmux.wait_text(ME, "You called DUTCH: one last turn each; your hand is locked.")
+    shown = tmux.wait_text(ME, "You called DUTCH: last turns for Bea, Carl and Dana;")
     assert "DUTCH" in row(shown, "a you (Ada)")
 
     shown = tmux.wait_text(ME, "The round is over", timeout=30)
