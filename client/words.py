@@ -494,6 +494,8 @@ def dutch_extra(view: RoundView, names: tuple[str, ...], extra: str) -> str:
     return f"{who} adds two cards from the pile ({extra}), and starts next round with five."
 
 
-def dutch_winners(winners: tuple[int, ...], names: tuple[str, ...], me: int) -> str:
+def dutch_winners(winners: tuple[int, ...], names: tuple[str, ...], me: int, points: int) -> str:
+    """D-39: the lowest total wins; a tie shares the win."""
     said = listed(tuple("you" if seat == me else names[seat] for seat in winners))
-    return f"Game over: {said} {'win' if len(winners) > 1 or me in winners else 'wins'}"
+    verb = "win" if len(winners) > 1 or me in winners else "wins"
+    return f"Game over: {said[:1].upper()}{said[1:]} {verb} with {points} points."

@@ -170,7 +170,7 @@ def test_the_reveal_shows_every_hand_the_call_and_the_scores(width: int, height:
     failed = " ".join(" ".join(plain(shown(_ended(False)), 80, 24)).split())
     assert "it failed" in failed and "You add two cards from the pile (8s 2h)" in failed
     over = plain(shown(_ended(True), game_over=True, winners=(0,)), 80, 24)
-    assert any("Game over: you win" in line for line in over)
+    assert any("Game over: You win with 0 points." in line for line in over)
     assert "next round" not in over[-1]
 
 
