@@ -86,6 +86,9 @@ class FrozenSession:
     def remove_bot(self) -> Refused | None:
         return self._no()
 
+    def watch(self) -> Refused | None:
+        return self._no()
+
     async def leave(self) -> None:
         return None
 
