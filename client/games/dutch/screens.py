@@ -256,8 +256,8 @@ def scores_screen(table: DutchTable, width: int, height: int) -> list[Line]:
         body += said(words.dutch_extra(view, table.names, extra), width)
     body.append([])
     if table.game_over:
-        added = score.scores if score is not None else (0,) * len(table.totals)
-        best = min(t + a for t, a in zip(table.totals, added, strict=True))
+        this_round = score.scores if score is not None else (0,) * len(table.totals)
+        best = min(t + a for t, a in zip(table.totals, this_round, strict=True))
         won = words.dutch_winners(table.winners, table.names, view.me, best)
         body += said(won, width, "class:strong", indent=1)
     keys = key_lines(table, width)
