@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from dutchblitz.protocol import rules
+from dutchblitz.protocol.games.blitz import rules
 
 # The test rigs (tests/rigs/) live in the repository, not in the installed package.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from dutchblitz.protocol.bots import LEVELS, Level
+from dutchblitz.protocol.games.blitz.bots import LEVELS, Level
 
 # The test rigs (tests/rigs/) live in the repository, not in the installed package.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))

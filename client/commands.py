@@ -8,7 +8,7 @@ calls the session where it must, and refreshes.
 from __future__ import annotations
 
 from dutchblitz.node.api import Notice, NoticeKind
-from dutchblitz.protocol.cards import ALL_BACKS, STANDARD_BACKS
+from dutchblitz.protocol.games.blitz.cards import ALL_BACKS, STANDARD_BACKS
 
 from .state import ClientState
 

@@ -45,7 +45,7 @@ class Why(StrEnum):
     comes as ``OTHER`` with the code itself in ``Refused.what``.
     """
 
-    # the rules' reasons (protocol/rules.py, spec/rules.md section 9)
+    # the rules' reasons (protocol/games/blitz/rules.py, spec/rules.md section 9)
     ROUND_OVER = "round_over"
     UNKNOWN_SEAT = "unknown_seat"
     NOT_ACTIVE = "not_active"

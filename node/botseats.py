@@ -15,7 +15,7 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 
-from dutchblitz.protocol.bots import LEVELS
+from dutchblitz.protocol.games.blitz.bots import LEVELS
 
 from .store import StoreError, write_json
 

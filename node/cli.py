@@ -23,7 +23,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
-from dutchblitz.protocol.bots import LEVELS
+from dutchblitz.protocol.games.blitz.bots import LEVELS
 from dutchblitz.protocol.limits import MAX_NAME as MAX_TEXT_BYTES
 from dutchblitz.protocol.limits import MAX_PLAYERS, MAX_TARGET
 from dutchblitz.protocol.version import GAME_VERSION

@@ -43,7 +43,6 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Container, Iterable
 from dataclasses import dataclass, field
 
-from dutchblitz.protocol.bots import Level, think_time
 from dutchblitz.protocol.codec import ProtocolError, decode
 from dutchblitz.protocol.core import Identity, Replica, Settings
 from dutchblitz.protocol.duties import Steward, Wishes
@@ -62,6 +61,7 @@ from dutchblitz.protocol.effects import (
 from dutchblitz.protocol.finding import AskAgain, JoinSmaller, Seating, TableFinder
 from dutchblitz.protocol.follow import Follower
 from dutchblitz.protocol.game import Game, Phase
+from dutchblitz.protocol.games.blitz.bots import Level, think_time
 from dutchblitz.protocol.messages import (
     Body,
     Bye,

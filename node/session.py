@@ -5,7 +5,7 @@ optimistic table, the one with our own moves in flight (and those held back)
 already applied, and refuses it here, with the reason, when the rules would
 refuse it: a fast key press never sends a move that cannot count. A move that
 builds on a play still in flight is held back and goes in its turn
-(protocol/playqueue.py). Notices come from what becomes final: a lost race, a
+(protocol/games/blitz/playqueue.py). Notices come from what becomes final: a lost race, a
 refusal, a held play that came back, a Blitz, the end of a round or of the game.
 """
 
@@ -17,19 +17,26 @@ from collections import deque
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
-from dutchblitz.protocol import plays, rules
 from dutchblitz.protocol.auth import fingerprint
-from dutchblitz.protocol.bots import LEVELS
-from dutchblitz.protocol.cards import ALL_BACKS, check_backs
 from dutchblitz.protocol.duties import can_start
 from dutchblitz.protocol.effects import Alarm, Delivered, Effect, LogEntry, Withdrawn
 from dutchblitz.protocol.game import Game, Phase
+from dutchblitz.protocol.games.blitz import plays, rules
+from dutchblitz.protocol.games.blitz.bots import LEVELS
+from dutchblitz.protocol.games.blitz.cards import ALL_BACKS, check_backs
+from dutchblitz.protocol.games.blitz.moves import (
+    CentrePlay,
+    Move,
+    PostPlay,
+    Source,
+    StuckCall,
+    WoodFlip,
+)
+from dutchblitz.protocol.games.blitz.playqueue import MAX_HELD, CameBack, PlayQueue
+from dutchblitz.protocol.games.blitz.rules import Reason
+from dutchblitz.protocol.games.blitz.state import Area, Table
 from dutchblitz.protocol.limits import MAX_NAME, MAX_PLAYERS
 from dutchblitz.protocol.messages import Admit, Bye, Profile, Ready, Start, Suspect
-from dutchblitz.protocol.moves import CentrePlay, Move, PostPlay, Source, StuckCall, WoodFlip
-from dutchblitz.protocol.playqueue import MAX_HELD, CameBack, PlayQueue
-from dutchblitz.protocol.rules import Reason
-from dutchblitz.protocol.state import Area, Table
 from dutchblitz.protocol.views import game_view
 
 from .api import (

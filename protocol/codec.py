@@ -18,7 +18,6 @@ import msgpack
 
 from . import codec_quick
 from .auth import PUBLIC_KEY_SIZE
-from .cards import DECK_SIZE, MAX_PLAYERS, post_count
 from .codec_fields import (
     Blob,
     Choice,
@@ -33,6 +32,10 @@ from .codec_fields import (
     refuse,
     type_name,
 )
+from .games.blitz.cards import DECK_SIZE, MAX_PLAYERS, post_count
+from .games.blitz.moves import Move, Source
+from .games.blitz.wire_moves import move_from_play as _move_from_play
+from .games.blitz.wire_moves import play_from_move as _play_from_move
 from .limits import (
     DIGEST_SIZE,
     HASH_SIZE,
@@ -73,10 +76,7 @@ from .messages import (
     Watch,
     WatchOp,
 )
-from .moves import Move, Source
 from .version import PROTOCOL_VERSION
-from .wire_moves import move_from_play as _move_from_play
-from .wire_moves import play_from_move as _play_from_move
 
 __all__ = [
     "MAX_MESSAGE_SIZE",
@@ -578,7 +578,7 @@ _quick_encode: Callable[[Envelope], bytes | None] = _QUICK.encode
 def play_from_move(move: Move, round: int) -> Play:
     """The Play body of ``move`` in round ``round``; ProtocolError(bad_field) if malformed."""
     try:
-        play = _play_from_move(move, round)
+        play: Play = _play_from_move(move, round)
     except (AttributeError, TypeError, ValueError) as exc:
         raise ProtocolError(ErrorReason.BAD_FIELD, f"move: {exc}") from None
     if move_from_play(play, getattr(move, "seat", NONE)) != move:

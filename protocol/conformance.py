@@ -34,7 +34,7 @@ class VectorFile:
 
 VECTOR_FILES = (
     VectorFile("codec.json", "codec_vectors", required=True),
-    VectorFile("rules.json", "rules_vectors", required=False),
+    VectorFile("rules.json", "games.blitz.rules_vectors", required=False),
     VectorFile("ordering.json", "order_vectors", required=False),
     VectorFile("digests.json", "digest_vectors", required=False),
     VectorFile("fairdeal.json", "fairdeal_vectors", required=False),

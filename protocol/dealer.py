@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 from .fairdeal import RoundSecret, deck_order, secret_hash, share_hash
 from .game import Game, Phase
+from .games.blitz.state import visible_codes
 from .messages import Body, Commit, Deal, Reveal, Share, Start
-from .state import visible_codes
 
 
 def deal_duties(

@@ -12,8 +12,8 @@ from typing import Any
 
 import msgpack
 
+from .games.blitz.state import Area, Slot, Table
 from .limits import DIGEST_SIZE
-from .state import Area, Slot, Table
 
 
 def _code(slot: Slot) -> int:

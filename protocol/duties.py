@@ -17,17 +17,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from dutchblitz.protocol.bots import Bot, Level, Rng
-from dutchblitz.protocol.cards import check_backs
 from dutchblitz.protocol.core import Replica
 from dutchblitz.protocol.dealer import Grace, deal_duties, grace_duty, owned
 from dutchblitz.protocol.effects import LogEntry
 from dutchblitz.protocol.fairdeal import SECRET_SIZE, SHARE_SIZE, RoundSecret
 from dutchblitz.protocol.game import Game, Member, Phase
+from dutchblitz.protocol.games.blitz.bots import Bot, Level, Rng
+from dutchblitz.protocol.games.blitz.cards import check_backs
+from dutchblitz.protocol.games.blitz.playqueue import stuck_call_stands
+from dutchblitz.protocol.games.blitz.wire_moves import play_from_move
 from dutchblitz.protocol.messages import Body, MoveKind, Play, Profile, Ready, Reveal, Start
 from dutchblitz.protocol.pace import Pace
-from dutchblitz.protocol.playqueue import stuck_call_stands
-from dutchblitz.protocol.wire_moves import play_from_move
 
 
 @dataclass(slots=True)

@@ -19,12 +19,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from .cards import DECK_SIZE, Card, card_from_code, new_deck
+from .games.blitz.cards import DECK_SIZE, Card, card_from_code, new_deck
+from .games.blitz.moves import Move
+from .games.blitz.rules import apply, set_active
+from .games.blitz.state import Slot, deal, visible_order
 from .limits import HASH_SIZE
 from .limits import SECRET_SIZE as SECRET_SIZE  # protocol/duties.py draws secrets of this size
-from .moves import Move
-from .rules import apply, set_active
-from .state import Slot, deal, visible_order
 
 SHARE_SIZE = 32
 T = TypeVar("T")

@@ -14,7 +14,6 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
-from .cards import ALL_BACKS, Card, card_from_code, check_backs, post_count
 from .fairdeal import (
     MIN_ROUND_SCORE,
     RoundRecord,
@@ -25,6 +24,12 @@ from .fairdeal import (
     secret_hash,
     share_hash,
 )
+from .games.blitz.cards import ALL_BACKS, Card, card_from_code, check_backs, post_count
+from .games.blitz.moves import Move
+from .games.blitz.rules import Reason, Refusal, apply, set_active
+from .games.blitz.scoring import DEFAULT_TARGET, add_scores, game_winner, round_scores
+from .games.blitz.state import Slot, Table, deal
+from .games.blitz.wire_moves import WireMoveError, move_from_play
 from .limits import MAX_NAME
 from .messages import (
     Admit,
@@ -42,11 +47,6 @@ from .messages import (
     Start,
     Suspect,
 )
-from .moves import Move
-from .rules import Reason, Refusal, apply, set_active
-from .scoring import DEFAULT_TARGET, add_scores, game_winner, round_scores
-from .state import Slot, Table, deal
-from .wire_moves import WireMoveError, move_from_play
 
 
 class Phase(StrEnum):

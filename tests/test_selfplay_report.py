@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from dutchblitz.protocol.bots import LEVELS
+from dutchblitz.protocol.games.blitz.bots import LEVELS
 
 from tests.rigs.botmatch import play_match_round
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from dutchblitz.protocol.cards import VALUES
+from dutchblitz.protocol.games.blitz.cards import VALUES
 from dutchblitz.protocol.views import AreaView, Colour, GameView, Slot, TableView
 
 from ..api import Snapshot
@@ -24,7 +24,7 @@ Json = dict[str, Any]
 def card_json(card: Slot) -> Json | None:
     """A face-up card as the page draws it (None: no card, or one face down).
 
-    The label is the terminal's (``5R♂``, protocol/cards.py): one home for the
+    The label is the terminal's (``5R♂``, protocol/games/blitz/cards.py): one home for the
     letters and symbols."""
     if card is None:
         return None

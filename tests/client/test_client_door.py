@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 from dutchblitz.protocol.game import Game
-from dutchblitz.protocol.rules import visible_centre_plays
+from dutchblitz.protocol.games.blitz.rules import visible_centre_plays
 from dutchblitz.protocol.views import game_view
 
 from tests.client.fakes import playing_game
 
 CLIENT = Path(__file__).resolve().parents[2] / "client"
-DOOR = {"dutchblitz.node.api", "dutchblitz.protocol.views", "dutchblitz.protocol.cards"}
+DOOR = {"dutchblitz.node.api", "dutchblitz.protocol.views", "dutchblitz.protocol.games.blitz.cards"}
 # Dutch's face reads a seat's view of a round, its cards, and the moves its keys make.
 DUTCH = "dutchblitz.protocol.games.dutch"
 DUTCH_DOOR = {f"{DUTCH}.views", f"{DUTCH}.cards", f"{DUTCH}.moves"}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dutchblitz.client.words import NEWS, WORDS, notice_text, said, say, tell
 from dutchblitz.node.api import GameOn, News, Notice, NoticeKind, Refused, Told, Why
-from dutchblitz.protocol.rules import Reason
+from dutchblitz.protocol.games.blitz.rules import Reason
 
 
 def test_every_code_has_words() -> None:

@@ -5,12 +5,12 @@ P-153). Real replicas on the in-memory network, player 0 pressing keys through a
 
 from __future__ import annotations
 
-from dutchblitz.protocol.cards import Colour
+from dutchblitz.protocol.games.blitz.cards import Colour
+from dutchblitz.protocol.games.blitz.moves import StuckCall
+from dutchblitz.protocol.games.blitz.playqueue import PlayQueue
+from dutchblitz.protocol.games.blitz.plays import flip_or_turn
+from dutchblitz.protocol.games.blitz.state import Table
 from dutchblitz.protocol.messages import Body, Play
-from dutchblitz.protocol.moves import StuckCall
-from dutchblitz.protocol.playqueue import PlayQueue
-from dutchblitz.protocol.plays import flip_or_turn
-from dutchblitz.protocol.state import Table
 
 from tests.protocol.replicas import NODE_IDS, Net, blitz_top, deck_order
 

@@ -25,9 +25,9 @@ from typing import Any
 from dutchblitz.protocol.codec import decode
 from dutchblitz.protocol.digest_vectors import replay
 from dutchblitz.protocol.game import Phase
+from dutchblitz.protocol.games.blitz.moves import CentrePlay, PostPlay, StuckCall
+from dutchblitz.protocol.games.blitz.plays import legal_moves
 from dutchblitz.protocol.messages import Commit, Heartbeat, Profile, Ready, Suspect
-from dutchblitz.protocol.moves import CentrePlay, PostPlay, StuckCall
-from dutchblitz.protocol.plays import legal_moves
 
 from tests.protocol.replicas import NODE_IDS, TABLE, Net
 

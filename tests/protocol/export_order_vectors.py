@@ -17,13 +17,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from dutchblitz.protocol.cards import Card, Colour
 from dutchblitz.protocol.codec import decode
 from dutchblitz.protocol.effects import Send
+from dutchblitz.protocol.games.blitz.cards import Card, Colour
+from dutchblitz.protocol.games.blitz.moves import CentrePlay, WoodFlip
+from dutchblitz.protocol.games.blitz.plays import centre_play, wood_flip
+from dutchblitz.protocol.games.blitz.rules import playable_tops
 from dutchblitz.protocol.messages import Bye, Event, Heartbeat, Ready
-from dutchblitz.protocol.moves import CentrePlay, WoodFlip
-from dutchblitz.protocol.plays import centre_play, wood_flip
-from dutchblitz.protocol.rules import playable_tops
 
 from tests.protocol.export_member_vectors import member_runs
 from tests.protocol.replicas import EPOCH, NODE_IDS, TABLE, Net, blitz_top, deck_order, events_of

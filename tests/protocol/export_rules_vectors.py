@@ -13,10 +13,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from dutchblitz.protocol.cards import Card
 from dutchblitz.protocol.digest import full_digest, public_digest
-from dutchblitz.protocol.moves import Move
-from dutchblitz.protocol.scoring import round_scores
+from dutchblitz.protocol.games.blitz.cards import Card
+from dutchblitz.protocol.games.blitz.moves import Move
+from dutchblitz.protocol.games.blitz.scoring import round_scores
 
 from tests.protocol.rule_scenarios import SCENARIOS
 from tests.protocol.scenario_language import Scenario

@@ -19,7 +19,6 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from dutchblitz.protocol.auth import Signer
-from dutchblitz.protocol.cards import BLITZ_SIZE, Card, Colour, card, new_deck, post_count
 from dutchblitz.protocol.codec import decode
 from dutchblitz.protocol.core import Identity, Replica, Settings
 from dutchblitz.protocol.dealer import deal_duties
@@ -35,6 +34,17 @@ from dutchblitz.protocol.effects import (
 )
 from dutchblitz.protocol.fairdeal import RoundSecret
 from dutchblitz.protocol.game import Game, Phase
+from dutchblitz.protocol.games.blitz.cards import (
+    BLITZ_SIZE,
+    Card,
+    Colour,
+    card,
+    new_deck,
+    post_count,
+)
+from dutchblitz.protocol.games.blitz.moves import Move
+from dutchblitz.protocol.games.blitz.state import Table, visible_codes
+from dutchblitz.protocol.games.blitz.wire_moves import play_from_move
 from dutchblitz.protocol.messages import (
     Body,
     Deal,
@@ -45,9 +55,6 @@ from dutchblitz.protocol.messages import (
     Reveal,
     Start,
 )
-from dutchblitz.protocol.moves import Move
-from dutchblitz.protocol.state import Table, visible_codes
-from dutchblitz.protocol.wire_moves import play_from_move
 
 TABLE = "kitchen"
 EPOCH = hashlib.blake2b(b"dbp test epoch", digest_size=16).digest()

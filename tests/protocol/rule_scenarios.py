@@ -6,11 +6,11 @@ and export_rules_vectors.py writes them to spec/vectors/rules.json.
 
 from __future__ import annotations
 
-from dutchblitz.protocol import rules
-from dutchblitz.protocol.cards import BLITZ_SIZE, Colour, card
-from dutchblitz.protocol.moves import CentrePlay
-from dutchblitz.protocol.rules import Reason
-from dutchblitz.protocol.state import Area, Table
+from dutchblitz.protocol.games.blitz import rules
+from dutchblitz.protocol.games.blitz.cards import BLITZ_SIZE, Colour, card
+from dutchblitz.protocol.games.blitz.moves import CentrePlay
+from dutchblitz.protocol.games.blitz.rules import Reason
+from dutchblitz.protocol.games.blitz.state import Area, Table
 
 from tests.protocol.scenario_language import (
     BLITZ,

@@ -12,8 +12,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from dutchblitz.protocol.cards import BLITZ_SIZE, DECK_SIZE, Card, Colour, card, post_count
-from dutchblitz.protocol.moves import (
+from dutchblitz.protocol.games.blitz.cards import (
+    BLITZ_SIZE,
+    DECK_SIZE,
+    Card,
+    Colour,
+    card,
+    post_count,
+)
+from dutchblitz.protocol.games.blitz.moves import (
     CentrePlay,
     Move,
     PostPlay,
@@ -22,8 +29,8 @@ from dutchblitz.protocol.moves import (
     WoodFlip,
     WoodTurn,
 )
-from dutchblitz.protocol.rules import Reason, Refusal
-from dutchblitz.protocol.state import Slot, Table, deal, visible_order
+from dutchblitz.protocol.games.blitz.rules import Reason, Refusal
+from dutchblitz.protocol.games.blitz.state import Slot, Table, deal, visible_order
 
 BLITZ, WOOD, POST = Source.BLITZ, Source.WOOD, Source.POST
 OK = "ok"

@@ -6,8 +6,8 @@ import random
 
 from dutchblitz.protocol.effects import Delivered, Send
 from dutchblitz.protocol.game import Game
+from dutchblitz.protocol.games.blitz.plays import legal_moves
 from dutchblitz.protocol.messages import Event, Heartbeat, Profile, Ready
-from dutchblitz.protocol.plays import legal_moves
 
 from tests.protocol.replicas import Net, RandomSchedule
 

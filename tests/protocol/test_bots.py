@@ -9,10 +9,17 @@ import random
 from dataclasses import replace
 
 import pytest
-from dutchblitz.protocol import rules
-from dutchblitz.protocol.bots import LEVELS, Bot, Level
-from dutchblitz.protocol.moves import CentrePlay, Move, PostPlay, Source, StuckCall, WoodFlip
-from dutchblitz.protocol.state import Area, Pile, Table
+from dutchblitz.protocol.games.blitz import rules
+from dutchblitz.protocol.games.blitz.bots import LEVELS, Bot, Level
+from dutchblitz.protocol.games.blitz.moves import (
+    CentrePlay,
+    Move,
+    PostPlay,
+    Source,
+    StuckCall,
+    WoodFlip,
+)
+from dutchblitz.protocol.games.blitz.state import Area, Pile, Table
 
 from tests.protocol.scenario_language import Scenario, c
 

@@ -10,7 +10,6 @@ from typing import Any
 import msgpack
 import pytest
 from dutchblitz.protocol import codec
-from dutchblitz.protocol.cards import Colour, card, new_deck
 from dutchblitz.protocol.codec import (
     MAX_MESSAGE_SIZE,
     ErrorReason,
@@ -22,6 +21,18 @@ from dutchblitz.protocol.codec import (
 )
 from dutchblitz.protocol.codec_fields import Record
 from dutchblitz.protocol.codec_vectors import cases, from_json
+from dutchblitz.protocol.games.blitz.cards import Colour, card, new_deck
+from dutchblitz.protocol.games.blitz.moves import (
+    MOVE_TYPES,
+    CentrePlay,
+    PostPlay,
+    Source,
+    StuckCall,
+    WoodFlip,
+)
+from dutchblitz.protocol.games.blitz.plays import legal_moves
+from dutchblitz.protocol.games.blitz.rules import apply
+from dutchblitz.protocol.games.blitz.state import deal
 from dutchblitz.protocol.messages import (
     Ack,
     Admit,
@@ -51,10 +62,6 @@ from dutchblitz.protocol.messages import (
     Watch,
     WatchOp,
 )
-from dutchblitz.protocol.moves import MOVE_TYPES, CentrePlay, PostPlay, Source, StuckCall, WoodFlip
-from dutchblitz.protocol.plays import legal_moves
-from dutchblitz.protocol.rules import apply
-from dutchblitz.protocol.state import deal
 
 ANN = bytes(range(16))
 BOB = bytes(range(16, 32))

@@ -20,6 +20,7 @@ import msgpack
 import pytest
 from dutchblitz.protocol import codec
 from dutchblitz.protocol.codec import ALL_KINDS, ProtocolError
+from dutchblitz.protocol.games.blitz.moves import Source
 from dutchblitz.protocol.messages import (
     Ack,
     Envelope,
@@ -30,7 +31,6 @@ from dutchblitz.protocol.messages import (
     PeerAddress,
     Play,
 )
-from dutchblitz.protocol.moves import Source
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

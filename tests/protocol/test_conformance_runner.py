@@ -91,7 +91,7 @@ def test_the_runner_knows_the_vector_files() -> None:
     files = {f.file: f.module for f in conformance.VECTOR_FILES}
     assert files == {
         "codec.json": "codec_vectors",
-        "rules.json": "rules_vectors",
+        "rules.json": "games.blitz.rules_vectors",
         "ordering.json": "order_vectors",
         "digests.json": "digest_vectors",
         "fairdeal.json": "fairdeal_vectors",

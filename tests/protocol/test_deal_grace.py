@@ -6,6 +6,7 @@ import pytest
 from dutchblitz.protocol.dealer import Grace, grace_duty
 from dutchblitz.protocol.fairdeal import deck_order, secret_hash, share_hash
 from dutchblitz.protocol.game import Game, Phase
+from dutchblitz.protocol.games.blitz.state import visible_codes
 from dutchblitz.protocol.messages import (
     Admit,
     Body,
@@ -17,7 +18,6 @@ from dutchblitz.protocol.messages import (
     Start,
     Suspect,
 )
-from dutchblitz.protocol.state import visible_codes
 
 from tests.protocol.replicas import NODE_IDS
 

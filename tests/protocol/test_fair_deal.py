@@ -7,7 +7,6 @@ import random
 from collections import Counter
 
 import pytest
-from dutchblitz.protocol.cards import card_from_code, new_deck
 from dutchblitz.protocol.codec import encode
 from dutchblitz.protocol.fairdeal import (
     MIN_ROUND_SCORE,
@@ -21,6 +20,10 @@ from dutchblitz.protocol.fairdeal import (
     shuffle,
 )
 from dutchblitz.protocol.game import FlagKind, Game, Phase
+from dutchblitz.protocol.games.blitz.cards import card_from_code, new_deck
+from dutchblitz.protocol.games.blitz.moves import WoodFlip
+from dutchblitz.protocol.games.blitz.plays import legal_moves
+from dutchblitz.protocol.games.blitz.state import visible_codes
 from dutchblitz.protocol.messages import (
     Admit,
     Bye,
@@ -33,9 +36,6 @@ from dutchblitz.protocol.messages import (
     Share,
     Start,
 )
-from dutchblitz.protocol.moves import WoodFlip
-from dutchblitz.protocol.plays import legal_moves
-from dutchblitz.protocol.state import visible_codes
 
 from tests.protocol.replicas import NODE_IDS, TABLE, Flight, Net
 

@@ -9,10 +9,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pytest
-from dutchblitz.protocol.cards import post_count
 from dutchblitz.protocol.digest import canonical_bytes
 from dutchblitz.protocol.fairdeal import deck_order, secret_hash, share_hash
 from dutchblitz.protocol.game import Flag, FlagKind, Game, Phase
+from dutchblitz.protocol.games.blitz.cards import post_count
+from dutchblitz.protocol.games.blitz.state import visible_codes
 from dutchblitz.protocol.messages import (
     Admit,
     Backdated,
@@ -29,7 +30,6 @@ from dutchblitz.protocol.messages import (
     Start,
     Suspect,
 )
-from dutchblitz.protocol.state import visible_codes
 
 A, B, C, D = (bytes([n]) * 16 for n in range(1, 5))
 SECRETS = {node: (bytes([n]) * 32, bytes([n + 100]) * 32) for n, node in enumerate((A, B, C))}

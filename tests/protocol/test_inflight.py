@@ -6,9 +6,9 @@ The table of spec/protocol.md section 23 (P-152), row by row.
 from __future__ import annotations
 
 import pytest
-from dutchblitz.protocol.cards import Colour, card
-from dutchblitz.protocol.inflight import again, places, shares_a_place
-from dutchblitz.protocol.moves import (
+from dutchblitz.protocol.games.blitz.cards import Colour, card
+from dutchblitz.protocol.games.blitz.inflight import again, places, shares_a_place
+from dutchblitz.protocol.games.blitz.moves import (
     CentrePlay,
     Move,
     PostPlay,
@@ -17,8 +17,8 @@ from dutchblitz.protocol.moves import (
     WoodFlip,
     WoodTurn,
 )
-from dutchblitz.protocol.rules import Reason
-from dutchblitz.protocol.state import Area, Pile, Table
+from dutchblitz.protocol.games.blitz.rules import Reason
+from dutchblitz.protocol.games.blitz.state import Area, Pile, Table
 
 RED, BLUE, GREEN = Colour.RED, Colour.BLUE, Colour.GREEN
 C = card(0, RED, 1)

@@ -11,6 +11,7 @@ import pytest
 from dutchblitz.protocol.codec import decode, encode
 from dutchblitz.protocol.effects import Send
 from dutchblitz.protocol.game import Phase
+from dutchblitz.protocol.games.blitz.plays import legal_moves
 from dutchblitz.protocol.messages import (
     Admit,
     Body,
@@ -24,7 +25,6 @@ from dutchblitz.protocol.messages import (
     Repair,
     Suspect,
 )
-from dutchblitz.protocol.plays import legal_moves
 
 from tests.protocol.replicas import EPOCH, NODE_IDS, TABLE, Flight, Net
 

@@ -14,8 +14,8 @@ import random
 from dutchblitz.protocol.codec import decode
 from dutchblitz.protocol.core import Identity, Replica
 from dutchblitz.protocol.effects import Delivered, Persist, PersistClock, Send
+from dutchblitz.protocol.games.blitz.plays import legal_moves
 from dutchblitz.protocol.messages import Hello, Ready, Repair, RepairRequest
-from dutchblitz.protocol.plays import legal_moves
 
 from tests.protocol.replicas import NODE_IDS, TABLE, Flight, Net
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from dutchblitz.protocol.rules import Reason
+from dutchblitz.protocol.games.blitz.rules import Reason
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES = ROOT / "spec" / "rules.md"

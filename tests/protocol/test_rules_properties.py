@@ -13,11 +13,18 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import replace
 
-from dutchblitz.protocol import plays, rules
-from dutchblitz.protocol.cards import DECK_SIZE, Card, card_from_code, new_deck
 from dutchblitz.protocol.digest import full_digest, public_digest
-from dutchblitz.protocol.moves import CentrePlay, Move, PostPlay, StuckCall, WoodFlip, WoodTurn
-from dutchblitz.protocol.state import Table, deal, redact
+from dutchblitz.protocol.games.blitz import plays, rules
+from dutchblitz.protocol.games.blitz.cards import DECK_SIZE, Card, card_from_code, new_deck
+from dutchblitz.protocol.games.blitz.moves import (
+    CentrePlay,
+    Move,
+    PostPlay,
+    StuckCall,
+    WoodFlip,
+    WoodTurn,
+)
+from dutchblitz.protocol.games.blitz.state import Table, deal, redact
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 import pytest
-from dutchblitz.protocol.cards import (
+from dutchblitz.protocol.digest import full_digest, public_digest
+from dutchblitz.protocol.games.blitz.cards import (
     ALL_BACKS,
     DECK_SIZE,
     Card,
@@ -15,9 +16,8 @@ from dutchblitz.protocol.cards import (
     check_backs,
     new_deck,
 )
-from dutchblitz.protocol.digest import full_digest, public_digest
-from dutchblitz.protocol.scoring import DEFAULT_TARGET, game_winner
-from dutchblitz.protocol.state import DealError, Slot, deal, redact, visible_order
+from dutchblitz.protocol.games.blitz.scoring import DEFAULT_TARGET, game_winner
+from dutchblitz.protocol.games.blitz.state import DealError, Slot, deal, redact, visible_order
 
 
 def fresh_orders(players: int) -> dict[int, list[Slot]]:

@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from dutchblitz.protocol import rules
 from dutchblitz.protocol.digest import full_digest, public_digest
-from dutchblitz.protocol.rules import Reason, Refusal
-from dutchblitz.protocol.scoring import round_scores
-from dutchblitz.protocol.state import Table, redact
+from dutchblitz.protocol.games.blitz import rules
+from dutchblitz.protocol.games.blitz.rules import Reason, Refusal
+from dutchblitz.protocol.games.blitz.scoring import round_scores
+from dutchblitz.protocol.games.blitz.state import Table, redact
 
 from tests.protocol.rule_scenarios import SCENARIOS
 from tests.protocol.scenario_language import OK, Expect, Scenario

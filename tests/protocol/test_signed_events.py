@@ -8,11 +8,11 @@ from dutchblitz.protocol.auth import AUTH_SIZE, Signer, check_auth
 from dutchblitz.protocol.codec import decode, encode
 from dutchblitz.protocol.core import Replica, Settings
 from dutchblitz.protocol.effects import Persist
+from dutchblitz.protocol.games.blitz.moves import WoodFlip
+from dutchblitz.protocol.games.blitz.plays import legal_moves
+from dutchblitz.protocol.games.blitz.wire_moves import play_from_move
 from dutchblitz.protocol.messages import Envelope, Event, Profile, Ready, Repair
-from dutchblitz.protocol.moves import WoodFlip
-from dutchblitz.protocol.plays import legal_moves
 from dutchblitz.protocol.signing import EMPTY_AUTH, authentic, sign_encoded, signed_part
-from dutchblitz.protocol.wire_moves import play_from_move
 
 from tests.protocol.replicas import NODE_IDS, SIGNERS, TABLE, Flight, Net
 

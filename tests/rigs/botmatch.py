@@ -1,6 +1,6 @@
 """Bots against bots in one process: whole rounds on one table, on a virtual clock.
 
-Each seat is a ``Bot`` of protocol/bots.py with its level's think time. A bot decides on
+Each seat is a ``Bot`` of protocol/games/blitz/bots.py with its level's think time. A bot decides on
 the table as its own node would see it (``redact``: other players' hidden cards
 unknown), sends one move at a time, and its move reaches the table after a small
 latency, so a move decided on a table that has since changed can lose a race, as on
@@ -16,11 +16,11 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from dutchblitz.protocol import rules
-from dutchblitz.protocol.bots import Bot, Level, think_time
-from dutchblitz.protocol.moves import Move
-from dutchblitz.protocol.scoring import round_scores
-from dutchblitz.protocol.state import deal, redact
+from dutchblitz.protocol.games.blitz import rules
+from dutchblitz.protocol.games.blitz.bots import Bot, Level, think_time
+from dutchblitz.protocol.games.blitz.moves import Move
+from dutchblitz.protocol.games.blitz.scoring import round_scores
+from dutchblitz.protocol.games.blitz.state import deal, redact
 
 from tests.rigs.selfplay import shuffled_orders
 

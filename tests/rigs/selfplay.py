@@ -19,10 +19,10 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from dutchblitz.protocol import plays, rules
-from dutchblitz.protocol.cards import Card, new_deck
-from dutchblitz.protocol.moves import Move
-from dutchblitz.protocol.state import Table, deal
+from dutchblitz.protocol.games.blitz import plays, rules
+from dutchblitz.protocol.games.blitz.cards import Card, new_deck
+from dutchblitz.protocol.games.blitz.moves import Move
+from dutchblitz.protocol.games.blitz.state import Table, deal
 
 # A round ends by Blitz or as a dead round long before this; reaching it is a bug.
 MAX_TICKS = 100_000

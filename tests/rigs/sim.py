@@ -27,7 +27,6 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 
 from dutchblitz.protocol.auth import Signer
-from dutchblitz.protocol.bots import LEVELS, Bot, think_time
 from dutchblitz.protocol.core import Identity, Replica, Settings
 from dutchblitz.protocol.dealer import Grace
 from dutchblitz.protocol.duties import Steward, Wishes, rematch_duty
@@ -43,10 +42,11 @@ from dutchblitz.protocol.effects import (
 )
 from dutchblitz.protocol.fairdeal import RoundSecret
 from dutchblitz.protocol.game import FlagKind, Game, Phase
+from dutchblitz.protocol.games.blitz.bots import LEVELS, Bot, think_time
+from dutchblitz.protocol.games.blitz.rules import Reason
+from dutchblitz.protocol.games.blitz.wire_moves import play_from_move
 from dutchblitz.protocol.messages import Body, Profile, Ready, Start
 from dutchblitz.protocol.pace import Pace
-from dutchblitz.protocol.rules import Reason
-from dutchblitz.protocol.wire_moves import play_from_move
 
 TABLE = "sim"
 SIM_GRACE = Grace(seconds=5.0, step=0.5)  # the simulation's suspicion timeout is 1 s, not 2

@@ -1,22 +1,22 @@
 """Impatient players under faults: every seat presses keys in bursts through a ``PlayQueue``.
 
-Each seat plays as a person who never waits for a card to land (protocol/playqueue.py): a
-burst of moves per turn, built on the queue's view, offered, held when they build on a
-play in flight, and built again in their turn. The simulator's invariants (the same log
-and digest everywhere, every card counted, no desync) must hold through loss, reordering,
-partitions, crashes and pauses: a held play sent stale would name a ``shows`` its owner
-alone refuses, and split the tables (spec/protocol.md P-152, P-155).
-"""
+Each seat plays as a person who never waits for a card to land
+(protocol/games/blitz/playqueue.py): a burst of moves per turn, built on the queue's
+view, offered, held when they build on a play in flight, and built again in their turn.
+The simulator's invariants (the same log and digest everywhere, every card counted, no
+desync) must hold through loss, reordering, partitions, crashes and pauses: a held play
+sent stale would name a ``shows`` its owner alone refuses, and split the tables
+(spec/protocol.md P-152, P-155)."""
 
 from __future__ import annotations
 
 from functools import partial
 
 import pytest
-from dutchblitz.protocol.bots import LEVELS, Bot, think_time
 from dutchblitz.protocol.game import Phase
+from dutchblitz.protocol.games.blitz.bots import LEVELS, Bot, think_time
+from dutchblitz.protocol.games.blitz.playqueue import PlayQueue
 from dutchblitz.protocol.messages import Body
-from dutchblitz.protocol.playqueue import PlayQueue
 
 from tests.rigs.sim import InvariantViolated, SimNode, Simulation
 

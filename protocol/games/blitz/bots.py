@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol, TypeVar
 
-from dutchblitz.protocol.cards import Card
-from dutchblitz.protocol.moves import (
+from dutchblitz.protocol.games.blitz.cards import Card
+from dutchblitz.protocol.games.blitz.moves import (
     CentrePlay,
     Move,
     PostPlay,
@@ -33,8 +33,8 @@ from dutchblitz.protocol.moves import (
     WoodFlip,
     WoodTurn,
 )
-from dutchblitz.protocol.plays import legal_moves
-from dutchblitz.protocol.state import Area, Table
+from dutchblitz.protocol.games.blitz.plays import legal_moves
+from dutchblitz.protocol.games.blitz.state import Area, Table
 
 T = TypeVar("T")
 

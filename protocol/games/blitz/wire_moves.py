@@ -5,8 +5,9 @@ The seat is always the sender's, so no one can play in another's name.
 
 from __future__ import annotations
 
+from dutchblitz.protocol.messages import MoveKind, Play
+
 from .cards import Card, card_from_code
-from .messages import MoveKind, Play
 from .moves import CentrePlay, Move, PostPlay, Source, StuckCall, WoodFlip, WoodTurn
 
 NO_CARD = -1

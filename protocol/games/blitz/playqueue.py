@@ -5,7 +5,7 @@ shares no pile with the plays in flight goes at once; one that does (a second Bl
 card while the first is on its way to the centre) is held here, shown on top of the
 others, and goes when the plays it builds on are final: built again on the table as
 it is then, so that what it turns face up is right wherever it lands in the order
-(protocol/inflight.py, spec/protocol.md section 23). If an earlier play lost its race,
+(protocol/games/blitz/inflight.py, spec/protocol.md section 23). If an earlier play lost its race,
 a held play that still can goes anyway; one that cannot comes back, once, with why.
 """
 
@@ -16,11 +16,11 @@ from dataclasses import dataclass
 
 from dutchblitz.protocol.core import Replica
 from dutchblitz.protocol.game import Game, Phase
-from dutchblitz.protocol.inflight import again, shares_a_place
+from dutchblitz.protocol.games.blitz.inflight import again, shares_a_place
+from dutchblitz.protocol.games.blitz.moves import Move
+from dutchblitz.protocol.games.blitz.rules import Reason
+from dutchblitz.protocol.games.blitz.wire_moves import WireMoveError, move_from_play, play_from_move
 from dutchblitz.protocol.messages import Body, Play
-from dutchblitz.protocol.moves import Move
-from dutchblitz.protocol.rules import Reason
-from dutchblitz.protocol.wire_moves import WireMoveError, move_from_play, play_from_move
 
 MAX_HELD = 16  # more held than this is a key held down, not a plan
 
