@@ -115,9 +115,9 @@ async def round_trips(port: int) -> list[float]:
 async def worker(args: argparse.Namespace) -> None:
     from dutchblitz.node.runtime import Node, Options
     from dutchblitz.protocol.effects import Delivered, Effect
-    from dutchblitz.protocol.game import Phase
     from dutchblitz.protocol.games.blitz.bots import LEVELS, think_time
     from dutchblitz.protocol.messages import Body, Play, Profile
+    from dutchblitz.protocol.table.game import Phase
 
     ports = [int(p) for p in args.ports.split(",")]
     # A game seats at most eight: a larger table stays in the lobby, and what is timed

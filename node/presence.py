@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dutchblitz.protocol.core import Replica
 from dutchblitz.protocol.dealer import Grace
-from dutchblitz.protocol.game import Phase
+from dutchblitz.protocol.table.game import Phase
 
 from .api import Missing
 

@@ -38,11 +38,11 @@ import zmq.asyncio
 from dutchblitz.protocol.auth import Signer
 from dutchblitz.protocol.core import Settings
 from dutchblitz.protocol.duties import Wishes
-from dutchblitz.protocol.game import Game, Phase
 from dutchblitz.protocol.games.blitz.bots import LEVELS, Level
-from dutchblitz.protocol.games.blitz.scoring import DEFAULT_TARGET
+from dutchblitz.protocol.limits import DEFAULT_TARGET
 from dutchblitz.protocol.limits import MAX_NAME as MAX_NAME_BYTES
 from dutchblitz.protocol.pace import COUNT_IN_S
+from dutchblitz.protocol.table.game import Game, Phase
 
 from . import botseats
 from .discovery import Advert, Discovery, Found

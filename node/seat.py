@@ -60,7 +60,6 @@ from dutchblitz.protocol.effects import (
 )
 from dutchblitz.protocol.finding import AskAgain, JoinSmaller, Seating, TableFinder
 from dutchblitz.protocol.follow import Follower
-from dutchblitz.protocol.game import Game, Phase
 from dutchblitz.protocol.games.blitz.bots import Level, think_time
 from dutchblitz.protocol.messages import (
     Body,
@@ -77,6 +76,7 @@ from dutchblitz.protocol.peek import (
     own_last_seq,
     said_goodbye,
 )
+from dutchblitz.protocol.table.game import Game, Phase
 from dutchblitz.protocol.throttle import Throttle, Verdict
 
 from .api import GameOn

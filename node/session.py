@@ -20,7 +20,6 @@ from typing import Any
 from dutchblitz.protocol.auth import fingerprint
 from dutchblitz.protocol.duties import can_start
 from dutchblitz.protocol.effects import Alarm, Delivered, Effect, LogEntry, Withdrawn
-from dutchblitz.protocol.game import Game, Phase
 from dutchblitz.protocol.games.blitz import plays, rules
 from dutchblitz.protocol.games.blitz.bots import LEVELS
 from dutchblitz.protocol.games.blitz.cards import ALL_BACKS, check_backs
@@ -37,6 +36,7 @@ from dutchblitz.protocol.games.blitz.rules import Reason
 from dutchblitz.protocol.games.blitz.state import Area, Table
 from dutchblitz.protocol.limits import MAX_NAME, MAX_PLAYERS
 from dutchblitz.protocol.messages import Admit, Bye, Profile, Ready, Start, Suspect
+from dutchblitz.protocol.table.game import Game, Phase
 from dutchblitz.protocol.views import game_view
 
 from .api import (

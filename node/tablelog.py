@@ -7,8 +7,8 @@ import logging
 from collections import Counter
 
 from dutchblitz.protocol.effects import Alarm, Delivered
-from dutchblitz.protocol.game import Game, Phase
 from dutchblitz.protocol.messages import Admit, Bye, Suspect
+from dutchblitz.protocol.table.game import Game, Phase
 
 log = logging.getLogger("dutchblitz.node")
 

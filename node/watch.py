@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING
 
 from dutchblitz.protocol.effects import Alarm, Delivered, Effect, Withdrawn
 from dutchblitz.protocol.follow import Follower
-from dutchblitz.protocol.game import Game, Phase
 from dutchblitz.protocol.games.blitz.bots import LEVELS
+from dutchblitz.protocol.table.game import Game, Phase
 from dutchblitz.protocol.views import game_view
 
 from .api import (

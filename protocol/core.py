@@ -21,7 +21,6 @@ from .auth import AUTH_SIZE, Signer
 from .clock import LamportClock, OrderKey
 from .codec import ProtocolError, decode, encode
 from .effects import Alarm, Effect, LogEntry, Persist, Send, Timer
-from .game import Game
 from .liveness import Liveness
 from .membership import Membership
 from .messages import Admit, Body, Envelope, Event, Heartbeat, Hello, RepairRequest, Watch
@@ -31,6 +30,7 @@ from .senders import Senders
 from .signing import authentic, sign_encoded
 from .spectators import Spectators
 from .streams import Stream
+from .table.game import Game
 
 __all__ = [
     "CLOCK_MARK_STEP",

@@ -12,9 +12,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from .fairdeal import RoundSecret, deck_order, secret_hash, share_hash
-from .game import Game, Phase
-from .games.blitz.state import visible_codes
 from .messages import Body, Commit, Deal, Reveal, Share, Start
+from .table.game import Game, Phase
 
 
 def deal_duties(
@@ -44,7 +43,8 @@ def deal_duties(
         if seat not in record.seats or kept is None:
             continue
         if due(Reveal, number):
-            codes = tuple(c.code for c in deck_order(seat, kept.secret, record.joint))
+            deck = deck_order(stable.rules.deck(seat), kept.secret, record.joint)
+            codes = tuple(c.code for c in deck)
             owed.append(Reveal(number, kept.secret, codes))
     if stable.phase != Phase.DEALING or seat not in stable.players:
         return owed
@@ -70,8 +70,8 @@ def deal_duties(
     if sharing and due(Share, number):
         owed.append(Share(number, kept.share))
     elif dealing and stable.joint is not None and due(Deal, number):
-        order = deck_order(seat, kept.secret, stable.joint)
-        owed.append(Deal(number, visible_codes(order, len(stable.players)), b""))
+        order = deck_order(stable.rules.deck(seat), kept.secret, stable.joint)
+        owed.append(Deal(number, stable.rules.shown(order, len(stable.players)), b""))
     return owed
 
 

@@ -23,9 +23,9 @@ from typing import Any
 from .codec import decode
 from .conformance_case import Case
 from .digest import canonical_bytes
-from .game import Game
 from .limits import DIGEST_SIZE
 from .messages import Event
+from .table.game import Game
 
 
 @dataclass(frozen=True, slots=True)

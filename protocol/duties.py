@@ -21,13 +21,13 @@ from dutchblitz.protocol.core import Replica
 from dutchblitz.protocol.dealer import Grace, deal_duties, grace_duty, owned
 from dutchblitz.protocol.effects import LogEntry
 from dutchblitz.protocol.fairdeal import SECRET_SIZE, SHARE_SIZE, RoundSecret
-from dutchblitz.protocol.game import Game, Member, Phase
 from dutchblitz.protocol.games.blitz.bots import Bot, Level, Rng
 from dutchblitz.protocol.games.blitz.cards import check_backs
 from dutchblitz.protocol.games.blitz.playqueue import stuck_call_stands
 from dutchblitz.protocol.games.blitz.wire_moves import play_from_move
 from dutchblitz.protocol.messages import Body, MoveKind, Play, Profile, Ready, Reveal, Start
 from dutchblitz.protocol.pace import Pace
+from dutchblitz.protocol.table.game import Game, Member, Phase
 
 
 @dataclass(slots=True)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .game import Outcome
 from .messages import Body
+from .table.game import Outcome
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,7 @@ by a BLAKE2b stream seeded with the owner's secret and the joint randomness:
 nobody could choose it (the shares came after the commitments), and nobody but
 the owner knows it (the secret stays with the owner). When the round is over the
 owner sends REVEAL with the secret and its order, and every node recomputes the
-deck and replays the round against it (``replay``), checking every card a move
+deck and replays the round against it (the game's ``replay``), checking every card a move
 of that player named. Everything here is a pure function of its arguments.
 """
 
@@ -17,18 +17,16 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from .games.blitz.cards import DECK_SIZE, Card, card_from_code, new_deck
-from .games.blitz.moves import Move
-from .games.blitz.rules import apply, set_active
-from .games.blitz.state import Slot, deal, visible_order
 from .limits import HASH_SIZE
 from .limits import SECRET_SIZE as SECRET_SIZE  # protocol/duties.py draws secrets of this size
 
+if TYPE_CHECKING:
+    from .table.rules import GameRules
+
 SHARE_SIZE = 32
 T = TypeVar("T")
-MIN_ROUND_SCORE = -20  # ten Blitz cards left and nothing in the centre: the worst round
 
 
 def _hash(person: bytes, *parts: bytes) -> bytes:
@@ -97,9 +95,9 @@ def shuffle(items: Sequence[T], seed: bytes) -> list[T]:
     return out
 
 
-def deck_order(seat: int, secret: bytes, joint: bytes) -> list[Card]:
-    """A seat's deck for a round, top first: the canonical deck, shuffled."""
-    return shuffle(new_deck(seat), deck_seed(secret, joint))
+def deck_order(deck: Sequence[T], secret: bytes, joint: bytes) -> list[T]:
+    """A seat's deck for a round, top first: its canonical ``deck``, shuffled."""
+    return shuffle(deck, deck_seed(secret, joint))
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,8 +110,9 @@ class RoundSecret:
 
 # -- the audit --------------------------------------------------------------------------
 
-Step = tuple[int, Move | bool]
-"""One thing that happened to the table in a round: (seat, accepted move or active flag)."""
+Step = tuple[int, Any]
+"""One thing that happened to the table in a round: (seat, the game's accepted move, or
+a bool: the seat became active or not)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,55 +131,17 @@ class RoundRecord:
     steps: tuple[Step, ...]
 
 
-def audit_reveal(record: RoundRecord, seat: int, secret: bytes, order: Sequence[int]) -> str | None:
+def audit_reveal(
+    record: RoundRecord, seat: int, secret: bytes, order: Sequence[int], rules: GameRules
+) -> str | None:
     """Why a seat's REVEAL does not fit the round (a mismatch), or None if it does."""
     node = record.nodes[seat]
     if secret_hash(node, record.round, secret) != record.commits[seat][0]:
         return "the revealed secret does not match its commitment"
-    deck = deck_order(seat, secret, record.joint)
+    deck = deck_order(rules.deck(seat), secret, record.joint)
     if [card.code for card in deck] != list(order):
         place = next(i for i, (c, o) in enumerate(zip(deck, order, strict=True)) if c.code != o)
         return f"card {place + 1} of the revealed order is not the dealt one"
-    shown = [card_from_code(code) for code in record.visible[seat]]
-    if visible_order(deck, record.players) != _face_up(shown, record.players):
+    if not rules.fits(deck, record.visible[seat], record.players):
         return "the face-up cards dealt are not the deck's"
-    return replay(record, seat, deck)
-
-
-def _face_up(shown: list[Card], players: int) -> list[Slot]:
-    order: list[Slot] = [None] * DECK_SIZE
-    posts = len(shown) - 1
-    order[:posts] = shown[:posts]
-    order[posts + 9] = shown[posts]
-    return order
-
-
-def replay(record: RoundRecord, seat: int, deck: Sequence[Card]) -> str | None:
-    """Replay the round with ``seat``'s whole deck known; the first of its moves that fails."""
-    orders: dict[int, list[Slot]] = {
-        s: _face_up([card_from_code(c) for c in record.visible[s]], record.players)
-        for s in record.seats
-    }
-    orders[seat] = list(deck)
-    table = deal(record.seats, orders, post_stacking=record.post_stacking, players=record.players)
-    for s in record.seats:
-        table.areas[s].active = s in record.active
-    number = 0
-    # Nothing after the seat's last move can say anything more about its cards.
-    steps = record.steps
-    end = len(steps)
-    while end and (steps[end - 1][0] != seat or isinstance(steps[end - 1][1], bool)):
-        end -= 1
-    for who, step in steps[:end]:
-        if isinstance(step, bool):
-            set_active(table, who, step)
-            continue
-        if who == seat:
-            number += 1
-        refusal = apply(table, step)
-        if refusal is None:
-            continue
-        if who == seat:
-            return f"its move {number} ({type(step).__name__}) named a card it did not hold"
-        return None  # the table has gone another way: nothing more can be said
-    return None
+    return rules.replay(record, seat, deck)

@@ -18,7 +18,8 @@ from functools import partial
 from typing import Any
 
 from .conformance_case import Case
-from .fairdeal import Stream, deck_order, deck_seed, joint_randomness, secret_hash, share_hash
+from .fairdeal import Stream, deck_seed, joint_randomness, secret_hash, share_hash
+from .games.blitz.game import deck_order
 
 
 def _commitment(vector: Mapping[str, Any]) -> str | None:

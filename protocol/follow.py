@@ -17,11 +17,11 @@ from dataclasses import dataclass, field
 from .codec import ProtocolError, decode, encode
 from .digest import canonical_bytes
 from .effects import Alarm, Delivered, Effect, LogEntry, Send
-from .game import Game, Phase
 from .limits import DIGEST_SIZE
 from .messages import Envelope, Event, Watch, WatchOp
 from .signing import authentic
 from .spectators import LEASE_S, PRESENCE
+from .table.game import Game, Phase
 
 RENEW_S = 2.0  # a spectator renews its subscription this often (a third of the lease)
 SILENT_S = 2 * RENEW_S + 1.0  # the member feeding us says nothing this long: ask the next

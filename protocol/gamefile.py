@@ -18,10 +18,10 @@ import msgpack
 from .auth import AUTH_SIZE, PUBLIC_KEY_SIZE, Signer, check_auth, fingerprint, node_id_of
 from .codec import ProtocolError, decode
 from .digest import chain_step, log_digest
-from .game import Game, Outcome, Phase
 from .limits import DIGEST_SIZE, MAX_GAME_FILE, MAX_NAME, NODE_ID_SIZE
 from .messages import Body, Envelope, Event
 from .signing import authentic
+from .table.game import Game, Outcome, Phase
 
 if TYPE_CHECKING:
     from .core import Replica

@@ -16,10 +16,10 @@ from .clock import OrderKey, order_key
 from .codec import MAX_PEERS, encode
 from .digest import chain_step, log_digest
 from .effects import Alarm, Delivered, Effect, LogEntry, Persist, PersistClock, Send, Withdrawn
-from .game import Game, Phase
 from .guard import MAX_GUEST_AHEAD, MAX_GUEST_RAWS
 from .messages import Ack, Admit, Backdated, Body, Bye, Cut, Envelope, Event, Heartbeat, Suspect
 from .streams import Held
+from .table.game import Game, Phase
 
 if TYPE_CHECKING:
     from .core import Replica

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .game import FlagKind, Game, Phase
 from .gamefile import CheckedGame, Entry
 from .games.blitz.cards import Card, card_from_code
 from .games.blitz.state import Slot
 from .messages import Bye, Play, Reveal, Suspect
+from .table.game import FlagKind, Game, Phase
 from .views import GameView, game_view
 
 

@@ -12,12 +12,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from .game import FlagKind, Game, Member, Phase
 from .games.blitz.cards import Card, Colour
 from .games.blitz.moves import Source
 from .games.blitz.rules import visible_centre_plays
 from .games.blitz.scoring import round_scores
 from .games.blitz.state import Area, Slot, Table
+from .table.game import FlagKind, Game, Member, Phase
 
 __all__ = [
     "AreaView",

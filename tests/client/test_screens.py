@@ -11,8 +11,8 @@ from dutchblitz.client.layout import body_text
 from dutchblitz.client.screens import card_cell, flag_banner
 from dutchblitz.client.state import Screen
 from dutchblitz.node.api import Action, TvLink
-from dutchblitz.protocol.game import Flag, FlagKind, Phase, RoundResult
 from dutchblitz.protocol.games.blitz.cards import Colour, card
+from dutchblitz.protocol.table.game import Flag, FlagKind, Phase, RoundResult
 from prompt_toolkit.formatted_text import to_plain_text
 
 from tests.client.driving import Driver, running, screen_text, until, width

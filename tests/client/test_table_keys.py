@@ -10,9 +10,9 @@ import pytest
 from dutchblitz.client import keymap
 from dutchblitz.client.state import Screen
 from dutchblitz.node.api import Action, NoticeKind, Refused, Why
-from dutchblitz.protocol.game import RoundResult
 from dutchblitz.protocol.games.blitz.moves import Source
 from dutchblitz.protocol.games.blitz.plays import centre_play
+from dutchblitz.protocol.table.game import RoundResult
 
 from tests.client.driving import ESCAPE, TAB, Clock, running
 from tests.client.fakes import FakeSession, playing_session

@@ -18,9 +18,9 @@ from dutchblitz.node.api import Action
 from dutchblitz.node.runtime import Node, Options
 from dutchblitz.node.session import NodeSession
 from dutchblitz.protocol.effects import Delivered, Effect
-from dutchblitz.protocol.game import Game, Phase
 from dutchblitz.protocol.messages import Play
 from dutchblitz.protocol.pace import COUNT_IN_S
+from dutchblitz.protocol.table.game import Game, Phase
 
 from tests.lan.test_session import play_a_while, run, until
 

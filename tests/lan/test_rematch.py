@@ -13,7 +13,7 @@ import pytest
 from dutchblitz.client.words import notice_text
 from dutchblitz.node.runtime import Node, Options
 from dutchblitz.node.session import NodeSession
-from dutchblitz.protocol.game import Phase
+from dutchblitz.protocol.table.game import Phase
 
 from tests.lan.test_session import KEYS, run, until
 

@@ -17,7 +17,7 @@ from dutchblitz.client.words import said
 from dutchblitz.node.api import Action, News, Session
 from dutchblitz.node.runtime import Node, Options
 from dutchblitz.node.session import NodeSession
-from dutchblitz.protocol.game import Phase
+from dutchblitz.protocol.table.game import Phase
 
 pytestmark = [pytest.mark.lan, pytest.mark.timeout(60)]
 

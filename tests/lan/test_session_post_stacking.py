@@ -10,7 +10,7 @@ from dutchblitz.client.words import said
 from dutchblitz.node.api import Action
 from dutchblitz.node.runtime import Node
 from dutchblitz.node.session import NodeSession
-from dutchblitz.protocol.game import Phase
+from dutchblitz.protocol.table.game import Phase
 
 from tests.lan.test_session import options, run, until
 

@@ -21,10 +21,10 @@ from dutchblitz.node.api import Action
 from dutchblitz.node.tv.address import WebAddress, parse_web, tv_link
 from dutchblitz.node.tv.public import public_view
 from dutchblitz.node.tv.server import TvServer, bind_error
-from dutchblitz.protocol.game import Phase, RoundResult
 from dutchblitz.protocol.games.blitz.cards import Card
 from dutchblitz.protocol.games.blitz.state import Table
 from dutchblitz.protocol.limits import MAX_TV_VIEWERS
+from dutchblitz.protocol.table.game import Phase, RoundResult
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

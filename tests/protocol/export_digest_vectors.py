@@ -24,10 +24,10 @@ from typing import Any
 
 from dutchblitz.protocol.codec import decode
 from dutchblitz.protocol.digest_vectors import replay
-from dutchblitz.protocol.game import Phase
 from dutchblitz.protocol.games.blitz.moves import CentrePlay, PostPlay, StuckCall
 from dutchblitz.protocol.games.blitz.plays import legal_moves
 from dutchblitz.protocol.messages import Commit, Heartbeat, Profile, Ready, Suspect
+from dutchblitz.protocol.table.game import Phase
 
 from tests.protocol.replicas import NODE_IDS, TABLE, Net
 

@@ -33,7 +33,6 @@ from dutchblitz.protocol.effects import (
     Withdrawn,
 )
 from dutchblitz.protocol.fairdeal import RoundSecret
-from dutchblitz.protocol.game import Game, Phase
 from dutchblitz.protocol.games.blitz.cards import (
     BLITZ_SIZE,
     Card,
@@ -55,6 +54,7 @@ from dutchblitz.protocol.messages import (
     Reveal,
     Start,
 )
+from dutchblitz.protocol.table.game import Game, Phase
 
 TABLE = "kitchen"
 EPOCH = hashlib.blake2b(b"dbp test epoch", digest_size=16).digest()

@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 
 from dutchblitz.protocol.effects import Delivered, Send
-from dutchblitz.protocol.game import Game
 from dutchblitz.protocol.games.blitz.plays import legal_moves
 from dutchblitz.protocol.messages import Event, Heartbeat, Profile, Ready
+from dutchblitz.protocol.table.game import Game
 
 from tests.protocol.replicas import Net, RandomSchedule
 

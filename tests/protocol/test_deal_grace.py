@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 from dutchblitz.protocol.dealer import Grace, grace_duty
-from dutchblitz.protocol.fairdeal import deck_order, secret_hash, share_hash
-from dutchblitz.protocol.game import Game, Phase
+from dutchblitz.protocol.fairdeal import secret_hash, share_hash
+from dutchblitz.protocol.games.blitz.game import deck_order
 from dutchblitz.protocol.games.blitz.state import visible_codes
 from dutchblitz.protocol.messages import (
     Admit,
@@ -18,6 +18,7 @@ from dutchblitz.protocol.messages import (
     Start,
     Suspect,
 )
+from dutchblitz.protocol.table.game import Game, Phase
 
 from tests.protocol.replicas import NODE_IDS
 

@@ -79,7 +79,7 @@ def test_the_table_part_is_the_rules_public_view() -> None:
 
 def _games() -> Any:
     from dutchblitz.protocol.codec import decode
-    from dutchblitz.protocol.game import Game
+    from dutchblitz.protocol.table.game import Game
 
     game = Game()
     for hexed in vectors()["runs"][0]["events"]:

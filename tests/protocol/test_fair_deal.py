@@ -9,18 +9,16 @@ from collections import Counter
 import pytest
 from dutchblitz.protocol.codec import encode
 from dutchblitz.protocol.fairdeal import (
-    MIN_ROUND_SCORE,
     Stream,
-    deck_order,
     deck_seed,
     joint_randomness,
-    replay,
     secret_hash,
     share_hash,
     shuffle,
 )
-from dutchblitz.protocol.game import FlagKind, Game, Phase
+from dutchblitz.protocol.games.blitz.audit import replay
 from dutchblitz.protocol.games.blitz.cards import card_from_code, new_deck
+from dutchblitz.protocol.games.blitz.game import MIN_ROUND_SCORE, deck_order
 from dutchblitz.protocol.games.blitz.moves import WoodFlip
 from dutchblitz.protocol.games.blitz.plays import legal_moves
 from dutchblitz.protocol.games.blitz.state import visible_codes
@@ -36,6 +34,7 @@ from dutchblitz.protocol.messages import (
     Share,
     Start,
 )
+from dutchblitz.protocol.table.game import FlagKind, Game, Phase
 
 from tests.protocol.replicas import NODE_IDS, TABLE, Flight, Net
 

@@ -13,7 +13,6 @@ from pathlib import Path
 import msgpack
 import pytest
 from dutchblitz.protocol.auth import Signer
-from dutchblitz.protocol.game import Phase
 from dutchblitz.protocol.gamefile import (
     FORMAT,
     VERSION,
@@ -24,6 +23,7 @@ from dutchblitz.protocol.gamefile import (
 )
 from dutchblitz.protocol.limits import MAX_GAME_FILE
 from dutchblitz.protocol.messages import Start
+from dutchblitz.protocol.table.game import Phase
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

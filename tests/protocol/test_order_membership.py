@@ -10,7 +10,6 @@ from collections.abc import Callable
 import pytest
 from dutchblitz.protocol.codec import decode, encode
 from dutchblitz.protocol.effects import Send
-from dutchblitz.protocol.game import Phase
 from dutchblitz.protocol.games.blitz.plays import legal_moves
 from dutchblitz.protocol.messages import (
     Admit,
@@ -25,6 +24,7 @@ from dutchblitz.protocol.messages import (
     Repair,
     Suspect,
 )
+from dutchblitz.protocol.table.game import Phase
 
 from tests.protocol.replicas import EPOCH, NODE_IDS, TABLE, Flight, Net
 

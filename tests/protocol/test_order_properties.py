@@ -17,8 +17,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from dutchblitz.protocol.game import Phase
 from dutchblitz.protocol.games.blitz.plays import legal_moves
+from dutchblitz.protocol.table.game import Phase
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

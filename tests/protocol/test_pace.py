@@ -6,8 +6,8 @@ clock: each call is given the time, so these tests walk it by hand.
 
 from __future__ import annotations
 
-from dutchblitz.protocol.game import Game, Phase
 from dutchblitz.protocol.pace import COUNT_IN_S, SCORES_S, Pace
+from dutchblitz.protocol.table.game import Game, Phase
 
 
 def at(phase: Phase, number: int) -> Game:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dutchblitz.protocol.codec import decode
 from dutchblitz.protocol.core import Replica
-from dutchblitz.protocol.game import Phase
 from dutchblitz.protocol.games.blitz.cards import Card, Colour, card
 from dutchblitz.protocol.games.blitz.moves import CentrePlay, Move, Source, StuckCall
 from dutchblitz.protocol.games.blitz.playqueue import PlayQueue
@@ -18,6 +17,7 @@ from dutchblitz.protocol.games.blitz.plays import centre_play, wood_flip
 from dutchblitz.protocol.games.blitz.rules import Reason
 from dutchblitz.protocol.games.blitz.wire_moves import play_from_move
 from dutchblitz.protocol.messages import Body, Event, Play
+from dutchblitz.protocol.table.game import Phase
 
 from tests.protocol.replicas import NODE_IDS, Net, blitz_top, deck_order
 

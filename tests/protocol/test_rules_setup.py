@@ -16,8 +16,9 @@ from dutchblitz.protocol.games.blitz.cards import (
     check_backs,
     new_deck,
 )
-from dutchblitz.protocol.games.blitz.scoring import DEFAULT_TARGET, game_winner
+from dutchblitz.protocol.games.blitz.scoring import game_winner
 from dutchblitz.protocol.games.blitz.state import DealError, Slot, deal, redact, visible_order
+from dutchblitz.protocol.limits import DEFAULT_TARGET
 
 
 def fresh_orders(players: int) -> dict[int, list[Slot]]:

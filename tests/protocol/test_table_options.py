@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import random
 
-from dutchblitz.protocol.game import Phase
 from dutchblitz.protocol.games.blitz import rules
 from dutchblitz.protocol.games.blitz.moves import PostPlay, Source
 from dutchblitz.protocol.games.blitz.plays import legal_moves
 from dutchblitz.protocol.games.blitz.rules import Reason, Refusal
+from dutchblitz.protocol.table.game import Phase
 
 from tests.protocol.replicas import NODE_IDS, Net
 

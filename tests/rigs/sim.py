@@ -41,12 +41,12 @@ from dutchblitz.protocol.effects import (
     Withdrawn,
 )
 from dutchblitz.protocol.fairdeal import RoundSecret
-from dutchblitz.protocol.game import FlagKind, Game, Phase
 from dutchblitz.protocol.games.blitz.bots import LEVELS, Bot, think_time
 from dutchblitz.protocol.games.blitz.rules import Reason
 from dutchblitz.protocol.games.blitz.wire_moves import play_from_move
 from dutchblitz.protocol.messages import Body, Profile, Ready, Start
 from dutchblitz.protocol.pace import Pace
+from dutchblitz.protocol.table.game import FlagKind, Game, Phase
 
 TABLE = "sim"
 SIM_GRACE = Grace(seconds=5.0, step=0.5)  # the simulation's suspicion timeout is 1 s, not 2

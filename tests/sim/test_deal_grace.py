@@ -12,7 +12,7 @@ from dataclasses import replace
 import pytest
 from dutchblitz.protocol.dealer import Grace
 from dutchblitz.protocol.effects import Delivered
-from dutchblitz.protocol.game import Phase
+from dutchblitz.protocol.table.game import Phase
 
 from tests.rigs.sim import SimNode, Simulation
 

@@ -16,9 +16,9 @@ from collections.abc import Sequence
 
 import pytest
 from dutchblitz.protocol.effects import Delivered, Effect
-from dutchblitz.protocol.game import Phase
 from dutchblitz.protocol.messages import Body, Play, Ready
 from dutchblitz.protocol.pace import COUNT_IN_S
+from dutchblitz.protocol.table.game import Phase
 
 from tests.rigs.sim import InvariantViolated, SimNode, Simulation
 

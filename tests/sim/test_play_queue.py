@@ -13,10 +13,10 @@ from __future__ import annotations
 from functools import partial
 
 import pytest
-from dutchblitz.protocol.game import Phase
 from dutchblitz.protocol.games.blitz.bots import LEVELS, Bot, think_time
 from dutchblitz.protocol.games.blitz.playqueue import PlayQueue
 from dutchblitz.protocol.messages import Body
+from dutchblitz.protocol.table.game import Phase
 
 from tests.rigs.sim import InvariantViolated, SimNode, Simulation
 

@@ -16,8 +16,8 @@ from collections.abc import Sequence
 import pytest
 from dutchblitz.protocol.effects import Effect, Send
 from dutchblitz.protocol.follow import Follower
-from dutchblitz.protocol.game import Game
 from dutchblitz.protocol.messages import Reveal
+from dutchblitz.protocol.table.game import Game
 
 from tests.rigs.sim import TABLE, InvariantViolated, SimNode, Simulation
 from tests.sim.test_same_logs import RECORDED

@@ -11,9 +11,9 @@ from __future__ import annotations
 from functools import partial
 
 import pytest
-from dutchblitz.protocol.game import Phase
 from dutchblitz.protocol.games.blitz.bots import LEVELS, think_time
 from dutchblitz.protocol.messages import Bye
+from dutchblitz.protocol.table.game import Phase
 
 from tests.rigs.sim import SimNode, Simulation
 

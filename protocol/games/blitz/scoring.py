@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from dutchblitz.protocol.limits import DEFAULT_TARGET
+
 from .state import Table
 
 CENTRE_POINTS = 1
 BLITZ_PENALTY = -2
-DEFAULT_TARGET = 75
 
 
 def round_scores(table: Table) -> dict[int, int]:

@@ -1,0 +1,4 @@
+"""The table: lobby, rounds, the fair deal, the audit and scores across rounds.
+
+It knows the game it hosts only through ``GameRules`` (``rules.py``).
+"""

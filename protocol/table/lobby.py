@@ -1,0 +1,118 @@
+"""The lobby's events: admit, profile, ready (and "seen" between rounds), start, rematch.
+
+Each handler takes the game, the event's sender and its body, and returns an ``Outcome``
+(spec/rules.md R-31 onwards, R-49 to R-54).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..limits import MAX_NAME
+from ..messages import Admit, Profile, Ready, Start
+from .records import ACCEPTED, Member, Outcome
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def admit(game: Game, sender: bytes, body: Admit) -> Outcome:
+    member = game.members.get(body.node)
+    if member is not None:
+        if sender not in game.members or not game.members[sender].present:
+            return game.refuse("not_member")
+        if member.present:
+            return game.refuse("already_member")
+        member.present = True  # a returning player gets its seat back
+        member.since = body.first_seq
+        game.away.discard(member.seat)
+        game.set_active(member.seat, True)
+        return ACCEPTED
+    if not game.members and body.node != sender:
+        return game.refuse("not_member")  # the first event of a table admits its founder
+    if not game.admits_newcomers():
+        return game.refuse("in_play")  # once dealt, only players who were seated return
+    if game.members and (sender not in game.members or not game.members[sender].present):
+        return game.refuse("not_member")
+    seat = len(game.members)
+    taken = {m.back for m in game.members.values() if m.present}
+    back = next((b for b in game.rules.backs if b not in taken), "")
+    game.members[body.node] = Member(
+        body.node, seat, f"player {seat + 1}", back, since=body.first_seq
+    )
+    return ACCEPTED
+
+
+def profile(game: Game, sender: bytes, body: Profile) -> Outcome:
+    member = game.members[sender]
+    name = body.name.strip()
+    if not name or len(name.encode()) > MAX_NAME:
+        return game.refuse("bad_name")
+    taken = {m.back for m in game.members.values() if m.present and m.node != sender}
+    if body.back and body.back in taken:
+        return game.refuse("back_taken")
+    member.name, member.back = name, body.back
+    return ACCEPTED
+
+
+def ready(game: Game, sender: bytes, body: Ready) -> Outcome:
+    game.members[sender].ready = body.ready
+    return ACCEPTED
+
+
+def seen(game: Game, sender: bytes, body: Ready) -> Outcome:
+    """READY while dealing round 2 on: the player has seen the scores (R-54)."""
+    from .deal import maybe_begin_play
+
+    member = game.members[sender]
+    if game.shown_round() < 2:
+        return game.refuse("nothing_to_see")
+    if member.seat not in game.players:
+        return game.refuse("not_a_player")
+    if not body.ready:
+        return game.refuse("seen_only")
+    if member.ready:
+        return game.refuse("already_seen")
+    member.ready = True
+    maybe_begin_play(game)
+    return ACCEPTED
+
+
+def start(game: Game, sender: bytes, body: Start) -> Outcome:
+    seated = game.seated()
+    if not all(m.ready for m in seated):
+        return game.refuse("not_all_ready")
+    problem = game.rules.check_backs([m.back for m in seated])
+    if problem is not None:
+        return game.refuse("bad_backs")
+    if body.target < 1:
+        return game.refuse("bad_target")
+    game.players = tuple(m.seat for m in seated)
+    game.target, game.post_stacking = body.target, body.post_stacking
+    game.totals = {seat: 0 for seat in game.players}
+    game.next_round()
+    return ACCEPTED
+
+
+def rematch(game: Game, sender: bytes, body: Start) -> Outcome:
+    """The same table plays again (R-49 to R-52): scores reset, round 1 again."""
+    if not game.audit_complete():
+        return game.refuse("audit_open")
+    present = [m for m in game.members.values() if m.present]
+    if len(present) < 2:
+        return game.refuse("too_few_players")
+    players = game.rematch_ready()
+    if not players:
+        return game.refuse("not_all_ready")
+    if (body.target, body.post_stacking) != (game.target, game.post_stacking):
+        return game.refuse("not_same_table")
+    if game.rules.check_backs([m.back for m in players]) is not None:
+        return game.refuse("bad_backs")
+    game.players = tuple(m.seat for m in players)
+    game.totals = {seat: 0 for seat in game.players}
+    game.results, game.winner = [], None
+    game.game_number += 1
+    game.rounds_before = game.round
+    game.away.clear()  # a rematch seats those present: nobody is waited for (R-56)
+    game.next_round()
+    return ACCEPTED

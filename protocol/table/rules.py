@@ -1,0 +1,118 @@
+"""What the table asks of a game: ``GameRules``. A game is a folder that implements it.
+
+The table deals, orders, audits and keeps scores across rounds; the game says what a
+seat's deck is, what a DEAL shows of it, how a round is laid out, what a move is and
+does, when a round is over and what it scores. A round's state is the game's own
+object, opaque to the table. Moves travel in the wire's PLAY body as it is: a game maps
+its moves onto that body's int fields (``move_from_play``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from ..fairdeal import RoundRecord
+    from ..messages import Play, Start
+
+
+class MoveRefusal(Protocol):
+    """Why the game refused a move; ``by`` names the seat that won a race for it."""
+
+    @property
+    def reason(self) -> str: ...
+
+    @property
+    def by(self) -> int | None: ...
+
+
+class Card(Protocol):
+    """A card as the fair deal handles it: its code on the wire."""
+
+    @property
+    def code(self) -> int: ...
+
+
+class GameRules(Protocol):
+    """A game as the table knows it. Every method is pure."""
+
+    tag: str  # the registry's key (games/registry.py)
+    name: str  # as players read it
+    backs: tuple[str, ...]  # the card backs a player may choose
+    worst_round: int  # the score of a round lost to a penalised flag (R-46)
+
+    def check_backs(self, backs: Sequence[str]) -> str | None:
+        """Why these players' backs cannot start a game, or None."""
+        ...
+
+    def deck(self, seat: int) -> Sequence[Card]:
+        """A seat's deck in its canonical order: what the fair deal shuffles."""
+        ...
+
+    def owner(self, order: Sequence[Any]) -> int:
+        """The seat whose deck a full order is."""
+        ...
+
+    def shown(self, order: Sequence[Any], players: int) -> tuple[int, ...]:
+        """The codes of the cards a DEAL shows of a seat's shuffled deck."""
+        ...
+
+    def known_order(self, seat: int, shown: Sequence[int], players: int) -> list[Any] | None:
+        """A seat's deck as others know it from its DEAL (None: a malformed DEAL)."""
+        ...
+
+    def fits(self, order: Sequence[Any], shown: Sequence[int], players: int) -> bool:
+        """Whether a full order is the one a DEAL showed."""
+        ...
+
+    def deal(
+        self,
+        seats: Sequence[int],
+        orders: Mapping[int, Any],
+        options: Start,
+        players: int,
+        active: frozenset[int],
+    ) -> Any:
+        """A round's state, laid out from each dealt seat's known order; ``players`` is
+        the game's count, ``active`` the seats present, ``options`` the game's START."""
+        ...
+
+    def seats(self, state: Any) -> tuple[int, ...]:
+        """The seats dealt into the round, in seat order."""
+        ...
+
+    def set_active(self, state: Any, seat: int, active: bool) -> None:
+        """A player left or came back during the round."""
+        ...
+
+    def move_from_play(self, play: Play, seat: int) -> Any:
+        """The move a PLAY body describes; ValueError if it describes none."""
+        ...
+
+    def apply(self, state: Any, move: Any) -> MoveRefusal | None:
+        """Apply a move, or say why not (and change nothing)."""
+        ...
+
+    def round_over(self, state: Any) -> bool: ...
+
+    def round_scores(self, state: Any) -> dict[int, int]: ...
+
+    def ended_by(self, state: Any) -> int | None:
+        """The seat that ended the round, if one did."""
+        ...
+
+    def game_winner(self, totals: Mapping[int, int], target: int) -> int | None:
+        """The winner of the game on these totals, or None while it goes on."""
+        ...
+
+    def public_form(self, state: Any) -> list[Any]:
+        """The round's state every node agrees on, for digests."""
+        ...
+
+    def copy(self, state: Any) -> Any: ...
+
+    def replay(self, record: RoundRecord, seat: int, deck: Sequence[Any]) -> str | None:
+        """The round replayed with ``seat``'s whole deck known: why a move of its did not
+        fit, or None (the audit, R-45)."""
+        ...
