@@ -23,6 +23,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
+from dutchblitz.protocol.games import registry
 from dutchblitz.protocol.games.blitz.bots import LEVELS
 from dutchblitz.protocol.limits import MAX_NAME as MAX_TEXT_BYTES
 from dutchblitz.protocol.limits import MAX_PLAYERS, MAX_TARGET
@@ -193,6 +194,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="the score that ends the game (default: 75)",
     )
     parser.add_argument(
+        "--game",
+        choices=registry.tags(),
+        default=registry.DEFAULT_GAME,
+        help=argparse.SUPPRESS if len(registry.tags()) == 1 else "the game this table plays",
+    )
+    parser.add_argument(
         "--no-post-stacking",
         action="store_true",
         help="a game this node starts forbids Post stacking (the lobby's p key toggles it)",
@@ -250,6 +257,7 @@ def options_from_args(args: argparse.Namespace) -> Options:
         players=args.players,
         target=args.target,
         post_stacking=not args.no_post_stacking,
+        game=args.game,
         seed=args.seed,
         state_dir=args.state_dir,
         summary_json=args.summary_json,

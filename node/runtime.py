@@ -39,6 +39,7 @@ from dutchblitz.protocol.auth import Signer
 from dutchblitz.protocol.core import Settings
 from dutchblitz.protocol.duties import Wishes
 from dutchblitz.protocol.games.blitz.bots import LEVELS, Level
+from dutchblitz.protocol.games.registry import DEFAULT_GAME
 from dutchblitz.protocol.limits import DEFAULT_TARGET
 from dutchblitz.protocol.limits import MAX_NAME as MAX_NAME_BYTES
 from dutchblitz.protocol.pace import COUNT_IN_S
@@ -98,6 +99,7 @@ class Options:
     count_in_s: float = COUNT_IN_S
     web: WebAddress | None = None  # --web: where the TV view is served (None: not served)
     watch: bool = False  # a spectator: follow the table's game, play nothing (node/watch.py)
+    game: str = DEFAULT_GAME  # the game this node's table hosts (protocol/games/registry.py)
 
 
 def default_name(bot: bool, node_id: bytes, profile: int = 1) -> str:
@@ -245,7 +247,8 @@ class Node:
         # CURVE has proven the sender of every message that comes straight from its
         # origin (the seat checks the header names that key): only relayed events,
         # and those inside a REPAIR, need their signatures checked.
-        settings = Settings(suspect_after=options.suspect_after, verify_direct=False)
+        game = options.game
+        settings = Settings(suspect_after=options.suspect_after, verify_direct=False, game=game)
         return SeatConfig(
             options.table,
             wishes,
@@ -549,13 +552,9 @@ class Node:
 
 def _names(game: Game) -> dict[int, str]:
     """Seat to display name; a name two players share gets its seat added."""
-    by_seat = game.by_seat()
-    names = {seat: member.name for seat, member in by_seat.items()}
-    counts = Counter(names.values())
-    return {
-        seat: name if counts[name] == 1 else f"{name} (seat {seat + 1})"
-        for seat, name in names.items()
-    }
+    names = {seat: member.name for seat, member in game.by_seat().items()}
+    shared = {name for name, count in Counter(names.values()).items() if count > 1}
+    return {seat: f"{n} (seat {seat + 1})" if n in shared else n for seat, n in names.items()}
 
 
 def game_summary(table: str, game: Game, digest: bytes) -> dict[str, Any]:
@@ -584,6 +583,7 @@ def game_summary(table: str, game: Game, digest: bytes) -> dict[str, Any]:
         "log_digest": digest.hex(),
         "target": game.target,
         "post_stacking": game.post_stacking,
+        "rules": game.rules.tag,
         "races_lost": game.races_lost,
         "refused": game.refused,
         "over": game.phase == Phase.OVER,

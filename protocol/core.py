@@ -21,6 +21,7 @@ from .auth import AUTH_SIZE, Signer
 from .clock import LamportClock, OrderKey
 from .codec import ProtocolError, decode, encode
 from .effects import Alarm, Effect, LogEntry, Persist, Send, Timer
+from .games.registry import DEFAULT_GAME
 from .liveness import Liveness
 from .membership import Membership
 from .messages import Admit, Body, Envelope, Event, Heartbeat, Hello, RepairRequest, Watch
@@ -46,7 +47,7 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """Timing of the protocol, in seconds of the ``now`` the shell passes in."""
+    """Timing of the protocol, in seconds of the ``now`` the shell passes in, and its game."""
 
     heartbeat_every: float = 0.25
     suspect_after: float = 2.0
@@ -56,6 +57,9 @@ class Settings:
     # turn this off when its channel has already authenticated the sender (CURVE); an
     # event relayed by anyone else, or inside a REPAIR, is always checked.
     verify_direct: bool = True
+    # The game the table hosts (protocol/games/registry.py): every node of a table must
+    # host the same one.
+    game: str = DEFAULT_GAME
 
 
 @dataclass(slots=True)

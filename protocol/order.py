@@ -16,6 +16,7 @@ from .clock import OrderKey, order_key
 from .codec import MAX_PEERS, encode
 from .digest import chain_step, log_digest
 from .effects import Alarm, Delivered, Effect, LogEntry, Persist, PersistClock, Send, Withdrawn
+from .games.registry import rules_for
 from .guard import MAX_GUEST_AHEAD, MAX_GUEST_RAWS
 from .messages import Ack, Admit, Backdated, Body, Bye, Cut, Envelope, Event, Heartbeat, Suspect
 from .streams import Held
@@ -35,7 +36,7 @@ class Order:
     def __init__(self, replica: Replica) -> None:
         self.replica = replica
         self.pending: list[tuple[OrderKey, bytes, int]] = []  # (key, sender, seq)
-        self.stable = Game()
+        self.stable = Game(rules=rules_for(replica.settings.game))
         self.log: list[LogEntry] = []
         self.stable_raws: dict[tuple[bytes, int], bytes] = {}  # to serve repairs
         self.chain = b""
@@ -356,7 +357,10 @@ class Order:
 
     def resync(self) -> list[Effect]:
         """Rebuild the stable game by replaying the stable log from the start."""
-        game = Game(own_orders=self.stable.own_orders, own_secrets=self.stable.own_secrets)
+        stable = self.stable
+        game = Game(
+            own_orders=stable.own_orders, own_secrets=stable.own_secrets, rules=stable.rules
+        )
         for entry in self.log:
             game.apply(entry.sender, entry.body)
         self.stable = game

@@ -80,7 +80,8 @@ def _entry() -> str:
 
 
 class BlitzNode(Process):
-    """One headless bot node (or, with ``role=WATCH``, a headless spectator)."""
+    """One headless bot node (or, with ``role=WATCH``, a headless spectator); ``entry``
+    names another module to run it (a game's own)."""
 
     def __init__(
         self,
@@ -90,6 +91,7 @@ class BlitzNode(Process):
         prefix: list[str] | None = None,
         wait_s: float = GAME_S,
         role: tuple[str, ...] = ("--join", "--bot", "--bot-level", "flat-out"),
+        entry: str | None = None,
     ) -> None:
         self.state_dir = state_dir
         self.summary_path = state_dir.parent / f"{label}-summary.json"
@@ -98,7 +100,7 @@ class BlitzNode(Process):
         self.prefix = prefix or []
         command = [
             *self.prefix,
-            sys.executable, "-m", _entry(),
+            sys.executable, "-m", entry or _entry(),
             *role, "--headless",
             "--name", label, "--state-dir", str(state_dir),
             "--summary-json", str(self.summary_path), *args,

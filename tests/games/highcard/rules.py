@@ -1,0 +1,128 @@
+"""High card: a toy second game, to show that a game is one folder.
+
+Each round every player's shuffled deck shows its top card at the deal; the highest
+value scores a point (a shared highest scores for each who holds it). The first to the
+target alone at the top wins. There are no moves: the deal decides the round. It deals
+Dutch Blitz's 40-card decks, since DBP/1's DEAL and REVEAL carry cards of that shape, and
+a DEAL shows the top ``SHOWN`` cards (the fewest DBP/1 carries): the first is the flip.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from dutchblitz.protocol.fairdeal import RoundRecord
+from dutchblitz.protocol.games.blitz.cards import (
+    ALL_BACKS,
+    DECK_SIZE,
+    Card,
+    card_from_code,
+    check_backs,
+    new_deck,
+)
+from dutchblitz.protocol.messages import Play, Start
+
+SHOWN = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Round:
+    """A round of high card: each dealt seat's flipped card."""
+
+    seats: tuple[int, ...]
+    tops: Mapping[int, Card]
+
+    def best(self) -> list[int]:
+        """The seats holding the highest value."""
+        high = max(card.value for card in self.tops.values())
+        return [seat for seat in self.seats if self.tops[seat].value == high]
+
+
+@dataclass(frozen=True, slots=True)
+class NoMoves:
+    reason: str = "no_moves"
+    by: int | None = None
+
+
+class HighCard:
+    """``GameRules`` of high card (dutchblitz/protocol/table/rules.py)."""
+
+    tag: str = "highcard"
+    name: str = "High card"
+    backs: tuple[str, ...] = ALL_BACKS
+    worst_round: int = -1
+
+    def check_backs(self, backs: Sequence[str]) -> str | None:
+        return check_backs(list(backs))
+
+    def deck(self, seat: int) -> list[Card]:
+        return new_deck(seat)
+
+    def owner(self, order: Sequence[Card]) -> int:
+        return order[0].deck
+
+    def shown(self, order: Sequence[Card], players: int) -> tuple[int, ...]:
+        return tuple(card.code for card in order[:SHOWN])
+
+    def known_order(self, seat: int, shown: Sequence[int], players: int) -> list[Any] | None:
+        if len(shown) != SHOWN or any(
+            not 0 <= code < 320 or code // DECK_SIZE != seat for code in shown
+        ):
+            return None
+        return [*(card_from_code(code) for code in shown), *[None] * (DECK_SIZE - SHOWN)]
+
+    def fits(self, order: Sequence[Card], shown: Sequence[int], players: int) -> bool:
+        return [card.code for card in order[:SHOWN]] == list(shown)
+
+    def deal(
+        self,
+        seats: Sequence[int],
+        orders: Mapping[int, Any],
+        options: Start,
+        players: int,
+        active: frozenset[int],
+    ) -> Round:
+        return Round(tuple(seats), {seat: orders[seat][0] for seat in seats})
+
+    def seats(self, state: Round) -> tuple[int, ...]:
+        return state.seats
+
+    def set_active(self, state: Round, seat: int, active: bool) -> None:
+        pass  # the round was decided at the deal
+
+    def move_from_play(self, play: Play, seat: int) -> Any:
+        raise ValueError("high card has no moves")
+
+    def apply(self, state: Round, move: Any) -> NoMoves | None:
+        return NoMoves()
+
+    def round_over(self, state: Round) -> bool:
+        return True
+
+    def round_scores(self, state: Round) -> dict[int, int]:
+        best = state.best()
+        return {seat: int(seat in best) for seat in state.seats}
+
+    def ended_by(self, state: Round) -> int | None:
+        best = state.best()
+        return best[0] if len(best) == 1 else None
+
+    def game_winner(self, totals: Mapping[int, int], target: int) -> int | None:
+        if not totals or max(totals.values()) < target:
+            return None
+        leaders = [seat for seat, total in totals.items() if total == max(totals.values())]
+        return leaders[0] if len(leaders) == 1 else None
+
+    def public_form(self, state: Round) -> list[Any]:
+        return [[seat, state.tops[seat].code] for seat in state.seats]
+
+    def copy(self, state: Round) -> Round:
+        return state  # frozen
+
+    def replay(self, record: RoundRecord, seat: int, deck: Sequence[Any]) -> str | None:
+        return None  # no moves: the deal's card, checked by ``fits``, is the whole round
+
+
+RULES = HighCard()
