@@ -44,6 +44,7 @@ from dutchblitz.protocol.fairdeal import RoundSecret
 from dutchblitz.protocol.games.blitz.bots import LEVELS, Bot, think_time
 from dutchblitz.protocol.games.blitz.rules import Reason
 from dutchblitz.protocol.games.blitz.wire_moves import play_from_move
+from dutchblitz.protocol.games.registry import DEFAULT_GAME
 from dutchblitz.protocol.messages import Body, Profile, Ready, Start
 from dutchblitz.protocol.pace import Pace
 from dutchblitz.protocol.table.game import FlagKind, Game, Phase
@@ -154,7 +155,8 @@ class Simulation:
     """One seeded run. ``run`` returns a summary or raises InvariantViolated.
 
     ``players`` sets the table size instead of the seed's (the faults drawn for the seed's
-    own size stay as they are: a subclass that sets its own faults uses it).
+    own size stay as they are: a subclass that sets its own faults uses it). ``game`` names
+    the game the table hosts (protocol/games/registry.py).
     """
 
     def __init__(
@@ -164,6 +166,7 @@ class Simulation:
         trace: Callable[[str], None] | None = None,
         players: int | None = None,
         rematches: int = 0,
+        game: str = DEFAULT_GAME,
     ):
         self.seed = seed
         self.rematches = rematches  # games played again after the first (spec/rules.md R-50)
@@ -182,7 +185,9 @@ class Simulation:
         self.now = 0.0
         self.queue: list[tuple[float, int, Callable[[], None]]] = []
         self.counter = 0
-        self.settings = Settings(heartbeat_every=0.1, suspect_after=1.0, repair_retry=0.15)
+        self.settings = Settings(
+            heartbeat_every=0.1, suspect_after=1.0, repair_retry=0.15, game=game
+        )
         self.grace = SIM_GRACE
         self.nodes: list[SimNode] = []
         self.epoch = hashlib.blake2b(f"epoch-{seed}".encode(), digest_size=16).digest()
@@ -477,8 +482,8 @@ class Simulation:
 
     def _check_cards(self, node: SimNode) -> None:
         table = node.replica.stable.table
-        if table is None:
-            return
+        if table is None or self.settings.game != DEFAULT_GAME:
+            return  # Dutch Blitz's cards
         counts = {seat: area.card_count() for seat, area in table.areas.items()}
         for pile in table.piles:
             for placed in pile.cards:
