@@ -1,0 +1,69 @@
+"""Dutch Blitz as the table sees it (``BlitzRules``), and the registry of games.
+
+What a DEAL shows of a shuffled deck, what others learn from it and whether a full order
+fits it must agree with each other for every deck, table size and seat: the table checks
+its own deck and the audit checks every revealed one with them.
+"""
+
+from __future__ import annotations
+
+import pytest
+from dutchblitz.protocol.games import registry
+from dutchblitz.protocol.games.blitz.cards import post_count
+from dutchblitz.protocol.games.blitz.game import RULES, deck_order
+from dutchblitz.protocol.table.game import Game
+from hypothesis import given
+from hypothesis import strategies as st
+
+SEATS = st.integers(0, 7)
+PLAYERS = st.integers(2, 8)
+BYTES = st.binary(min_size=32, max_size=32)
+
+
+@given(SEATS, PLAYERS, BYTES, BYTES)
+def test_a_deal_shows_what_others_learn_and_the_owner_fits(
+    seat: int, players: int, secret: bytes, joint: bytes
+) -> None:
+    order = deck_order(seat, secret, joint)
+    shown = RULES.shown(order, players)
+    assert len(shown) == post_count(players) + 1
+    known = RULES.known_order(seat, shown, players)
+    assert known is not None and len(known) == len(order)
+    assert all(card is None or card == order[i] for i, card in enumerate(known))
+    assert sum(card is not None for card in known) == len(shown)
+    assert RULES.fits(order, shown, players)
+    assert RULES.owner(order) == seat
+
+
+@given(SEATS, PLAYERS, BYTES, BYTES, BYTES)
+def test_another_order_of_the_same_deck_does_not_fit(
+    seat: int, players: int, secret: bytes, other: bytes, joint: bytes
+) -> None:
+    order, second = deck_order(seat, secret, joint), deck_order(seat, other, joint)
+    shown = RULES.shown(order, players)
+    assert RULES.fits(second, shown, players) == (RULES.shown(second, players) == shown)
+
+
+@pytest.mark.parametrize(
+    ("name", "change"),
+    [
+        ("a card too few", lambda codes: codes[:-1]),
+        ("a card too many", lambda codes: (*codes, codes[0] + 1 if codes[0] % 40 < 39 else 0)),
+        ("another deck's card", lambda codes: ((codes[0] + 40) % 320, *codes[1:])),
+        ("a card twice", lambda codes: (codes[1], *codes[1:])),
+        ("a code off the wire's range", lambda codes: (-1, *codes[1:])),
+    ],
+)
+def test_a_malformed_deal_tells_others_nothing(name: str, change: object) -> None:
+    order = deck_order(0, bytes(32), bytes(32))
+    shown = RULES.shown(order, 4)
+    assert callable(change)
+    assert RULES.known_order(0, change(shown), 4) is None, name
+
+
+def test_the_registry_knows_dutch_blitz_first_and_refuses_an_unknown_tag() -> None:
+    assert registry.tags()[0] == registry.DEFAULT_GAME == RULES.tag
+    assert registry.rules_for("blitz") is RULES
+    assert Game().rules is RULES
+    with pytest.raises(registry.UnknownGame):
+        registry.rules_for("no such game")
