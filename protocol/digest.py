@@ -1,8 +1,6 @@
-"""Canonical digests of a table: identical tables give identical digests anywhere.
+"""Canonical bytes and the log's digest: its chain, and the public state it leaves.
 
-The public digest covers only what every player may see, so two nodes that know
-different hidden cards still agree on it. The full digest covers everything and
-is for a node's own checks and for tests.
+Every node that has applied the same log holds the same digest (spec/protocol.md P-96).
 """
 
 from __future__ import annotations
@@ -12,70 +10,11 @@ from typing import Any
 
 import msgpack
 
-from .games.blitz.state import Area, Slot, Table
 from .limits import DIGEST_SIZE
-
-
-def _code(slot: Slot) -> int:
-    return -1 if slot is None else slot.code
-
-
-def _top(pile: list[Slot]) -> int:
-    return _code(pile[-1]) if pile else -1
-
-
-def _public_area(area: Area) -> list[Any]:
-    return [
-        area.seat,
-        [[c.code for c in stack] for stack in area.post],
-        len(area.blitz),
-        _top(area.blitz),
-        len(area.wood),
-        _top(area.wood),
-        len(area.hand),
-        area.stuck,
-        area.active,
-    ]
-
-
-def _full_area(area: Area) -> list[Any]:
-    return [
-        *_public_area(area),
-        [_code(c) for c in area.blitz],
-        [_code(c) for c in area.wood],
-        [_code(c) for c in area.hand],
-    ]
-
-
-def _table(table: Table, full: bool) -> list[Any]:
-    area_form = _full_area if full else _public_area
-    return [
-        list(table.seats),
-        [area_form(table.areas[seat]) for seat in table.seats],
-        [[p.pile_id, int(p.colour), [c.code for c in p.cards]] for p in table.piles],
-        table.post_stacking,
-        table.over,
-        -1 if table.blitz_by is None else table.blitz_by,
-        table.stalemates,
-        table.idle_stalemates,
-    ]
-
-
-def public_form(table: Table) -> list[Any]:
-    """The public part of a table as plain data, in a canonical shape."""
-    return _table(table, False)
 
 
 def canonical_bytes(value: Any) -> bytes:
     return msgpack.packb(value, use_bin_type=True)  # type: ignore[no-any-return]
-
-
-def public_digest(table: Table) -> bytes:
-    return hashlib.blake2b(canonical_bytes(_table(table, False)), digest_size=DIGEST_SIZE).digest()
-
-
-def full_digest(table: Table) -> bytes:
-    return hashlib.blake2b(canonical_bytes(_table(table, True)), digest_size=DIGEST_SIZE).digest()
 
 
 def chain_step(chain: bytes, sender: bytes, seq: int, raw: bytes) -> bytes:

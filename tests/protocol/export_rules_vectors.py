@@ -13,8 +13,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from dutchblitz.protocol.digest import full_digest, public_digest
 from dutchblitz.protocol.games.blitz.cards import Card
+from dutchblitz.protocol.games.blitz.digest import full_digest, public_digest
 from dutchblitz.protocol.games.blitz.moves import Move
 from dutchblitz.protocol.games.blitz.scoring import round_scores
 

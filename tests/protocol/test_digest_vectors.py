@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from dutchblitz.protocol import digest_vectors
 from dutchblitz.protocol.conformance_case import Case
-from dutchblitz.protocol.digest import public_form
+from dutchblitz.protocol.games.blitz.digest import public_form
 
 from tests.protocol import export_digest_vectors
 

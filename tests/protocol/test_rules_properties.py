@@ -13,9 +13,9 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import replace
 
-from dutchblitz.protocol.digest import full_digest, public_digest
 from dutchblitz.protocol.games.blitz import plays, rules
 from dutchblitz.protocol.games.blitz.cards import DECK_SIZE, Card, card_from_code, new_deck
+from dutchblitz.protocol.games.blitz.digest import full_digest, public_digest
 from dutchblitz.protocol.games.blitz.moves import (
     CentrePlay,
     Move,

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 import pytest
-from dutchblitz.protocol.digest import full_digest, public_digest
 from dutchblitz.protocol.games.blitz.cards import (
     ALL_BACKS,
     DECK_SIZE,
@@ -16,6 +15,7 @@ from dutchblitz.protocol.games.blitz.cards import (
     check_backs,
     new_deck,
 )
+from dutchblitz.protocol.games.blitz.digest import full_digest, public_digest
 from dutchblitz.protocol.games.blitz.scoring import game_winner
 from dutchblitz.protocol.games.blitz.state import DealError, Slot, deal, redact, visible_order
 from dutchblitz.protocol.limits import DEFAULT_TARGET

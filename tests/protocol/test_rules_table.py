@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from dutchblitz.protocol.digest import full_digest, public_digest
 from dutchblitz.protocol.games.blitz import rules
+from dutchblitz.protocol.games.blitz.digest import full_digest, public_digest
 from dutchblitz.protocol.games.blitz.rules import Reason, Refusal
 from dutchblitz.protocol.games.blitz.scoring import round_scores
 from dutchblitz.protocol.games.blitz.state import Table, redact

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from dutchblitz.protocol.digest import full_digest
+from dutchblitz.protocol.games.blitz.digest import full_digest
 
 from tests.rigs import selfplay
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from dutchblitz.protocol.digest import public_form
 from dutchblitz.protocol.fairdeal import RoundRecord
 from dutchblitz.protocol.fairdeal import deck_order as shuffled
+from dutchblitz.protocol.games.blitz.digest import public_form
 from dutchblitz.protocol.messages import Play, Start
 
 from . import audit, rules, scoring, state

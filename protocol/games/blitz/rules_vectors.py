@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from dutchblitz.protocol.conformance_case import Case
-from dutchblitz.protocol.digest import full_digest, public_digest
+from dutchblitz.protocol.games.blitz.digest import full_digest, public_digest
 
 from .cards import DECK_SIZE, MAX_PLAYERS, Card, card_from_code
 from .moves import CentrePlay, Move, PostPlay, Source, StuckCall, WoodFlip, WoodTurn
