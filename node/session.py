@@ -22,7 +22,7 @@ from dutchblitz.protocol.duties import can_start
 from dutchblitz.protocol.effects import Alarm, Delivered, Effect, LogEntry, Withdrawn
 from dutchblitz.protocol.games.blitz import plays, rules
 from dutchblitz.protocol.games.blitz.bots import LEVELS
-from dutchblitz.protocol.games.blitz.cards import ALL_BACKS, check_backs
+from dutchblitz.protocol.games.blitz.cards import ALL_BACKS
 from dutchblitz.protocol.games.blitz.moves import (
     CentrePlay,
     Move,
@@ -365,7 +365,7 @@ class NodeSession:
         waiting = [m.name for m in seated if not m.ready]
         if waiting:
             return Refused(Why.WAITING_READY, what=", ".join(waiting))
-        backs = check_backs([m.back for m in seated])
+        backs = stable.rules.check_backs([m.back for m in seated])
         return Refused(Why.BACKS_CHOICE, what=backs) if backs else Refused(Why.NO_SEAT)
 
     def set_post_stacking(self, on: bool) -> Refused | None:

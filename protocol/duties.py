@@ -22,7 +22,6 @@ from dutchblitz.protocol.dealer import Grace, deal_duties, grace_duty, owned
 from dutchblitz.protocol.effects import LogEntry
 from dutchblitz.protocol.fairdeal import SECRET_SIZE, SHARE_SIZE, RoundSecret
 from dutchblitz.protocol.games.blitz.bots import Bot, Level, Rng
-from dutchblitz.protocol.games.blitz.cards import check_backs
 from dutchblitz.protocol.games.blitz.playqueue import stuck_call_stands
 from dutchblitz.protocol.games.blitz.wire_moves import play_from_move
 from dutchblitz.protocol.messages import Body, MoveKind, Play, Profile, Ready, Reveal, Start
@@ -87,7 +86,7 @@ def can_start(game: Game, node: bytes, at_least: int = 2) -> bool:
         return False
     if not all(m.ready for m in seated):
         return False
-    return check_backs([m.back for m in seated]) is None
+    return game.rules.check_backs([m.back for m in seated]) is None
 
 
 class Steward:
