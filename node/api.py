@@ -67,7 +67,7 @@ class Why(StrEnum):
     HAS_PLAY = "has_play"
     STUCK = "stuck"
     SHOWS_MISMATCH = "shows_mismatch"
-    # the table's refusals (protocol/game.py) a player's own step can meet
+    # the table's refusals (protocol/table/) a player's own step can meet
     NOT_ALL_READY = "not_all_ready"
     BAD_BACKS = "bad_backs"
     BAD_NAME = "bad_name"
