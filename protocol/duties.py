@@ -17,16 +17,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from dutchblitz.protocol.core import Replica
-from dutchblitz.protocol.dealer import Grace, deal_duties, grace_duty, owned
-from dutchblitz.protocol.effects import LogEntry
-from dutchblitz.protocol.fairdeal import SECRET_SIZE, SHARE_SIZE, RoundSecret
-from dutchblitz.protocol.games.blitz.bots import Bot, Level, Rng
-from dutchblitz.protocol.games.blitz.playqueue import stuck_call_stands
-from dutchblitz.protocol.games.blitz.wire_moves import play_from_move
-from dutchblitz.protocol.messages import Body, MoveKind, Play, Profile, Ready, Reveal, Start
-from dutchblitz.protocol.pace import Pace
-from dutchblitz.protocol.table.game import Game, Member, Phase
+from .core import Replica
+from .dealer import Grace, deal_duties, grace_duty, owned
+from .effects import LogEntry
+from .fairdeal import SECRET_SIZE, SHARE_SIZE, RoundSecret
+from .games.blitz.bots import Bot, Level, Rng
+from .games.blitz.playqueue import stuck_call_stands
+from .games.blitz.wire_moves import play_from_move
+from .messages import Body, MoveKind, Play, Profile, Ready, Reveal, Start
+from .pace import Pace
+from .table.game import Game, Member, Phase
 
 
 @dataclass(slots=True)

@@ -11,8 +11,8 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterable
 
-from dutchblitz.protocol.codec import ProtocolError, decode
-from dutchblitz.protocol.messages import Bye, Event, Kind, Start
+from .codec import ProtocolError, decode
+from .messages import Bye, Event, Kind, Start
 
 _ENVELOPE_START = b"\x98\x01"  # fixarray of 8, version 1: the kind is the next byte
 

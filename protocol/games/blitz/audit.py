@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from dutchblitz.protocol.fairdeal import RoundRecord
-
+from ...fairdeal import RoundRecord
 from .cards import DECK_SIZE, Card, card_from_code
 from .rules import apply, set_active
 from .state import Slot, deal

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol, TypeVar
 
-from dutchblitz.protocol.games.blitz.cards import Card
-from dutchblitz.protocol.games.blitz.moves import (
+from .cards import Card
+from .moves import (
     CentrePlay,
     Move,
     PostPlay,
@@ -33,8 +33,8 @@ from dutchblitz.protocol.games.blitz.moves import (
     WoodFlip,
     WoodTurn,
 )
-from dutchblitz.protocol.games.blitz.plays import legal_moves
-from dutchblitz.protocol.games.blitz.state import Area, Table
+from .plays import legal_moves
+from .state import Area, Table
 
 T = TypeVar("T")
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 
-from dutchblitz.protocol.limits import MAX_PLAYERS as MAX_PLAYERS
-from dutchblitz.protocol.limits import MIN_PLAYERS as MIN_PLAYERS
+from ...limits import MAX_PLAYERS as MAX_PLAYERS
+from ...limits import MIN_PLAYERS as MIN_PLAYERS
 
 
 class Colour(IntEnum):

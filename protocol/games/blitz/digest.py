@@ -10,9 +10,8 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from dutchblitz.protocol.digest import canonical_bytes
-from dutchblitz.protocol.limits import DIGEST_SIZE
-
+from ...digest import canonical_bytes
+from ...limits import DIGEST_SIZE
 from .state import Area, Slot, Table
 
 

@@ -5,13 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from dutchblitz.protocol.fairdeal import RoundRecord
-from dutchblitz.protocol.fairdeal import deck_order as shuffled
-from dutchblitz.protocol.games.blitz.digest import public_form
-from dutchblitz.protocol.messages import Play, Start
-
+from ...fairdeal import RoundRecord
+from ...fairdeal import deck_order as shuffled
+from ...messages import Play, Start
 from . import audit, rules, scoring, state
 from .cards import ALL_BACKS, BLITZ_SIZE, Card, card_from_code, check_backs, new_deck, post_count
+from .digest import public_form
 from .moves import Move
 from .wire_moves import move_from_play
 

@@ -14,13 +14,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from dutchblitz.protocol.core import Replica
-from dutchblitz.protocol.games.blitz.inflight import again, shares_a_place
-from dutchblitz.protocol.games.blitz.moves import Move
-from dutchblitz.protocol.games.blitz.rules import Reason
-from dutchblitz.protocol.games.blitz.wire_moves import WireMoveError, move_from_play, play_from_move
-from dutchblitz.protocol.messages import Body, Play
-from dutchblitz.protocol.table.game import Game, Phase
+from ...core import Replica
+from ...messages import Body, Play
+from ...table.game import Game, Phase
+from .inflight import again, shares_a_place
+from .moves import Move
+from .rules import Reason
+from .wire_moves import WireMoveError, move_from_play, play_from_move
 
 MAX_HELD = 16  # more held than this is a key held down, not a plan
 

@@ -22,10 +22,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from dutchblitz.protocol.conformance_case import Case
-from dutchblitz.protocol.games.blitz.digest import full_digest, public_digest
-
+from ...conformance_case import Case
 from .cards import DECK_SIZE, MAX_PLAYERS, Card, card_from_code
+from .digest import full_digest, public_digest
 from .moves import CentrePlay, Move, PostPlay, Source, StuckCall, WoodFlip, WoodTurn
 from .rules import Refusal, apply
 from .scoring import round_scores

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from dutchblitz.protocol.limits import DEFAULT_TARGET
-
+from ...limits import DEFAULT_TARGET
 from .state import Table
 
 CENTRE_POINTS = 1

@@ -5,8 +5,7 @@ The seat is always the sender's, so no one can play in another's name.
 
 from __future__ import annotations
 
-from dutchblitz.protocol.messages import MoveKind, Play
-
+from ...messages import MoveKind, Play
 from .cards import Card, card_from_code
 from .moves import CentrePlay, Move, PostPlay, Source, StuckCall, WoodFlip, WoodTurn
 
