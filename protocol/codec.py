@@ -73,6 +73,7 @@ from .messages import (
     Share,
     Start,
     Suspect,
+    Unsuspect,
     Watch,
     WatchOp,
 )
@@ -239,6 +240,7 @@ BODIES: dict[BodyKind, Record] = {
         GameBody,
         (("game", Int(1, MAX_GAME_ID)), ("payload", Blob(range(1, MAX_GAME_PAYLOAD + 1)))),
     ),
+    BodyKind.UNSUSPECT: Record(Unsuspect, (("node", NODE),)),
 }
 BODY_KIND: dict[object, BodyKind] = {record.cls: kind for kind, record in BODIES.items()}
 
@@ -395,8 +397,7 @@ def _walk(value: object) -> Iterator[tuple[object, int]]:
 
 
 def _pack(wire: list[object]) -> bytes:
-    packed: bytes = msgpack.packb(wire, use_bin_type=True)
-    return packed
+    return bytes(msgpack.packb(wire, use_bin_type=True))  # the same object: packb gives bytes
 
 
 # -- envelopes --------------------------------------------------------------------------------

@@ -3,7 +3,8 @@
 A member that hears a majority of the table suspects a member silent for too long
 (a SUSPECT event states how much of its stream it holds) and joins a suspicion another
 member has stated; once every unsuspected survivor has stated its own, the cut is the
-least of them, announced with a CUT event that every node adopts. A BYE cuts its
+least of them, announced with a CUT event that every node adopts. A member that takes a
+suspicion back says so with an UNSUSPECT event: its word no longer bounds the cut. A BYE cuts its
 sender's stream where it stands. A member admitted again starts afresh: what was said
 about an earlier stay is void.
 """
@@ -15,7 +16,7 @@ from typing import TYPE_CHECKING
 from .codec import MAX_PEERS
 from .effects import Effect, Withdrawn
 from .guard import MAX_CLAIM_TARGETS, MAX_SETTLED
-from .messages import Admit, Body, Bye, Cut, Event, Suspect
+from .messages import Admit, Body, Bye, Cut, Event, Suspect, Unsuspect
 from .streams import Held
 
 if TYPE_CHECKING:
@@ -34,6 +35,9 @@ class Liveness:
         self.settled: dict[bytes, int] = {}  # target -> agreed cut
         self.cut_notes: list[tuple[bytes, Cut]] = []  # CUTs whose sender we cannot place yet
         self.withdrawn: set[bytes] = set()  # suspicions we took back (P-88): no CUT from us
+        # target -> {suspecter: held} of SUSPECTs taken back with an UNSUSPECT: they still
+        # doubt the target (its SUSPECT stays in the order), but bound no cut.
+        self.withdrawals: dict[bytes, dict[bytes, int]] = {}
         self.cuts_applied: dict[bytes, int] = {}  # node -> highest cut of it in the stable log
         self.majority_since: float | None = None  # when we last came to hear a majority
 
@@ -100,6 +104,7 @@ class Liveness:
             return []
         self.claims.setdefault(body.node, {})[sender] = body.held
         target = body.node
+        self.withdrawals.get(target, {}).pop(sender, None)
         self.claim_seqs[(target, sender)] = seq
         if sender == me and target not in self.suspected:
             # Reloaded from our own log after a restart: suspect it again, as before.
@@ -120,31 +125,66 @@ class Liveness:
             return []
         return self.suspect(target, now)  # join in, so that every survivor states its cut
 
-    def maybe_retract(self, node: bytes) -> None:
-        """Take back a suspicion of a member we hear again, if no majority can remove it.
+    def maybe_retract(self, node: bytes, now: float) -> list[Effect]:
+        """Take back a suspicion of a member we hear again, if nobody can agree on its cut.
 
         Without a majority of members that nobody suspects, nobody can agree on its cut
         (``settle_leaves`` counts the word of neither), so holding back our
         acknowledgements would only stall the table: a healed even split, a table of two,
-        or two members suspected at once (each cut then waits on the other's word). Our
-        Suspect stays in the log and is applied in order like any event; we send no CUT
-        of the node until we suspect it again, since our acknowledgements now run past
-        the held we stated.
+        or two members suspected at once (each cut then waits on the other's word). Nor
+        can anyone once such a member has taken its own suspicion back: the cut needs its
+        word, which it gives only when it suspects the node again. Our Suspect stays in the
+        log and is applied in order like any event; we say that we take it back with an
+        UNSUSPECT and send no CUT of the node until we suspect it again, since our
+        acknowledgements now run past the held we stated.
         """
         if node not in self.suspected or node in self.settled:
-            return
+            return []
         present = [m.node for m in self.replica.stable.members.values() if m.present]
         doubted = self.doubted(present)
         unsuspected = [n for n in present if n not in self.suspected and n not in doubted]
-        if len(unsuspected) * 2 > len(present):
-            return
-        del self.suspected[node]
+        gave_up = [n for n in self.withdrawals.get(node, {}) if n in unsuspected]
+        if len(unsuspected) * 2 > len(present) and not gave_up:
+            return []
+        self.retract(node)
+        return self.replica.send_event(Unsuspect(node), now)
+
+    def retract(self, node: bytes) -> None:
+        """We no longer suspect ``node``: acknowledge it again, and send no CUT of it."""
+        self.suspected.pop(node, None)
+        self.suspect_seqs.pop(node, None)
         self.withdrawn.add(node)
-        self.replica.senders.stream(node).ack_cap = None
+        if node not in self.settled:
+            self.replica.senders.stream(node).ack_cap = None
+
+    def note_unsuspect(self, sender: bytes, seq: int, body: Unsuspect) -> None:
+        """``sender`` takes back its SUSPECT of ``body.node``: its held no longer bounds the cut.
+
+        Our own, met again in our log after a restart, takes ours back as it did before.
+        """
+        target = body.node
+        claim_seq = self.claim_seqs.get((target, sender))
+        if claim_seq is None or claim_seq > seq or sender not in self.claims.get(target, {}):
+            return  # nothing of this sender's to take back (a stay voided it already)
+        held = self.claims[target].pop(sender)
+        if not self.claims[target]:
+            del self.claims[target]
+        self.withdrawals.setdefault(target, {})[sender] = held
+        if sender == self.replica.me.node and target in self.suspected:
+            self.retract(target)
 
     def doubted(self, present: list[bytes]) -> set[bytes]:
-        """The members a present member has suspected: their word on a cut does not count."""
-        return {n for n, by in self.claims.items() if any(c in present for c in by)}
+        """The members a present member has suspected: their word on a cut does not count.
+
+        A suspicion taken back still counts: its SUSPECT removes the member once applied,
+        and a cut agreed elsewhere from it may be on its way.
+        """
+        return {
+            n
+            for said in (self.claims, self.withdrawals)
+            for n, by in said.items()
+            if any(c in present for c in by)
+        }
 
     # -- the cut ---------------------------------------------------------------------------------
 
@@ -332,7 +372,15 @@ class Liveness:
             del self.suspected[node]
             self.suspect_seqs.pop(node, None)
             mine = None
-        about = self.claims.pop(node, {})
+        for said in (self.claims, self.withdrawals):
+            self.void_claims(said, node, earlier)
+        self.withdrawn.discard(node)
+        return cut, mine
+
+    def void_claims(self, said: dict[bytes, dict[bytes, int]], node: bytes, earlier: int) -> None:
+        """Void, in ``said`` (claims, or claims taken back), those about an earlier stay of
+        ``node``, and every one ``node`` itself stated."""
+        about = said.pop(node, {})
         standing = {
             by: held for by, held in about.items() if self.claim_stands(node, by, held, earlier)
         }
@@ -340,12 +388,10 @@ class Liveness:
             if by not in standing:
                 self.claim_seqs.pop((node, by), None)
         if standing:
-            self.claims[node] = standing
-        for target, claims in self.claims.items():
+            said[node] = standing
+        for target, claims in said.items():
             if claims.pop(node, None) is not None:
                 self.claim_seqs.pop((target, node), None)
-        self.withdrawn.discard(node)
-        return cut, mine
 
     def claim_stands(self, node: bytes, by: bytes, held: int, earlier: int) -> bool:
         """Whether ``by``'s SUSPECT of ``node`` outlives the ADMIT of ``node`` being applied.

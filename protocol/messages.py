@@ -47,6 +47,7 @@ class BodyKind(IntEnum):
     COMMIT = 11
     SHARE = 12
     BACKDATED = 13
+    UNSUSPECT = 14
     GAME = 16
 
 
@@ -240,6 +241,13 @@ class Suspect:
 
 
 @dataclass(frozen=True, slots=True)
+class Unsuspect:
+    """The sender withdraws its latest SUSPECT of ``node``: it acknowledges it again."""
+
+    node: bytes
+
+
+@dataclass(frozen=True, slots=True)
 class Bye:
     """The sender leaves the table."""
 
@@ -280,6 +288,7 @@ Body = (
     | Share
     | Backdated
     | GameBody
+    | Unsuspect
 )
 
 

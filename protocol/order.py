@@ -18,7 +18,19 @@ from .digest import chain_step, log_digest
 from .effects import Alarm, Delivered, Effect, LogEntry, Persist, PersistClock, Send, Withdrawn
 from .games.registry import rules_for
 from .guard import MAX_GUEST_AHEAD, MAX_GUEST_RAWS
-from .messages import Ack, Admit, Backdated, Body, Bye, Cut, Envelope, Event, Heartbeat, Suspect
+from .messages import (
+    Ack,
+    Admit,
+    Backdated,
+    Body,
+    Bye,
+    Cut,
+    Envelope,
+    Event,
+    Heartbeat,
+    Suspect,
+    Unsuspect,
+)
 from .streams import Held
 from .table.game import Game, Phase
 
@@ -151,6 +163,8 @@ class Order:
             return effects + replica.liveness.note_suspect(envelope.sender, envelope.seq, body, now)
         if isinstance(body, Cut):
             return effects + replica.liveness.note_cut(envelope.sender, body)
+        if isinstance(body, Unsuspect):
+            replica.liveness.note_unsuspect(envelope.sender, envelope.seq, body)
         if isinstance(body, Bye):
             replica.liveness.note_bye(envelope.sender, envelope.seq)
         return effects
@@ -315,7 +329,7 @@ class Order:
                     effects += self.check_backdated(
                         envelope.sender, seq, held.envelope.lamport, now
                     )
-        self.replica.liveness.maybe_retract(envelope.sender)
+        effects += self.replica.liveness.maybe_retract(envelope.sender, now)
         for ack in beat.acks:
             if not senders.room_for(ack.node):
                 continue  # about a node we have no room to follow

@@ -34,6 +34,7 @@ from ..messages import (
     Share,
     Start,
     Suspect,
+    Unsuspect,
 )
 from . import audit, deal, lobby
 from .records import (
@@ -377,11 +378,19 @@ class Game:
 
 
 Handler = Callable[[Game, bytes, Any], Outcome]
+
+
+def _withdrawn_suspicion(game: Game, sender: bytes, body: Unsuspect) -> Outcome:
+    """An UNSUSPECT changes nothing here: the SUSPECT it withdraws keeps its place (P-92)."""
+    return ACCEPTED
+
+
 _ANY_PHASE = (Phase.LOBBY, Phase.DEALING, Phase.PLAYING, Phase.OVER)
 _TRANSITIONS: Mapping[tuple[Phase, type], Handler] = {
     **{(phase, Admit): lobby.admit for phase in _ANY_PHASE},
     **{(phase, Bye): Game._bye for phase in _ANY_PHASE},
     **{(phase, Suspect): Game._suspect for phase in _ANY_PHASE},
+    **{(phase, Unsuspect): _withdrawn_suspicion for phase in _ANY_PHASE},
     **{(phase, Reveal): audit.reveal for phase in _ANY_PHASE},
     **{(phase, Cut): Game._cut for phase in _ANY_PHASE},
     **{(phase, Backdated): audit.backdated for phase in _ANY_PHASE},

@@ -52,6 +52,7 @@ from dutchblitz.protocol.messages import (
     Repair,
     RepairRequest,
     Suspect,
+    Unsuspect,
 )
 from dutchblitz.protocol.signing import sign_encoded
 from dutchblitz.protocol.streams import MAX_AHEAD
@@ -147,6 +148,8 @@ def _body(message: Message, node: bytes, number: int) -> Body:
         return Suspect(node, number)
     if kind == "cut":
         return Cut(node, number)
+    if kind == "unsuspect":
+        return Unsuspect(node)
     if kind == "bye":
         return Bye()
     return Play(1, MoveKind.TURN, 0, 0, -1, -1, -1) if number % 2 else _flip()

@@ -59,6 +59,7 @@ from dutchblitz.protocol.messages import (
     Share,
     Start,
     Suspect,
+    Unsuspect,
     Watch,
     WatchOp,
 )
@@ -101,6 +102,7 @@ ONE_OF_EACH_BODY = [
     Share(1, b"r" * 32),
     Backdated(BOB, 9, 12, 14),
     GameBody(2, b"\x93\x0b\x01\x00"),
+    Unsuspect(BOB),
 ]
 ONE_OF_EACH_KIND = [
     Envelope("kitchen", ANN, 0, 0, Hello("Ann", "pump", "tcp://h:1", (), b"", 1)),

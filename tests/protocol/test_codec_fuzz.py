@@ -34,6 +34,7 @@ from dutchblitz.protocol.messages import (
     Reveal,
     Start,
     Suspect,
+    Unsuspect,
 )
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -235,6 +236,7 @@ bodies: st.SearchStrategy[Body] = st.one_of(
     plays(),
     st.builds(Reveal, rounds, secrets, one_deck(st.just(40))),
     st.builds(Suspect, nodes, uint63),
+    st.builds(Unsuspect, nodes),
     st.just(Bye()),
     st.builds(GameBody, st.integers(1, 255), st.binary(min_size=1, max_size=64)),
 )

@@ -76,7 +76,9 @@ def messages(senders: st.SearchStrategy[int]) -> st.SearchStrategy[Message]:
         lamport=wild,
         kind=st.sampled_from(["event", "heartbeat", "hello", "request", "repair"]),
         seq=wild,
-        body=st.sampled_from(["admit", "profile", "ready", "play", "suspect", "cut", "bye"]),
+        body=st.sampled_from(
+            ["admit", "profile", "ready", "play", "suspect", "cut", "unsuspect", "bye"]
+        ),
         node=st.integers(0, 8),
         number=wild,
         count=st.integers(0, 80),

@@ -29,6 +29,7 @@ from dutchblitz.protocol.messages import (
     Share,
     Start,
     Suspect,
+    Unsuspect,
 )
 from dutchblitz.protocol.table.game import Flag, FlagKind, Game, Phase
 
@@ -177,10 +178,14 @@ def test_a_new_member_gets_seat_name_and_back() -> None:
 
 
 def test_bye_suspect_and_cut() -> None:
-    """P-165 BYE is accepted; P-166 SUSPECT not_present and stale; P-167 CUT changes nothing."""
+    """P-165 BYE is accepted; P-166 SUSPECT not_present and stale; P-167 CUT and P-229
+    UNSUSPECT change nothing."""
     game = lobby(A, B, C)
     before = game.public_form()
     assert game.apply(A, Cut(B, 4)).accepted
+    assert canonical_bytes(game.public_form()) == canonical_bytes(before)
+    assert game.apply(A, Unsuspect(B)).accepted, "P-229: an UNSUSPECT is always accepted"
+    assert game.apply(A, Unsuspect(D)).accepted
     assert canonical_bytes(game.public_form()) == canonical_bytes(before)
     assert game.apply(B, Bye()).accepted
     assert game.apply(A, Suspect(B, 0)).refusal == "not_present"

@@ -23,6 +23,7 @@ from dutchblitz.protocol.messages import (
     Ready,
     Repair,
     Suspect,
+    Unsuspect,
 )
 from dutchblitz.protocol.table.game import Phase
 
@@ -282,6 +283,7 @@ def test_a_withdrawn_suspicion_in_a_table_of_two_P88() -> None:
     net.deliver(beat)
     assert replica.liveness.suspected == {}
     assert replica.streams[NODE_IDS[B]].ack_cap is None
+    assert _own_bodies(net, A, Unsuspect) == [Unsuspect(NODE_IDS[B])], "P-226: said on the wire"
     net.settle()
     assert net.logs()[A] == net.logs()[B]
 
@@ -297,6 +299,59 @@ def test_no_withdrawal_while_a_majority_can_agree_P88() -> None:
     net.tick(C)
     net.deliver_where(lambda f: f.source == C and f.target == A)
     assert NODE_IDS[C] in replica.liveness.suspected, "0 and 1 are a majority of three"
+
+
+def _suspect_then_withdraw(net: Net, by: int, target: int, to: int) -> None:
+    """``by`` suspects ``target`` and takes it back; only ``to`` hears of it."""
+    held = net.replica(by).streams[NODE_IDS[target]].held
+    net.submit(by, Suspect(NODE_IDS[target], held))
+    net.submit(by, Unsuspect(NODE_IDS[target]))
+    net.deliver_where(lambda f: f.source == by and f.target == to and _kind(f) is Event)
+
+
+def test_a_withdrawn_suspect_bounds_no_cut_but_still_doubts_P227() -> None:
+    """P-227: node 1 suspects node 3 and takes it back. Node 0 no longer counts node 1's held
+    towards node 3's cut, so with node 2's SUSPECT alone it agrees on none; and node 3 stays
+    a member somebody has suspected, whose word on another cut does not count."""
+    net = Net(4)
+    net.open_table()
+    replica = net.replica(A)
+    net.cut_links.update({(D, A), (D, B), (D, C)})
+    _suspect_then_withdraw(net, B, D, A)
+    liveness = replica.liveness
+    assert NODE_IDS[B] not in liveness.claims.get(NODE_IDS[D], {})
+    assert NODE_IDS[B] in liveness.withdrawals[NODE_IDS[D]]
+    present = [m.node for m in replica.stable.members.values() if m.present]
+    assert NODE_IDS[D] in liveness.doubted(present)
+    net.submit(C, Suspect(NODE_IDS[D], net.replica(C).streams[NODE_IDS[D]].held))
+    net.deliver_where(lambda f: f.source == C and f.target == A and _kind(f) is Event)
+    assert not _own_bodies(net, A, Cut), "node 1's word is missing: no cut"
+    assert NODE_IDS[D] not in liveness.settled
+
+
+def test_a_member_withdraws_once_another_has_P228() -> None:
+    """P-228: node 0 suspects node 3 (joining node 1's SUSPECT); node 1 takes its own back
+    and node 3 is heard again. Nodes 0, 1 and 2 are a majority nobody suspects, yet the
+    cut needs node 1's word, which it does not give while it hears node 3: node 0 withdraws
+    too, or node 3's events ordered before the SUSPECTs would wait for ever."""
+    net = Net(4)
+    net.open_table()
+    replica = net.replica(A)
+    net.advance(1.0)  # node 0 has heard a majority for long enough to join a suspicion
+    net.tick_all()
+    net.run()
+    _suspect_then_withdraw(net, B, D, A)
+    assert [b.node for b in _own_bodies(net, A, Suspect)] == [NODE_IDS[D]], "P-86: joined"
+    assert NODE_IDS[D] in replica.liveness.suspected
+    net.advance(0.3)
+    net.tick(D)
+    heard = lambda f: f.source == D and f.target == A and _kind(f) is Heartbeat  # noqa: E731
+    assert net.deliver_where(heard)
+    assert NODE_IDS[D] not in replica.liveness.suspected
+    assert replica.streams[NODE_IDS[D]].ack_cap is None
+    assert _own_bodies(net, A, Unsuspect) == [Unsuspect(NODE_IDS[D])]
+    net.settle()
+    assert all(log == net.logs()[A] for log in net.logs())
 
 
 # -- agreeing on the cut --------------------------------------------------------------------------
