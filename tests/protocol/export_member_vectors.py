@@ -9,11 +9,20 @@ is in protocol/member_vectors.py; export_order_vectors writes these runs with th
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from typing import Any
 
 from dutchblitz.protocol.codec import decode
 from dutchblitz.protocol.effects import Effect, Send
-from dutchblitz.protocol.messages import Cut, Event, Heartbeat, Ready, RepairRequest, Suspect
+from dutchblitz.protocol.messages import (
+    Cut,
+    Event,
+    Heartbeat,
+    Ready,
+    RepairRequest,
+    Suspect,
+    Unsuspect,
+)
 
 from tests.protocol.replicas import NODE_IDS, SIGNERS, TABLE, Flight, Net
 
@@ -200,5 +209,96 @@ def silence() -> dict[str, Any]:
     return vector(net, "a member observer: a gap repaired, a silent member cut", checks)
 
 
+def _last_beat(net: RecordingNet) -> tuple[int, Heartbeat]:
+    """The observer's latest HEARTBEAT, and the step that sent it."""
+    for step in range(net.last_step(), -1, -1):
+        for send in reversed(net.step_sends[step]):
+            payload = decode(send.data).payload
+            if isinstance(payload, Heartbeat):
+                return step, payload
+    raise AssertionError("the observer sent no HEARTBEAT")
+
+
+def _acks_of(beat: Heartbeat) -> list[list[Any]]:
+    return [[a.node.hex(), a.held] for a in beat.acks]
+
+
+def from_seat(index: int, kind: type) -> Callable[[Flight], bool]:
+    """Picks the flights of one kind that seat ``index`` sends the observer."""
+
+    def wanted(flight: Flight) -> bool:
+        payload = flight.envelope().payload
+        return flight.source == index and flight.target == OBSERVER and isinstance(payload, kind)
+
+    return wanted
+
+
+def withdrawal() -> dict[str, Any]:
+    """Seat 2 suspects seat 3 and takes it back; the observer joins, holds back, withdraws."""
+    net = RecordingNet(4, OBSERVER)
+    net.open_table()
+    net.advance(1.0)  # everyone has heard a majority long enough to suspect (P-85)
+    net.tick_all()
+    net.run()
+    doubted, hid = NODE_IDS[3], NODE_IDS[3].hex()
+    held = net.replica(OBSERVER).streams[doubted].held
+    net.submit(2, Suspect(doubted, net.replica(2).streams[doubted].held))
+    since = net.last_step() + 1
+    net.deliver_where(from_seat(2, Event))
+    joined = net.last_step()
+    net.submit(3, Ready(True))  # heard by the observer, past the held it stated
+    later = net.last_own(3)[0]
+    net.deliver_where(from_seat(3, Event))
+    capped, beat = _last_beat(net)
+    assert [doubted.hex(), held] in _acks_of(beat), "P-87"
+    net.submit(2, Unsuspect(doubted))
+    net.deliver_where(from_seat(2, Event))
+    quiet = net.last_step()
+    net.advance(0.3)
+    net.tick(3)
+    net.deliver_where(from_seat(3, Heartbeat))
+    withdrew = net.last_step()
+    bodies = [decode(s.data).payload for _i, s in net.sent_since(since)]
+    assert Event(Unsuspect(doubted)) in bodies, "P-228"
+    net.advance(0.3)
+    net.tick(OBSERVER)
+    again, beat = _last_beat(net)
+    assert [doubted.hex(), later] in _acks_of(beat), "P-88"
+    net.settle()
+    assert all(log == net.logs()[OBSERVER] for log in net.logs())
+    checks = [
+        check("P-86", "sends", "a member that hears a majority joins another member's SUSPECT",
+              since=since, step=joined, to=None,
+              message=envelope({"type": "Event", "body": {"type": "Suspect", "node": hid,
+                                                          "held": held}})),
+        check("P-87", "acks", "its acknowledgements of the suspected member stop at the held "
+              "of its SUSPECT, though it holds a later event", step=capped,
+              acks=_acks_of(_beat_at(net, capped))),
+        check("P-227", "silent", "seat 2's UNSUSPECT alone withdraws nothing of the observer's",
+              since=since + 1, step=quiet, to=None,
+              message=envelope({"type": "Event", "body": {"type": "Unsuspect"}})),
+        check("P-228", "sends", "hearing the suspected member again once a member the cut "
+              "needs has withdrawn, it withdraws too", since=quiet + 1, step=withdrew,
+              to=None,
+              message=envelope({"type": "Event", "body": {"type": "Unsuspect", "node": hid}})),
+        check("P-226", "sends", "and says so on the wire, to every peer", since=quiet + 1,
+              step=withdrew, to=None,
+              message=envelope({"type": "Event", "body": {"type": "Unsuspect", "node": hid}})),
+        check("P-88", "acks", "then acknowledges the member's events again", step=again,
+              acks=_acks_of(beat)),
+        check("P-92", "members", "seat 2's SUSPECT, applied in order, removes it all the same; "
+              "it is admitted again"),
+        check("P-229", "order", "the UNSUSPECTs enter the log and change nothing in the game"),
+    ]  # fmt: skip
+    return vector(net, "a member observer: a suspicion joined, held to, and taken back", checks)
+
+
+def _beat_at(net: RecordingNet, step: int) -> Heartbeat:
+    beats = [decode(s.data).payload for s in net.step_sends[step]]
+    found = [b for b in beats if isinstance(b, Heartbeat)]
+    assert found, f"no HEARTBEAT at step {step}"
+    return found[-1]
+
+
 def member_runs() -> list[dict[str, Any]]:
-    return [acknowledgements(), silence()]
+    return [acknowledgements(), silence(), withdrawal()]

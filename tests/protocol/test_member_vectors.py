@@ -32,6 +32,7 @@ def test_the_runs_pass_and_cover_the_member_ids() -> None:
         assert failures(run) == {}
         named |= {check["spec"] for check in run["checks"]}
     assert {"P-66", "P-70", "P-76", "P-77", "P-85", "P-89", "P-196"} <= named
+    assert {"P-86", "P-87", "P-88", "P-226", "P-227", "P-228"} <= named
 
 
 def test_wrong_acknowledgements_are_caught() -> None:
@@ -67,3 +68,18 @@ def test_an_unreadable_run_fails_with_a_message() -> None:
     run = copy.deepcopy(runs()[0])
     run["observer_seed"] = "00" * 32
     assert all("seed" in message for message in failures(run).values())
+
+
+def test_without_the_other_withdrawal_the_observer_holds_on() -> None:
+    """P-228: without seat 2's UNSUSPECT, a majority nobody suspects can still agree on the
+    cut, so the observer keeps its suspicion when it hears seat 3 again (P-88)."""
+    run = copy.deepcopy(runs()[2])
+    quiet = next(c["step"] for c in run["checks"] if c["spec"] == "P-227")
+    assert "receive" in run["steps"][quiet]
+    del run["steps"][quiet]
+    failed = {
+        case.spec_id
+        for case in member_vectors.cases({"member_runs": [run]})
+        if case.run() is not None
+    }
+    assert {"P-226", "P-228", "P-88"} <= failed
