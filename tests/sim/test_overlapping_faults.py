@@ -17,6 +17,11 @@
   learnt the CUT of a later, empty stay of another player before its game reached the
   ADMIT that began that stay, took it as the cut of the earlier one, and waited in
   `dealing` for ever for the number that player skipped when it came back (P-84, P-90).
+- 1612: two one-way partitions and a crash at a table of three. A member withdraws its
+  suspicion of the restarted node (P-88) after the third member, cut off, has already
+  agreed on that node's cut from it. Had the UNSUSPECT made the node unsuspected again, its
+  word would have counted towards the cut of the third member, and two nodes would have
+  applied different logs: a withdrawn SUSPECT still counts as a suspicion (P-227).
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ from tests.rigs.sim import run_seed
 
 
 @pytest.mark.timeout(300)
-@pytest.mark.parametrize("seed", [144, 228, 278, 280, 2151])
+@pytest.mark.parametrize("seed", [144, 228, 278, 280, 1612, 2151])
 def test_overlapping_faults_that_stalled_finish_the_game(seed: int) -> None:
     summary = run_seed(seed, "overlapping")
     assert summary["rounds"] >= 1
