@@ -2,6 +2,7 @@
 
     python -m tests.structure            # print every figure; exit 1 if any is over its limit
     python -m tests.structure --quiet    # print only what is over
+    python -m tests.structure --path     # the modules a received PLAY crosses
 
 Figures (the "Done when" of the table's re-layout, see docs/architecture.md):
 
@@ -171,6 +172,10 @@ def over_limits() -> list[Over]:
 
 
 def main(argv: list[str]) -> int:
+    if "--path" in argv:
+        from tests import message_path
+
+        return message_path.main()
     quiet = "--quiet" in argv
     if not quiet:
         classes = methods_per_class()

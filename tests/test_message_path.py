@@ -1,0 +1,37 @@
+"""The path a received PLAY takes to the screen (tests/message_path.py) is measured."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from tests import message_path
+from tests.message_path import PROJECT, PathTrace, figures
+
+SEAT, CORE = PROJECT + "node.seat", PROJECT + "protocol.core"
+ORDER, LIVENESS = PROJECT + "protocol.order", PROJECT + "protocol.liveness"
+LAYOUT, SCREENS = PROJECT + "client.layout", PROJECT + "client.screens"
+
+
+def test_a_module_entered_twice_on_one_chain_is_a_return() -> None:
+    trace = PathTrace(b"")
+    trace.receive = [(SEAT,), (SEAT, CORE), (SEAT, CORE, ORDER, LIVENESS, CORE)]
+    trace.redraw = [(LAYOUT, SCREENS)]
+    found = figures(trace)
+    assert found.crossed == (PROJECT + "node.transport", SEAT, CORE, ORDER, LIVENESS, LAYOUT,
+                             SCREENS)  # fmt: skip
+    assert found.returns == ((CORE, ORDER, LIVENESS, CORE),)
+    assert found.deepest_receive == (SEAT, CORE, ORDER, LIVENESS, CORE)
+    assert found.deepest_redraw == (LAYOUT, SCREENS)
+
+
+@pytest.mark.timeout(120)
+def test_a_real_play_is_followed_from_the_socket_to_the_screen() -> None:
+    """Two bots on 127.0.0.1 in this process: the path starts at the transport, goes
+    through the seat and the replica, and ends in the client's screens."""
+    found = figures(asyncio.run(message_path._trace()))
+    assert found.crossed[:2] == (PROJECT + "node.transport", SEAT)
+    assert {CORE, PROJECT + "node.session", PROJECT + "client.state", LAYOUT} <= set(found.crossed)
+    assert found.deepest_receive[0] == SEAT and found.deepest_redraw[0] == LAYOUT
+    assert "modules crossed" in message_path.report(found)
