@@ -99,7 +99,8 @@ class Liveness:
         me = replica.me.node
         if body.held < replica.senders.first_seq(body.node) - 1:
             return []  # about a stream the node has since left behind
-        if body.node not in self.claims and len(self.claims) >= MAX_CLAIM_TARGETS:
+        targets = self.claims.keys() | self.withdrawals.keys()  # a withdrawn one still doubts
+        if body.node not in targets and len(targets) >= MAX_CLAIM_TARGETS:
             replica.counters.drop("too_many_claims")
             return []
         self.claims.setdefault(body.node, {})[sender] = body.held

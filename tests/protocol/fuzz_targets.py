@@ -271,7 +271,9 @@ def check_bounds(replica: Replica) -> None:
         assert len(stream.parked) <= MAX_AHEAD
         assert len(stream.acks) <= len(streams)
     assert len(replica.membership.endpoints) <= MAX_ENDPOINTS
-    assert len(replica.liveness.claims) <= MAX_CLAIM_TARGETS
+    liveness = replica.liveness
+    assert len(liveness.claims.keys() | liveness.withdrawals.keys()) <= MAX_CLAIM_TARGETS
+    assert all(len(by) <= len(streams) for by in liveness.withdrawals.values())
     assert all(len(by) <= len(streams) for by in replica.liveness.claims.values())
     assert len(replica.liveness.settled) <= MAX_SETTLED + members
     assert len(replica.membership.admitted) <= MAX_ADMITTING

@@ -12,6 +12,7 @@ import time
 from dutchblitz.protocol.codec import MAX_UINT63, decode, encode
 from dutchblitz.protocol.effects import PeerSeen, Send
 from dutchblitz.protocol.guard import (
+    MAX_CLAIM_TARGETS,
     MAX_CLOCK_JUMP,
     MAX_ENDPOINTS,
     MAX_NEW_PEERS_PER_HELLO,
@@ -28,6 +29,8 @@ from dutchblitz.protocol.messages import (
     PeerAddress,
     Ready,
     RepairRequest,
+    Suspect,
+    Unsuspect,
 )
 
 from tests.protocol.replicas import EPOCH, NODE_IDS, TABLE, Net
@@ -152,3 +155,18 @@ def test_past_the_lobby_only_seated_players_come_back_P107() -> None:
     assert NODE_IDS[2] not in net.replica(0).stable.members
     assert net.replica(0).log[-1].outcome.refusal == "in_play"
     assert net.replica(0).log[-1].outcome == net.replica(1).log[-1].outcome
+
+
+def test_withdrawn_suspicions_count_towards_the_targets_bound() -> None:
+    """A member that suspects and withdraws, target after target, leaves at most
+    MAX_CLAIM_TARGETS targets behind: a withdrawn SUSPECT still doubts its target (P-227)."""
+    net = Net(2)
+    net.open_table()
+    replica = net.replica(0)
+    for n in range(MAX_CLAIM_TARGETS + 20):
+        net.submit(1, Suspect(_id(n), 0))
+        net.submit(1, Unsuspect(_id(n)))
+        net.deliver_where(lambda f: f.source == 1 and f.target == 0)
+    liveness = replica.liveness
+    assert len(liveness.claims.keys() | liveness.withdrawals.keys()) == MAX_CLAIM_TARGETS
+    assert replica.counters.dropped["too_many_claims"] == 20
