@@ -4,9 +4,9 @@ A member that hears a majority of the table suspects a member silent for too lon
 (a SUSPECT event states how much of its stream it holds) and joins a suspicion another
 member has stated; once every unsuspected survivor has stated its own, the cut is the
 least of them, announced with a CUT event that every node adopts. A member that takes a
-suspicion back says so with an UNSUSPECT event: its word no longer bounds the cut. A BYE cuts its
-sender's stream where it stands. A member admitted again starts afresh: what was said
-about an earlier stay is void.
+suspicion back says so with an UNSUSPECT event: its word no longer bounds the cut. A BYE
+cuts its sender's stream where it stands. A member admitted again starts afresh: what was
+said about an earlier stay is void.
 """
 
 from __future__ import annotations
