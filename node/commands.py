@@ -14,7 +14,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import NoReturn
 
-from dutchblitz.protocol.gamefile import GameFileError
+from dutchblitz.protocol.gamefile import GameFileError, Refusal
 from dutchblitz.protocol.limits import MAX_GAME_FILE
 
 from .archive import Archive, KeptGame, PlayerStats
@@ -185,7 +185,7 @@ def open_replay(argv: Sequence[str]) -> tuple[ReplaySession | None, int]:
 def _read(path: Path) -> bytes:
     try:
         if path.stat().st_size > MAX_GAME_FILE:
-            raise GameFileError("the file is larger than a game file can be")
+            raise GameFileError("the file is larger than a game file can be", Refusal.TOO_LARGE)
         return path.read_bytes()
     except OSError as error:
         raise StoreError(f"cannot read {path}: {error.strerror or error}") from None

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 import msgpack
@@ -31,8 +32,29 @@ VERSION = 1
 SEAL_CONTEXT = b"DBGAME\x00\x01"  # what the seal signs comes after this: never an envelope
 
 
+class Refusal(StrEnum):
+    """Why a file is refused, as spec/vectors/gamefile.json names it (spec/replay.md section 4)."""
+
+    TOO_LARGE = "too_large"  # G-6
+    NOT_A_GAME_FILE = "not_a_game_file"  # G-1
+    DAMAGED = "damaged"  # G-1, G-3
+    NEWER = "newer"  # G-2
+    SEAL = "seal"  # G-4
+    KEY = "key"  # G-9
+    EVENT_DAMAGED = "event_damaged"  # G-7
+    OTHER_TABLE = "other_table"  # G-7
+    SIGNATURE = "signature"  # G-8
+    TWICE = "twice"  # G-13
+    UNFINISHED = "unfinished"  # G-10, G-11
+    DIGEST = "digest"  # G-12
+
+
 class GameFileError(Exception):
-    """The file cannot be replayed; the text is one line for the player."""
+    """The file cannot be replayed; the text is one line for the player, ``reason`` its kind."""
+
+    def __init__(self, text: str, reason: Refusal) -> None:
+        super().__init__(text)
+        self.reason = reason
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,25 +138,30 @@ DAMAGED = "the file is truncated or damaged"
 def read_game_file(data: bytes) -> GameFile:
     """The file's contents, its seal checked; ``GameFileError`` if anything is wrong."""
     if len(data) > MAX_GAME_FILE:
-        raise GameFileError(f"the file is larger than a game file can be ({MAX_GAME_FILE} bytes)")
+        raise GameFileError(
+            f"the file is larger than a game file can be ({MAX_GAME_FILE} bytes)", Refusal.TOO_LARGE
+        )
     outer = _unpack(data)
     if not isinstance(outer, list) or not outer or outer[0] != FORMAT:
-        raise GameFileError("not a Dutch Blitz game file")
+        raise GameFileError("not a Dutch Blitz game file", Refusal.NOT_A_GAME_FILE)
     if len(outer) < 2 or not isinstance(outer[1], int) or isinstance(outer[1], bool):
-        raise GameFileError(DAMAGED)
+        raise GameFileError(DAMAGED, Refusal.DAMAGED)
     if outer[1] > VERSION:
         raise GameFileError(
             f"the file is of a newer format ({outer[1]}; this blitz-node reads {VERSION}): "
-            "update blitz-node to replay it"
+            "update blitz-node to replay it",
+            Refusal.NEWER,
         )
     if outer[1] != VERSION or len(outer) != 4:
-        raise GameFileError(DAMAGED)
+        raise GameFileError(DAMAGED, Refusal.DAMAGED)
     _, _, body, seal = outer
     if not isinstance(body, bytes) or not isinstance(seal, bytes) or len(seal) != AUTH_SIZE:
-        raise GameFileError(DAMAGED)
+        raise GameFileError(DAMAGED, Refusal.DAMAGED)
     kept_by = node_id_of(seal[:PUBLIC_KEY_SIZE])
     if not check_auth(kept_by, SEAL_CONTEXT + body, seal):
-        raise GameFileError("the file's seal does not match its contents: it was changed")
+        raise GameFileError(
+            "the file's seal does not match its contents: it was changed", Refusal.SEAL
+        )
     return _contents(_unpack(body), kept_by)
 
 
@@ -142,7 +169,7 @@ def _unpack(data: bytes) -> Any:
     try:
         return msgpack.unpackb(data, raw=False, strict_map_key=True)
     except (ValueError, TypeError, msgpack.UnpackException, RecursionError):
-        raise GameFileError(DAMAGED) from None
+        raise GameFileError(DAMAGED, Refusal.DAMAGED) from None
 
 
 def _contents(body: Any, kept_by: bytes) -> GameFile:
@@ -166,7 +193,7 @@ def _contents(body: Any, kept_by: bytes) -> GameFile:
     except (KeyError, TypeError, ValueError):
         sound = False
     if not sound:
-        raise GameFileError(DAMAGED)
+        raise GameFileError(DAMAGED, Refusal.DAMAGED)
     return GameFile(table, epoch, game, digest, pairs, tuple(events), kept_by)
 
 
@@ -174,7 +201,7 @@ def check_game_file(data: bytes) -> CheckedGame:
     """Read a game file and check it whole (G-6 to G-12); ``GameFileError`` if it fails."""
     found = read_game_file(data)
     if any(node_id_of(key) != node for node, key in found.keys):
-        raise GameFileError("a player's key in the file does not match the player")
+        raise GameFileError("a player's key in the file does not match the player", Refusal.KEY)
     game = Game()
     chain = b""
     held: set[tuple[bytes, int]] = set()
@@ -183,7 +210,7 @@ def check_game_file(data: bytes) -> CheckedGame:
     for index, raw in enumerate(found.events):
         envelope = _signed_event(found, index, raw)
         if (envelope.sender, envelope.seq) in held:
-            raise GameFileError(f"event {index + 1} of the file is there twice")
+            raise GameFileError(f"event {index + 1} of the file is there twice", Refusal.TWICE)
         held.add((envelope.sender, envelope.seq))
         assert isinstance(envelope.payload, Event)
         phase = game.phase
@@ -195,9 +222,13 @@ def check_game_file(data: bytes) -> CheckedGame:
             start = index
     ended = game.phase == Phase.OVER and game.audit_complete() and game.game_number == found.game
     if start is None or not ended:
-        raise GameFileError("the file does not hold a finished game: it is incomplete")
+        raise GameFileError(
+            "the file does not hold a finished game: it is incomplete", Refusal.UNFINISHED
+        )
     if log_digest(chain, game.public_form()) != found.digest:
-        raise GameFileError("the events do not give the game's digest: the file was changed")
+        raise GameFileError(
+            "the events do not give the game's digest: the file was changed", Refusal.DIGEST
+        )
     return CheckedGame(found, tuple(entries), start, game)
 
 
@@ -206,10 +237,16 @@ def _signed_event(found: GameFile, index: int, raw: bytes) -> Envelope:
     try:
         envelope = decode(raw)
     except ProtocolError:
-        raise GameFileError(f"event {index + 1} of the file is damaged") from None
+        raise GameFileError(
+            f"event {index + 1} of the file is damaged", Refusal.EVENT_DAMAGED
+        ) from None
     if not isinstance(envelope.payload, Event) or envelope.table != found.table:
-        raise GameFileError(f"event {index + 1} of the file is not an event of its table")
+        raise GameFileError(
+            f"event {index + 1} of the file is not an event of its table", Refusal.OTHER_TABLE
+        )
     key = dict(found.keys).get(envelope.sender)
     if key != envelope.auth[:PUBLIC_KEY_SIZE] or not authentic(envelope.sender, raw, envelope.auth):
-        raise GameFileError(f"event {index + 1} of the file fails its signature check")
+        raise GameFileError(
+            f"event {index + 1} of the file fails its signature check", Refusal.SIGNATURE
+        )
     return envelope
