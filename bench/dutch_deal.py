@@ -45,12 +45,8 @@ def _cpu(work: Callable[[], object], repeat: int) -> float:
     return statistics.median(times)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--players", type=int, default=6)
-    parser.add_argument("--repeat", type=int, default=5)
-    args = parser.parse_args()
-    players = args.players
+def figures(players: int, repeat: int) -> dict[str, float]:
+    """Each figure's median processor time in milliseconds (``baseline_ms`` the baseline)."""
     secrets = [mental.key_secret(_seed("key", s)) for s in range(players)]
     publics = [mental.public_key(x) for x in secrets]
     joint = mental.joint_key(publics)
@@ -109,23 +105,41 @@ def main() -> None:
     def deck_decoding() -> None:
         wire.decode(deck_bytes)
 
-    baseline = _cpu(one_multiply, args.repeat) / 1000
-    shuffle_time = _cpu(shuffles, args.repeat)
-    check_time = _cpu(one_node_checks, args.repeat)
-    open_time = _cpu(opening, args.repeat)
-    in_all = shuffle_time + players * check_time
-    one_node = shuffle_time / players + check_time
+    baseline = _cpu(one_multiply, repeat) / 1000
+    shuffle_time = _cpu(shuffles, repeat)
+    check_time = _cpu(one_node_checks, repeat)
+    seconds = {
+        "baseline_ms": baseline,
+        "shuffle_all_ms": shuffle_time + players * check_time,
+        "shuffle_one_node_ms": shuffle_time / players + check_time,
+        "opening_ms": _cpu(opening, repeat),
+        "sealed_opening_ms": _cpu(sealed_opening, repeat),
+        "deck_decoding_ms": _cpu(deck_decoding, repeat),
+    }
+    return {name: value * 1000 for name, value in seconds.items()}
 
-    def line(what: str, seconds: float) -> str:
-        return f"{what:<44} {seconds * 1000:9.3f} ms  {seconds / baseline:8.0f} x baseline"
 
-    print(f"Dutch deal, {players} players, median of {args.repeat} (processor time)")
-    print(line("baseline: one scalar multiplication", baseline))
-    print(line(f"mask-and-shuffle by {players}, checked by all", in_all))
-    print(line("  of which one node (its shuffle, its checks)", one_node))
-    print(line("opening one card to one player", open_time))
-    print(line("  the same, sealed and through the wire", _cpu(sealed_opening, args.repeat)))
-    print(line("decoding one published deck", _cpu(deck_decoding, args.repeat)))
+LINES = (
+    ("baseline_ms", "baseline: one scalar multiplication"),
+    ("shuffle_all_ms", "mask-and-shuffle by {players}, checked by all"),
+    ("shuffle_one_node_ms", "  of which one node (its shuffle, its checks)"),
+    ("opening_ms", "opening one card to one player"),
+    ("sealed_opening_ms", "  the same, sealed and through the wire"),
+    ("deck_decoding_ms", "decoding one published deck"),
+)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=6)
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args()
+    found = figures(args.players, args.repeat)
+    baseline = found["baseline_ms"]
+    print(f"Dutch deal, {args.players} players, median of {args.repeat} (processor time)")
+    for key, what in LINES:
+        label = what.format(players=args.players)
+        print(f"{label:<44} {found[key]:9.3f} ms  {found[key] / baseline:8.0f} x baseline")
 
 
 if __name__ == "__main__":

@@ -20,9 +20,13 @@ Figures (what each is: docs/performance.md):
 * rules engine: moves applied per second (bench/engine.py);
 * node: resident memory after the throughput run, catch-up time of a restarted
   node that reloads a log holding a whole round, and time from launch until every
-  peer is discovered.
+  peer is discovered;
+* spectators: commit latency at a table of 4 followed by 0, 4 and 8 headless
+  spectators (bench/commit_latency.py --spectators), against the same round trip;
+* Dutch's deal with no dealer (bench/dutch_deal.py): the shuffle by 6 players and
+  one card's opening, in processor time, against one scalar multiplication.
 
-``--quick`` runs a short version (2 and 4 nodes, fewer seconds). The machine is
+``--quick`` runs a short version (2 and 4 nodes, 0 and 4 spectators, fewer seconds). The machine is
 shared and has few cores, so wall-clock figures are noisy: compare the ratios,
 and repeat a run before believing a change.
 """
@@ -44,10 +48,11 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import commit_latency as processes
+import dutch_deal
 import floor as bare_pattern
 import msgpack
 
-GOALS = {
+GOALS: dict[str, Any] = {
     "commit_p50_ratio": {"4": 2.0, "8": 3.0},
     "throughput_moves_per_s": {"4": 2000},
     "codec_ratio": 3.0,
@@ -55,6 +60,8 @@ GOALS = {
     "rss_mb": 60.0,
     "catchup_s": 1.0,
     "discovery_s": 2.0,
+    "dutch_shuffle_all_ms": 300.0,  # 6 players, every node's checks included
+    "dutch_opening_ms": 20.0,
 }
 
 
@@ -245,6 +252,21 @@ def latency_figures(
     return {"p50": p50, "p99": p99, "ms": ms, "found": found, "formed": formed, "moves": moves}
 
 
+def spectator_figures(
+    counts: Sequence[int], seconds: float, prefix: list[str], rtt: float
+) -> dict[str, list[float]]:
+    """Commit latency p50 and p99 (ms, and p50 as a multiple of ``rtt``) at 4 nodes with
+    each count of headless spectators following the table."""
+    found: dict[str, list[float]] = {}
+    for count in counts:
+        run = processes.table_run(4, process_args(seconds, "fast", None), prefix, count)
+        latencies = run["latencies"]
+        if latencies:
+            a, b = statistics.median(latencies), processes.percentile(latencies, 0.99)
+            found[str(count)] = [a * 1e3, b * 1e3, a / rtt]
+    return found
+
+
 def throughput_figures(sizes: Sequence[int], seconds: float, prefix: list[str]) -> dict[str, Any]:
     """Final moves per second, counted at one node, with flat-out bots.
 
@@ -391,8 +413,32 @@ def print_table(figures: dict[str, Any]) -> None:
         ("restarted node catches up (s)", fmt(figures["catchup_s"]), "< 1"),
         ("every peer discovered (s, worst)", fmt(figures["discovery_s"]), "< 2"),
     ]
+    rows += spectator_and_deal_rows(figures)
     for name, measured, goal in rows:
         print(f"{name:<44}{measured:>20}  {goal:<14}")
+
+
+def spectator_and_deal_rows(figures: dict[str, Any]) -> list[tuple[str, str, str]]:
+    rows = [
+        (
+            f"commit p50 / p99, 4 nodes, {count} spectators",
+            f"{p50:.1f} / {p99:.1f} ms ({ratio:.1f}x RTT)",
+            "as with 0",
+        )
+        for count, (p50, p99, ratio) in figures["spectators_commit_ms"].items()
+    ]
+    deal = figures["dutch_deal_ms"]
+    base = deal["baseline_ms"]
+    rows += [
+        ("Dutch: one scalar multiplication (ms)", f"{base:.3f}", ""),
+        ("Dutch: shuffle by 6, checked by all (ms)",
+         f"{deal['shuffle_all_ms']:.1f} ({deal['shuffle_all_ms'] / base:.0f}x)",
+         f"<= {GOALS['dutch_shuffle_all_ms']:g}"),
+        ("Dutch: opening one card, sealed (ms)",
+         f"{deal['sealed_opening_ms']:.1f} ({deal['sealed_opening_ms'] / base:.0f}x)",
+         f"<= {GOALS['dutch_opening_ms']:g}"),
+    ]  # fmt: skip
+    return rows
 
 
 def plot(figures: dict[str, Any], path: Path) -> None:
@@ -455,6 +501,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         floor = bare_pattern.figures(sizes, [4] if quick else [4, 8], seconds, prefix)
         catchup = catchup_figure(seconds, prefix)
         memory = memory_figure(25 if quick else 75, prefix)
+        watched = spectator_figures([0, 4] if quick else [0, 4, 8], seconds, prefix, rtt)
     figures["commit_p50_ratio"] = latency["p50"]
     figures["commit_p99_ratio"] = latency["p99"]
     figures["commit_ms"] = latency["ms"]
@@ -485,6 +532,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     figures["codec"] = codec
     figures["codec_ratio"] = codec["codec_ratio"]
     figures.update(engine_figures(quick))
+    figures["spectators_commit_ms"] = watched
+    figures["dutch_deal_ms"] = dutch_deal.figures(6, 2 if quick else 5)
     print_table(figures)
     if args.json:
         args.json.write_text(json.dumps(figures, indent=1, sort_keys=True) + "\n")

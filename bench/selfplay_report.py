@@ -122,12 +122,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"levels, each against the one below at the think time of `fast`, {duel_count} rounds")
     print(f"  {'level':<20}{'won':>6}{'tied':>6}{'share':>8}{'goal':>8}")
     duels = [duel(LADDER[i + 1], LADDER[i], duel_count, args.seed) for i in range(len(LADDER) - 1)]
-    for row in duels:
-        met = row.share >= WIN_GOAL
+    for pair in duels:
+        met = pair.share >= WIN_GOAL
         missed += not met
         print(
-            f"  {row.higher + ' v ' + row.lower:<20}{row.wins:>6}{row.ties:>6}"
-            f"{row.share:>8.1%}{'>=' + format(WIN_GOAL, '.0%'):>8}{'' if met else '  MISSED'}"
+            f"  {pair.higher + ' v ' + pair.lower:<20}{pair.wins:>6}{pair.ties:>6}"
+            f"{pair.share:>8.1%}{'>=' + format(WIN_GOAL, '.0%'):>8}{'' if met else '  MISSED'}"
         )
     elapsed = time.perf_counter() - started
     print(f"{'every goal met' if not missed else f'{missed} goals missed'} in {elapsed:.1f} s")

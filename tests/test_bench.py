@@ -25,6 +25,8 @@ KEYS = (
     "floor_moves_per_s",
     "throughput_cpu_ms_per_move",
     "throughput_main_thread_share",
+    "spectators_commit_ms",
+    "dutch_deal_ms",
 )
 
 
@@ -49,4 +51,6 @@ def test_quick_run_writes_every_key(tmp_path: Path) -> None:
     assert 0 < figures["throughput_main_thread_share"]["4"] <= 1
     assert figures["floor_p50_ratio"]["2"] > 0 and figures["floor_moves_per_s"]["4"] > 0
     assert figures["cost_growth"]["4"]["messages_per_event"] >= 3
-    assert "commit p50" in done.stdout
+    assert set(figures["spectators_commit_ms"]) == {"0", "4"}
+    assert figures["dutch_deal_ms"]["sealed_opening_ms"] > 0
+    assert "commit p50" in done.stdout and "Dutch: shuffle by 6" in done.stdout
