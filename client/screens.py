@@ -343,6 +343,9 @@ def lobby_screen(state: ClientState) -> StyleAndTextTuples:
         text.line(" Each Key must read the same on every player's screen: compare them aloud.")
     text.line()
     text.line(seated_line(state, players), "class:count")
+    if len(players) < 2:
+        for door in snap.unanswered:
+            text.line(" " + words.unanswered_text(peer_address(door)), "class:strong")
     watchers_line(text, snap)
     if snap.watching:
         return text.fragments

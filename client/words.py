@@ -119,6 +119,11 @@ def tv_text(tv: TvLink) -> str:
     return f"{tv.url}  (this machine only)"
 
 
+def unanswered_text(address: str) -> str:
+    """A ``--peer`` door that never answers: most often not the address its node listens on."""
+    return f"No answer at {address}: --peer takes the Address their lobby shows"
+
+
 def say(refused: Refused) -> str:
     """The words for a refusal."""
     what = refused.what

@@ -268,6 +268,9 @@ class Snapshot:
     tv: TvLink | None = None  # the TV view this node serves (None: none)
     watchers: tuple[str, ...] = ()  # who watches the table, as this node knows (section 26)
     watching: bool = False  # this node is a spectator: it follows the game, and plays nothing
+    # --peer doors ("tcp://127.0.0.1:5555") knocked at that have not answered for a while:
+    # most often an address their node does not listen on (node/knocks.py)
+    unanswered: tuple[str, ...] = ()
 
 
 class Session(Protocol):

@@ -8,7 +8,7 @@ news for the screen: the first of a kind at once, then at most one a
 ``DOOR_NEWS_EVERY_S``, counting the knocks in between. Notes of other kinds (a
 knock for another table, a malformed message) stay in the log. The other way round,
 a door that turns our own knock away for good (a wrong passphrase, another table or
-version: ``FINAL_REFUSALS`` in runtime.py) is told the same way, with its address.
+version: ``FINAL_REFUSALS`` in knocks.py) is told the same way, with its address.
 """
 
 from __future__ import annotations

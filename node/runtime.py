@@ -47,9 +47,10 @@ from dutchblitz.protocol.table.game import Game, Phase
 
 from . import botseats
 from .discovery import Advert, Discovery, Found
-from .door import Card, Door, DoorRefused, knock
+from .door import Card, Door, knock
 from .doorbell import Refusals
 from .interfaces import Interface, choose_interface
+from .knocks import Knocks
 from .roster import Roster, Source
 from .seat import LocalSeat, SeatConfig
 from .statelock import StateLock, claim_state_dir
@@ -61,10 +62,6 @@ from .watch import WatchSeat
 log = logging.getLogger("dutchblitz.node")
 
 TABLE_SOCKET_FILE = "table-socket.json"  # the table port and let-in keys, for a restart
-KNOCK_RETRY_S = 1.0  # first wait between knocks at a seed's door that is not answering yet
-KNOCK_RETRY_MAX_S = 8.0
-# A door that says this will say it again: knocking on would only spend guesses.
-FINAL_REFUSALS = frozenset({"wrong passphrase", "other table", "bad card", "version"})
 SEED_WAIT_S = 3.0  # how long the seat waits for the seeds' doors before looking for a table
 
 
@@ -189,7 +186,7 @@ class Node:
     started_at: float = 0.0
     _tasks: list[asyncio.Task[None]] = field(default_factory=list)
     _seeds: list[str] = field(default_factory=list)
-    _knocking: dict[str, asyncio.Task[None]] = field(default_factory=dict)
+    knocks: Knocks | None = None  # at the --peer doors, and a private table's found ones
     watchers: list[Callable[[], None]] = field(default_factory=list)
     refused_us: Refusals = field(default_factory=Refusals)  # doors that turned us away
     unwritten: str = ""  # why a game's result could not be written ("": every one was)
@@ -199,6 +196,9 @@ class Node:
         loop = asyncio.get_running_loop()
         self.started_at = loop.time()
         self._seeds = [resolve_peer(spec) for spec in options.peers]
+        self.knocks = Knocks(
+            self.knock_at, loop.time, self._notify, self._label, refused=self._refused_us
+        )
         try:
             self.interface = choose_interface(options.interface)
         except LookupError as error:
@@ -344,33 +344,23 @@ class Node:
         return card
 
     def _knock_later(self, door_endpoint: str) -> asyncio.Task[None]:
-        """Knock at a door in the background, unless we are knocking there already."""
-        knocking = self._knocking.get(door_endpoint)
-        if knocking is None or knocking.done():
-            knocking = asyncio.ensure_future(self._knock_until_in(door_endpoint))
-            self._knocking[door_endpoint] = knocking
+        """Knock at a door in the background until it lets us in (node/knocks.py)."""
+        assert self.knocks is not None
+        knocking = self.knocks.start(door_endpoint)
+        if knocking not in self._tasks:
             self._tasks.append(knocking)
         return knocking
 
-    async def _knock_until_in(self, door_endpoint: str) -> None:
-        """Knock at a ``--peer`` door until it lets us in; give up only when it never will."""
-        main = self.main
-        label = main.label if main is not None else "node"
-        wait = KNOCK_RETRY_S
-        while True:
-            try:
-                await self.knock_at(door_endpoint)
-                return
-            except DoorRefused as error:
-                if error.reason == "self":
-                    return  # our own door, under another address
-                if error.reason in FINAL_REFUSALS:
-                    return self.refused_us.add(label, door_endpoint, error.reason)
-                log.debug("%s: knocking at %s: %s", label, door_endpoint, error.reason)
-            except (OSError, zmq.ZMQError) as error:
-                log.debug("%s: knocking at %s: %s", label, door_endpoint, error)
-            await asyncio.sleep(wait)
-            wait = min(2 * wait, KNOCK_RETRY_MAX_S)
+    def _refused_us(self, door_endpoint: str, reason: str) -> None:
+        self.refused_us.add(self._label(), door_endpoint, reason)
+
+    def _label(self) -> str:
+        return self.main.label if self.main is not None else "node"
+
+    def unanswered_peers(self) -> tuple[str, ...]:
+        """The --peer doors that have not answered a knock for a while (node/knocks.py)."""
+        silent = self.knocks.unanswered() if self.knocks is not None else ()
+        return tuple(door for door in silent if door in self._seeds)
 
     async def _start_discovery(self, signer: Signer, name: str, endpoint: str) -> None:
         assert self.interface is not None and self.door is not None

@@ -164,6 +164,7 @@ class NodeSession:
             else missing_players(replica, loop.time(), seat.steward.grace),
             game_on=seat.game_on(),
             tv=tv_link(node.options.web, node.interface.address if node.interface else ""),
+            unanswered=node.unanswered_peers(),
             watchers=replica.spectators.names() if replica is not None else (),
         )
 

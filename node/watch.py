@@ -229,4 +229,5 @@ def spectator_snapshot(node: Node, seat: LocalSeat) -> Snapshot:
         watchers=follower.watchers(loop.time()) if follower is not None else (),
         watching=True,
         tv=tv_link(node.options.web, node.interface.address if node.interface else ""),
+        unanswered=node.unanswered_peers(),
     )
