@@ -77,6 +77,26 @@ class _Logged:
         return True
 
 
+LOOPBACK = "127.0.0.1"
+
+
+def _also_on_loopback(router: zmq.asyncio.Socket, host: str, endpoint: str) -> str:
+    """Bind the door on 127.0.0.1 too, on its port, and say where ("": the port is taken there).
+
+    A node of this machine may then knock with ``--peer 127.0.0.1:PORT`` although this node
+    listens on its LAN address: whoever reaches loopback reaches that address too, so no one
+    new can knock. The card it hands out still names the table socket's LAN endpoint."""
+    if host == LOOPBACK:
+        return ""
+    there = f"tcp://{LOOPBACK}:{endpoint.rpartition(':')[2]}"
+    try:
+        router.bind(there)
+    except zmq.ZMQError as error:
+        log.info("door: not on %s too: %s", there, error)
+        return ""
+    return there
+
+
 # --- the door -----------------------------------------------------------------------------
 
 
@@ -90,6 +110,7 @@ class Door:
         on_admit: Callable[[Card], None],
     ) -> None:
         self.endpoint: str = router.getsockopt_string(zmq.LAST_ENDPOINT)
+        self.loopback = ""  # the same door on 127.0.0.1 too ("": not there)
         self._router = router
         self._keeper = keeper
         self._on_admit = on_admit
@@ -134,6 +155,7 @@ class Door:
             router.close(linger=0)
             raise
         door = cls(router, keeper, on_admit)
+        door.loopback = _also_on_loopback(router, host, door.endpoint)
         door._task = asyncio.get_running_loop().create_task(door._serve(), name="door")
         return door
 

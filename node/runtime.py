@@ -233,7 +233,9 @@ class Node:
             self.door.endpoint,
             self.interface.describe(),
         )
-        seeds = [seed for seed in self._seeds if seed != self.door.endpoint]
+        seeds = [
+            seed for seed in self._seeds if seed not in (self.door.endpoint, self.door.loopback)
+        ]
         knocks = [self._knock_later(seed) for seed in seeds]
         if options.discovery:
             await self._start_discovery(signer, name, transport.endpoint)

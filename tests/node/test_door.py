@@ -95,14 +95,16 @@ async def open_door(
     table: str = TABLE,
     limits: DoorLimits | None = None,
     on_admit: Callable[[Card], None] | None = None,
+    host: str = "127.0.0.1",
+    port: int = 0,
 ) -> Table:
     who = signer(n)
     card = card_of(who, f"door{n}", 6000 + n)
     admitted: list[Card] = []
     door = await Door.open(
         ctx,
-        "127.0.0.1",
-        0,
+        host,
+        port,
         signer=who,
         table=table,
         passphrase=passphrase,
@@ -306,6 +308,46 @@ def test_knocking_at_ones_own_door_is_refused() -> None:
                 assert table.admitted == []
             finally:
                 table.door.close()
+
+    run(main())
+
+
+def test_a_door_on_another_address_answers_at_loopback_too() -> None:
+    """A node on its LAN address can be named as --peer 127.0.0.1:PORT from its own machine
+    (127.0.0.2 stands in for the LAN address: Linux's loopback answers all of 127/8)."""
+
+    async def main() -> None:
+        async with context() as ctx:
+            table = await open_door(ctx, host="127.0.0.2")
+            try:
+                port = table.door.endpoint.rpartition(":")[2]
+                assert table.door.endpoint == f"tcp://127.0.0.2:{port}"
+                assert table.door.loopback == f"tcp://127.0.0.1:{port}"
+                assert await knock_as(ctx, table.door.loopback) == table.card
+                assert await refused(knock_as(ctx, table.door.loopback, 1)) == "self"
+            finally:
+                table.door.close()
+            on_loopback = await open_door(ctx)
+            on_loopback.door.close()
+            assert on_loopback.door.loopback == ""  # already there
+
+    run(main())
+
+
+def test_a_door_whose_port_is_taken_at_loopback_opens_on_its_address_alone() -> None:
+    async def main() -> None:
+        async with context() as ctx:
+            squatter = ctx.socket(zmq.ROUTER)
+            squatter.setsockopt(zmq.LINGER, 0)
+            squatter.bind("tcp://127.0.0.1:*")
+            port = int(squatter.getsockopt_string(zmq.LAST_ENDPOINT).rpartition(":")[2])
+            table = await open_door(ctx, host="127.0.0.2", port=port)
+            try:
+                assert table.door.loopback == ""
+                assert await knock_as(ctx, table.door.endpoint) == table.card
+            finally:
+                table.door.close()
+                squatter.close(linger=0)
 
     run(main())
 
