@@ -12,6 +12,7 @@ from prompt_toolkit.application import Application
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
+from .games import DEFAULT_GAME
 from .keys import create_key_bindings
 from .layout import STYLE, build_layout, sync_focus
 from .state import ClientState
@@ -69,8 +70,10 @@ def build_app(
     output: Output | None = None,
     *,
     clock: Callable[[], float] = time.monotonic,
+    game: str = DEFAULT_GAME,
 ) -> BlitzApp:
-    return BlitzApp(ClientState(session, clock), input, output)
+    """The table, drawn with the face of ``game`` (a tag in ``games/registry.py``)."""
+    return BlitzApp(ClientState(session, clock, game), input, output)
 
 
 async def run_app(

@@ -1,22 +1,11 @@
-"""The key map as data: ``keys.py`` binds it, the help screen and the README list it.
-
-Play keys sit under a touch-typist's left hand (home row and the row above), so
-the right hand stays free and the eyes stay on the centre piles.
+"""The table's key map as data (the lobby, after a game, everywhere, a replay): ``keys.py``
+binds it, the help screens and the README list it. A game's own keys, at its table, are
+in its folder (``games/blitz/keymap.py``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-# -- at the table -----------------------------------------------------------------------
-BLITZ_TO_CENTRE = "e"
-WOOD_TO_CENTRE = "w"
-POST_KEYS = ("a", "s", "d", "f", "g")  # Post stacks 1 to 5, left to right
-FLIP_KEYS = ("space", "r")  # flip three, or turn the Wood over when the hand is empty
-STUCK = "x"
-BLITZ_ONTO_POST = "b"  # then a Post key
-WOOD_ONTO_POST = "v"  # then a Post key
-SCORES = "tab"
 
 # -- in the lobby -----------------------------------------------------------------------
 NAME = "n"
@@ -42,23 +31,6 @@ class KeyHelp:
     keys: str
     what: str
 
-
-def _shown(key: str) -> str:
-    return {"space": "Space", "tab": "Tab", "escape": "Esc"}.get(key, key)
-
-
-TABLE_HELP: tuple[KeyHelp, ...] = (
-    KeyHelp(BLITZ_TO_CENTRE, "Blitz top to the centre"),
-    KeyHelp(" ".join(POST_KEYS), "Post stack 1-5 to the centre"),
-    KeyHelp(WOOD_TO_CENTRE, "Wood top to the centre"),
-    KeyHelp(" / ".join(_shown(k) for k in FLIP_KEYS), "flip 3 (empty hand: turn Wood)"),
-    KeyHelp(STUCK, "stuck: I have no play"),
-    KeyHelp(f"{BLITZ_ONTO_POST}, a-g", "Blitz top onto Post stack 1-5"),
-    KeyHelp(f"{WOOD_ONTO_POST}, a-g", "Wood top onto Post stack 1-5"),
-    KeyHelp("Esc", f"cancel a started {BLITZ_ONTO_POST} or {WOOD_ONTO_POST}"),
-    KeyHelp(_shown(SCORES), "show / hide the scores"),
-    KeyHelp("any key", "scores seen: next round"),
-)
 
 LOBBY_HELP: tuple[KeyHelp, ...] = (
     KeyHelp(NAME, "set your name"),

@@ -1,23 +1,20 @@
 """Every key binding, from one factory. Handlers are thin: the state does the work.
 
-The map itself (which key does what) is data in keymap.py.
+The map itself (which key does what) is data in keymap.py; the keys at the table are the
+game's, bound by its face (``games/registry.py``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from dutchblitz.node.api import Action
 from dutchblitz.protocol.views import Phase
 from prompt_toolkit.filters import Condition, Filter
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.keys import Keys
 
 from . import commands, keymap
+from .games import registry
 from .layout import sync_focus
 from .state import ClientState, Screen
-
-Handler = Callable[[KeyPressEvent], None]
 
 
 def create_key_bindings(state: ClientState) -> KeyBindings:
@@ -30,39 +27,13 @@ def create_key_bindings(state: ClientState) -> KeyBindings:
     lobby = free & Condition(lambda: state.screen == Screen.LOBBY)
     looking = free & Condition(lambda: state.looking_at_scores)
     bindings.add(Keys.Any, filter=looking)(lambda event: commands.seen_scores(state))
-    _table_keys(bindings, state, playing)
+    registry.face_for(state.game).bind_table_keys(bindings, state, playing)
     _lobby_keys(bindings, state, lobby)
     over = free & Condition(lambda: state.phase == Phase.OVER)
     bindings.add(keymap.REMATCH, filter=over)(lambda event: commands.toggle_rematch(state))
     _name_keys(bindings, state, editing & ~asking)
     _help_and_quit_keys(bindings, state, asking, helping, editing)
     return bindings
-
-
-def _table_keys(bindings: KeyBindings, state: ClientState, playing: Filter) -> None:
-    def play(action: Action) -> Handler:
-        return lambda event: state.play(action)
-
-    def post(slot: int) -> Handler:
-        return lambda event: state.post_key(slot)
-
-    def stack(action: Action) -> Handler:
-        return lambda event: state.begin_stack(action)
-
-    stacking = Condition(lambda: state.stack_action is not None)
-    # Any other key ends a half-typed stacking move (a named binding wins over Keys.Any).
-    bindings.add(Keys.Any, filter=playing & stacking)(lambda event: state.cancel_stack())
-    bindings.add("escape", filter=playing & stacking)(lambda event: state.cancel_stack())
-    bindings.add(keymap.BLITZ_TO_CENTRE, filter=playing)(play(Action.BLITZ_TO_CENTRE))
-    bindings.add(keymap.WOOD_TO_CENTRE, filter=playing)(play(Action.WOOD_TO_CENTRE))
-    for key in keymap.FLIP_KEYS:
-        bindings.add(key, filter=playing)(play(Action.FLIP))
-    bindings.add(keymap.STUCK, filter=playing)(play(Action.STUCK))
-    for slot, key in enumerate(keymap.POST_KEYS):
-        bindings.add(key, filter=playing)(post(slot))
-    bindings.add(keymap.BLITZ_ONTO_POST, filter=playing)(stack(Action.BLITZ_TO_POST))
-    bindings.add(keymap.WOOD_ONTO_POST, filter=playing)(stack(Action.WOOD_TO_POST))
-    bindings.add(keymap.SCORES, filter=playing)(lambda event: state.toggle_scores())
 
 
 def _lobby_keys(bindings: KeyBindings, state: ClientState, lobby: Filter) -> None:

@@ -1,7 +1,7 @@
 """The containers: a title bar, the current screen, the notices and a key bar.
 
 The layout only reads the state (``Condition(lambda: ...)`` and text callables);
-the words of each screen are in screens.py.
+the lobby's words are in lobby.py, the game's screens in its face (``games/registry.py``).
 """
 
 from __future__ import annotations
@@ -25,9 +25,14 @@ from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
 from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import Frame
 
-from . import guide, keymap, screens
+from . import keymap
+from .banner import flag_banner
+from .games import registry
+from .lobby import lobby_screen, stacking_word
 from .presence import missing_line
+from .size import size_needed, too_small
 from .state import ClientState, Screen
+from .text import bar
 
 NOTICE_LINES = 2
 TITLE_WIDTH = 80
@@ -92,7 +97,7 @@ def build_layout(state: ClientState) -> Layout:
         ),
         filter=Condition(lambda: state.editing_name),
     )
-    small = Condition(lambda: guide.too_small(state))
+    small = Condition(lambda: too_small(state))
     table = HSplit(
         [
             Window(FormattedTextControl(lambda: title_text(state)), height=1, style="class:title"),
@@ -110,7 +115,7 @@ def build_layout(state: ClientState) -> Layout:
     )
     # Below 80 x 24 the table would lose columns: say what size it needs instead.
     needed = Window(
-        FormattedTextControl(lambda: [("class:strong", guide.size_needed(state))]),
+        FormattedTextControl(lambda: [("class:strong", size_needed(state))]),
         wrap_lines=True,
     )
     root = HSplit(
@@ -148,12 +153,13 @@ def sync_focus(layout: Layout, state: ClientState) -> None:
 
 
 def body_text(state: ClientState) -> StyleAndTextTuples:
+    face = registry.face_for(state.game)
     if state.help_shown:
-        return screens.help_screen(state)
+        return face.help_screen(state)
     render: Callable[[ClientState], StyleAndTextTuples] = {
-        Screen.LOBBY: screens.lobby_screen,
-        Screen.TABLE: screens.table_screen,
-        Screen.SCORES: screens.scores_screen,
+        Screen.LOBBY: lobby_screen,
+        Screen.TABLE: face.table_screen,
+        Screen.SCORES: face.scores_screen,
     }[state.screen]
     return render(state)
 
@@ -161,7 +167,7 @@ def body_text(state: ClientState) -> StyleAndTextTuples:
 def title_text(state: ClientState) -> StyleAndTextTuples:
     snap = state.snap
     game = snap.game
-    parts = [" Dutch Blitz"]
+    parts = [" " + registry.face_for(state.game).title]
     if snap.table:
         parts.append(f"table {snap.table}")
     if snap.profile > 1:
@@ -177,10 +183,10 @@ def title_text(state: ClientState) -> StyleAndTextTuples:
         parts.append(f"to {game.target}")
     title = "  ·  ".join(parts)
     room = TITLE_WIDTH - len(title) - 4
-    banner = screens.flag_banner(snap.stable.flags, state.name_of, room) if room > 12 else ""
+    banner = flag_banner(snap.stable.flags, state.name_of, room) if room > 12 else ""
     if not banner:
         # The table's option on every screen (R-19); a flag, rarer and graver, takes its place.
-        return [("", f"{title}  ·  Post stacking {screens.stacking_word(snap)}")]
+        return [("", f"{title}  ·  Post stacking {stacking_word(snap)}")]
     return [("", title), ("", "  "), ("class:flagged", f" {banner} ")]
 
 
@@ -230,29 +236,4 @@ def keybar_text(state: ClientState) -> StyleAndTextTuples:
         if state.phase == Phase.DEALING and state.snap.my_seat in state.snap.game.still_looking:
             return bar(("any key", "ready for the next round"), ("?", "help"), ("q", "leave"))
         return bar(("?", "help"), ("q", "leave"))
-    if state.stack_action is not None:
-        source = "Blitz" if state.stack_action.value.startswith("blitz") else "Wood"
-        return bar(
-            (" ".join(keymap.POST_KEYS), f"{source} top onto which Post stack?"), ("Esc", "cancel")
-        )
-    # With Post stacking off (R-19) b and v do nothing: the bar does not offer them.
-    stacking = [("b/v", "stack")] if state.snap.post_stacking else []
-    return bar(
-        (keymap.BLITZ_TO_CENTRE, "Blitz"),
-        ("asdfg", "Post"),
-        (keymap.WOOD_TO_CENTRE, "Wood"),
-        ("Spc", "flip"),
-        (keymap.STUCK, "stuck"),
-        *stacking,
-        ("Tab", "score"),
-        ("?", "help"),
-        ("q", "quit"),
-    )
-
-
-def bar(*pairs: tuple[str, str]) -> StyleAndTextTuples:
-    fragments: StyleAndTextTuples = []
-    for key, what in pairs:
-        fragments.append(("class:keybar.key", f" {key}"))
-        fragments.append(("class:keybar", f" {what}"))
-    return fragments
+    return registry.face_for(state.game).table_keybar(state)

@@ -2,8 +2,8 @@
 
 The node (``api.Replaying``) holds the checked game and where the replay stands; this
 module owns what only the face knows (playing or paused, the speed, help shown, a round
-number half typed) and draws the table and scores screens of screens.py from the
-replay's snapshot, as the table draws them from a node's.
+number half typed) and draws the game's table and scores screens (its face, from
+``games/registry.py``) from the replay's snapshot, as the table draws them from a node's.
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ from dutchblitz.node.api import (
     Snapshot,
     Why,
 )
-from dutchblitz.protocol.views import Slot
 from prompt_toolkit.application import Application
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.input import Input
@@ -30,15 +29,17 @@ from prompt_toolkit.layout import HSplit, Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import Output
 
-from . import guide, keymap, screens
-from .layout import STYLE, bar
+from . import keymap
+from .games import registry
+from .layout import STYLE
+from .size import size_needed, too_small
 from .state import ClientState, Screen
+from .text import Text, bar, fit
 
 SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0)  # moves a second
 FIRST_SPEED = 2  # 2 moves a second
 DIGIT_SECONDS = 1.0  # a second digit this soon makes a two-digit round number
 TICK_SECONDS = 0.05
-CARDS_SHOWN = 11  # of a hidden pile, on one line of 80 columns
 
 
 class FrozenSession:
@@ -101,6 +102,7 @@ class ReplayState:
         self.clock = clock
         self.table = ClientState(FrozenSession(replay), clock)
         self.table.played_a_card = True  # no first-game hints in a replay
+        self.face = registry.face_for(self.table.game)
         self.playing = False
         self.speed = FIRST_SPEED
         self.next_move_at = 0.0
@@ -199,14 +201,14 @@ def body_text(state: ReplayState) -> StyleAndTextTuples:
     if state.help_shown:
         return help_text()
     table = state.table
-    if guide.too_small(table):
-        said = guide.size_needed(table).replace("q leaves", "q quits")
+    if too_small(table):
+        said = size_needed(table).replace("q leaves", "q quits")
         width = max(20, table.terminal.columns - 2)
         return [("class:strong", "\n".join(textwrap.wrap(said, width)))]
     if table.screen == Screen.SCORES:
-        fragments = screens.scores_screen(table)
+        fragments = state.face.scores_screen(table)
     else:
-        fragments = screens.table_screen(table)
+        fragments = state.face.table_screen(table)
     return fragments + hidden_lines(state)
 
 
@@ -215,23 +217,7 @@ def hidden_lines(state: ReplayState) -> StyleAndTextTuples:
     hidden = state.replay.hidden()
     if hidden is None or state.table.screen != Screen.TABLE:
         return []
-    text = screens.Text()
-    for label, cards in (
-        ("Hand, top first:  ", hidden.hand),
-        ("Under Blitz top:  ", hidden.blitz_below),
-    ):
-        text.add(f" {label}", "class:header")
-        cards_line(text, cards)
-    return text.fragments
-
-
-def cards_line(text: screens.Text, cards: tuple[Slot, ...]) -> None:
-    if not cards:
-        text.line("-", "class:card.unknown")
-        return
-    for card in cards[:CARDS_SHOWN]:
-        text.card(card, empty="?")
-    text.line(f"+{len(cards) - CARDS_SHOWN}" if len(cards) > CARDS_SHOWN else "", "class:count")
+    return state.face.hidden_lines(hidden)
 
 
 def status_text(state: ReplayState) -> StyleAndTextTuples:
@@ -263,11 +249,11 @@ def keybar_text(state: ReplayState) -> StyleAndTextTuples:
 
 
 def help_text() -> StyleAndTextTuples:
-    text = screens.Text()
+    text = Text()
     text.line(" Replay keys (? or Esc closes this)", "class:header")
     text.line()
     for row in keymap.REPLAY_HELP:
-        text.add(" ").add(screens.fit(row.keys, 17), "class:key").line(row.what)
+        text.add(" ").add(fit(row.keys, 17), "class:key").line(row.what)
     text.line()
     text.line(" A move is a play, a deal, a round's end or a player leaving. The public view")
     text.line(" shows what every player saw; a player's own view adds their face-down cards,")

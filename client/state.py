@@ -19,6 +19,7 @@ from dutchblitz.protocol.views import AreaView, Phase
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.data_structures import Size
 
+from .games import DEFAULT_GAME
 from .words import notice_text
 
 # How long each kind of notice stays on screen, in seconds.
@@ -55,8 +56,14 @@ class Flash:
 class ClientState:
     """Everything the face knows; the layout reads it, the key bindings call its methods."""
 
-    def __init__(self, session: Session, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        session: Session,
+        clock: Callable[[], float] = time.monotonic,
+        game: str = DEFAULT_GAME,
+    ) -> None:
         self.session = session
+        self.game = game  # the tag of the game the table hosts: whose face draws it
         self.clock = clock
         self.snap: Snapshot = session.snapshot()
         self.snap_at = self.started_at = clock()

@@ -11,7 +11,7 @@ from tests.message_path import PROJECT, PathTrace, figures
 
 SEAT, CORE = PROJECT + "node.seat", PROJECT + "protocol.core"
 ORDER, LIVENESS = PROJECT + "protocol.order", PROJECT + "protocol.liveness"
-LAYOUT, SCREENS = PROJECT + "client.layout", PROJECT + "client.screens"
+LAYOUT, SCREENS = PROJECT + "client.layout", PROJECT + "client.games.blitz.screens"
 
 
 def test_a_module_entered_twice_on_one_chain_is_a_return() -> None:

@@ -15,40 +15,98 @@ from dutchblitz.protocol.views import game_view
 from tests.client.fakes import playing_game
 
 CLIENT = Path(__file__).resolve().parents[2] / "client"
-DOOR = {"dutchblitz.node.api", "dutchblitz.protocol.views", "dutchblitz.protocol.games.blitz.cards"}
+FRAME = "dutchblitz.client"
+GAMES = f"{FRAME}.games"
+DOOR = {"dutchblitz.node.api", "dutchblitz.protocol.views"}
 # Dutch's face reads a seat's view of a round, its cards, and the moves its keys make.
 DUTCH = "dutchblitz.protocol.games.dutch"
 DUTCH_DOOR = {f"{DUTCH}.views", f"{DUTCH}.cards", f"{DUTCH}.moves"}
-# The entry point starts a node (which owns the sockets): it alone reaches the command line.
-# Until the node carries Dutch, the local table (games/dutch/local.py, and the demo that
-# starts it) stands in for the node: it alone runs the rules, the deal and the bots.
+# What each folder of client/ may import from the node and the protocol. The frame (the
+# top of client/: app, layout, keys, lobby, replay's frame...) sees the API and the
+# public views; a game's face also sees its own game's public types, and no other game's.
+FOLDERS = {
+    ".": DOOR,
+    "games": DOOR,
+    "games/blitz": DOOR | {"dutchblitz.protocol.games.blitz.cards"},
+    "games/dutch": DOOR | DUTCH_DOOR,
+}
+# The files allowed more. The entry point starts a node (which owns the sockets): it alone
+# reaches the command line. The lobby offers Dutch Blitz's deck backs. words.py is the one
+# home of every word a player reads, Dutch's section too. Until the node carries Dutch, the
+# local table (games/dutch/local.py, and the demo that starts it) stands in for the node:
+# it alone runs the rules, the deal and the bots.
 ENTRY = {
     "main.py": {"dutchblitz.node.cli"},
+    "commands.py": {"dutchblitz.protocol.games.blitz.cards"},
+    "words.py": DUTCH_DOOR,
     "games/dutch/local.py": {f"{DUTCH}.{m}" for m in ("bots", "rules", "scoring", "state")},
     "games/dutch/demo.py": {f"{DUTCH}.bots", f"{DUTCH}.scoring"},
 }
 
 
+def module_of(path: Path) -> str:
+    parts = path.relative_to(CLIENT).with_suffix("").parts
+    return ".".join((FRAME, *(p for p in parts if p != "__init__")))
+
+
 def imported(path: Path) -> set[str]:
+    """Every module ``path`` imports, relative imports made absolute ("from . import x"
+    names the module x, "from .x import y" names x)."""
+    package = module_of(path) if path.name == "__init__.py" else module_of(path).rpartition(".")[0]
     names: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            if node.module == "dutchblitz.node":  # "from dutchblitz.node import cli"
-                names.update(f"dutchblitz.node.{alias.name}" for alias in node.names)
+        if isinstance(node, ast.ImportFrom):
+            base = package.rsplit(".", node.level - 1)[0] if node.level else ""
+            module = ".".join(filter(None, (base, node.module or "")))
+            if node.module is None or module in ("dutchblitz.node", GAMES):  # packages
+                names.update(f"{module}.{alias.name}" for alias in node.names)
             else:
-                names.add(node.module)
+                names.add(module)
         elif isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
     return {name for name in names if name.startswith("dutchblitz.")}
 
 
-@pytest.mark.parametrize(
-    "path", sorted(CLIENT.rglob("*.py")), ids=lambda p: p.relative_to(CLIENT).as_posix()
-)
+def folder_of(name: str) -> str:
+    """The folder of client/ that holds ``name``: ".", "games" or "games/<game>"."""
+    parts = name.removeprefix(FRAME).strip(".").split(".")
+    if parts[0] != "games" or len(parts) == 1 or not (CLIENT / "games" / parts[1]).is_dir():
+        return "games" if parts[0] == "games" else "."
+    return f"games/{parts[1]}"
+
+
+CLIENT_FILES = sorted(CLIENT.rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", CLIENT_FILES, ids=lambda p: p.relative_to(CLIENT).as_posix())
 def test_the_client_imports_the_node_api_and_public_types_only(path: Path) -> None:
     name = path.relative_to(CLIENT).as_posix()
-    allowed = DOOR | DUTCH_DOOR | ENTRY.get(name, set())
-    assert imported(path) <= allowed, name
+    outside = {n for n in imported(path) if not n.startswith(FRAME)}
+    assert outside <= FOLDERS[folder_of(module_of(path))] | ENTRY.get(name, set()), name
+
+
+@pytest.mark.parametrize("path", CLIENT_FILES, ids=lambda p: p.relative_to(CLIENT).as_posix())
+def test_a_face_is_reached_through_the_registry_only(path: Path) -> None:
+    """The frame reaches a game's face only through games/registry.py; the registry
+    imports each face's ``face`` module; a game's folder imports the frame and its own
+    folder, never another game's."""
+    here = folder_of(module_of(path))
+    for name in (n for n in imported(path) if n.startswith(FRAME)):
+        there = folder_of(name)
+        if there in (".", here):
+            continue
+        if module_of(path) == f"{GAMES}.registry":
+            assert name.endswith(".face"), name
+        else:
+            assert there == "games" and here == ".", (path.name, name)
+            assert name in (GAMES, f"{GAMES}.registry", f"{GAMES}.DEFAULT_GAME"), name
+
+
+def test_the_door_rules_see_every_folder() -> None:
+    folders = {folder_of(module_of(path)) for path in CLIENT_FILES}
+    assert folders == set(FOLDERS)
+    assert imported(CLIENT / "layout.py") >= {f"{GAMES}.registry", f"{FRAME}.lobby"}
+    assert f"{GAMES}.blitz.face" in imported(CLIENT / "games" / "registry.py")
 
 
 def test_the_dutch_screens_see_one_seat_s_view_only() -> None:

@@ -8,8 +8,8 @@ from collections.abc import Coroutine
 from typing import Any
 
 import pytest
-from dutchblitz.client.guide import MIN_COLUMNS, MIN_ROWS
 from dutchblitz.client.layout import body_text
+from dutchblitz.client.size import MIN_COLUMNS, MIN_ROWS
 from dutchblitz.node.api import Action, NoticeKind
 from dutchblitz.protocol.messages import Ready
 from dutchblitz.protocol.table.game import Phase, RoundResult

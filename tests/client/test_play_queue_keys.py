@@ -14,7 +14,7 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from dutchblitz.client import keymap
+from dutchblitz.client.games.blitz import keymap
 from dutchblitz.node.api import Action
 
 from tests.client.driving import running

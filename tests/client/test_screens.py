@@ -7,8 +7,9 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 import pytest
+from dutchblitz.client.banner import flag_banner
+from dutchblitz.client.games.blitz.screens import card_cell
 from dutchblitz.client.layout import body_text
-from dutchblitz.client.screens import card_cell, flag_banner
 from dutchblitz.client.state import Screen
 from dutchblitz.node.api import Action, TvLink
 from dutchblitz.protocol.games.blitz.cards import Colour, card

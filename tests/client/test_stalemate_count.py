@@ -10,7 +10,7 @@ from collections.abc import Coroutine
 from typing import Any
 
 import pytest
-from dutchblitz.client.guide import stalemate_line
+from dutchblitz.client.games.blitz.guide import stalemate_line
 
 from tests.client.driving import running
 from tests.client.fakes import playing_session

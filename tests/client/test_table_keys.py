@@ -7,7 +7,7 @@ from collections.abc import Coroutine
 from typing import Any
 
 import pytest
-from dutchblitz.client import keymap
+from dutchblitz.client.games.blitz import keymap
 from dutchblitz.client.state import Screen
 from dutchblitz.node.api import Action, NoticeKind, Refused, Why
 from dutchblitz.protocol.games.blitz.moves import Source

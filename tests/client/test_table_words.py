@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from dutchblitz.client.layout import NOTICE_MARKERS, keybar_text
-from dutchblitz.client.screens import fit_name
+from dutchblitz.client.text import fit_name
 from dutchblitz.client.words import tell
 from dutchblitz.node.api import News, NoticeKind, Told
 from dutchblitz.protocol.table.game import Phase, RoundResult

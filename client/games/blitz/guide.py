@@ -1,16 +1,13 @@
 """What teaches and what warns: the help's opening, the first game's hint line, the
-stalemate line, and the minimum size. Pure functions of the client state, like screens.py.
+stalemate line. Pure functions of the client state, like screens.py.
 """
 
 from __future__ import annotations
 
 from dutchblitz.protocol.views import Source, TableView
 
+from ...state import ClientState
 from . import keymap
-from .state import ClientState
-
-MIN_COLUMNS = 80
-MIN_ROWS = 24
 
 # The help's opening: the goal, how a round ends, the scoring (spec/rules.md R-26 to R-30).
 TEACHING = (
@@ -19,20 +16,6 @@ TEACHING = (
     " A round ends when a player empties their Blitz pile: Blitz! Each card of yours",
     " in the centre scores +1, each card left in your Blitz pile -2.",
 )
-
-
-def too_small(state: ClientState) -> bool:
-    size = state.terminal
-    return size.columns < MIN_COLUMNS or size.rows < MIN_ROWS
-
-
-def size_needed(state: ClientState) -> str:
-    size = state.terminal
-    return (
-        f"This table needs a terminal of at least {MIN_COLUMNS} x {MIN_ROWS}:"
-        f" this one is {size.columns} x {size.rows}. Make it bigger (or the font"
-        " smaller). q leaves."
-    )
 
 
 def everyone_else_stuck(table: TableView, me: int) -> bool:

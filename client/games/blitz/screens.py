@@ -3,20 +3,19 @@
 Every card is shown twice over: in its colour, and by its label (``5R♂``: value,
 colour letter, boy or girl), so the table reads the same in monochrome and for
 colour-blind players. A ``~`` after a card marks a move that is not final yet.
-Everything fits in 80 columns; the title, notices and key bar are in layout.py.
+Everything fits in 80 columns; the title, notices and key bar are in the frame's
+layout.py, the lobby in lobby.py.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
-from dutchblitz.node.api import PlayerInfo, Snapshot
+from dutchblitz.node.api import HiddenCards, Snapshot
 from dutchblitz.protocol.views import (
     AreaView,
     Card,
     Colour,
-    FlagKind,
-    FlagView,
     GameView,
     Phase,
     Slot,
@@ -24,10 +23,14 @@ from dutchblitz.protocol.views import (
 )
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from . import countin, guide, keymap, words
-from .keymap import KeyHelp
-from .presence import game_on_lines
-from .state import ClientState
+from ... import countin, text
+from ...banner import flag_banner
+from ...keymap import HELP, LOBBY_HELP, OVER_HELP, QUIT, REMATCH, KeyHelp
+from ...lobby import shown_name, watchers_line
+from ...size import MIN_COLUMNS, MIN_ROWS
+from ...state import ClientState
+from ...text import fit
+from . import guide, keymap
 
 CELL = 5  # "10R♂~" is the widest card
 PENDING = "~"
@@ -45,47 +48,14 @@ COLOUR_STYLES = {
 }
 
 
-class Text:
-    """A small builder of styled lines."""
-
-    def __init__(self) -> None:
-        self.fragments: StyleAndTextTuples = []
-
-    def add(self, text: str, style: str = "") -> Text:
-        self.fragments.append((style, text))
-        return self
-
-    def cell(self, text: str, width: int, style: str = "") -> Text:
-        return self.add(fit(text, width), style)
-
-    def name(self, name: str, width: int, style: str = "", *, tag: str = "") -> Text:
-        """A player's name in a column of ``width``, always followed by a space."""
-        return self.add(fit_name(name, width, tag), style)
+class Text(text.Text):
+    """Styled lines with Dutch Blitz's cards in them."""
 
     def card(
         self, shown: Slot, width: int = CELL, *, pending: bool = False, empty: str = "·"
     ) -> Text:
         self.fragments.extend(card_cell(shown, width, pending=pending, empty=empty))
         return self
-
-    def line(self, text: str = "", style: str = "") -> Text:
-        if text:
-            self.add(text, style)
-        return self.add("\n")
-
-
-def fit(text: str, width: int) -> str:
-    """``text`` cut or padded to exactly ``width`` columns."""
-    return text[:width].ljust(width)
-
-
-def fit_name(name: str, width: int, tag: str = "") -> str:
-    """``name`` and ``tag`` (" (you)") in ``width`` columns, the last one a space: a name
-    too long is cut with "…" ("flat-out bot 2…"), never the tag."""
-    room = width - 1 - len(tag)
-    if len(name) > room:
-        name = name[: max(0, room - 1)] + "…"
-    return fit(name + tag, width)
 
 
 def card_cell(
@@ -175,21 +145,9 @@ def table_screen(state: ClientState) -> StyleAndTextTuples:
     return text.fragments
 
 
-def watchers_line(text: Text, snap: Snapshot) -> None:
-    """How many watch, and who (spectators: spec/protocol.md section 26)."""
-    if snap.watchers:
-        names = ", ".join(snap.watchers)
-        text.line(f" Watching: {len(snap.watchers)} ({names})", "class:count")
-
-
 def name_width(state: ClientState) -> int:
     """16 columns at 80; a wider terminal gives long names (and bot levels) more room."""
-    return 16 + max(0, min(state.terminal.columns - guide.MIN_COLUMNS, 12))
-
-
-def shown_name(player_name: str, local_bot: bool) -> str:
-    """A bot's name says it is a bot and its level ("fast bot 3f9"), on every node."""
-    return player_name + (" (bot)" if local_bot and " bot " not in player_name else "")
+    return 16 + max(0, min(state.terminal.columns - MIN_COLUMNS, 12))
 
 
 def seat_order(game: GameView, me: int | None) -> list[int]:
@@ -229,11 +187,6 @@ def opponents_block(
 def blitz_row(text: Text, area: AreaView, *, pending: bool) -> None:
     text.card(top(area.blitz), CELL + 1, pending=pending, empty="-")
     text.cell(f"x{len(area.blitz)}" if area.blitz else "Blitz!", 4, "class:count")
-
-
-def stacking_word(snap: Snapshot) -> str:
-    """Post stacking at this table (R-19): the lobby's choice, then the game's."""
-    return "on" if snap.post_stacking else "off"
 
 
 def status_of(area: AreaView) -> str:
@@ -297,108 +250,6 @@ def mine_block(text: Text, state: ClientState, table: TableView, live: Mapping[i
         text.line(" You were away: sitting down again...", "class:hint")
 
 
-# -- the lobby ---------------------------------------------------------------------------
-
-
-def peer_address(endpoint: str) -> str:
-    """``tcp://192.0.2.2:5555`` as the HOST:PORT that ``--peer`` takes."""
-    return endpoint.split("://", 1)[-1]
-
-
-def lobby_screen(state: ClientState) -> StyleAndTextTuples:
-    snap = state.snap
-    text = Text()
-    address = peer_address(snap.door or snap.endpoint)
-    table = f"{snap.table} (private)" if snap.table and snap.private else snap.table
-    text.add(" Table    ", "class:header").cell(table or "(none yet)", 24)
-    text.add("Address  ", "class:header").line(address or "(not listening yet)")
-    text.add(" Network  ", "class:header").line(snap.interface or "(finding...)")
-    if snap.tv is not None:
-        text.add(" TV       ", "class:header").line(words.tv_text(snap.tv))
-    if snap.profile > 1:
-        text.add(" Profile  ", "class:header").line(profile_line(snap.profile, snap.state_dir))
-    text.line()
-    late = game_on_lines(snap)
-    for style, line in late:  # we came during a game: say so instead of an empty lobby
-        text.line(line, style)
-    if late:
-        return text.fragments
-    if snap.watching and not snap.players:
-        text.line(" Watching: waiting for the table's players to send the game...", "class:hint")
-    text.add("  #  ").cell("Player", 22, "class:header").cell("Back", 10, "class:header")
-    text.cell("Ready", 11, "class:header").line("Key", "class:header")
-    players = sorted((p for p in snap.players if p.present), key=lambda p: p.seat)
-    for player in players:
-        name = shown_name(player.name, player.is_local_bot)
-        tag = " (you)" if player.is_me else ""
-        text.add(f"  {player.seat + 1:<3}").name(name, 22, "class:name", tag=tag)
-        text.cell(player.back or "-", 10)
-        text.cell(
-            "ready" if player.ready else "not ready",
-            11,
-            "class:ready" if player.ready else "class:notready",
-        )
-        text.line(player.fingerprint, "class:count")
-    if len(players) > 1:
-        text.line(" Each Key must read the same on every player's screen: compare them aloud.")
-    text.line()
-    text.line(seated_line(state, players), "class:count")
-    if len(players) < 2:
-        for door in snap.unanswered:
-            text.line(" " + words.unanswered_text(peer_address(door)), "class:strong")
-    watchers_line(text, snap)
-    if snap.watching:
-        return text.fragments
-    if len(players) < 2:
-        text.line(
-            f" Alone? {keymap.ADD_BOT} adds a bot, {keymap.READY} gets you ready, "
-            f"{keymap.START} starts: you play at once.",
-            "class:strong",
-        )
-    if state.alone():
-        peer_hint(text, address)
-    text.add(" Next bot: ", "class:header").cell(state.bot_level, 10, "class:name")
-    # The choice a START from this node carries: whoever starts the game decides (R-19).
-    text.add("Post stacking: ", "class:header").cell(stacking_word(snap), 5, "class:name")
-    if snap.can_start:
-        text.line(f"Everyone is ready: press {keymap.START} to start!", "class:strong")
-    else:
-        text.line(f"{keymap.START} starts once every player is ready.")
-    return text.fragments
-
-
-def seated_line(state: ClientState, players: Sequence[PlayerInfo]) -> str:
-    """Who is seated, told apart ("3 players here: you, 1 bot of yours, 1 from another
-    node"); while nobody else is, how long this node has looked for others."""
-    if len(players) < 2:
-        return f" Looking for other players: {int(state.seconds_waiting())} s"
-    bots = sum(1 for p in players if p.is_local_bot)
-    others = sum(1 for p in players if not p.is_local_bot and not p.is_me)
-    parts = ["you"] if any(p.is_me for p in players) else []
-    if bots:
-        parts.append(f"{bots} bot{'s' if bots > 1 else ''} of yours")
-    if others:
-        parts.append(f"{others} from {'other nodes' if others > 1 else 'another node'}")
-    return f" {len(players)} players here: {', '.join(parts)}"
-
-
-def profile_line(profile: int, state_dir: str, width: int = 69) -> str:
-    """Which profile this node took, and where: another node here holds the first."""
-    taken = "profile 1 is" if profile == 2 else f"profiles 1-{profile - 1} are"
-    for line in (f"{profile} ({taken} in use): {state_dir}",
-                 f"{profile}: {state_dir}"):  # fmt: skip
-        if len(line) <= width:
-            return line
-    return f"{profile}: ...{state_dir[-(width - 6) :]}"
-
-
-def peer_hint(text: Text, address: str) -> None:
-    text.line(" A friend not showing up? On their machine run:")
-    text.line(f"     blitz-node --join --peer {address or 'HOST:PORT'}", "class:strong")
-    text.line(" Still nothing? Check that the firewall lets that port in, and that the Wi-Fi")
-    text.line(" has no 'client isolation' (guest networks often keep players apart).")
-
-
 # -- the scores --------------------------------------------------------------------------
 
 MAX_ROUND_COLUMNS = 8
@@ -408,7 +259,7 @@ def scores_screen(state: ClientState) -> StyleAndTextTuples:
     snap = state.snap
     game = snap.game
     text = Text()
-    room = (state.terminal.columns - guide.MIN_COLUMNS) // 6
+    room = (state.terminal.columns - MIN_COLUMNS) // 6
     results = game.results[-(MAX_ROUND_COLUMNS + max(0, room)) :]
     last = game.results[-1].round if game.results else 0
     heading = f" Scores after round {last}" if last else " Scores"
@@ -466,13 +317,12 @@ def rematch_lines(text: Text, state: ClientState) -> None:
     me = state.me
     if me is not None and me.present and me.ready:
         text.line(
-            f" You want a rematch: it starts once everyone does. {keymap.REMATCH}: changed my mind",
+            f" You want a rematch: it starts once everyone does. {REMATCH}: changed my mind",
             "class:strong",
         )
     elif me is not None and me.present:
         text.line(
-            f" Again? {keymap.REMATCH}: rematch, same table and players, scores back to 0."
-            f"  {keymap.QUIT}: leave",
+            f" Again? {REMATCH}: rematch, same table and players, scores back to 0.  {QUIT}: leave",
             "class:strong",
         )
     keen = [p.name for p in present if p.ready and not p.is_me]
@@ -486,24 +336,30 @@ def rematch_lines(text: Text, state: ClientState) -> None:
         text.line(" " + fit("; ".join(parts), 78).rstrip(), "class:hint")
 
 
-def flag_banner(flags: Sequence[FlagView], name_of: Callable[[int], str], width: int = 80) -> str:
-    """One line naming what the audit flagged (spec/rules.md R-44 to R-48); "" if nothing.
+# -- a replay: a seat's face-down cards ---------------------------------------------------
 
-    Every node holds the same flags (``Snapshot.stable.flags``), so every screen agrees.
-    """
-    if not flags:
-        return ""
-    cheats = [f for f in flags if f.kind != FlagKind.UNAUDITED]
-    head = "FLAGGED: " if cheats else "unaudited: "
-    words = [f"{name_of(f.seat)} {f.kind.value} r{f.round}" for f in (cheats or list(flags))]
-    line = head + ", ".join(words)
-    if len(line) <= width:
-        return line
-    for count in range(len(words) - 1, 0, -1):
-        line = f"{head}{', '.join(words[:count])} +{len(words) - count} more"
-        if len(line) <= width:
-            return line
-    return (head + words[0])[:width]
+CARDS_SHOWN = 11  # of a hidden pile, on one line of 80 columns
+
+
+def hidden_lines(hidden: HiddenCards) -> StyleAndTextTuples:
+    """A seat's view in a replay: that seat's face-down cards, as its reveal shows them."""
+    text = Text()
+    for label, cards in (
+        ("Hand, top first:  ", hidden.hand),
+        ("Under Blitz top:  ", hidden.blitz_below),
+    ):
+        text.add(f" {label}", "class:header")
+        cards_line(text, cards)
+    return text.fragments
+
+
+def cards_line(text: Text, cards: tuple[Slot, ...]) -> None:
+    if not cards:
+        text.line("-", "class:card.unknown")
+        return
+    for card in cards[:CARDS_SHOWN]:
+        text.card(card, empty="?")
+    text.line(f"+{len(cards) - CARDS_SHOWN}" if len(cards) > CARDS_SHOWN else "", "class:count")
 
 
 # -- help ----------------------------------------------------------------------------------
@@ -515,10 +371,10 @@ LEFT_WIDTH = 44
 def help_screen(state: ClientState) -> StyleAndTextTuples:
     """The goal, how a round ends and the scoring first; then the keys and the cards."""
     left = [("At the table", keymap.TABLE_HELP)]
-    right = [("In the lobby", keymap.LOBBY_HELP), ("After a game", keymap.OVER_HELP)]
+    right = [("In the lobby", LOBBY_HELP), ("After a game", OVER_HELP)]
     left_lines = list(help_lines(left))
     right_lines = list(help_lines(right))
-    roomy = state.terminal.rows >= guide.MIN_ROWS + 3
+    roomy = state.terminal.rows >= MIN_ROWS + 3
     text = Text()
     text.line(" How to play (? or Esc closes this)", "class:header")
     for line in guide.TEACHING:
@@ -533,8 +389,8 @@ def help_screen(state: ClientState) -> StyleAndTextTuples:
         text.fragments.extend(pad_fragments(row_left, LEFT_WIDTH))
         text.fragments.extend(row_right)
         text.line()
-    text.add(" ").add(keymap.HELP, "class:key").add(": this help    ")
-    text.add(keymap.QUIT, "class:key").add(" or ").add("Ctrl-C", "class:key")
+    text.add(" ").add(HELP, "class:key").add(": this help    ")
+    text.add(QUIT, "class:key").add(" or ").add("Ctrl-C", "class:key")
     text.line(": leave (during a game, it asks first)")
     if roomy:
         text.line()

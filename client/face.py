@@ -1,0 +1,32 @@
+"""What the table's frame (app, layout, keys, replay) asks of a game's face.
+
+The frame draws the lobby, the title, the notices and the dialogs, and binds the keys of
+the lobby, help and leaving; a game's face draws its table, its scores and its help, and
+binds its keys at the table. ``games/registry.py`` finds a face by its game's tag.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from dutchblitz.node.api import HiddenCards
+from prompt_toolkit.filters import Filter
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.key_binding import KeyBindings
+
+from .state import ClientState
+
+Render = Callable[[ClientState], StyleAndTextTuples]
+
+
+@dataclass(frozen=True, slots=True)
+class GameFace:
+    tag: str  # the game's tag, as the protocol's registry knows it
+    title: str  # the game's name, first in the title bar
+    table_screen: Render  # a round on: the table
+    scores_screen: Render  # the scores after a round, and at the game's end
+    help_screen: Render  # how to play, and the keys
+    table_keybar: Render  # the key bar at the table during a round
+    bind_table_keys: Callable[[KeyBindings, ClientState, Filter], None]  # keys in a round
+    hidden_lines: Callable[[HiddenCards], StyleAndTextTuples]  # a seat's hidden cards, replayed

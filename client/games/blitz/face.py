@@ -1,0 +1,18 @@
+"""Dutch Blitz's face, as the client's registry knows it."""
+
+from __future__ import annotations
+
+from ...face import GameFace
+from .keys import bind_table_keys, table_keybar
+from .screens import help_screen, hidden_lines, scores_screen, table_screen
+
+FACE = GameFace(
+    tag="blitz",
+    title="Dutch Blitz",
+    table_screen=table_screen,
+    scores_screen=scores_screen,
+    help_screen=help_screen,
+    table_keybar=table_keybar,
+    bind_table_keys=bind_table_keys,
+    hidden_lines=hidden_lines,
+)

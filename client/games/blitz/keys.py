@@ -1,0 +1,67 @@
+"""Dutch Blitz's keys at the table: the bindings of a round and its key bar. The map
+itself (which key does what) is data in keymap.py; the frame's keys are in ``client/keys.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from dutchblitz.node.api import Action
+from prompt_toolkit.filters import Condition, Filter
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.keys import Keys
+
+from ...state import ClientState
+from ...text import bar
+from . import keymap
+
+Handler = Callable[[KeyPressEvent], None]
+
+
+def bind_table_keys(bindings: KeyBindings, state: ClientState, playing: Filter) -> None:
+    def play(action: Action) -> Handler:
+        return lambda event: state.play(action)
+
+    def post(slot: int) -> Handler:
+        return lambda event: state.post_key(slot)
+
+    def stack(action: Action) -> Handler:
+        return lambda event: state.begin_stack(action)
+
+    stacking = Condition(lambda: state.stack_action is not None)
+    # Any other key ends a half-typed stacking move (a named binding wins over Keys.Any).
+    bindings.add(Keys.Any, filter=playing & stacking)(lambda event: state.cancel_stack())
+    bindings.add("escape", filter=playing & stacking)(lambda event: state.cancel_stack())
+    bindings.add(keymap.BLITZ_TO_CENTRE, filter=playing)(play(Action.BLITZ_TO_CENTRE))
+    bindings.add(keymap.WOOD_TO_CENTRE, filter=playing)(play(Action.WOOD_TO_CENTRE))
+    for key in keymap.FLIP_KEYS:
+        bindings.add(key, filter=playing)(play(Action.FLIP))
+    bindings.add(keymap.STUCK, filter=playing)(play(Action.STUCK))
+    for slot, key in enumerate(keymap.POST_KEYS):
+        bindings.add(key, filter=playing)(post(slot))
+    bindings.add(keymap.BLITZ_ONTO_POST, filter=playing)(stack(Action.BLITZ_TO_POST))
+    bindings.add(keymap.WOOD_ONTO_POST, filter=playing)(stack(Action.WOOD_TO_POST))
+    bindings.add(keymap.SCORES, filter=playing)(lambda event: state.toggle_scores())
+
+
+def table_keybar(state: ClientState) -> StyleAndTextTuples:
+    """The key bar at the table, during a round."""
+    if state.stack_action is not None:
+        source = "Blitz" if state.stack_action.value.startswith("blitz") else "Wood"
+        return bar(
+            (" ".join(keymap.POST_KEYS), f"{source} top onto which Post stack?"), ("Esc", "cancel")
+        )
+    # With Post stacking off (R-19) b and v do nothing: the bar does not offer them.
+    stacking = [("b/v", "stack")] if state.snap.post_stacking else []
+    return bar(
+        (keymap.BLITZ_TO_CENTRE, "Blitz"),
+        ("asdfg", "Post"),
+        (keymap.WOOD_TO_CENTRE, "Wood"),
+        ("Spc", "flip"),
+        (keymap.STUCK, "stuck"),
+        *stacking,
+        ("Tab", "score"),
+        ("?", "help"),
+        ("q", "quit"),
+    )

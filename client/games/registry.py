@@ -1,0 +1,30 @@
+"""The games' faces, by tag: the client draws a table with the face of the game it hosts.
+
+Dutch Blitz's face is always here, and is the default. A game outside this package
+registers its face (``register``) before the client starts, as its rules register
+with the protocol's registry (``protocol/games/registry.py``).
+"""
+
+from __future__ import annotations
+
+from ..face import GameFace
+from . import DEFAULT_GAME
+from .blitz.face import FACE as BLITZ
+
+_FACES: dict[str, GameFace] = {BLITZ.tag: BLITZ}
+
+
+class UnknownFace(KeyError):
+    """No face of that tag is registered."""
+
+
+def register(face: GameFace) -> None:
+    """Make a game's face known by its tag; registering the same tag again replaces it."""
+    _FACES[face.tag] = face
+
+
+def face_for(tag: str = DEFAULT_GAME) -> GameFace:
+    try:
+        return _FACES[tag]
+    except KeyError:
+        raise UnknownFace(tag) from None

@@ -1,0 +1,97 @@
+"""The client draws a table with its game's face, found by the game's tag (issue 18)."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from collections.abc import Iterator
+
+import pytest
+from dutchblitz.client.app import build_app
+from dutchblitz.client.games import DEFAULT_GAME, registry
+from dutchblitz.client.games.blitz.face import FACE as BLITZ
+from dutchblitz.client.layout import body_text, keybar_text, title_text
+from dutchblitz.client.state import ClientState, Screen
+from dutchblitz.protocol.games import registry as rules_registry
+from prompt_toolkit.filters import Filter
+from prompt_toolkit.formatted_text import StyleAndTextTuples, to_plain_text
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.key_binding import KeyBindings
+from prompt_toolkit.output import DummyOutput
+
+from tests.client.fakes import FakeSession, lobby_game, playing_session
+
+pytestmark = pytest.mark.timeout(30)
+
+
+def said(words: str) -> StyleAndTextTuples:
+    return [("", words)]
+
+
+def bind_nothing_but_z(bindings: KeyBindings, state: ClientState, playing: Filter) -> None:
+    bindings.add("z", filter=playing)(lambda event: None)
+
+
+OTHER = dataclasses.replace(
+    BLITZ,
+    tag="other",
+    title="Other Game",
+    table_screen=lambda state: said("the other game's table"),
+    scores_screen=lambda state: said("the other game's scores"),
+    help_screen=lambda state: said("how to play the other game"),
+    table_keybar=lambda state: said("the other game's keys"),
+    bind_table_keys=bind_nothing_but_z,
+)
+
+
+@pytest.fixture
+def other_face() -> Iterator[None]:
+    registry.register(OTHER)
+    yield
+    registry._FACES.pop(OTHER.tag)
+
+
+def test_dutch_blitz_s_face_is_the_default_under_the_protocol_s_tag() -> None:
+    assert DEFAULT_GAME == rules_registry.DEFAULT_GAME == BLITZ.tag
+    assert registry.face_for() is registry.face_for(rules_registry.DEFAULT_GAME) is BLITZ
+    assert ClientState(playing_session(2)).game == DEFAULT_GAME
+
+
+def test_an_unknown_tag_is_named() -> None:
+    with pytest.raises(registry.UnknownFace, match="no-such-game"):
+        registry.face_for("no-such-game")
+
+
+@pytest.mark.usefixtures("other_face")
+def test_a_registered_face_draws_the_table_its_scores_help_and_key_bar() -> None:
+    state = ClientState(playing_session(2), game=OTHER.tag)
+    assert state.screen == Screen.TABLE
+    assert to_plain_text(title_text(state)).startswith(" Other Game")
+    assert to_plain_text(body_text(state)) == "the other game's table"
+    assert to_plain_text(keybar_text(state)) == "the other game's keys"
+    state.toggle_scores()
+    assert to_plain_text(body_text(state)) == "the other game's scores"
+    state.help_shown = True
+    assert to_plain_text(body_text(state)) == "how to play the other game"
+
+
+@pytest.mark.usefixtures("other_face")
+def test_the_lobby_is_the_table_s_whatever_the_game() -> None:
+    blitz = ClientState(FakeSession(lobby_game(2)))
+    other = ClientState(FakeSession(lobby_game(2)), game=OTHER.tag)
+    assert blitz.screen == other.screen == Screen.LOBBY
+    assert body_text(blitz) == body_text(other)
+
+
+@pytest.mark.usefixtures("other_face")
+def test_a_registered_face_binds_its_keys_at_the_table() -> None:
+    async def keys(game: str) -> set[str]:
+        with create_pipe_input() as pipe:
+            app = build_app(playing_session(2), pipe, DummyOutput(), game=game)
+            assert app.key_bindings is not None
+            return {k.value if hasattr(k, "value") else k for b in app.key_bindings.bindings
+                    for k in b.keys}  # fmt: skip
+
+    other, blitz = asyncio.run(keys(OTHER.tag)), asyncio.run(keys(BLITZ.tag))
+    assert "z" in other and "z" not in blitz
+    assert "e" in blitz and "e" not in other  # Blitz to the centre is Dutch Blitz's key
