@@ -2,6 +2,11 @@
 
 The node answers an action with a ``Refused`` and tells news with a ``Told`` (node/api.py):
 a code and the few facts its words need. Only this module turns them into words.
+
+One module for every game, a section each, so the word-table tests see them all: first
+the table's and Dutch Blitz's (one table, as node/api.py's ``Why`` and ``News`` codes are
+one list for both), then Dutch's. A game's face (``games/<game>/``) takes its words from
+here; what its screens lay out around them (headings, hints) stays with the screens.
 """
 
 from __future__ import annotations
@@ -13,6 +18,8 @@ from dutchblitz.protocol.games.dutch.cards import DutchCard
 from dutchblitz.protocol.games.dutch.moves import Reason as DutchReason
 from dutchblitz.protocol.games.dutch.moves import Spot
 from dutchblitz.protocol.games.dutch.views import Did, DutchResult, Happening, Phase, RoundView
+
+# -- the table and Dutch Blitz: refusals, news, the lobby's lines ------------------------
 
 WORDS: dict[Why, str] = {
     # moves (spec/rules.md, section 9)
