@@ -77,10 +77,14 @@ def build_app(
 
 
 async def run_app(
-    session: Session, input: Input | None = None, output: Output | None = None
+    session: Session,
+    input: Input | None = None,
+    output: Output | None = None,
+    *,
+    game: str = DEFAULT_GAME,
 ) -> None:
     """Run the table on the running event loop until the player leaves, then leave the table."""
-    app = build_app(session, input, output)
+    app = build_app(session, input, output, game=game)
     try:
         await app.run_async()
     finally:

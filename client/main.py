@@ -10,10 +10,12 @@ import asyncio
 import signal
 import sys
 from collections.abc import Sequence
+from functools import partial
 
 from dutchblitz.node import cli
 
 from .app import run_app
+from .games import DEFAULT_GAME, registry
 from .replay import run_replay
 
 INTERRUPTED = cli.EXIT_SIGNAL_BASE + signal.SIGINT
@@ -62,12 +64,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         return cli.EXIT_OK  # the node printed its help
     if options.headless:
         return cli.main(argv)
+    if options.game not in registry.tags():
+        print(
+            f"blitz-node: the game {options.game!r} has no screens here:"
+            " run its seats with --headless --bot",
+            file=sys.stderr,
+        )
+        return cli.EXIT_USAGE
     why = no_terminal()
     if why is not None:
         print(f"blitz-node: {why}", file=sys.stderr)
         return cli.EXIT_USAGE
+    # The table is drawn with the face of the game the node hosts (games/registry.py).
+    ui = run_app if options.game == DEFAULT_GAME else partial(run_app, game=options.game)
     try:
-        return asyncio.run(cli.run_node(options, attach_ui=run_app))
+        return asyncio.run(cli.run_node(options, attach_ui=ui))
     except KeyboardInterrupt:
         return INTERRUPTED
 

@@ -28,3 +28,8 @@ def face_for(tag: str = DEFAULT_GAME) -> GameFace:
         return _FACES[tag]
     except KeyError:
         raise UnknownFace(tag) from None
+
+
+def tags() -> list[str]:
+    """Every tag with a face, the default first."""
+    return [DEFAULT_GAME, *sorted(tag for tag in _FACES if tag != DEFAULT_GAME)]

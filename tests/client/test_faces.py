@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
-from dutchblitz.client.app import build_app
+from dutchblitz.client import main as entry
+from dutchblitz.client.app import build_app, run_app
 from dutchblitz.client.games import DEFAULT_GAME, registry
 from dutchblitz.client.games.blitz.face import FACE as BLITZ
 from dutchblitz.client.layout import body_text, keybar_text, title_text
 from dutchblitz.client.state import ClientState, Screen
+from dutchblitz.node import cli
 from dutchblitz.protocol.games import registry as rules_registry
 from prompt_toolkit.filters import Filter
 from prompt_toolkit.formatted_text import StyleAndTextTuples, to_plain_text
@@ -95,3 +99,43 @@ def test_a_registered_face_binds_its_keys_at_the_table() -> None:
     other, blitz = asyncio.run(keys(OTHER.tag)), asyncio.run(keys(BLITZ.tag))
     assert "z" in other and "z" not in blitz
     assert "e" in blitz and "e" not in other  # Blitz to the centre is Dutch Blitz's key
+
+
+@pytest.fixture
+def highcard(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """A second game's rules registered with the protocol (tests/games/highcard), and the
+    node's run recorded instead of run."""
+    from tests.games.highcard.rules import RULES
+
+    monkeypatch.setitem(rules_registry._GAMES, RULES.tag, RULES)
+    seen: list[Any] = []
+
+    async def fake_run_node(options: Any, attach_ui: Any = None) -> int:
+        seen.append((options.game, attach_ui))
+        return 0
+
+    monkeypatch.setattr(cli, "run_node", fake_run_node)
+    monkeypatch.setattr(entry, "no_terminal", lambda: None)  # as if run in a terminal
+    return seen
+
+
+def test_a_game_without_a_face_is_one_line_not_a_traceback(
+    highcard: list[Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert entry.main(["--join", "--game", "highcard", "--no-discovery"]) == cli.EXIT_USAGE
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["blitz-node: the game 'highcard' has no screens here: run its seats with"
+                   " --headless --bot"]  # fmt: skip
+    assert highcard == []
+
+
+def test_the_node_s_game_picks_the_face_that_draws_it(
+    highcard: list[Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(registry._FACES, "highcard", dataclasses.replace(OTHER, tag="highcard"))
+    assert entry.main(["--join", "--game", "highcard", "--no-discovery"]) == 0
+    assert entry.main(["--join", "--no-discovery"]) == 0
+    [(tag, ui), (default, blitz_ui)] = highcard
+    assert (tag, default) == ("highcard", DEFAULT_GAME)
+    assert isinstance(ui, functools.partial) and ui.func is run_app
+    assert ui.keywords == {"game": "highcard"} and blitz_ui is run_app
