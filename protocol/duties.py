@@ -27,6 +27,7 @@ from .games.blitz.wire_moves import play_from_move
 from .messages import Body, MoveKind, Play, Profile, Ready, Reveal, Start
 from .pace import Pace
 from .table.game import Game, Member, Phase
+from .table.rules import BodyBots
 
 
 @dataclass(slots=True)
@@ -228,6 +229,11 @@ class Steward:
                 return
             if self.pace is not None and self.pace.count_in_left(game, now) > 0:
                 return  # nobody plays before their own count-in ends
+            if isinstance(game.rules, BodyBots):  # a game whose bots send GAME bodies
+                body = game.rules.bot_body(table, me.seat, game.round)
+                if body is None or not self.submit(body):
+                    return
+                continue
             area = table.areas.get(me.seat)
             if area is None or not area.active or area.stuck:
                 return  # a stuck player waits for a centre play or the stalemate

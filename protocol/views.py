@@ -162,7 +162,7 @@ def game_view(game: Game) -> GameView:
             for r in game.results
         ),
         winner=game.winner,
-        table=None if game.table is None else table_view(game.table),
+        table=table_view(game.table) if isinstance(game.table, Table) else None,  # a Blitz round
         still_looking=tuple(game.still_looking()),
         flags=tuple(FlagView(f.round, f.seat, f.kind, f.detail) for f in game.game_flags()),
         audit_complete=game.audit_complete(),

@@ -27,6 +27,7 @@ from ..messages import (
     Commit,
     Cut,
     Deal,
+    GameBody,
     Play,
     Profile,
     Ready,
@@ -285,6 +286,23 @@ class Game:
             move = self.rules.move_from_play(body, seat)
         except ValueError:
             return self.refuse("bad_move")
+        return self._move(seat, move)
+
+    def _game_body(self, sender: bytes, body: GameBody) -> Outcome:
+        """A move in the game's own encoding: the table checks whose game and round it
+        is, and the game reads the payload (spec/protocol.md section 24.6)."""
+        if body.game != self.rules.game_id:
+            return self.refuse("wrong_game")
+        seat = self.members[sender].seat
+        try:
+            round_number, move = self.rules.move_from_body(body.payload, seat)
+        except ValueError:
+            return self.refuse("bad_body")
+        if round_number != self.round:
+            return self.refuse("wrong_round")
+        return self._move(seat, move)
+
+    def _move(self, seat: int, move: Any) -> Outcome:
         refusal = self.rules.apply(self.table, move)
         if refusal is not None:
             return self.refuse(str(refusal.reason), refusal.by, move)
@@ -406,4 +424,5 @@ _TRANSITIONS: Mapping[tuple[Phase, type], Handler] = {
     (Phase.DEALING, Start): deal.go_without,
     (Phase.DEALING, Deal): deal.deal,
     (Phase.PLAYING, Play): Game._play,
+    (Phase.PLAYING, GameBody): Game._game_body,
 }

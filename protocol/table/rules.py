@@ -4,17 +4,18 @@ The table deals, orders, audits and keeps scores across rounds; the game says wh
 seat's deck is, what a DEAL shows of it, how a round is laid out, what a move is and
 does, when a round is over and what it scores. A round's state is the game's own
 object, opaque to the table. Moves travel in the wire's PLAY body as it is: a game maps
-its moves onto that body's int fields (``move_from_play``).
+its moves onto that body's int fields (``move_from_play``), and may carry moves of its
+own in GAME bodies, tagged with its ``game_id`` (``move_from_body``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from ..fairdeal import RoundRecord
-    from ..messages import Play, Start
+    from ..messages import GameBody, Play, Start
 
 
 class MoveRefusal(Protocol):
@@ -38,6 +39,7 @@ class GameRules(Protocol):
     """A game as the table knows it. Every method is pure."""
 
     tag: str  # the registry's key (games/registry.py)
+    game_id: int  # its id in a GAME body, 1 to 255 (spec/protocol.md P-223)
     name: str  # as players read it
     backs: tuple[str, ...]  # the card backs a player may choose
     worst_round: int  # the score of a round lost to a penalised flag (R-46)
@@ -90,6 +92,12 @@ class GameRules(Protocol):
         """The move a PLAY body describes; ValueError if it describes none."""
         ...
 
+    def move_from_body(self, payload: bytes, seat: int) -> tuple[int, Any]:
+        """The round a GAME body's payload names and the move it describes, as
+        ``apply`` takes it; ValueError if the payload describes none (a game with no
+        bodies of its own refuses every payload)."""
+        ...
+
     def apply(self, state: Any, move: Any) -> MoveRefusal | None:
         """Apply a move, or say why not (and change nothing)."""
         ...
@@ -116,3 +124,10 @@ class GameRules(Protocol):
         """The round replayed with ``seat``'s whole deck known: why a move of its did not
         fit, or None (the audit, R-45)."""
         ...
+
+
+@runtime_checkable
+class BodyBots(Protocol):
+    """A game whose bots play by GAME bodies: what a bot seat sends next, or None."""
+
+    def bot_body(self, state: Any, seat: int, round_number: int) -> GameBody | None: ...

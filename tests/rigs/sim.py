@@ -48,6 +48,7 @@ from dutchblitz.protocol.games.registry import DEFAULT_GAME
 from dutchblitz.protocol.messages import Body, Profile, Ready, Start
 from dutchblitz.protocol.pace import Pace
 from dutchblitz.protocol.table.game import FlagKind, Game, Phase
+from dutchblitz.protocol.table.rules import BodyBots
 
 TABLE = "sim"
 SIM_GRACE = Grace(seconds=5.0, step=0.5)  # the simulation's suspicion timeout is 1 s, not 2
@@ -363,6 +364,12 @@ class Simulation:
             return
         if me.seat in replica.stable.still_looking() and not replica.pending_own():
             self._submit(node, Ready(True), local)  # a bot has seen the scores at once
+            return
+        if game.phase == Phase.PLAYING and isinstance(game.rules, BodyBots):
+            if not replica.pending_own() and node.pace.count_in_left(game, local) <= 0:
+                body = game.rules.bot_body(game.table, me.seat, game.round)
+                if body is not None:
+                    self._submit(node, body, local)
             return
         if game.phase == Phase.PLAYING and game.table is not None and me.seat in game.table.areas:
             if replica.pending_own() or node.pace.count_in_left(game, local) > 0:

@@ -27,6 +27,7 @@ class BlitzRules:
     """Dutch Blitz (spec/rules.md): one 40-card deck per seat, everyone plays at once."""
 
     tag: str = "blitz"
+    game_id: int = 1  # Dutch's is 2 (games/dutch/wire.py)
     name: str = "Dutch Blitz"
     backs: tuple[str, ...] = ALL_BACKS
     worst_round: int = MIN_ROUND_SCORE
@@ -80,6 +81,9 @@ class BlitzRules:
 
     def move_from_play(self, play: Play, seat: int) -> Move:
         return move_from_play(play, seat)
+
+    def move_from_body(self, payload: bytes, seat: int) -> tuple[int, Move]:
+        raise ValueError("Dutch Blitz's moves travel in PLAY bodies only")
 
     def apply(self, table: state.Table, move: Move) -> rules.Refusal | None:
         return rules.apply(table, move)

@@ -7,8 +7,9 @@ from __future__ import annotations
 from dutchblitz.client.main import main
 from dutchblitz.protocol.games.registry import register
 
-from tests.games.highcard.rules import RULES
+from tests.games.highcard.rules import KNOCKING, RULES
 
 if __name__ == "__main__":
     register(RULES)
+    register(KNOCKING)
     raise SystemExit(main())

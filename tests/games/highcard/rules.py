@@ -5,12 +5,16 @@ value scores a point (a shared highest scores for each who holds it). The first 
 target alone at the top wins. There are no moves: the deal decides the round. It deals
 Dutch Blitz's 40-card decks, since DBP/1's DEAL and REVEAL carry cards of that shape, and
 a DEAL shows the top ``SHOWN`` cards (the fewest DBP/1 carries): the first is the flip.
+
+``KnockingHighCard`` (tag ``highcard-knock``) is the same game with one move of its own,
+carried in a GAME body: a round goes on after the deal until a dealt player knocks, and
+the knocker ends it. It shows a game's own bodies reaching its rules through the table.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from dutchblitz.protocol.fairdeal import RoundRecord
@@ -22,17 +26,20 @@ from dutchblitz.protocol.games.blitz.cards import (
     check_backs,
     new_deck,
 )
-from dutchblitz.protocol.messages import Play, Start
+from dutchblitz.protocol.messages import GameBody, Play, Start
+from dutchblitz.protocol.table.rules import MoveRefusal
 
 SHOWN = 4
+KNOCK = b"knock"  # a knock's payload: this, then the round as 4 bytes, big-endian
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Round:
     """A round of high card: each dealt seat's flipped card."""
 
     seats: tuple[int, ...]
     tops: Mapping[int, Card]
+    knocked: list[int] = field(default_factory=list)  # the seat that knocked, once one has
 
     def best(self) -> list[int]:
         """The seats holding the highest value."""
@@ -46,10 +53,22 @@ class NoMoves:
     by: int | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Knock:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class KnockRefused:
+    reason: str
+    by: int | None = None
+
+
 class HighCard:
     """``GameRules`` of high card (dutchblitz/protocol/table/rules.py)."""
 
     tag: str = "highcard"
+    game_id: int = 200  # outside the ids the project's games use
     name: str = "High card"
     backs: tuple[str, ...] = ALL_BACKS
     worst_round: int = -1
@@ -95,7 +114,10 @@ class HighCard:
     def move_from_play(self, play: Play, seat: int) -> Any:
         raise ValueError("high card has no moves")
 
-    def apply(self, state: Round, move: Any) -> NoMoves | None:
+    def move_from_body(self, payload: bytes, seat: int) -> tuple[int, Any]:
+        raise ValueError("high card has no moves")
+
+    def apply(self, state: Round, move: Any) -> MoveRefusal | None:
         return NoMoves()
 
     def round_over(self, state: Round) -> bool:
@@ -119,10 +141,56 @@ class HighCard:
         return [[seat, state.tops[seat].code] for seat in state.seats]
 
     def copy(self, state: Round) -> Round:
-        return state  # frozen
+        return Round(state.seats, state.tops, list(state.knocked))
 
     def replay(self, record: RoundRecord, seat: int, deck: Sequence[Any]) -> str | None:
         return None  # no moves: the deal's card, checked by ``fits``, is the whole round
 
 
+class KnockingHighCard(HighCard):
+    """High card whose round ends when a dealt player knocks: a GAME body's move."""
+
+    tag: str = "highcard-knock"
+    name: str = "High card (knock)"
+
+    def move_from_body(self, payload: bytes, seat: int) -> tuple[int, Knock]:
+        if len(payload) != len(KNOCK) + 4 or not payload.startswith(KNOCK):
+            raise ValueError("not a knock")
+        return int.from_bytes(payload[len(KNOCK) :], "big"), Knock(seat)
+
+    def apply(self, state: Round, move: Any) -> MoveRefusal | None:
+        if not isinstance(move, Knock):
+            return KnockRefused("no_moves")
+        if move.seat not in state.seats:
+            return KnockRefused("not_dealt")
+        if state.knocked:
+            return KnockRefused("knocked", state.knocked[0])  # lost the race to knock
+        state.knocked.append(move.seat)
+        return None
+
+    def round_over(self, state: Round) -> bool:
+        return bool(state.knocked)
+
+    def ended_by(self, state: Round) -> int | None:
+        return state.knocked[0] if state.knocked else None
+
+    def public_form(self, state: Round) -> list[Any]:
+        return [*super().public_form(state), list(state.knocked)]
+
+    def replay(self, record: RoundRecord, seat: int, deck: Sequence[Any]) -> str | None:
+        knocks = [move for _, move in record.steps if isinstance(move, Knock)]
+        return None if len(knocks) <= 1 else "two knocks in one round"
+
+    def bot_body(self, state: Round, seat: int, round_number: int) -> GameBody | None:
+        """A bot knocks at once, unless a knock has ended the round."""
+        if state.knocked or seat not in state.seats:
+            return None
+        return GameBody(self.game_id, knock(round_number))
+
+
+def knock(round_number: int) -> bytes:
+    return KNOCK + round_number.to_bytes(4, "big")
+
+
 RULES = HighCard()
+KNOCKING = KnockingHighCard()

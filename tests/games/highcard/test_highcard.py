@@ -66,7 +66,7 @@ def test_three_nodes_play_high_card_to_the_end(tmp_path: Path) -> None:
             node.wait_for_text("game over")
         # Bots ask for a rematch at once, and a round of high card takes milliseconds: the
         # rematch begins before the nodes finish. The first game's results are what count.
-        firsts = [_first_result(node) for node in nodes]
+        firsts = [first_result(node) for node in nodes]
     finally:
         stop_all(nodes)
     first = firsts[0]
@@ -81,7 +81,7 @@ def test_three_nodes_play_high_card_to_the_end(tmp_path: Path) -> None:
     assert all(sum(r["scores"].values()) >= 1 for r in first["rounds"])
 
 
-def _first_result(node: BlitzNode) -> dict[str, Any]:
+def first_result(node: BlitzNode) -> dict[str, Any]:
     """The node's results file of its table's first game, once written."""
     results = node.state_dir / "results"
     node.wait_for_line(
