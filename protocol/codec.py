@@ -210,7 +210,7 @@ PLAY = Record(
 )
 
 BODIES: dict[BodyKind, Record] = {
-    BodyKind.ADMIT: Record(Admit, (("node", NODE), ("first_seq", SEQ))),
+    BodyKind.ADMIT: Record(Admit, (("node", NODE), ("first_seq", SEQ), ("game", NAME)), optional=1),
     BodyKind.PROFILE: Record(Profile, (("name", NAME), ("back", NAME))),
     BodyKind.READY: Record(Ready, (("ready", Flag()),)),
     BodyKind.START: Record(Start, (("target", Int(1, MAX_TARGET)), ("post_stacking", Flag()))),

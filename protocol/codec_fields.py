@@ -184,11 +184,15 @@ Check = Callable[[object], None]
 
 @dataclass(frozen=True, slots=True)
 class Record:
-    """A dataclass as an array of its fields in order, then a whole-record ``check``."""
+    """A dataclass as an array of its fields in order, then a whole-record ``check``.
+
+    The last ``optional`` fields may be left off the end: absent, each is None (its
+    default), and a None is never sent, so each record still has one encoding."""
 
     cls: Callable[..., object]
     fields: tuple[tuple[str, Field], ...]
     check: Check | None = None
+    optional: int = 0
 
     def load(self, value: object, where: str) -> object:
         if type(value) is not list:
@@ -199,17 +203,25 @@ class Record:
         return self.dump_items(value, where)
 
     def load_items(self, items: list[object], where: str) -> object:
-        if len(items) != len(self.fields):
-            refuse(ErrorReason.BAD_LENGTH, where, f"{len(items)} items, not {len(self.fields)}")
-        loaded = [f.load(v, f"{where}.{n}") for (n, f), v in zip(self.fields, items, strict=True)]
+        if not len(self.fields) - self.optional <= len(items) <= len(self.fields):
+            refuse(ErrorReason.BAD_LENGTH, where, f"{len(items)} items, not {self._lengths}")
+        loaded = [f.load(v, f"{where}.{n}") for (n, f), v in zip(self.fields, items, strict=False)]
         return self._checked(self.cls(*loaded))
 
     def dump_items(self, value: object, where: str) -> list[object]:
         if not isinstance(value, self.cls):  # type: ignore[arg-type]
             refuse(ErrorReason.BAD_FIELD, where, f"a {self._name}, not {type_name(value)}")
-        items = [f.dump(getattr(value, n), f"{where}.{n}") for n, f in self.fields]
+        given, least = list(self.fields), len(self.fields) - self.optional
+        while len(given) > least and getattr(value, given[-1][0]) is None:
+            given.pop()  # an absent optional field is left off the end
+        items = [f.dump(getattr(value, n), f"{where}.{n}") for n, f in given]
         self._checked(value)
         return items
+
+    @property
+    def _lengths(self) -> str:
+        least = len(self.fields) - self.optional
+        return str(least) if not self.optional else f"{least}..{len(self.fields)}"
 
     @property
     def _name(self) -> str:

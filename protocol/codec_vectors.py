@@ -16,7 +16,7 @@ each a hex string or ``[hex, count]`` for ``count`` copies, so a 64 KiB vector s
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import fields, is_dataclass
+from dataclasses import MISSING, Field, fields, is_dataclass
 from enum import IntEnum
 from functools import partial
 from typing import Any, get_args, get_origin, get_type_hints
@@ -36,6 +36,8 @@ _CLASSES: dict[str, type] = {
     if isinstance(cls, type) and is_dataclass(cls) and cls.__module__ == module.__name__
 }
 
+_MESSAGES = frozenset(cls for cls in _CLASSES.values() if cls.__module__ == messages.__name__)
+
 
 # -- JSON <-> messages --------------------------------------------------------------------
 
@@ -45,7 +47,8 @@ def from_json(value: Any, hint: Any = None) -> Any:
     if isinstance(value, dict):
         cls = _CLASSES[value["type"]]
         hints = get_type_hints(cls)
-        return cls(**{f.name: from_json(value[f.name], hints[f.name]) for f in fields(cls)})
+        given = [f for f in fields(cls) if f.name in value or f.default is MISSING]
+        return cls(**{f.name: from_json(value[f.name], hints[f.name]) for f in given})
     if isinstance(value, list) and get_origin(hint) is tuple:
         return tuple(from_json(item, get_args(hint)[0]) for item in value)
     return _scalar(value, _without_none(hint))
@@ -80,8 +83,13 @@ def to_json(value: Any) -> Any:
         return value.code
     if isinstance(value, tuple | list):
         return [to_json(item) for item in value]
-    names = [f.name for f in fields(value)]
+    # A message's absent optional field (an ADMIT's game) is left out, as on the wire.
+    names = [f.name for f in fields(value) if not _absent_on_wire(value, f)]
     return {"type": type(value).__name__, **{n: to_json(getattr(value, n)) for n in names}}
+
+
+def _absent_on_wire(value: Any, f: Field[Any]) -> bool:
+    return type(value) in _MESSAGES and f.default is None and getattr(value, f.name) is None
 
 
 def vector_bytes(spec: str | list[Any]) -> bytes:

@@ -57,8 +57,8 @@ class Settings:
     # turn this off when its channel has already authenticated the sender (CURVE); an
     # event relayed by anyone else, or inside a REPAIR, is always checked.
     verify_direct: bool = True
-    # The game the table hosts (protocol/games/registry.py): every node of a table must
-    # host the same one.
+    # The game a table this node founds plays (protocol/games/registry.py). Its founding
+    # ADMIT names it; a table found on the LAN plays the game its log names (P-234).
     game: str = DEFAULT_GAME
 
 
@@ -122,7 +122,8 @@ class Replica:
 
     def found(self, now: float) -> list[Effect]:
         """Start a new table with this node as its first member."""
-        return self.submit(Admit(self.me.node, 1), now)
+        game = None if self.settings.game == DEFAULT_GAME else self.settings.game
+        return self.submit(Admit(self.me.node, 1, game), now)  # the log names its game (P-233)
 
     def ask_to_join(self, now: float) -> list[Effect]:
         """Say hello as a non-member asking to be admitted (a newcomer, or after removal)."""

@@ -144,6 +144,7 @@ class Admit:
 
     node: bytes
     first_seq: int
+    game: str | None = None  # the founding ADMIT's game, when not Dutch Blitz (P-233)
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..games.registry import DEFAULT_GAME, UnknownGame, rules_for
 from ..limits import MAX_NAME
 from ..messages import Admit, Profile, Ready, Start
 from .records import ACCEPTED, Member, Outcome
@@ -17,6 +18,10 @@ if TYPE_CHECKING:
 
 
 def admit(game: Game, sender: bytes, body: Admit) -> Outcome:
+    if not game.members:
+        return _found(game, sender, body)
+    if body.game is not None:
+        return game.refuse("bad_game")  # only the founding ADMIT names the game
     member = game.members.get(body.node)
     if member is not None:
         if sender not in game.members or not game.members[sender].present:
@@ -28,12 +33,28 @@ def admit(game: Game, sender: bytes, body: Admit) -> Outcome:
         game.away.discard(member.seat)
         game.set_active(member.seat, True)
         return ACCEPTED
-    if not game.members and body.node != sender:
-        return game.refuse("not_member")  # the first event of a table admits its founder
     if not game.admits_newcomers():
         return game.refuse("in_play")  # once dealt, only players who were seated return
-    if game.members and (sender not in game.members or not game.members[sender].present):
+    if sender not in game.members or not game.members[sender].present:
         return game.refuse("not_member")
+    return _seat(game, body)
+
+
+def _found(game: Game, sender: bytes, body: Admit) -> Outcome:
+    """The first event of a table admits its founder and names the game it plays (P-233,
+    P-234): from here on the table's rules are that game's, whatever the node's own."""
+    if body.node != sender:
+        return game.refuse("not_member")
+    if body.game == DEFAULT_GAME:
+        return game.refuse("bad_game")  # Dutch Blitz's founding ADMIT names none
+    try:
+        game.rules = rules_for(DEFAULT_GAME if body.game is None else body.game)
+    except UnknownGame:
+        return game.refuse("unknown_game")
+    return _seat(game, body)
+
+
+def _seat(game: Game, body: Admit) -> Outcome:
     seat = len(game.members)
     taken = {m.back for m in game.members.values() if m.present}
     back = next((b for b in game.rules.backs if b not in taken), "")

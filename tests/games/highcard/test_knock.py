@@ -6,8 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from dutchblitz.node.archive import Archive, ArchiveError
+from dutchblitz.protocol.gamefile import check_game_file
 from dutchblitz.protocol.games import registry
 from dutchblitz.protocol.messages import Admit, GameBody, Play
+from dutchblitz.protocol.replay import Replay
 from dutchblitz.protocol.table.game import Game, Phase
 
 from tests.games.highcard.rules import KNOCKING, RULES, Knock, KnockRefused, Round, knock
@@ -16,12 +19,13 @@ from tests.lan.nodes import AGREED, BlitzNode, free_ports, loopback_args, stop_a
 from tests.rigs.sim import Simulation
 
 A, B, C = (bytes([n]) * 16 for n in (1, 2, 3))
+registry.register(KNOCKING)  # a founding ADMIT names it: the table takes its rules from there
 
 
 def _playing() -> Game:
     """A knocking high card game in its first round, seats 0 and 1 dealt."""
     game = Game(rules=KNOCKING)
-    game.apply(A, Admit(A, 1))
+    game.apply(A, Admit(A, 1, KNOCKING.tag))
     game.apply(A, Admit(B, 1))
     game.phase, game.round, game.players = Phase.PLAYING, 1, (0, 1)
     tops = {seat: KNOCKING.deck(seat)[seat] for seat in (0, 1)}
@@ -79,7 +83,7 @@ def test_a_game_with_no_bodies_of_its_own_refuses_every_payload(rules: object) -
 
 def test_a_game_body_outside_play_is_refused_by_phase() -> None:
     game = Game(rules=KNOCKING)
-    game.apply(A, Admit(A, 1))
+    game.apply(A, Admit(A, 1, KNOCKING.tag))
     assert game.apply(A, GameBody(KNOCKING.game_id, knock(0))).refusal == "not_in_lobby"
     assert game.apply(A, Play(0, 3, 0, 0, -1, -1, 0)).refusal == "not_in_lobby"  # type: ignore[arg-type]
 
@@ -110,6 +114,8 @@ def test_three_nodes_knock_their_way_to_the_end(tmp_path: Path) -> None:
         for node in nodes:
             node.wait_for_text("game over")
         firsts = [first_result(node) for node in nodes]
+        nodes[0].wait_for_line(lambda _: _kept(nodes[0].state_dir) is not None, "a kept game")
+        kept = _kept(nodes[0].state_dir)
     finally:
         stop_all(nodes)
     first = firsts[0]
@@ -120,3 +126,21 @@ def test_three_nodes_knock_their_way_to_the_end(tmp_path: Path) -> None:
     assert first["rules"] == KNOCKING.tag and first["over"]
     # Every round was ended by a knock: the knocker is the round's ender.
     assert all(r["blitz_by"] is not None for r in first["rounds"]), first["rounds"]
+    # The archive's game file names its game in its log (P-233): checked and replayed
+    # with that game's rules, not Dutch Blitz's.
+    assert kept is not None
+    checked = check_game_file(kept)
+    assert checked.final.rules is KNOCKING and checked.final.winner is not None
+    assert Replay(checked).stops
+
+
+def _kept(state_dir: Path) -> bytes | None:
+    """The file of the first game the node's archive kept, once kept."""
+    archive = Archive(state_dir)
+    try:
+        found = archive.file_of(1)
+    except ArchiveError:
+        return None  # the node is writing it
+    finally:
+        archive.close()
+    return None if found is None else found[1]
