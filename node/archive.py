@@ -1,7 +1,7 @@
 """The archive of finished games: an SQLite database in the state directory.
 
-Every game that ends at this node is kept: one row in ``games`` (when, which table, how
-many rounds, the winner, the log digest, and the game's sealed file, spec/replay.md)
+Every game that ends at this node is kept: one row in ``games`` (when, which table and
+game, how many rounds, the winner, the log digest, and the game's sealed file, spec/replay.md)
 and one row per player in ``players`` (key fingerprint, name then, final score, Blitzes
 called, won or not). Listing and the leaderboard are queries over these.
 
@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from dutchblitz.protocol.gamefile import CheckedGame, GameFileError, check_game_file, sealed_game
+from dutchblitz.protocol.games.registry import DEFAULT_GAME
 
 from .store import StoreError, write_file
 
@@ -38,7 +39,7 @@ log = logging.getLogger("dutchblitz.node")
 DATABASE = "games.sqlite"
 PENDING = "archive-pending"
 PENDING_SUFFIX = ".blitzgame"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: each game's game tag (rules)
 BUSY_TIMEOUT_S = 2.0  # how long to wait for another blitz-node writing the archive
 
 SCHEMA = """
@@ -54,6 +55,7 @@ CREATE TABLE games (
     winner_seat INTEGER,
     digest TEXT NOT NULL,
     file BLOB NOT NULL,
+    rules TEXT NOT NULL DEFAULT 'blitz',
     UNIQUE (epoch, game)
 );
 CREATE TABLE players (
@@ -68,12 +70,15 @@ CREATE TABLE players (
 );
 CREATE INDEX players_by_key ON players (fingerprint);
 """
+# From schema 1: every game kept before was Dutch Blitz, the only game then.
+UPGRADE_1 = "ALTER TABLE games ADD COLUMN rules TEXT NOT NULL DEFAULT 'blitz';"
 
 GAMES_QUERY = """
 SELECT g.id, g.finished_at, g.table_name, g.rounds,
        (SELECT group_concat(name, ', ')
           FROM (SELECT name FROM players WHERE game_id = g.id ORDER BY seat)) AS names,
-       (SELECT name FROM players WHERE game_id = g.id AND seat = g.winner_seat) AS winner
+       (SELECT name FROM players WHERE game_id = g.id AND seat = g.winner_seat) AS winner,
+       g.rules
   FROM games AS g
  ORDER BY g.finished_at DESC, g.id DESC
 """
@@ -123,6 +128,7 @@ class KeptGame:
     players: str  # names, in seat order
     winner: str  # "" when there was none
     rounds: int
+    rules: str = DEFAULT_GAME  # the game's tag (protocol/games/registry.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,6 +177,8 @@ class Archive:
             version = db.execute("PRAGMA user_version").fetchone()[0]
             if version == 0:
                 db.executescript(f"BEGIN; {SCHEMA} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
+            elif version == 1:
+                db.executescript(f"BEGIN; {UPGRADE_1} PRAGMA user_version = 2; COMMIT;")
             elif version > SCHEMA_VERSION:
                 raise ArchiveError(
                     f"the game archive {self.path} was made by a newer blitz-node "
@@ -223,7 +231,8 @@ class Archive:
         game, found = checked.final, checked.file
         cursor = db.execute(
             "INSERT INTO games (epoch, game, finished_at, table_name, rounds, target,"
-            " post_stacking, winner_seat, digest, file) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " post_stacking, winner_seat, digest, file, rules)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 found.epoch.hex(),
                 found.game,
@@ -235,6 +244,7 @@ class Archive:
                 game.winner,
                 found.digest.hex(),
                 data,
+                game.rules.tag,
             ),
         )
         game_id = int(cursor.lastrowid or 0)
@@ -318,7 +328,7 @@ class Archive:
             rows = self._connect().execute(GAMES_QUERY).fetchall()
         except sqlite3.Error as error:
             raise self._explain(error) from None
-        return [KeptGame(r[0], r[1], r[2], r[4] or "", r[5] or "", r[3]) for r in rows]
+        return [KeptGame(r[0], r[1], r[2], r[4] or "", r[5] or "", r[3], r[6]) for r in rows]
 
     def stats(self) -> list[PlayerStats]:
         """Every player of the kept games, by key: most wins first."""

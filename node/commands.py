@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from dutchblitz.protocol.gamefile import GameFileError, Refusal
+from dutchblitz.protocol.games.registry import UnknownGame, rules_for
 from dutchblitz.protocol.limits import MAX_GAME_FILE
 
 from .archive import Archive, KeptGame, PlayerStats
@@ -117,13 +118,27 @@ def show_games(archive: Archive, games: list[KeptGame]) -> int:
     if not games:
         return _none_kept(archive)
     table = max(5, *(len(g.table) for g in games))
-    print(f"{'#':>4}  {'Date':<16}  {'Table':<{table}}  {'Rounds':>6}  {'Winner':<16}  Players")
+    names = {game.rules: game_name(game.rules) for game in games}
+    width = max(4, *(len(name) for name in names.values()))
+    print(
+        f"{'#':>4}  {'Date':<16}  {'Table':<{table}}  {'Game':<{width}}  {'Rounds':>6}"
+        f"  {'Winner':<16}  Players"
+    )
     for game in games:
         print(
             f"{game.id:>4}  {local_date(game.finished_at):<16}  {game.table:<{table}}"
-            f"  {game.rounds:>6}  {game.winner or '-':<16}  {game.players}"
+            f"  {names[game.rules]:<{width}}  {game.rounds:>6}  {game.winner or '-':<16}"
+            f"  {game.players}"
         )
     return EXIT_OK
+
+
+def game_name(tag: str) -> str:
+    """A game's name as players read it; its tag when this node does not know it."""
+    try:
+        return rules_for(tag).name
+    except UnknownGame:
+        return tag
 
 
 def show_stats(archive: Archive, players: list[PlayerStats]) -> int:

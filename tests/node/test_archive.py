@@ -121,6 +121,22 @@ def test_a_locked_database_is_one_line(tmp_path: Path, monkeypatch: pytest.Monke
     assert len(Archive(tmp_path).games()) == 2
 
 
+def test_an_archive_of_schema_1_is_upgraded_and_its_games_are_dutch_blitz(tmp_path: Path) -> None:
+    Archive(tmp_path).keep(finished().data)
+    with sqlite3.connect(tmp_path / DATABASE) as db:  # as schema 1 left it: no game column
+        db.execute("ALTER TABLE games DROP COLUMN rules")
+        db.execute("PRAGMA user_version = 1")
+    db.close()
+    archive = Archive(tmp_path)
+    assert [game.rules for game in archive.games()] == ["blitz"]
+    archive.keep(finished(rematches=1).data)
+    assert [game.rules for game in archive.games()] == ["blitz", "blitz"]
+    archive.close()
+    with sqlite3.connect(tmp_path / DATABASE) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+    db.close()
+
+
 def test_a_newer_schema_is_refused_with_one_line(tmp_path: Path) -> None:
     with sqlite3.connect(tmp_path / DATABASE) as db:
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")

@@ -37,9 +37,10 @@ def test_games_lists_the_kept_games_newest_first(
     code, out, err = _run(capsys, "games", "--state-dir", str(kept))
     assert code == 0 and err == ""
     header, newest, oldest = out.splitlines()
-    for word in ("Date", "Table", "Rounds", "Winner", "Players"):
+    for word in ("Date", "Table", "Game", "Rounds", "Winner", "Players"):
         assert word in header
     assert newest.split()[0] == "2" and oldest.split()[0] == "1"
+    assert "Dutch Blitz" in newest and "Dutch Blitz" in oldest  # the game its log names
     final = check_game_file(finished(rematches=1).data).final
     winner = final.by_seat()[final.winner].name  # type: ignore[index]
     assert winner in newest and "2026-01-0" in newest

@@ -116,6 +116,7 @@ def test_three_nodes_knock_their_way_to_the_end(tmp_path: Path) -> None:
         firsts = [first_result(node) for node in nodes]
         nodes[0].wait_for_line(lambda _: _kept(nodes[0].state_dir) is not None, "a kept game")
         kept = _kept(nodes[0].state_dir)
+        kept_rules = _kept_rules(nodes[0].state_dir)
     finally:
         stop_all(nodes)
     first = firsts[0]
@@ -132,6 +133,15 @@ def test_three_nodes_knock_their_way_to_the_end(tmp_path: Path) -> None:
     checked = check_game_file(kept)
     assert checked.final.rules is KNOCKING and checked.final.winner is not None
     assert Replay(checked).stops
+    assert KNOCKING.tag in kept_rules  # what blitz-node games lists (P-233)
+
+
+def _kept_rules(state_dir: Path) -> list[str]:
+    archive = Archive(state_dir)
+    try:
+        return [game.rules for game in archive.games()]
+    finally:
+        archive.close()
 
 
 def _kept(state_dir: Path) -> bytes | None:
