@@ -47,6 +47,7 @@ class Refusal(StrEnum):
     TWICE = "twice"  # G-13
     UNFINISHED = "unfinished"  # G-10, G-11
     DIGEST = "digest"  # G-12
+    UNKNOWN_GAME = "unknown_game"  # G-14
 
 
 class GameFileError(Exception):
@@ -215,6 +216,7 @@ def check_game_file(data: bytes) -> CheckedGame:
         assert isinstance(envelope.payload, Event)
         phase = game.phase
         outcome = game.apply(envelope.sender, envelope.payload.body)
+        _check_known(outcome, envelope.payload.body)
         chain = chain_step(chain, envelope.sender, envelope.seq, raw)
         entries.append(Entry(envelope.sender, envelope.payload.body, outcome))
         began = phase in (Phase.LOBBY, Phase.OVER) and game.phase == Phase.DEALING
@@ -230,6 +232,16 @@ def check_game_file(data: bytes) -> CheckedGame:
             "the events do not give the game's digest: the file was changed", Refusal.DIGEST
         )
     return CheckedGame(found, tuple(entries), start, game)
+
+
+def _check_known(outcome: Outcome, body: object) -> None:
+    """G-14: a founding ADMIT that names a game unknown here (P-234) refuses the file."""
+    if outcome.refusal == "unknown_game":
+        tag = getattr(body, "game", "")
+        raise GameFileError(
+            f"the file holds a game of {tag}, which this blitz-node does not know",
+            Refusal.UNKNOWN_GAME,
+        )
 
 
 def _signed_event(found: GameFile, index: int, raw: bytes) -> Envelope:

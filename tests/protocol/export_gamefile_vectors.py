@@ -67,6 +67,16 @@ class Game:
         self.events = [raws[(entry.sender, entry.seq)] for entry in replica.log[:length]]
         self.table, self.epoch = replica.me.table, replica.me.epoch
         self.game, self.digest = game.game_number, digest
+        self.signers = simulation.signers
+
+    def founded_for(self, tag: str) -> bytes:
+        """The founding ADMIT naming game ``tag`` (DBP P-233), signed by the founder again."""
+        envelope = msgpack.unpackb(self.events[0], raw=False)
+        envelope[6] = [*envelope[6], tag]
+        envelope[-1] = b""
+        unsigned = pack(envelope)
+        envelope[-1] = self.signers[envelope[3]].auth(unsigned)
+        return pack(envelope)
 
     def keys(self, events: list[bytes]) -> dict[bytes, bytes]:
         keys: dict[bytes, bytes] = {}
@@ -161,6 +171,12 @@ def refused(game: Game) -> list[dict[str, Any]]:
         ("G-11", "another game's number", sealed(game.body(game=game.game + 1)), "unfinished"),
         ("G-12", "another digest", sealed(game.body(digest=bytes(16))), "digest"),
         ("G-13", "an event twice", sealed(game.body([first[0], first[0]])), "twice"),
+        (
+            "G-14",
+            "a founding ADMIT naming an unknown game",
+            sealed(game.body([game.founded_for("chess")])),
+            "unknown_game",
+        ),
     ]
     return [
         {"spec": spec, "name": name, "file": data.hex(), "reason": reason}
