@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Container
 from dataclasses import dataclass
 from pathlib import Path
-
-from dutchblitz.protocol.games.blitz.bots import LEVELS
 
 from .store import StoreError, write_json
 
@@ -31,8 +30,9 @@ class KeptBot:
     level: str
 
 
-def load(root: Path) -> list[KeptBot]:
-    """The bots a node at ``root`` hosted last time; [] when none, or the file is unreadable."""
+def load(root: Path, levels: Container[str]) -> list[KeptBot]:
+    """The bots a node at ``root`` hosted last time, of the game's ``levels``; [] when none,
+    or the file is unreadable."""
     try:
         found = json.loads((root / BOTS_FILE).read_text(encoding="utf-8"))
         kept = [KeptBot(int(bot["number"]), str(bot["level"])) for bot in found["bots"]]
@@ -41,7 +41,7 @@ def load(root: Path) -> list[KeptBot]:
     except (OSError, ValueError, KeyError, TypeError) as error:
         log.warning("cannot read the bots this node hosted (%s): seating none", error)
         return []
-    good = [b for b in kept if 0 < b.number < 1000 and b.level in LEVELS]
+    good = [b for b in kept if 0 < b.number < 1000 and b.level in levels]
     numbers = {b.number for b in good}
     return sorted(good, key=lambda b: b.number)[:MAX_KEPT] if len(numbers) == len(good) else []
 

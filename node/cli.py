@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
 from dutchblitz.protocol.games import registry
-from dutchblitz.protocol.games.blitz.bots import LEVELS
 from dutchblitz.protocol.limits import MAX_NAME as MAX_TEXT_BYTES
 from dutchblitz.protocol.limits import MAX_PLAYERS, MAX_TARGET
 from dutchblitz.protocol.version import GAME_VERSION
@@ -173,7 +172,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--bot", action="store_true", help="let a bot play this seat")
     parser.add_argument(
         "--bot-level",
-        choices=tuple(LEVELS),
+        choices=_bot_levels(),
         default="normal",
         help="how well and fast the bot plays",
     )
@@ -287,6 +286,12 @@ def parse_options(argv: Sequence[str] | None = None) -> Options | None:
             parser.error("give --passphrase PHRASE or --private, not both")
         args.passphrase = _ask_passphrase(parser, args.table)
     return options_from_args(args)
+
+
+def _bot_levels() -> tuple[str, ...]:
+    """Every registered game's bot levels, the default game's first."""
+    levels = (level for tag in registry.tags() for level in registry.player_for(tag).levels)
+    return tuple(dict.fromkeys(levels))
 
 
 def _log_to(handler: logging.Handler) -> None:

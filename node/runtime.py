@@ -28,7 +28,7 @@ import json
 import logging
 import socket
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -38,8 +38,7 @@ import zmq.asyncio
 from dutchblitz.protocol.auth import Signer
 from dutchblitz.protocol.core import Settings
 from dutchblitz.protocol.duties import Wishes
-from dutchblitz.protocol.games.blitz.bots import LEVELS, Level
-from dutchblitz.protocol.games.registry import DEFAULT_GAME
+from dutchblitz.protocol.games.registry import DEFAULT_GAME, player_for
 from dutchblitz.protocol.limits import DEFAULT_TARGET
 from dutchblitz.protocol.limits import MAX_NAME as MAX_NAME_BYTES
 from dutchblitz.protocol.pace import COUNT_IN_S
@@ -219,7 +218,7 @@ class Node:
             target=options.target,
             post_stacking=options.post_stacking,
         )
-        level = LEVELS[options.bot_level] if options.bot else None
+        level = self._levels()[options.bot_level] if options.bot else None
         kind = WatchSeat if options.watch else LocalSeat
         self.main = kind(self._config(wishes, level), store, transport, node_id)
         self.main.watchers.append(self._notify)
@@ -244,7 +243,11 @@ class Node:
         await self.main.start()
         self._seat_kept_bots()
 
-    def _config(self, wishes: Wishes, level: Level | None) -> SeatConfig:
+    def _levels(self) -> Mapping[str, Any]:
+        """The bot levels of the game this node's table plays."""
+        return player_for(self.options.game).levels
+
+    def _config(self, wishes: Wishes, level: Any) -> SeatConfig:
         options = self.options
         # CURVE has proven the sender of every message that comes straight from its
         # origin (the seat checks the header names that key): only relayed events,
@@ -407,7 +410,8 @@ class Node:
         or, from a lobby, seated afresh.
         """
         assert self.state_root is not None
-        for kept in botseats.load(self.state_root) if not self.options.watch else ():
+        kept_bots = botseats.load(self.state_root, self._levels()) if not self.options.watch else []
+        for kept in kept_bots:
             work = self.add_bot(kept.level, number=kept.number, restore=True)
             self._tasks.append(asyncio.ensure_future(self._seat_quietly(work, kept)))
 
@@ -457,7 +461,7 @@ class Node:
         # "flat-out bot 3f9" fits the table's 16 columns.
         name = f"{level} bot {node_id.hex()[:3]}"
         wishes = Wishes(name=name, ready=True, target=self.options.target)
-        config = self._config(wishes, LEVELS[level])
+        config = self._config(wishes, self._levels()[level])
         config.restore = restore  # a bot seated in the lobby sits down afresh
         seat = LocalSeat(config, store, transport, node_id)
         seat.watchers.append(self._notify)

@@ -42,6 +42,7 @@ import random
 from collections import deque
 from collections.abc import Awaitable, Callable, Container, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from dutchblitz.protocol.codec import ProtocolError, decode
 from dutchblitz.protocol.core import Identity, Replica, Settings
@@ -60,7 +61,7 @@ from dutchblitz.protocol.effects import (
 )
 from dutchblitz.protocol.finding import AskAgain, JoinSmaller, Seating, TableFinder
 from dutchblitz.protocol.follow import Follower
-from dutchblitz.protocol.games.blitz.bots import Level, think_time
+from dutchblitz.protocol.games.registry import player_for
 from dutchblitz.protocol.messages import (
     Body,
     Bye,
@@ -100,7 +101,7 @@ class SeatConfig:
     table: str
     wishes: Wishes
     settings: Settings = field(default_factory=Settings)
-    bot: Level | None = None
+    bot: Any = None  # the bot's level (the game's PlayerRules.levels), or None: a person
     seed: int | None = None
     join_window: float = JOIN_WINDOW_S
     restore: bool = True  # reload an unfinished game left in the state directory
@@ -655,7 +656,7 @@ class LocalSeat:
             self._changed.clear()
             bot = self.steward.bot
             if bot is not None:
-                pause = think_time(bot.level, self.think_rng)
+                pause = player_for(self.config.settings.game).think_time(bot.level, self.think_rng)
                 if pause > 0:
                     await asyncio.sleep(pause)
             try:

@@ -14,29 +14,17 @@ from __future__ import annotations
 import asyncio
 import math
 from collections import deque
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from dutchblitz.protocol.auth import fingerprint
 from dutchblitz.protocol.duties import can_start
 from dutchblitz.protocol.effects import Alarm, Delivered, Effect, LogEntry, Withdrawn
-from dutchblitz.protocol.games.blitz import plays, rules
-from dutchblitz.protocol.games.blitz.bots import LEVELS
-from dutchblitz.protocol.games.blitz.cards import ALL_BACKS
-from dutchblitz.protocol.games.blitz.moves import (
-    CentrePlay,
-    Move,
-    PostPlay,
-    Source,
-    StuckCall,
-    WoodFlip,
-)
-from dutchblitz.protocol.games.blitz.playqueue import MAX_HELD, CameBack, PlayQueue
-from dutchblitz.protocol.games.blitz.rules import Reason
-from dutchblitz.protocol.games.blitz.state import Area, Table
+from dutchblitz.protocol.games.registry import player_for, rules_for
 from dutchblitz.protocol.limits import MAX_NAME, MAX_PLAYERS
 from dutchblitz.protocol.messages import Admit, Bye, Profile, Ready, Start, Suspect
 from dutchblitz.protocol.table.game import Game, Phase
+from dutchblitz.protocol.table.player import ActRefusal
 from dutchblitz.protocol.views import game_view
 
 from .api import (
@@ -99,7 +87,9 @@ class NodeSession:
         self._void_moves = 0  # our moves that did not count because we were away
         self._games_seen = 1 if replica is None else replica.stable.game_number
         self._tasks: set[asyncio.Future[object]] = set()
-        self.queue = PlayQueue(self.seat.node_id, self.seat.submit)
+        self.rules = rules_for(node.options.game)
+        self.player = player_for(node.options.game)  # the game's side of a seat (Dutch Blitz's)
+        self.queue = self.player.plays(self.seat.node_id, self.seat.submit)
         self._pumping = False
         self.seat.listeners.append(self._on_effect)
         node.watchers.append(self._changed)
@@ -151,7 +141,7 @@ class NodeSession:
             peers_seen=seat.peers_seen,
             seconds_running=loop.time() - node.started_at,
             can_start=self._why_not_start() is None,
-            bot_levels=tuple(LEVELS),
+            bot_levels=tuple(self.player.levels),
             post_stacking=(
                 self.seat.config.wishes.post_stacking
                 if stable.phase == Phase.LOBBY
@@ -206,7 +196,7 @@ class NodeSession:
         self._pumping = True
         try:
             for returned in self.queue.pump(replica):
-                self._refused(_came_back(returned))
+                self._refused(_refused(self.player.came_back(returned)))
         finally:
             self._pumping = False
 
@@ -223,55 +213,24 @@ class NodeSession:
         if replica is None or not replica.can_play():
             return self._not_seated()
         game = self.queue.view(replica)
-        table = game.table
         me = game.seat_of(self.seat.node_id)
-        if game.phase != Phase.PLAYING or table is None:
+        if game.phase != Phase.PLAYING or game.table is None:
             return Refused(Why.NO_ROUND)
-        if me is None or me not in table.areas:
+        if me is None:
             return Refused(Why.NOT_PLAYING)
-        area = table.areas[me]
-        if not area.active:
-            return Refused(Why.NOT_ACTIVE)
-        if area.stuck and action != Action.STUCK:
-            return Refused(Why.STUCK)
+        if (not_now := self.player.check(game.table, me, action)) is not None:
+            return _refused(not_now)
         if self.queue.full:
-            return Refused(Why.SLOW_DOWN, count=MAX_HELD)
-        move = self._build(action, slot, table, me, area)
-        if isinstance(move, Refused):
-            return move
-        refusal = rules.apply(table.copy(), move)
-        if refusal is not None:
-            return Refused.of(refusal.reason)
+            return Refused(Why.SLOW_DOWN, count=self.player.max_held)
+        move = self.player.build(game.table, me, action, slot)
+        if isinstance(move, ActRefusal):
+            return _refused(move)
         count_in = self.seat.pace.count_in_left(game, asyncio.get_running_loop().time())
         if count_in > 0:  # a legal move, but nobody plays before their count-in ends (R-55)
             return Refused(Why.COUNT_IN, count=math.ceil(count_in))
         if not self.queue.offer(replica, move, game.round):
             return self._failure_text()
         return None
-
-    def _build(
-        self, action: Action, slot: int, table: Table, me: int, area: Area
-    ) -> Move | Refused:
-        if action == Action.BLITZ_TO_CENTRE:
-            return _to_centre(table, me, Source.BLITZ, 0, area.blitz, Why.BLITZ_EMPTY)
-        if action == Action.WOOD_TO_CENTRE:
-            return _to_centre(table, me, Source.WOOD, 0, area.wood, Why.WOOD_EMPTY)
-        if action == Action.POST_TO_CENTRE:
-            if not 0 <= slot < len(area.post):
-                return Refused(Why.NO_POST, count=slot + 1)
-            return _to_centre(table, me, Source.POST, slot, area.post[slot], Why.POST_EMPTY)
-        if action == Action.FLIP:
-            move = plays.flip_or_turn(table, me)
-            return move if move is not None else Refused(Why.NOTHING_TO_FLIP)
-        if action == Action.STUCK:
-            if area.stuck:
-                return Refused(Why.ALREADY_STUCK)
-            playable = rules.visible_centre_plays(table, me)
-            if playable:
-                return Refused(Why.CAN_PLAY, what=str(playable[0][2]))
-            return StuckCall(me)
-        source = Source.BLITZ if action == Action.BLITZ_TO_POST else Source.WOOD
-        return _to_post(table, me, source, slot, area)
 
     def seen_scores(self) -> Refused | None:
         if not self.seat.pace.look():
@@ -296,8 +255,9 @@ class NodeSession:
         return None
 
     def set_back(self, back: str) -> Refused | None:
-        if back not in ALL_BACKS:
-            return Refused(Why.NO_BACK, what=back, other=", ".join(ALL_BACKS))
+        backs = self.rules.backs
+        if back not in backs:
+            return Refused(Why.NO_BACK, what=back, other=", ".join(backs))
         if (why := self._lobby_only("set_back")) is not None:
             return why
         replica = self.seat.replica
@@ -377,8 +337,9 @@ class NodeSession:
         return None
 
     def add_bot(self, level: str) -> Refused | None:
-        if level not in LEVELS:
-            return Refused(Why.NO_BOT_LEVEL, what=level, other=", ".join(LEVELS))
+        levels = self.player.levels
+        if level not in levels:
+            return Refused(Why.NO_BOT_LEVEL, what=level, other=", ".join(levels))
         if (why := self._lobby_only("add_bot")) is not None:
             return why
         replica = self.seat.replica
@@ -469,8 +430,9 @@ class NodeSession:
             self._games_seen = stable.game_number
             return
         if entry.sender == self.seat.node_id and not outcome.accepted:
-            if outcome.refusal == Reason.PILE_TAKEN:
-                self._notice(NoticeKind.LOST_RACE, _lost_race(stable, outcome.by, outcome.move))
+            if self.player.lost_race(outcome.refusal or ""):
+                card = self.player.moved_card(outcome.move)
+                self._notice(NoticeKind.LOST_RACE, _lost_race(stable, outcome.by, card))
             elif not isinstance(body, Start | Admit | Suspect):  # a second one: harmless
                 self._refused(Refused.of(outcome.refusal or ""))
         elif outcome.accepted and isinstance(body, Start) and stable.game_number > self._games_seen:
@@ -570,8 +532,7 @@ class NodeSession:
 
     def _notice_stalemate(self, replica_id: int, stable: Game) -> None:
         """Each stalemate rotation (spec/rules.md R-24), once, on every screen."""
-        table = stable.table
-        count = table.stalemates if table is not None else 0
+        count = self.player.stalemates(stable.table)
         known_id, known_round, seen = self._stalemates_seen
         if (known_id, known_round) == (replica_id, stable.round) and count > seen:
             self._notice(NoticeKind.INFO, Told(News.STALEMATE))
@@ -604,50 +565,16 @@ class NodeSession:
             self._notice(NoticeKind.GAME_OVER, Told(News.GAME_WON, who=who, count=points))
 
 
-def _came_back(returned: CameBack) -> Refused:
-    """One notice for a held play that could not go: what it was, and why."""
-    move, reason = returned.move, returned.reason
-    if isinstance(move, CentrePlay | PostPlay):
-        held = str(move.card)
-    elif isinstance(move, WoodFlip):
-        held = "flip"
-    elif isinstance(move, StuckCall):
-        held = "stuck"
-    else:
-        held = "turn"
-    if reason in (Reason.NOT_ON_TOP, Reason.EMPTY_SOURCE):
-        return Refused(Why.PLAY_BEFORE, held=held)
-    return Refused.of(reason, held=held)
+def _refused(refusal: ActRefusal) -> Refused:
+    """The client's refusal for the game's: a code it has no name for comes as ``OTHER``."""
+    try:
+        why = Why(refusal.code)
+    except ValueError:
+        return Refused(Why.OTHER, what=refusal.code, held=refusal.held)
+    return Refused(why, refusal.what, refusal.other, refusal.count, refusal.held)
 
 
-def _to_centre(
-    table: Table, me: int, source: Source, slot: int, pile: Sequence[object], empty: Why
-) -> Move | Refused:
-    if not pile:
-        return Refused(empty)
-    move = plays.centre_play(table, me, source, slot)
-    if move is None:
-        return Refused(Why.NO_PILE_FOR, what=str(pile[-1]))
-    return move
-
-
-def _to_post(table: Table, me: int, source: Source, slot: int, area: Area) -> Move | Refused:
-    pile = area.blitz if source == Source.BLITZ else area.wood
-    if not table.post_stacking:
-        return Refused(Why.STACKING_OFF)
-    if not 0 <= slot < len(area.post):
-        return Refused(Why.NO_POST, count=slot + 1)
-    if not pile:
-        return Refused(Why.EMPTY_SOURCE)
-    move = plays.post_play(table, me, source, slot)
-    if move is None:
-        top = area.post[slot][-1] if area.post[slot] else None
-        return Refused(Why.CANNOT_STACK, what=str(pile[-1]), other=str(top))
-    return move
-
-
-def _lost_race(game: Game, by: int | None, move: Move | None) -> Told:
+def _lost_race(game: Game, by: int | None, card: str) -> Told:
     winner = game.by_seat().get(by) if by is not None else None
     name = winner.name if winner is not None else ""
-    card = str(move.card) if isinstance(move, CentrePlay | PostPlay) else ""
     return Told(News.LOST_RACE, who=name, what=card)

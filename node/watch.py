@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from dutchblitz.protocol.effects import Alarm, Delivered, Effect, Withdrawn
 from dutchblitz.protocol.follow import Follower
-from dutchblitz.protocol.games.blitz.bots import LEVELS
+from dutchblitz.protocol.games.registry import player_for
 from dutchblitz.protocol.table.game import Game, Phase
 from dutchblitz.protocol.views import game_view
 
@@ -224,7 +224,7 @@ def spectator_snapshot(node: Node, seat: LocalSeat) -> Snapshot:
         peers_seen=seat.peers_seen,
         seconds_running=loop.time() - node.started_at,
         can_start=False,
-        bot_levels=tuple(LEVELS),
+        bot_levels=tuple(player_for(node.options.game).levels),
         post_stacking=game.post_stacking,
         watchers=follower.watchers(loop.time()) if follower is not None else (),
         watching=True,

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from .games.blitz.cards import Card, Colour
+from .games.blitz.cards import VALUES, Card, Colour
 from .games.blitz.moves import Source
 from .games.blitz.rules import visible_centre_plays
 from .games.blitz.scoring import round_scores
@@ -73,6 +73,11 @@ class AreaView:
 class PileView:
     colour: Colour
     cards: tuple[Card, ...]
+
+    @property
+    def full(self) -> bool:
+        """Built up to the last value: nothing more goes on it."""
+        return len(self.cards) >= len(VALUES)
 
 
 @dataclass(frozen=True, slots=True)

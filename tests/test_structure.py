@@ -15,7 +15,6 @@ STILL_OVER = {
     ("methods", "node/seat.py:LocalSeat"),
     ("methods", "node/session.py:NodeSession"),
     ("lines", "node/seat.py"),
-    ("lines", "node/session.py"),
 }
 
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from dutchblitz.protocol.games.blitz.cards import VALUES
 from dutchblitz.protocol.views import AreaView, Colour, GameView, Slot, TableView
 
 from ..api import Snapshot
@@ -61,7 +60,7 @@ def _centre(table: TableView) -> list[Json]:
     centre = []
     for colour in Colour:  # every colour, a pile or not: the page keeps its places
         piles = [pile for pile in table.piles if pile.colour == colour]
-        open_piles = [pile.cards for pile in piles if len(pile.cards) < len(VALUES)]
+        open_piles = [pile.cards for pile in piles if not pile.full]
         centre.append(
             {
                 "colour": colour.name.lower(),

@@ -1,25 +1,33 @@
 """The games a table can host, by tag. Dutch Blitz is always here, and is the default.
 
 A game outside this package registers itself (``register``) before the node starts;
-every node at a table must host the same game.
+every node at a table must host the same game. A game's ``PlayerRules`` (what a seat's
+player and bots do, table/player.py) are registered with it; a game registered without
+them is played with Dutch Blitz's for now.
 """
 
 from __future__ import annotations
 
+from ..table.player import PlayerRules
 from ..table.rules import GameRules
 from .blitz.game import RULES as BLITZ
 
 DEFAULT_GAME = BLITZ.tag
 _GAMES: dict[str, GameRules] = {BLITZ.tag: BLITZ}
+_PLAYERS: dict[str, PlayerRules] = {}
 
 
 class UnknownGame(KeyError):
     """No game of that tag is registered."""
 
 
-def register(rules: GameRules) -> None:
+def register(rules: GameRules, player: PlayerRules | None = None) -> None:
     """Make a game known by its tag; registering the same tag again replaces it."""
     _GAMES[rules.tag] = rules
+    if player is not None:
+        _PLAYERS[rules.tag] = player
+    else:
+        _PLAYERS.pop(rules.tag, None)
 
 
 def rules_for(tag: str) -> GameRules:
@@ -32,3 +40,12 @@ def rules_for(tag: str) -> GameRules:
 def tags() -> list[str]:
     """Every registered game's tag, the default first."""
     return [DEFAULT_GAME, *sorted(tag for tag in _GAMES if tag != DEFAULT_GAME)]
+
+
+def player_for(tag: str) -> PlayerRules:
+    """The game's ``PlayerRules``: Dutch Blitz's for a game registered without its own."""
+    # Imported here: a player's plays reach the replica, whose table reaches this registry.
+    from .blitz.player import PLAYER as BLITZ_PLAYER
+
+    rules_for(tag)  # an unknown tag is refused as for its rules
+    return _PLAYERS.get(tag, BLITZ_PLAYER)

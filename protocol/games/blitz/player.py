@@ -1,0 +1,139 @@
+"""A Dutch Blitz seat's player and bots as the node knows them: ``BlitzPlayer``.
+
+A key press names an action ("blitz_to_centre", "post_to_centre" with a Post stack, ...);
+the node picks no target: this module does, on the table the player sees, and checks
+the move against the rules there, so that a fast key press never sends a move that
+cannot count. Refusals are codes the client words (client/words.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ...messages import Body
+from ...table.player import ActRefusal, CameBack
+from . import plays, rules
+from .bots import LEVELS, Level, Rng, think_time
+from .moves import CentrePlay, Move, PostPlay, Source, StuckCall, WoodFlip
+from .playqueue import MAX_HELD, PlayQueue
+from .rules import Reason
+from .state import Area, Table
+
+# The actions a key press names (node/api.py ``Action`` holds the same strings).
+BLITZ_TO_CENTRE = "blitz_to_centre"
+POST_TO_CENTRE = "post_to_centre"
+WOOD_TO_CENTRE = "wood_to_centre"
+FLIP = "flip"
+STUCK = "stuck"
+BLITZ_TO_POST = "blitz_to_post"
+
+
+class BlitzPlayer:
+    """Dutch Blitz's ``PlayerRules`` (protocol/table/player.py)."""
+
+    @property
+    def levels(self) -> dict[str, Level]:
+        return LEVELS
+
+    @property
+    def max_held(self) -> int:
+        return MAX_HELD
+
+    def think_time(self, level: Level, rng: Rng) -> float:
+        return think_time(level, rng)
+
+    def check(self, state: Table, seat: int, action: str) -> ActRefusal | None:
+        if seat not in state.areas:
+            return ActRefusal("not_playing")
+        area = state.areas[seat]
+        if not area.active:
+            return ActRefusal("not_active")
+        if area.stuck and action != STUCK:
+            return ActRefusal("stuck")
+        return None
+
+    def build(self, state: Table, seat: int, action: str, slot: int) -> Move | ActRefusal:
+        move = _build(action, slot, state, seat, state.areas[seat])
+        if isinstance(move, ActRefusal):
+            return move
+        refusal = rules.apply(state.copy(), move)
+        return ActRefusal(refusal.reason) if refusal is not None else move
+
+    def plays(self, node_id: bytes, submit: Callable[[Body], bool]) -> PlayQueue:
+        return PlayQueue(node_id, submit)
+
+    def came_back(self, returned: CameBack) -> ActRefusal:
+        move, reason = returned.move, returned.reason
+        if isinstance(move, CentrePlay | PostPlay):
+            held = str(move.card)
+        elif isinstance(move, WoodFlip):
+            held = "flip"
+        elif isinstance(move, StuckCall):
+            held = "stuck"
+        else:
+            held = "turn"
+        if reason in (Reason.NOT_ON_TOP, Reason.EMPTY_SOURCE):
+            return ActRefusal("play_before", held=held)
+        return ActRefusal(reason, held=held)
+
+    def moved_card(self, move: Any) -> str:
+        return str(move.card) if isinstance(move, CentrePlay | PostPlay) else ""
+
+    def lost_race(self, code: str) -> bool:
+        return code == Reason.PILE_TAKEN
+
+    def stalemates(self, state: Table | None) -> int:
+        return state.stalemates if state is not None else 0
+
+
+PLAYER = BlitzPlayer()
+
+
+def _build(action: str, slot: int, table: Table, me: int, area: Area) -> Move | ActRefusal:
+    if action == BLITZ_TO_CENTRE:
+        return _to_centre(table, me, Source.BLITZ, 0, area.blitz, "blitz_empty")
+    if action == WOOD_TO_CENTRE:
+        return _to_centre(table, me, Source.WOOD, 0, area.wood, "wood_empty")
+    if action == POST_TO_CENTRE:
+        if not 0 <= slot < len(area.post):
+            return ActRefusal("no_post", count=slot + 1)
+        return _to_centre(table, me, Source.POST, slot, area.post[slot], "post_empty")
+    if action == FLIP:
+        move = plays.flip_or_turn(table, me)
+        return move if move is not None else ActRefusal("nothing_to_flip")
+    if action == STUCK:
+        if area.stuck:
+            return ActRefusal("already_stuck")
+        playable = rules.visible_centre_plays(table, me)
+        if playable:
+            return ActRefusal("can_play", what=str(playable[0][2]))
+        return StuckCall(me)
+    source = Source.BLITZ if action == BLITZ_TO_POST else Source.WOOD
+    return _to_post(table, me, source, slot, area)
+
+
+def _to_centre(
+    table: Table, me: int, source: Source, slot: int, pile: Sequence[object], empty: str
+) -> Move | ActRefusal:
+    if not pile:
+        return ActRefusal(empty)
+    move = plays.centre_play(table, me, source, slot)
+    if move is None:
+        return ActRefusal("no_pile_for", what=str(pile[-1]))
+    return move
+
+
+def _to_post(table: Table, me: int, source: Source, slot: int, area: Area) -> Move | ActRefusal:
+    pile = area.blitz if source == Source.BLITZ else area.wood
+    if not table.post_stacking:
+        return ActRefusal("stacking_off")
+    if not 0 <= slot < len(area.post):
+        return ActRefusal("no_post", count=slot + 1)
+    if not pile:
+        return ActRefusal(Reason.EMPTY_SOURCE)
+    move = plays.post_play(table, me, source, slot)
+    if move is None:
+        top = area.post[slot][-1] if area.post[slot] else None
+        return ActRefusal("cannot_stack", what=str(pile[-1]), other=str(top))
+    return move
