@@ -235,19 +235,19 @@ def test_the_node_tells_every_screen_of_each_stalemate_rotation_once() -> None:
     from types import SimpleNamespace
 
     from dutchblitz.client.words import tell
-    from dutchblitz.node.session import NodeSession
+    from dutchblitz.node.notices import SessionNotices
     from dutchblitz.protocol.games.registry import DEFAULT_GAME, player_for
 
     said: list[str] = []
     fake = SimpleNamespace(
         _stalemates_seen=(0, 0, 0),
-        _notice=lambda kind, told: said.append(tell(told)),
+        notice=lambda kind, told: said.append(tell(told)),
         player=player_for(DEFAULT_GAME),
     )
     game = playing_session(2).game
     table = game.table
     assert table is not None
-    notice = NodeSession._notice_stalemate
+    notice = SessionNotices._notice_stalemate
     notice(fake, 1, game)  # type: ignore[arg-type]
     table.stalemates += 1
     notice(fake, 1, game)  # type: ignore[arg-type]
