@@ -41,6 +41,7 @@ from .presence import missing_players
 from .runtime import Node
 from .seat import LocalSeat
 from .statelock import shown
+from .subscribers import Subscribers
 from .tv.address import tv_link
 from .watch import spectator_snapshot
 
@@ -52,7 +53,7 @@ class NodeSession:
         assert node.main is not None, "start the node first"
         self.node = node
         self.seat: LocalSeat = node.main
-        self._callbacks: list[Callable[[], None]] = []
+        self._subscribers = Subscribers()
         self._tasks: set[asyncio.Future[object]] = set()
         self.rules = rules_for(node.options.game)
         self.player = player_for(node.options.game)  # the game's side of a seat (Dutch Blitz's)
@@ -127,21 +128,14 @@ class NodeSession:
         )
 
     def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
-        self._callbacks.append(callback)
-
-        def unsubscribe() -> None:
-            if callback in self._callbacks:
-                self._callbacks.remove(callback)
-
-        return unsubscribe
+        return self._subscribers.subscribe(callback)
 
     def take_notices(self) -> list[Notice]:
         return self.notices.take()
 
     def _changed(self) -> None:
         self._pump()
-        for callback in list(self._callbacks):
-            callback()
+        self._subscribers.tell()
 
     def _pump(self) -> None:
         """Send the held plays whose turn has come (sending one calls back here: once is enough)."""

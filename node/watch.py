@@ -36,6 +36,7 @@ from .api import (
 from .seat import LocalSeat, SeatConfig
 from .statelock import shown
 from .store import StateDir
+from .subscribers import Subscribers
 from .transport import Transport
 from .tv.address import tv_link
 
@@ -107,7 +108,7 @@ class WatchSession:
         self.node = node
         self.seat = seat
         self._notices: deque[Notice] = deque(maxlen=MAX_NOTICES)
-        self._callbacks: list[Callable[[], None]] = []
+        self._subscribers = Subscribers()
         self._results_seen = (1, 0)  # (game number, rounds told)
         self._over_told: set[int] = set()
         seat.listeners.append(self._on_effect)
@@ -117,13 +118,7 @@ class WatchSession:
         return spectator_snapshot(self.node, self.seat)
 
     def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
-        self._callbacks.append(callback)
-
-        def unsubscribe() -> None:
-            if callback in self._callbacks:
-                self._callbacks.remove(callback)
-
-        return unsubscribe
+        return self._subscribers.subscribe(callback)
 
     def take_notices(self) -> list[Notice]:
         taken = list(self._notices)
@@ -131,8 +126,7 @@ class WatchSession:
         return taken
 
     def _changed(self) -> None:
-        for callback in list(self._callbacks):
-            callback()
+        self._subscribers.tell()
 
     # -- a spectator plays nothing -----------------------------------------------------------
 
