@@ -72,7 +72,14 @@ async def try_to_play(door_port: int, table: str) -> None:
         stuck = Play(1, MoveKind.STUCK, 0, 0, -1, -1, -1)
         move = Envelope(table, signer.node_id, 50, 1, Event(stuck))
         transport.send(card.node_id, sign_encoded(signer, encode(move)))
-        await asyncio.sleep(0.5)  # let ZeroMQ hand it over before the socket closes
+        # Subscribe again from index 0 behind the play: the member's answer, a FEED from 0
+        # again, shows the play (sent before it on the same connection) was handed over.
+        transport.send(card.node_id, encode(Envelope(table, signer.node_id, 0, 0, subscribe)))
+        while True:
+            _sender, data = await asyncio.wait_for(transport.recv(), 20)
+            fed = decode(data).payload
+            if isinstance(fed, Watch) and fed.op == WatchOp.FEED and fed.index == 0:
+                break
     finally:
         transport.close()
         context.destroy(linger=0)
