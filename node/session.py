@@ -71,7 +71,7 @@ class NodeSession:
 
     def snapshot(self) -> Snapshot:
         seat, node = self.seat, self.node
-        if seat.follower is not None:  # watching the game that keeps us waiting
+        if seat.following.follower is not None:  # watching the game that keeps us waiting
             return spectator_snapshot(node, seat)
         replica = seat.replica
         game = self.queue.view(replica) if replica is not None else Game()

@@ -1,11 +1,12 @@
 """A spectator (``blitz-node --watch``): a seat that follows the table and plays nothing.
 
 A ``WatchSeat`` is a ``LocalSeat`` with no replica: it says no HELLO and asks nobody to
-seat it. It subscribes, with WATCH, at every node it meets (a door it passed, a node
-found on the LAN, a peer a member's HELLO lists), and, once the log names the members,
-at each of them; its ``Follower`` (protocol/follow.py) takes the stable log they feed
-and builds the public game (spec/protocol.md section 26). ``WatchSession`` is the
-client's ``Session`` over it: the same ``Snapshot``, with no seat of its own.
+seat it (its ``Following`` is a spectator's). It subscribes, with WATCH, at every node it
+meets (a door it passed, a node found on the LAN, a peer a member's HELLO lists), and,
+once the log names the members, at each of them; its ``Follower`` (protocol/follow.py)
+takes the stable log they feed and builds the public game (spec/protocol.md section 26).
+``WatchSession`` is the client's ``Session`` over it: the same ``Snapshot``, with no seat
+of its own.
 """
 
 from __future__ import annotations
@@ -15,8 +16,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from dutchblitz.protocol.effects import Alarm, Delivered, Effect, Withdrawn
-from dutchblitz.protocol.follow import Follower
+from dutchblitz.protocol.effects import Delivered, Effect
 from dutchblitz.protocol.games.registry import player_for
 from dutchblitz.protocol.table.game import Game, Phase
 from dutchblitz.protocol.views import game_view
@@ -51,52 +51,39 @@ class WatchSeat(LocalSeat):
         self, config: SeatConfig, store: StateDir, transport: Transport, node_id: bytes
     ) -> None:
         super().__init__(config, store, transport, node_id)
-        self.follower = Follower(config.table, node_id, config.wishes.name, transport.endpoint)
+        self.following.watch_only()
+        self.listeners.append(self._on_feed)
 
     async def start(self) -> None:
         self.spawn(self._receive_loop(), "receive")
         self.spawn(self._timer_loop(), "timer")
 
-    def _greet(self, node: bytes, force: bool = False) -> None:
-        """A spectator greets by subscribing (a HELLO would ask for a seat)."""
-        follower = self.follower
-        if follower is None:
-            return
-        if force:
-            follower.renewed.pop(node, None)
-        self._execute(follower.subscribe([node], self._now()))
-
     def ended_game(self) -> tuple[bytes, Game] | None:
-        ended = None if self.follower is None else self.follower.ended
+        ended = None if self.following.follower is None else self.following.follower.ended
         return None if ended is None else (ended[1], ended[2])
 
-    def _on_report(self, effect: Delivered | Withdrawn | Alarm, live: bool) -> None:
-        super()._on_report(effect, live)
-        if isinstance(effect, Delivered) and live:
-            self.table_log.delivered(effect, self.game())
-        ended = self.follower.ended if self.follower is not None else None
-        if ended is None or not isinstance(effect, Delivered):
+    def _on_feed(self, effect: Effect, live: bool) -> None:
+        """An event of the followed game became final: the table's log, and its end."""
+        if not isinstance(effect, Delivered):
             return
-        if ended[2].game_number > self._games_ended:
-            self._games_ended = ended[2].game_number
-            self.game_over.set()
-            self.finished.set()  # nobody waits for a spectator to leave
-            for hook in list(self.game_over_hooks):
-                hook()
+        if live:
+            self.table_log.delivered(effect, self.game())
+        ended = self.following.follower.ended if self.following.follower is not None else None
+        if ended is not None:
+            self.ends.followed(ended[2].game_number)
 
     def counters(self) -> dict[str, object]:
         counted = super().counters()
-        if self.follower is not None:
-            counted["dropped"] = dict(self.follower.dropped)
+        if self.following.follower is not None:
+            counted["dropped"] = dict(self.following.follower.dropped)
         return counted
 
     def game(self) -> Game:
-        return self.follower.game if self.follower is not None else Game()
+        return self.following.follower.game if self.following.follower is not None else Game()
 
     async def leave(self, linger: float = 0.3) -> None:
         """Tell the members we stop watching, then close."""
-        if self.follower is not None:
-            self._execute(self.follower.end())
+        self._execute(self.following.end())
         await asyncio.sleep(linger)
         await self.close()
 
@@ -193,7 +180,7 @@ class WatchSession:
 
 def spectator_snapshot(node: Node, seat: LocalSeat) -> Snapshot:
     """What a spectator's screen shows: the public game as fed, and no seat of its own."""
-    follower = seat.follower
+    follower = seat.following.follower
     game = follower.game if follower is not None else Game()
     view = game_view(game)
     loop = asyncio.get_running_loop()

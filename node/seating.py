@@ -1,0 +1,273 @@
+"""Which table a seat plays at, and its replica of that table's log (spec/protocol.md 12).
+
+A seat that holds a log restores it and says hello as a member (or asks to be admitted
+if it never was). A seat with no log *probes* for a short window (``Peers``): a member
+answers with a HELLO that names the table's epoch. The seat then asks to be admitted to
+the smallest epoch it heard; if nobody answered, it founds a new table. Two tables of one
+name merge while in the lobby: a seat in the lobby that hears a live peer at a smaller
+epoch gives up its log and joins that table. Messages other than HELLO from a peer whose
+last HELLO named another epoch are dropped by the seat: two tables of one name on one LAN
+never mix their logs. What to do and when is ``TableFinder``'s (protocol/finding.py).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+from collections import deque
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from dutchblitz.protocol.codec import ProtocolError, decode
+from dutchblitz.protocol.core import Identity, Replica
+from dutchblitz.protocol.duties import Steward
+from dutchblitz.protocol.finding import AskAgain, JoinSmaller, Seating, TableFinder
+from dutchblitz.protocol.messages import Body, Bye, Heartbeat, Kind
+from dutchblitz.protocol.peek import holds_a_start, message_kind, own_last_seq, said_goodbye
+from dutchblitz.protocol.table.game import Phase
+
+from .api import GameOn
+from .carrying import Carrier
+from .contacts import Contacts
+from .ending import GameEnds
+from .latecomer import GameNews
+from .store import StateDir, TableRecord
+from .tablelog import TableLog
+from .ticks import now
+
+if TYPE_CHECKING:
+    from .seat import SeatConfig
+
+log = logging.getLogger("dutchblitz.node")
+
+EARLY_LIMIT = 4096  # messages kept while the seat has no replica yet
+
+Handler = Callable[[bytes, bytes, float], None]  # a message for the seat: sender, data, now
+
+
+class TableSeating:
+    """The seat's replica, and the log it keeps: restored, founded, or asked to join; the
+    messages that came before it; and moving on, to a smaller table in the lobby or afresh
+    when the table never admits us (``TableFinder``)."""
+
+    def __init__(
+        self,
+        config: SeatConfig,
+        node_id: bytes,
+        store: StateDir,
+        contacts: Contacts,
+        carrier: Carrier,
+        ends: GameEnds,
+        finder: TableFinder,
+        seated: Callable[[Replica], None],
+    ) -> None:
+        self.config = config
+        self.node_id = node_id
+        self.store = store
+        self.contacts = contacts
+        self.carrier = carrier
+        self.ends = ends
+        self.finder = finder
+        self.seated = seated  # told each replica the seating takes up, before its effects
+        self.signer = store.identity()
+        self.steward: Steward = carrier.steward
+        self.table_log: TableLog = carrier.table_log
+        self.replica: Replica | None = None
+        self.news = GameNews()  # what we overhear of a game we arrived too late for
+        self._floor = 0
+        # Messages that came before the replica, each with its sender's epoch back then.
+        self._early: deque[tuple[bytes, bytes, bytes | None]] = deque(maxlen=EARLY_LIMIT)
+
+    @property
+    def label(self) -> str:
+        return self.config.wishes.name
+
+    def _identity(self, epoch: bytes) -> Identity:
+        wishes = self.config.wishes
+        endpoint = self.contacts.endpoint
+        return Identity(
+            self.node_id, self.config.table, epoch, wishes.name, wishes.back or "pump", endpoint
+        )
+
+    def _seq_floor(self) -> int:
+        record = self.store.table()
+        floor = record.seq_floor if record is not None else 0
+        mine = self.replica.my_seq if self.replica is not None else 0
+        return max(floor, mine, self._floor)
+
+    def know_key(self, node: bytes, key: bytes) -> None:
+        """A key the roster learnt: the replica checks that node's signatures with it."""
+        if self.replica is not None:
+            self.replica.know_key(node, key)
+
+    def _give_keys(self, replica: Replica) -> None:
+        for node, key in self.contacts.roster.keys.items():
+            replica.know_key(node, key)
+
+    def restore(self) -> bool:
+        """Reload a game that a previous run left unfinished; False if there is none.
+
+        A log of a table still in the lobby holds nothing worth keeping: the seat starts
+        afresh (and finds the same table again if it is still there), remembering only
+        how far its stream had counted. So does the log of a game that ended here when
+        the seat is done with it: a headless bot's, or one its player left. Otherwise a
+        game that ended is the table's rematch offer (spec/rules.md R-49), and comes back.
+        """
+        record = self.store.table()
+        if record is None or record.table != self.config.table:
+            return False
+        at = now()
+        found = self.store.open_events()
+        if found.problem:
+            log.warning(
+                "%s: the event log ended in a damaged record (%s): cut off %d bytes",
+                self.label,
+                found.problem,
+                found.size - found.end,
+            )
+        # What is final after a restore is decided again with the others' heartbeats,
+        # so whether this log holds a game is read from the records themselves.
+        finished = self.store.has_results(record.epoch) and (
+            self.config.bot is not None or said_goodbye(found.records, self.node_id)
+        )
+        if not self.config.restore or finished or not holds_a_start(found.records):
+            self._floor = max(record.seq_floor, own_last_seq(found.records, self.node_id))
+            return False
+        replica = Replica(self._identity(record.epoch), at, self.config.settings, self.signer)
+        self.steward.take_secrets(replica, self.store.deal_secrets())
+        self._give_keys(replica)
+        self._take_up(replica)
+        effects = replica.restore(found.records, self.store.clock_mark(), at)
+        self.carrier.execute(effects, replica, live=False)
+        replica.my_seq = max(replica.my_seq, record.seq_floor)
+        self.table_log.caught_up(replica.stable)
+        log.info(
+            "%s: restored %d events of the game at table %s; rejoining",
+            self.label,
+            len(found.records),
+            record.epoch.hex()[:8],
+        )
+        self.finder.restored(at)
+        self.carrier.execute(replica.hello(None), replica)
+        return True
+
+    def settle(self, handle: Handler) -> None:
+        """The join window is over: ask to join the smallest table heard, or found one."""
+        self._begin(self._smallest_live_epoch(), handle)
+
+    def _begin(self, epoch: bytes | None, handle: Handler) -> None:
+        """Start a fresh log: found a new table (no ``epoch``), or ask to join the one at
+        ``epoch``; then ``handle`` the messages that came before."""
+        seq_floor, found = self._seq_floor(), epoch is None
+        at = now()
+        epoch = os.urandom(16) if epoch is None else epoch
+        self.store.begin_table(TableRecord(self.config.table, epoch, seq_floor))
+        self.store.open_events()
+        self.table_log.caught_up(None)
+        self.ends.forget()
+        self.news = GameNews()
+        replica = Replica(self._identity(epoch), at, self.config.settings, self.signer)
+        if self.replica is not None:
+            # Our clock never goes back, even on another table's log: peers that heard our
+            # heartbeats before would take our next events for backdated ones (R-47).
+            replica.clock.observe(self.replica.clock.time)
+        # A table we found is new to everyone: our stream there starts at 1 (P-80). One we
+        # join may hold our earlier stream, so there we resume above every number used.
+        replica.my_seq = 0 if found else seq_floor
+        self._give_keys(replica)
+        self._take_up(replica)
+        self.steward.take_secrets(replica, self.store.deal_secrets())
+        self.contacts.forget_greetings()
+        execute = self.carrier.execute
+        if found:
+            log.info("%s: founded table %r (%s)", self.label, self.config.table, epoch.hex()[:8])
+            # The HELLO naming our epoch goes first, so that no peer takes our events
+            # for those of a table without one.
+            execute(replica.hello(None), replica)
+            execute(replica.found(at), replica)
+            self.finder.began(at, found=True)
+        else:
+            log.info("%s: asking to join table %s", self.label, epoch.hex()[:8])
+            execute(replica.ask_to_join(at), replica)
+            self.finder.began(at, found=False)
+        early, self._early = list(self._early), deque(maxlen=EARLY_LIMIT)
+        for sender, data, epoch_then in early:
+            if message_kind(data) == Kind.HELLO:
+                execute(replica.receive(data, at), replica)
+            elif epoch_then in (None, epoch):  # not a table its sender has since left
+                handle(sender, data, at)
+        execute(replica.flush(at), replica)
+
+    def _take_up(self, replica: Replica) -> None:
+        self.replica = replica
+        self.seated(replica)
+
+    def hold(self, sender: bytes, data: bytes) -> None:
+        """A message that came before the replica, kept with its sender's epoch then."""
+        self._early.append((sender, data, self.contacts.epochs.get(sender)))
+
+    def _live_epochs(self, at: float) -> list[bytes]:
+        window = max(self.config.settings.suspect_after, self.config.join_window)
+        return self.contacts.live_epochs(at, window)
+
+    def _smallest_live_epoch(self) -> bytes | None:
+        return min(self._live_epochs(now()), default=None)
+
+    def consider_moving(self, at: float, handle: Handler, submit: Callable[[Body], object]) -> None:
+        """Lobby merge, and giving up on a table that never admits us (``TableFinder``):
+        a goodbye (``submit``) if others are there, then a fresh log (``handle`` as in
+        ``_begin``)."""
+        replica = self.replica
+        if replica is None:
+            return
+        epoch = replica.me.epoch
+        in_lobby = replica.stable.phase == Phase.LOBBY and replica.optimistic().phase == Phase.LOBBY
+        seating = Seating(epoch, in_lobby, replica.is_member(), replica.rejoining)
+        for step in self.finder.consider(at, seating, self._live_epochs(at)):
+            if isinstance(step, AskAgain):
+                # Our goodbye, or the others' removal of us, is in the log: sit down again.
+                self.carrier.execute(replica.ask_to_join(at), replica)
+                continue
+            if isinstance(step, JoinSmaller):
+                log.info(
+                    "%s: table %s is also in the lobby here: leaving %s to join it",
+                    self.label,
+                    step.epoch.hex()[:8],
+                    epoch.hex()[:8],
+                )
+            else:
+                what = "starting afresh" if step.restored else "founding anew"
+                log.info("%s: nobody at table %s answers: %s", self.label, epoch.hex()[:8], what)
+            members = replica.stable.members.values()
+            others = [m for m in members if m.present and m.node != self.node_id]
+            if replica.is_member() and others:
+                submit(Bye())
+            self._begin(step.epoch if isinstance(step, JoinSmaller) else None, handle)
+            return
+
+    def overhear(self, kind: Kind | None, data: bytes, at: float) -> None:
+        """A HEARTBEAT after the end says how far its sender got; while we wait to be
+        admitted, a member's HEARTBEATs and events tell of the game that keeps us out."""
+        replica = self.replica
+        if replica is None:
+            return
+        if kind == Kind.HEARTBEAT and replica.ended is not None:
+            with contextlib.suppress(ProtocolError):
+                envelope = decode(data)
+                if isinstance(envelope.payload, Heartbeat):
+                    self.finder.heard_progress(envelope.sender, envelope.payload.digest_index)
+        if kind in (Kind.HEARTBEAT, Kind.EVENT) and self._outside(replica):
+            self.news.overhear(data, at)
+
+    def _outside(self, replica: Replica) -> bool:
+        """Asking to join a table that has never seated us (not a player coming back)."""
+        return replica.rejoining and self.node_id not in replica.stable.members
+
+    def game_on(self) -> GameOn | None:
+        """The game on at the table we asked to join, if one keeps us waiting (P-117)."""
+        replica, since = self.replica, self.finder.joining_since
+        if replica is None or since is None or not self._outside(replica):
+            return None
+        at = now()
+        return self.news.game_on(at - since, at, self.node_id)
