@@ -442,7 +442,8 @@ class LocalSeat:
 
     def _live_epochs(self, now: float) -> list[bytes]:
         window = max(self.config.settings.suspect_after, self.config.join_window)
-        return self.contacts.live_epochs(now, window)
+        fed = self.follower.live_epoch(now) if self.follower is not None else None  # P-205
+        return self.contacts.live_epochs(now, window) + ([fed] if fed else [])
 
     def _smallest_live_epoch(self, below: bytes | None) -> bytes | None:
         live = [e for e in self._live_epochs(self._now()) if below is None or e < below]
