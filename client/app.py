@@ -37,10 +37,14 @@ class BlitzApp(Application[None]):
         )
         self.state = state
         self.ttimeoutlen = ESCAPE_SECONDS
+        self.before_render += lambda app: self.take_changes()
         self.before_render += lambda app: sync_focus(self.layout, state)
         self.before_render += lambda app: setattr(state, "terminal", self.output.get_size())
         self.pre_run_callables.append(self._started)
         self._unsubscribe: Callable[[], None] | None = None
+        # The node said something changed since the last frame: the next frame takes the
+        # new snapshot. The node's call ends here, so it never comes back into the node.
+        self._changes = False
 
     def _started(self) -> None:
         self.state.refresh()
@@ -49,8 +53,14 @@ class BlitzApp(Application[None]):
         self.create_background_task(self._tick())
 
     def _changed(self) -> None:
-        self.state.refresh()
+        self._changes = True
         self.invalidate()
+
+    def take_changes(self) -> None:
+        """Before a frame: the node's snapshot and notices, if it said they changed."""
+        if self._changes:
+            self._changes = False
+            self.state.refresh()
 
     async def _tick(self) -> None:
         while True:

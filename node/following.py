@@ -45,6 +45,10 @@ class Following:
         endpoint = self.contacts.endpoint
         self.follower = Follower(self.table, self.node_id, self.wishes.name, endpoint)
 
+    def live_epoch(self, at: float) -> bytes | None:
+        """The table we watch, while its members feed us (``Follower.live_epoch``)."""
+        return self.follower.live_epoch(at) if self.follower is not None else None
+
     def greet(self, node: bytes, force: bool = False) -> Sequence[Effect]:
         """A spectator's greeting: a WATCH SUBSCRIBE (``force``: even if renewed lately)."""
         follower = self.follower

@@ -149,8 +149,9 @@ class LocalSeat:
         self.listeners = self.carrier.listeners
         self.replica: Replica | None = None  # the seating's, told when it takes up another
         self.seating = TableSeating(
-            config, node_id, store, contacts, self.carrier, self.ends, finder, self._seated
-        )
+            config, node_id, store, contacts, self.carrier, self.ends, finder, self._seated,
+            self.following.live_epoch,
+        )  # fmt: skip
         self.roster.listeners.append(self.seating.know_key)
         # Our HELLO to a peer that refused us at first was lost with that connection.
         transport.relinked.append(

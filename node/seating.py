@@ -61,6 +61,7 @@ class TableSeating:
         ends: GameEnds,
         finder: TableFinder,
         seated: Callable[[Replica], None],
+        fed: Callable[[float], bytes | None],
     ) -> None:
         self.config = config
         self.node_id = node_id
@@ -70,6 +71,7 @@ class TableSeating:
         self.ends = ends
         self.finder = finder
         self.seated = seated  # told each replica the seating takes up, before its effects
+        self.fed = fed  # the table we watch, while its members feed us (P-205), or None
         self.signer = store.identity()
         self.steward: Steward = carrier.steward
         self.table_log: TableLog = carrier.table_log
@@ -209,7 +211,8 @@ class TableSeating:
 
     def _live_epochs(self, at: float) -> list[bytes]:
         window = max(self.config.settings.suspect_after, self.config.join_window)
-        return self.contacts.live_epochs(at, window)
+        fed = self.fed(at)  # a table we watch is heard in its FEEDs (P-205)
+        return self.contacts.live_epochs(at, window) + ([fed] if fed else [])
 
     def _smallest_live_epoch(self) -> bytes | None:
         return min(self._live_epochs(now()), default=None)

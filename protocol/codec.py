@@ -10,7 +10,7 @@ what its peers would drop. One envelope has exactly one encoding.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import NoReturn
 
@@ -32,8 +32,20 @@ from .codec_fields import (
     refuse,
     type_name,
 )
+from .codec_rules import (
+    MAX_REPAIR_EVENTS,
+    NONE,
+    check_deal,
+    check_heartbeat,
+    check_hello,
+    check_play,
+    check_repair_request,
+    check_reveal,
+    check_watch,
+)
 from .games.blitz.cards import DECK_SIZE, MAX_PLAYERS, post_count
-from .games.blitz.moves import Move, Source
+from .games.blitz.moves import Move
+from .games.blitz.wire_moves import check_play_fits
 from .games.blitz.wire_moves import move_from_play as _move_from_play
 from .games.blitz.wire_moves import play_from_move as _play_from_move
 from .limits import (
@@ -95,12 +107,10 @@ MAX_UINT63 = 2**63 - 1
 MAX_ROUND = 2**32 - 1
 MAX_AUTH = 128
 MAX_PEERS = 64
-MAX_REPAIR_EVENTS = 256
 MAX_WATCHERS = 64  # names in a FEED's list of those a member feeds
 MAX_CARD = MAX_PLAYERS * DECK_SIZE - 1
 MAX_SLOT = post_count(2) - 1
 MAX_PILE = MAX_PLAYERS * 4 - 1
-NONE = -1  # a Play field that names no card or pile
 
 # The parser's own bounds: no declared length can make it allocate more than these.
 _UNPACKER_LIMITS = {
@@ -112,68 +122,6 @@ _UNPACKER_LIMITS = {
     "max_ext_len": 0,
 }
 _LENGTH_LIMITS = ("max_bin_len", "max_str_len", "max_array_len")
-
-
-# -- whole-record rules -------------------------------------------------------------------
-
-
-def _distinct_nodes(items: Sequence[PeerAddress] | Sequence[Ack], where: str) -> None:
-    nodes = [item.node for item in items]
-    if len(set(nodes)) != len(nodes):
-        refuse(ErrorReason.BAD_FIELD, where, "a node appears twice")
-
-
-def _check_hello(hello: object) -> None:
-    assert isinstance(hello, Hello)
-    _distinct_nodes(hello.peers, "payload.peers")
-
-
-def _check_heartbeat(beat: object) -> None:
-    assert isinstance(beat, Heartbeat)
-    _distinct_nodes(beat.acks, "payload.acks")
-    if not beat.digest and beat.digest_index != 0:
-        refuse(ErrorReason.BAD_FIELD, "payload.digest_index", "must be 0 without a digest")
-
-
-def _check_repair_request(request: object) -> None:
-    assert isinstance(request, RepairRequest)
-    if not request.first <= request.last < request.first + MAX_REPAIR_EVENTS:
-        refuse(ErrorReason.BAD_FIELD, "payload.last", f"more than {MAX_REPAIR_EVENTS} or none")
-
-
-def _check_watch(watch: object) -> None:
-    """Only a FEED carries watchers and events (the events are checked with the envelope)."""
-    assert isinstance(watch, Watch)
-    if watch.op != WatchOp.FEED and (watch.watchers or watch.events):
-        refuse(ErrorReason.BAD_FIELD, "payload", "only a FEED carries watchers and events")
-
-
-def _one_deck(codes: Sequence[int], where: str) -> None:
-    if len({code // DECK_SIZE for code in codes}) > 1:
-        refuse(ErrorReason.BAD_FIELD, where, "cards of more than one deck")
-    if len(set(codes)) != len(codes):
-        refuse(ErrorReason.BAD_FIELD, where, "a card appears twice")
-
-
-def _check_deal(deal: object) -> None:
-    assert isinstance(deal, Deal)
-    _one_deck(deal.visible, "payload.visible")
-
-
-def _check_reveal(reveal: object) -> None:
-    assert isinstance(reveal, Reveal)
-    _one_deck(reveal.order, "payload.order")
-
-
-def _check_play(play: object) -> None:
-    """The fields must fit the move kind; the seat stands in as the deck the cards name."""
-    assert isinstance(play, Play)
-    seat = next((code // DECK_SIZE for code in (play.card, play.shows) if code != NONE), 0)
-    try:
-        _move_from_play(play, seat)
-    except ValueError as exc:
-        move = MoveKind(play.move).name  # a plain int code too, on the way out
-        refuse(ErrorReason.BAD_FIELD, "payload", f"not a {move} move: {exc}")
 
 
 # -- the tables: every payload and body, field by field --------------------------------------
@@ -206,7 +154,7 @@ PLAY = Record(
         ("pile", Int(NONE, MAX_PILE)),
         ("shows", PLAY_CARD),
     ),
-    _check_play,
+    check_play,
 )
 
 BODIES: dict[BodyKind, Record] = {
@@ -217,13 +165,13 @@ BODIES: dict[BodyKind, Record] = {
     BodyKind.DEAL: Record(
         Deal,
         (("round", ROUND), ("visible", ListOf(CARD, 4, 6)), ("commitment", SECRET)),
-        _check_deal,
+        check_deal,
     ),
     BodyKind.PLAY: PLAY,
     BodyKind.REVEAL: Record(
         Reveal,
         (("round", ROUND), ("secret", SECRET), ("order", ListOf(CARD, DECK_SIZE, DECK_SIZE))),
-        _check_reveal,
+        check_reveal,
     ),
     BodyKind.SUSPECT: Record(Suspect, (("node", NODE), ("held", UINT63))),
     BodyKind.BYE: Record(Bye, ()),
@@ -279,7 +227,7 @@ PAYLOADS: dict[Kind, Field] = {
             ("epoch", DIGEST),
             ("resume_seq", UINT63),
         ),
-        _check_hello,
+        check_hello,
     ),
     Kind.HEARTBEAT: Record(
         Heartbeat,
@@ -289,11 +237,11 @@ PAYLOADS: dict[Kind, Field] = {
             ("digest_index", UINT63),
             ("digest", DIGEST),
         ),
-        _check_heartbeat,
+        check_heartbeat,
     ),
     Kind.EVENT: EventPayload(),
     Kind.REPAIR_REQUEST: Record(
-        RepairRequest, (("origin", NODE), ("first", SEQ), ("last", SEQ)), _check_repair_request
+        RepairRequest, (("origin", NODE), ("first", SEQ), ("last", SEQ)), check_repair_request
     ),
     Kind.REPAIR: Record(
         Repair, (("origin", NODE), ("events", ListOf(REPAIRED, 1, MAX_REPAIR_EVENTS)))
@@ -309,7 +257,7 @@ PAYLOADS: dict[Kind, Field] = {
             ("watchers", ListOf(NAME, 0, MAX_WATCHERS)),
             ("events", ListOf(REPAIRED, 0, MAX_REPAIR_EVENTS)),
         ),
-        _check_watch,
+        check_watch,
     ),
 }
 KIND_OF: dict[type, Kind] = {
@@ -458,6 +406,16 @@ def _check_envelope(envelope: Envelope) -> None:
         _check_fed(envelope.table, envelope.payload)
 
 
+def _joins(envelope: Envelope) -> bool:
+    """Whether the quick path's envelope keeps the rules that join its header to its payload
+    (if not, the reference path names the broken rule)."""
+    try:
+        _check_envelope(envelope)
+    except ProtocolError:
+        return False
+    return True
+
+
 def _check_fed(table: str, watch: Watch) -> None:
     """Each event a FEED carries is a complete, valid Event message of this table."""
     for index, data in enumerate(watch.events):
@@ -524,37 +482,8 @@ def encode(envelope: Envelope) -> bytes:
 # -- the quick path: msgspec checks the same tables in C; the reference path decides the rest
 
 
-_CENTRE, _POST, _FLIP = int(MoveKind.CENTRE), int(MoveKind.POST), int(MoveKind.FLIP)
-_FROM_POST = int(Source.POST)
-
-
-def _play_fits(play: Play) -> bool:
-    """``_check_play`` for fields already within their wire ranges, without making a Move.
-
-    CENTRE and POST name a card (and decide the seat), and a card shown must be of the
-    same deck. A CENTRE play has a slot only from the Post; a POST play goes from the
-    Blitz or the Wood to the Post stack ``slot``, onto no centre pile. The other kinds
-    name nothing but, for FLIP, the card shown.
-    """
-    move, card, shows = play.move, play.card, play.shows
-    if move in (_CENTRE, _POST):
-        if card == NONE or (shows != NONE and shows // DECK_SIZE != card // DECK_SIZE):
-            return False
-        if move == _CENTRE:
-            return play.slot == 0 or play.source == _FROM_POST
-        return play.source != _FROM_POST and play.pile == NONE
-    if play.source or play.slot or card != NONE or play.pile != NONE:
-        return False
-    return (shows != NONE) == (move == _FLIP)
-
-
-def _check_play_quickly(play: object) -> None:
-    if not _play_fits(play):  # type: ignore[arg-type]
-        raise ValueError("not a move")
-
-
 _QUICK_BODIES = {int(kind): record for kind, record in BODIES.items()}
-_QUICK_BODIES[BodyKind.PLAY] = Record(Play, PLAY.fields, _check_play_quickly)
+_QUICK_BODIES[BodyKind.PLAY] = Record(Play, PLAY.fields, check_play_fits)
 _QUICK = codec_quick.EnvelopeCodec(
     Record(Envelope, (*HEADER, ("payload", codec_quick.Anything()), ("auth", AUTH))),
     PROTOCOL_VERSION,
@@ -566,11 +495,20 @@ _QUICK = codec_quick.EnvelopeCodec(
     int(Kind.EVENT),
     Event,
     _QUICK_BODIES,
-    _check_envelope,
     MAX_MESSAGE_SIZE,
 )
-_quick_decode: Callable[[bytes], Envelope | None] = _QUICK.decode
-_quick_encode: Callable[[Envelope], bytes | None] = _QUICK.encode
+
+
+def _quick_decode(data: bytes) -> Envelope | None:
+    """The envelope the quick path reads, if it keeps the header's rules; None when unsure."""
+    envelope: Envelope | None = _QUICK.decode(data)
+    return envelope if envelope is not None and _joins(envelope) else None
+
+
+def _quick_encode(envelope: Envelope) -> bytes | None:
+    """The bytes the quick path makes, if the envelope keeps the header's rules."""
+    data: bytes | None = _QUICK.encode(envelope)
+    return data if data is not None and _joins(envelope) else None
 
 
 # -- moves on the wire -------------------------------------------------------------------------

@@ -35,8 +35,6 @@ from msgspec.structs import astuple
 
 from .codec_fields import Blob, Choice, Field, Flag, Int, ListOf, Record, Text
 
-Check = Callable[[Any], None]
-
 
 class Anything:
     """A field checked apart (an envelope's payload): any value."""
@@ -294,8 +292,8 @@ class EnvelopeCodec:
     An envelope is the array ``[version, kind, *header fields]``; the header ``Record``
     names its class and its fields, among them ``payload`` (an ``Anything``). A payload
     of kind ``event`` is an ``event_cls`` whose one field, ``body``, is on the wire as its
-    body kind then its fields. ``check(envelope)`` raises if the header does not fit the
-    payload. A message has at most ``max_size`` bytes.
+    body kind then its fields. A message has at most ``max_size`` bytes. The rules that
+    join the header to the payload are the caller's to check.
     """
 
     def __init__(
@@ -306,7 +304,6 @@ class EnvelopeCodec:
         event: int,
         event_cls: Any,
         bodies: Mapping[int, Record],
-        check: Check,
         max_size: int,
     ) -> None:
         # A record with optional fields goes the reference way (its fields are more than
@@ -314,7 +311,7 @@ class EnvelopeCodec:
         bodies = {tag: record for tag, record in bodies.items() if not record.optional}
         self.envelope, self.header = header.cls, Shape(header)
         self.event, self.event_plain = event, twin(event_cls)
-        self.event_cls, self.check = event_cls, check
+        self.event_cls = event_cls
         self.version, self.max_size = version, max_size
         self.payload_at = [name for name, _field in header.fields].index("payload")
         bodies_wire = {tag: struct_type(rec, tag) for tag, rec in bodies.items()}
@@ -381,7 +378,6 @@ class EnvelopeCodec:
                 return None
             envelope = self.header.plain(*values)
             envelope.__class__ = self.envelope
-            self.check(envelope)
         except Exception:  # the reference path finds (and names) whatever is wrong
             return None
         return envelope
@@ -418,5 +414,4 @@ class EnvelopeCodec:
         values[self.payload_at] = [*self.tags[type(record)], *shape.wire(record)]
         data: bytes = self.pack([self.version, kind, *values])
         decode(data)  # raises unless every value is of its type, range and length
-        self.check(envelope)
         return data

@@ -53,6 +53,7 @@ class Follower:
     renewed: dict[bytes, float] = field(default_factory=dict)
     feeder: bytes | None = None  # the member that feeds us events; the others only count us
     chosen_at: float = -1e18
+    stopped: bool = False  # END sent: we ask nobody again, or a member would count us anew
     dropped: dict[str, int] = field(default_factory=dict)
     # The log length, the digest and the game when the game ended and was audited.
     ended: tuple[int, bytes, Game] | None = None
@@ -63,8 +64,11 @@ class Follower:
         """SUBSCRIBE (or renew) at each of ``to`` not asked within ``RENEW_S``.
 
         Until the log names the members, each is asked for events; then one of them, the
-        feeder, is, and the others are told only that we watch (``PRESENCE``).
+        feeder, is, and the others are told only that we watch (``PRESENCE``). Once we
+        have sent END, nothing: a renewal after it would put us back on a member's list.
         """
+        if self.stopped:
+            return []
         candidates = sorted(set(to))
         feeder = self._choose(candidates, now) if self.game.members else None
         effects: list[Effect] = []
@@ -97,7 +101,8 @@ class Follower:
         return chosen
 
     def end(self) -> list[Effect]:
-        """END at every member we asked: we stop watching."""
+        """END at every member we asked: we stop watching, and renew nothing after."""
+        self.stopped = True
         return [Send(node, self._watch(WatchOp.END)) for node in self.renewed]
 
     def _watch(self, op: WatchOp, events: bool = True) -> bytes:
@@ -118,6 +123,14 @@ class Follower:
             if now - source.heard <= LEASE_S:
                 names.update(source.watchers)
         return tuple(sorted(names))
+
+    def live_epoch(self, now: float) -> bytes | None:
+        """The log we follow while a member of it has fed us within ``LEASE_S``, else None.
+
+        Members send a spectator nothing but FEEDs (no HEARTBEAT), and those that only
+        count us answer once a renewal: a FEED within a lease is the table answering."""
+        fed = any(now - source.heard <= LEASE_S for source in self.sources.values())
+        return self.epoch if self.epoch and fed else None
 
     def receive(self, sender: bytes, data: bytes, now: float) -> list[Effect]:
         """One message from ``sender`` (authenticated by the channel): a FEED, or dropped."""

@@ -50,7 +50,7 @@ class Liveness:
         simply wait for the network to heal instead of removing each other.
         """
         replica = self.replica
-        present = [m.node for m in replica.stable.members.values() if m.present]
+        present = [m.node for m in replica.order.stable.members.values() if m.present]
         # Half the suspicion timeout: silences that start together (a partition) must not
         # count each other as heard while their timers run out one by one.
         limit = replica.settings.suspect_after / 2
@@ -75,7 +75,7 @@ class Liveness:
             return effects
         if replica.me.node in self.settled:
             return effects  # we are being removed: a suspicion would only hold back our acks
-        for member in list(replica.stable.members.values()):
+        for member in list(replica.order.stable.members.values()):
             node = member.node
             if not member.present or node == replica.me.node or node in self.suspected:
                 continue
@@ -121,7 +121,7 @@ class Liveness:
             return []
         if not replica._present(sender):
             return []  # P-86 joins a member's suspicion, never a stranger's
-        member = replica.stable.members.get(target)
+        member = replica.order.stable.members.get(target)
         if member is None or not member.present:
             return []
         return self.suspect(target, now)  # join in, so that every survivor states its cut
@@ -141,7 +141,7 @@ class Liveness:
         """
         if node not in self.suspected or node in self.settled:
             return []
-        present = [m.node for m in self.replica.stable.members.values() if m.present]
+        present = [m.node for m in self.replica.order.stable.members.values() if m.present]
         doubted = self.doubted(present)
         unsuspected = [n for n in present if n not in self.suspected and n not in doubted]
         gave_up = [n for n in self.withdrawals.get(node, {}) if n in unsuspected]
@@ -207,7 +207,7 @@ class Liveness:
         so with a CUT event, which every other node (the removed one included) adopts.
         """
         replica = self.replica
-        present = [m.node for m in replica.stable.members.values() if m.present]
+        present = [m.node for m in replica.order.stable.members.values() if m.present]
         effects: list[Effect] = self.adopt_cuts() if self.cut_notes else []
         for target, claims in list(self.claims.items()):
             if target in self.settled or target == replica.me.node or target not in present:
@@ -237,7 +237,7 @@ class Liveness:
         effects: list[Effect] = []
         waiting: list[tuple[bytes, Cut]] = []
         for sender, body in self.cut_notes:
-            member = self.replica.stable.members.get(sender)
+            member = self.replica.order.stable.members.get(sender)
             if member is None or not member.present or self.later_stay_waits(body):
                 waiting.append((sender, body))
             elif body.seq > self.settled.get(body.node, body.seq):

@@ -77,10 +77,10 @@ class Membership:
         if len(self.admitted) >= MAX_ADMITTING:
             replica.counters.drop("too_many_admissions")
             return []
-        member = replica.stable.members.get(node)
+        member = replica.order.stable.members.get(node)
         if member is not None and member.present:
             return []
-        if member is None and not replica.stable.admits_newcomers():
+        if member is None and not replica.order.stable.admits_newcomers():
             return []  # while a game is on only players who were seated come back (P-117)
         self.admitted.add((node, first_seq))
         return replica.send_event(Admit(node, first_seq), now)
@@ -96,7 +96,7 @@ class Membership:
             return False
         if node in self.endpoints or len(self.endpoints) < MAX_ENDPOINTS:
             return True
-        strangers = [n for n in self.endpoints if n not in replica.stable.members]
+        strangers = [n for n in self.endpoints if n not in replica.order.stable.members]
         if not strangers:
             return False
         del self.endpoints[strangers[0]]  # the oldest learnt of those never at the table

@@ -66,7 +66,7 @@ class Senders:
             stream
             for key, stream in self.streams.items()
             if key != replica.me.node
-            and key not in replica.stable.members
+            and key not in replica.order.stable.members
             and key not in liveness.settled
             and key not in liveness.claims
             and not stream.events

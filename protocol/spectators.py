@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .codec import MAX_REPAIR_EVENTS, MAX_WATCHERS, encode
+from .codec import MAX_WATCHERS, encode
+from .codec_rules import MAX_REPAIR_EVENTS
 from .effects import Effect, Send, SpectatorSeen
 from .guard import endpoint_ok
 from .limits import MAX_SPECTATORS

@@ -118,6 +118,7 @@ async def running(
 def screen_text(app: BlitzApp, rows: int = 24, columns: int = 80) -> list[str]:
     """The characters the application would draw on a ``rows`` x ``columns`` terminal."""
     screen = Screen(default_char=Char(" ", ""))
+    app.take_changes()  # as a real frame does first: what the node changed since the last
     app.render_counter += 1  # controls cache their text per frame: this is a new frame
     with set_app(app):
         app.layout.container.write_to_screen(

@@ -146,6 +146,7 @@ def test_a_key_pressed_as_the_round_ends_was_meant_for_the_table_not_the_scores_
             session.game, session.stable = ended.game, ended.stable
             session.scores_left = 15.0
             session.push(NoticeKind.BLITZ, "Bob called Blitz!")
+            drive.screen()  # the next frame takes what the node told
             assert drive.state.screen == Screen.SCORES
             assert "Press any key" not in shown(drive.screen())
             await drive.press("a")

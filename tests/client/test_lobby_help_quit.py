@@ -251,6 +251,7 @@ def test_a_refusal_code_from_the_node_reads_as_words() -> None:
     async def go() -> None:
         async with running(session) as drive:
             session.push(NoticeKind.REFUSED, refused=Refused(Why.SAME_GENDER))
+            drive.screen()  # the next frame takes what the node told
             said = ["a Post stack alternates boys and girls"]
             assert [n.text for n in drive.state.notices()] == said
 

@@ -194,6 +194,7 @@ def test_the_scores_show_by_themselves_when_a_round_ends_then_go() -> None:
         async with running(session, clock) as drive:
             session.game.results.append(RoundResult(1, {0: 5, 1: -3}, 0))
             session.push(NoticeKind.BLITZ, "You called Blitz!")
+            drive.screen()  # the next frame takes what the node told
             assert drive.state.screen == Screen.SCORES
             assert "Round 1: You called Blitz!" in "\n".join(drive.screen())  # Ada is us
             clock.advance(10)

@@ -41,11 +41,6 @@ def row_of(shown: Screen, name: str) -> str:
     return next(line for line in shown if line.startswith(f" {name} "))
 
 
-@pytest.mark.xfail(
-    reason="open bug: after one spectator leaves, the player's screen can show no watcher "
-    "at all instead of the one still watching",
-    strict=False,
-)
 def test_a_spectator_sees_the_public_game_and_who_watches(tmux: Tmux, tmp_path: Path) -> None:
     port = free_port()
     peer = ["--peer", f"127.0.0.1:{port}"]

@@ -7,7 +7,9 @@ this test plays by hand: a bare transport whose HELLOs and HEARTBEATs the test w
   included, has every message but HELLO dropped; once it names the seat's epoch again,
   its messages count again.
 * P-205: a seat that asked to be admitted to a table, and hears nobody at that epoch for
-  the longer of 4 s and twice the suspicion timeout, gives up and founds a table afresh.
+  the longer of 4 s and twice the suspicion timeout, gives up and founds a table afresh;
+  one that watches that table's game meanwhile (section 26) hears it in the FEEDs its
+  members answer with, and keeps waiting.
 """
 
 from __future__ import annotations
@@ -23,10 +25,11 @@ from dutchblitz.node.seat import LocalSeat, SeatConfig
 from dutchblitz.node.store import StateDir
 from dutchblitz.node.transport import Transport
 from dutchblitz.protocol.auth import Signer
-from dutchblitz.protocol.codec import encode
+from dutchblitz.protocol.codec import decode, encode
 from dutchblitz.protocol.core import Settings
 from dutchblitz.protocol.duties import Wishes
-from dutchblitz.protocol.messages import Envelope, Heartbeat, Hello
+from dutchblitz.protocol.follow import RENEW_S
+from dutchblitz.protocol.messages import Envelope, Heartbeat, Hello, Watch, WatchOp
 
 TABLE = "finding"
 SETTINGS = Settings(suspect_after=1.0)  # patience: the longer of 4 s and 2 s
@@ -70,7 +73,7 @@ class Pair:
         if self.peer is not None:
             self.peer.close()
 
-    def say(self, payload: Hello | Heartbeat, lamport: int = 0) -> None:
+    def say(self, payload: Hello | Heartbeat | Watch, lamport: int = 0) -> None:
         assert self.peer is not None and self.seat is not None
         envelope = Envelope(TABLE, self.peer_signer.node_id, lamport, 0, payload)
         self.peer.send(self.seat.node_id, encode(envelope))
@@ -81,6 +84,16 @@ class Pair:
 
     def heartbeat(self) -> None:
         self.say(Heartbeat(0, (), 0, b""), lamport=1)
+
+    async def feed(self, epoch: bytes) -> None:
+        """Answer each of the seat's SUBSCRIBEs with an empty FEED of ``epoch``, as a
+        member that only counts a spectator does; read everything else and drop it."""
+        assert self.peer is not None
+        while True:
+            _, data = await self.peer.recv()
+            watch = decode(data).payload
+            if isinstance(watch, Watch) and watch.op == WatchOp.SUBSCRIBE:
+                self.say(Watch(WatchOp.FEED, epoch, 0, "peer", self.peer.endpoint))
 
     async def drain(self) -> None:
         """Read what the seat sends the peer, so that nothing backs up."""
@@ -163,6 +176,46 @@ def test_a_seat_gives_up_on_a_table_nobody_answers_for(tmp_path: Path) -> None:
             assert founded is not None and founded.is_member()
             assert founded.me.epoch != silent
             assert waited >= max(4.0, 2 * SETTINGS.suspect_after) - JOIN_WINDOW - 0.1, waited
+        finally:
+            reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await reader
+            await pair.close()
+
+    asyncio.run(main())
+
+
+@pytest.mark.timeout(60)
+def test_a_seat_watching_the_table_it_asked_to_join_keeps_waiting(tmp_path: Path) -> None:
+    """P-205 with section 26: kept out by a game on, the seat watches it; the members send
+    it nothing but FEEDs, one every renewal, and that is hearing its table: it does not
+    found a table of its own (which would end its watching) past its patience."""
+
+    async def main() -> None:
+        pair = Pair(tmp_path)
+        await pair.open()
+        assert pair.seat is not None
+        watched = bytes(range(16))
+        reader = asyncio.ensure_future(pair.feed(watched))
+        try:
+            starting = asyncio.ensure_future(pair.seat.start())
+            pair.hello(watched)  # during the seat's join window: it asks to join this table
+            await starting
+            seat = pair.seat
+            asking = seat.replica
+            assert asking is not None and asking.me.epoch == watched
+            seat.watch()
+            follower = seat.follower
+            assert follower is not None
+            patience = max(4.0, 2 * SETTINGS.suspect_after)
+            # FEEDs come a renewal apart, longer than the listen time of the HELLO's epoch.
+            assert max(SETTINGS.suspect_after, JOIN_WINDOW) < RENEW_S
+            loop = asyncio.get_running_loop()
+            since = loop.time()
+            past = since + patience + RENEW_S  # the seat would have founded by then
+            await until(lambda: loop.time() > past or seat.replica is not asking, 20)
+            assert follower.epoch == watched and follower.sources
+            assert seat.replica is asking and seat.follower is follower
         finally:
             reader.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -18,9 +18,10 @@ from uuid import UUID
 
 import msgpack
 import pytest
-from dutchblitz.protocol import codec
+from dutchblitz.protocol import codec, codec_rules
 from dutchblitz.protocol.codec import ALL_KINDS, ProtocolError
 from dutchblitz.protocol.games.blitz.moves import Source
+from dutchblitz.protocol.games.blitz.wire_moves import play_fits
 from dutchblitz.protocol.messages import (
     Ack,
     Admit,
@@ -114,7 +115,7 @@ def test_a_play_made_from_a_move_takes_the_quick_path() -> None:
 
 
 def test_the_quick_play_check_is_the_play_check() -> None:
-    """``_play_fits`` decides as ``_check_play`` over every field within its wire range."""
+    """``play_fits`` decides as ``check_play`` over every field within its wire range."""
     cards = (-1, 0, 9, 10, 39, 40, 45, 79, 80, 280, 319)
     for move in MoveKind:
         for source in range(3):
@@ -124,12 +125,12 @@ def test_the_quick_play_check_is_the_play_check() -> None:
                         for shows in cards:
                             play = Play(1, move, source, slot, card, pile, shows)
                             try:
-                                codec._check_play(play)
+                                codec_rules.check_play(play)
                             except ProtocolError:
                                 fits = False
                             else:
                                 fits = True
-                            assert codec._play_fits(play) is fits, play
+                            assert play_fits(play) is fits, play
 
 
 def test_the_quick_heartbeat_checks_are_the_heartbeat_check() -> None:

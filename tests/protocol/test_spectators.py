@@ -217,3 +217,49 @@ def test_one_member_feeds_the_others_only_count_and_a_silent_feeder_is_replaced(
     assert watcher.feeder != feeder
     wanted = [s.to for s in later if decode(s.data).payload.index != PRESENCE]
     assert wanted == [watcher.feeder]
+
+
+def watch_through(net: Net, watcher: Follower, now: float) -> None:
+    """Renew ``watcher`` at every member, as a watching node does, and hand it the answers."""
+    for send in watcher.subscribe([n.node_id for n in net.nodes], now):
+        assert isinstance(send, Send) and send.to is not None
+        index = net.index_of(send.to)
+        answers = net.replica(index).receive(send.data, now, via=watcher.node)
+        feed_all(net, index, watcher, answers)
+
+
+def test_a_spectator_that_ended_renews_nowhere_and_the_other_stays_named() -> None:
+    """P-236: after its END a spectator sends no SUBSCRIBE, so a member that counts it
+    only (fed by another member) names the one still watching, and not it, at once.
+
+    A node that leaves sends END and closes a moment later; a renewal that fell due in
+    that moment put the spectator back on a member's list for a whole lease (the player's
+    screen named someone who had left)."""
+    net = playing_net()
+    sam, tom = follower("sam"), follower("tom", bytes([0xEE, 1]) + bytes(14))
+    for at in (net.now, net.now + RENEW_S):  # the second renewal knows the members
+        watch_through(net, sam, at)
+        watch_through(net, tom, at)
+    for index in range(3):
+        assert net.replica(index).spectators.names() == ("sam", "tom")
+    now = net.now + RENEW_S + 0.5
+    for end in sam.end():
+        assert isinstance(end, Send) and end.to is not None
+        net.replica(net.index_of(end.to)).receive(end.data, now, via=sam.node)
+    for at in (now + RENEW_S, now + 2 * RENEW_S):
+        watch_through(net, sam, at)  # its node still ticks until it has closed
+        watch_through(net, tom, at)
+        for index in range(3):
+            net.replica(index).tick(at)
+            assert net.replica(index).spectators.names() == ("tom",)
+
+
+def test_a_spectator_hears_its_table_live_while_members_feed_it() -> None:
+    """P-205 with section 26: members send a spectator only FEEDs; one within a lease says
+    its log's table is alive (a node watching the table it asked to join keeps waiting)."""
+    net = playing_net()
+    watcher = follower()
+    assert watcher.live_epoch(net.now) is None
+    feed_all(net, 0, watcher, subscribe(net, 0, watcher))
+    assert watcher.live_epoch(net.now + LEASE_S) == EPOCH
+    assert watcher.live_epoch(net.now + LEASE_S + 0.1) is None

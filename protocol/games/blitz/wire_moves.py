@@ -6,11 +6,42 @@ The seat is always the sender's, so no one can play in another's name.
 from __future__ import annotations
 
 from ...messages import MoveKind, Play
-from .cards import Card, card_from_code
+from .cards import DECK_SIZE, Card, card_from_code
 from .moves import CentrePlay, Move, PostPlay, Source, StuckCall, WoodFlip, WoodTurn
 
 NO_CARD = -1
 MAX_CODE = 8 * 40 - 1
+
+
+_CENTRE, _POST, _FLIP = int(MoveKind.CENTRE), int(MoveKind.POST), int(MoveKind.FLIP)
+_FROM_POST = int(Source.POST)
+
+
+def play_fits(play: Play) -> bool:
+    """Whether a Play body whose fields are within their wire ranges describes a move,
+    without making the move (the codec's quick path).
+
+    CENTRE and POST name a card (and decide the seat), and a card shown must be of the
+    same deck. A CENTRE play has a slot only from the Post; a POST play goes from the
+    Blitz or the Wood to the Post stack ``slot``, onto no centre pile. The other kinds
+    name nothing but, for FLIP, the card shown.
+    """
+    move, card, shows = play.move, play.card, play.shows
+    if move in (_CENTRE, _POST):
+        if card == NO_CARD or (shows != NO_CARD and shows // DECK_SIZE != card // DECK_SIZE):
+            return False
+        if move == _CENTRE:
+            return play.slot == 0 or play.source == _FROM_POST
+        return play.source != _FROM_POST and play.pile == NO_CARD
+    if play.source or play.slot or card != NO_CARD or play.pile != NO_CARD:
+        return False
+    return (shows != NO_CARD) == (move == _FLIP)
+
+
+def check_play_fits(play: object) -> None:
+    """``play_fits`` as a record check: ValueError if it describes no move."""
+    if not play_fits(play):  # type: ignore[arg-type]
+        raise ValueError("not a move")
 
 
 class WireMoveError(ValueError):
