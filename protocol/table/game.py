@@ -47,7 +47,7 @@ from .records import (
     Phase,
     RoundResult,
 )
-from .rules import GameRules
+from .rules import GameFindings, GameRules
 
 __all__ = [
     "ACCEPTED",
@@ -304,6 +304,9 @@ class Game:
 
     def _move(self, seat: int, move: Any) -> Outcome:
         refusal = self.rules.apply(self.table, move)
+        if isinstance(self.rules, GameFindings):
+            for cheat, detail in self.rules.findings(self.table):
+                audit.flag(self, self.round, cheat, FlagKind.MISMATCH, detail)
         if refusal is not None:
             return self.refuse(str(refusal.reason), refusal.by, move)
         self.steps.append((seat, move))
