@@ -191,6 +191,7 @@ class Simulation:
         )
         self.grace = SIM_GRACE
         self.seat_level = "careful"  # a bot's level in a game whose bots play with secrets
+        self.think = LEVELS["fast"]  # how long a bot waits before it looks again
         self.nodes: list[SimNode] = []
         self.epoch = hashlib.blake2b(f"epoch-{seed}".encode(), digest_size=16).digest()
         self.reference: list[tuple[bytes, int]] = []  # the longest stable log seen
@@ -344,7 +345,7 @@ class Simulation:
 
     def _bot(self, node: SimNode) -> None:
         level = LEVELS["fast"]
-        self.at(self.now + think_time(level, node.rng), partial(self._bot, node))
+        self.at(self.now + think_time(self.think, node.rng), partial(self._bot, node))
         if not node.up or node.paused or not node.replica.can_play():
             return
         replica = node.replica
