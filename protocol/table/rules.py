@@ -175,3 +175,17 @@ class GameFindings(Protocol):
     def findings(self, state: Any) -> Sequence[tuple[int, str]]:
         """Every cheat the round has found so far: the table seat, and what it did."""
         ...
+
+
+@runtime_checkable
+class CarriesOver(Protocol):
+    """A game whose round hands something to the next round of the same game (Dutch: who
+    starts it, and who is dealt a fifth card). The table keeps it between the rounds."""
+
+    def carry(self, state: Any) -> Any:
+        """What a finished round hands on, the same on every node."""
+        ...
+
+    def carried(self, state: Any, carry: Any) -> None:
+        """The next round, just laid out, takes what the last one handed on."""
+        ...

@@ -63,8 +63,8 @@ def binding(orders: Mapping[int, Any], seats: Sequence[int]) -> bytes:
 
 
 class DutchRules:
-    """``GameRules`` of Dutch (protocol/table/rules.py), with ``SeatDuties`` and
-    ``GameFindings``."""
+    """``GameRules`` of Dutch (protocol/table/rules.py), with ``SeatDuties``,
+    ``GameFindings`` and ``CarriesOver``."""
 
     tag: str = "dutch"
     game_id: int = GAME_ID
@@ -165,6 +165,23 @@ class DutchRules:
     def copy(self, state: DutchTable) -> DutchTable:
         return state.copy()
 
+    # -- CarriesOver --------------------------------------------------------------------
+
+    def carry(self, state: DutchTable) -> tuple[int, tuple[int, ...]]:
+        """D-33, D-34: the next round's starter and the seats dealt a fifth card, as table
+        seats; after a round that ended unscored, the next seat starts."""
+        if state.score is None:
+            return state.seats[(state.starter + 1) % state.players], ()
+        penalised = tuple(state.seats[i] for i in sorted(state.score.penalised))
+        return state.seats[state.score.next_starter], penalised
+
+    def carried(self, state: DutchTable, carry: tuple[int, tuple[int, ...]]) -> None:
+        """A seat not dealt this round passes the start to the next dealt seat after it."""
+        starter, penalised = carry
+        later = [i for i, seat in enumerate(state.seats) if seat >= starter]
+        state.starter = later[0] if later else 0
+        state.penalised = frozenset(state.seats.index(s) for s in penalised if s in state.seats)
+
     # -- SeatDuties and GameFindings ----------------------------------------------------
 
     def seat_duties(self, state: DutchTable, seat: int, secrets: SeatSecrets) -> list[GameBody]:
@@ -188,6 +205,7 @@ def public_form(state: DutchTable) -> list[Any]:
     form: list[Any] = [
         list(state.seats),
         state.binding,
+        [state.starter, sorted(state.penalised)],
         state.stage.value,
         sorted(state.publics.items()),
         len(state.shuffles),

@@ -91,6 +91,8 @@ class Rig:
         moved = False
         for seat, node in enumerate(self.nodes):
             game = self.game
+            if seat in game.still_looking():
+                self.apply(node, Ready(True))  # the scores were seen (spec/rules.md R-54)
             for body in deal_duties(game, node, [], self.kept[seat], self._fresh(seat)):
                 self.apply(node, body)
                 moved = True

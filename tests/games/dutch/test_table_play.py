@@ -230,3 +230,22 @@ def test_m31_a_draw_out_of_turn_is_refused_at_once() -> None:
     assert table.round is not None
     other = (table.round.turn + 1) % 4
     assert rig.game.apply(rig.nodes[other], _body(number, Draw())).refusal == "not_your_turn"
+
+
+def test_the_next_round_starts_where_the_last_one_says() -> None:
+    """D-33, D-34 through the table: the next round's starter and fifth cards."""
+    rig = Rig(seed=11, target=60)
+    for _ in range(2000):
+        table = rig.game.table
+        if rig.game.round == 2 and isinstance(table, DutchTable) and table.stage is Stage.PLAY:
+            break
+        rig.step()
+    first = rig.tables[:1]  # round 1's, as it ended
+    assert first and first[0].score is not None
+    table = rig.table()
+    starter, penalised = RULES.carry(first[0])
+    assert starter == first[0].seats[first[0].score.next_starter]
+    assert table.starter == table.seats.index(starter)
+    assert table.penalised == frozenset(table.seats.index(s) for s in penalised)
+    assert table.round is not None and table.round.starter == table.starter
+    assert all(len(table.round.hands[s]) == 5 for s in table.penalised)
