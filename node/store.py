@@ -8,7 +8,7 @@ Layout, under ``platformdirs.user_state_dir("dutchblitz")`` or ``--state-dir``::
     table.json            which table log is current: table name, epoch, seq floor
     tables/<epoch>/       one table's log, named by the epoch's hex
         events.log        every event record held, in the order received
-        deals.log         this node's secret and share of each round's deal (secret)
+        deals.log         this node's secret, share and private seed of each round (secret)
         clock             the Lamport clock mark
     results/<epoch>.json  the summary of each finished game (<epoch>-2.json: its rematch)
     games.sqlite          the archive of finished games (archive.py)
@@ -356,11 +356,12 @@ class StateDir:
         secrets: dict[int, RoundSecret] = {}
         for payload in found.records:
             try:
-                round_number, secret, share = msgpack.unpackb(payload)
+                round_number, secret, share, *private = msgpack.unpackb(payload)
             except (ValueError, TypeError, msgpack.UnpackException):
                 continue
-            if isinstance(secret, bytes) and isinstance(share, bytes):
-                secrets.setdefault(int(round_number), RoundSecret(secret, share))
+            kept = [secret, share, *private[:1]]
+            if all(isinstance(part, bytes) for part in kept):
+                secrets.setdefault(int(round_number), RoundSecret(*kept))
         return secrets
 
     def save_deal_secret(self, round_number: int, kept: RoundSecret) -> None:
@@ -368,7 +369,8 @@ class StateDir:
         if self._deals is None:
             self.deal_secrets()
         assert self._deals is not None
-        self._deals.append(msgpack.packb([round_number, kept.secret, kept.share]))
+        private = [kept.private] if kept.private else []  # a game's seed, when it has one
+        self._deals.append(msgpack.packb([round_number, kept.secret, kept.share, *private]))
 
     # -- results ------------------------------------------------------------------------
 

@@ -21,13 +21,14 @@ from .core import Replica
 from .dealer import Grace, deal_duties, grace_duty, owned
 from .effects import LogEntry
 from .fairdeal import SECRET_SIZE, SHARE_SIZE, RoundSecret
+from .gameduties import PRIVATE_SIZE, GameDuties, wants_private
 from .games.blitz.bots import Bot, Level, Rng
 from .games.blitz.playqueue import stuck_call_stands
 from .games.blitz.wire_moves import play_from_move
 from .messages import Body, MoveKind, Play, Profile, Ready, Reveal, Start
 from .pace import Pace
 from .table.game import Game, Member, Phase
-from .table.rules import BodyBots
+from .table.rules import BodyBots, SeatDuties
 
 
 @dataclass(slots=True)
@@ -112,12 +113,16 @@ class Steward:
         self.submit = submit
         self.secrets: dict[int, RoundSecret] = {}
         self.start_sent = False
+        self.level = level
         self.bot = None if level is None else Bot(level, draw("bot"))
         self.grace = Grace() if grace is None else grace
+        self.game = GameDuties(node_id, self.secrets)
+        self.private_wanted = False  # whether this table's game draws a private seed
 
     def take_secrets(self, replica: Replica, stored: dict[int, RoundSecret]) -> None:
         """A fresh log: forget what was owed, and load the round secrets kept on disk."""
         self.secrets = dict(stored)
+        self.game = GameDuties(self.node_id, self.secrets)
         self.start_sent = False
         replica.stable.own_secrets.update(owned(self.secrets))
 
@@ -125,6 +130,8 @@ class Steward:
         """A new secret and share for a round, written down before the commitment goes out."""
         rng = self.draw(f"secret-{round_number}")
         kept = RoundSecret(rng.randbytes(SECRET_SIZE), rng.randbytes(SHARE_SIZE))
+        if self.private_wanted:  # drawn after the others: a Dutch Blitz deal draws as before
+            kept = RoundSecret(kept.secret, kept.share, rng.randbytes(PRIVATE_SIZE))
         self.save_secret(round_number, kept)
         self.secrets[round_number] = kept
         return kept
@@ -132,12 +139,21 @@ class Steward:
     def deal_duties(self, replica: Replica, reveals_only: bool = False) -> bool:
         """Send what the fair deal asks of this seat now (only its reveals, when leaving);
         True if it asked for anything."""
+        self.private_wanted = wants_private(replica.stable)
         bodies = deal_duties(
             replica.stable, self.node_id, replica.pending_own(), self.secrets, self._fresh
         )
         for body in bodies:
             if reveals_only and not isinstance(body, Reveal):
                 continue
+            self.submit(body)
+        return bool(bodies)
+
+    def game_duties(self, replica: Replica) -> bool:
+        """Send what the game's own round asks of this seat now (``SeatDuties``); True if
+        it asked for anything."""
+        bodies = self.game.owed(replica)
+        for body in bodies:
             self.submit(body)
         return bool(bodies)
 
@@ -173,6 +189,7 @@ class Steward:
         if self._seen_due(replica, now):
             self.submit(Ready(True))
         self.deal_duties(replica)
+        self.game_duties(replica)
         self.end_grace(replica)
         if self.bot is not None:
             self._play(replica, self.bot, now)
@@ -218,6 +235,9 @@ class Steward:
         do, so nothing follows it until it is final, and nothing goes while any other
         event of ours (a deal step, a profile) is on its way.
         """
+        if isinstance(replica.stable.rules, SeatDuties):
+            self._seat_bot(replica, now)
+            return
         for _ in range(bot.level.in_flight):
             pending = replica.pending_own()
             if len(pending) >= bot.level.in_flight or not all(map(_own_cards_only, pending)):
@@ -242,6 +262,20 @@ class Steward:
             move = bot.choose(table, me.seat)
             if move is None or not self.submit(play_from_move(move, game.round)):
                 return
+
+    def _seat_bot(self, replica: Replica, now: float) -> None:
+        """A bot of a game with seats' duties: one move at a time, after its duties."""
+        if replica.pending_own():
+            return
+        game = replica.optimistic()
+        me = game.members.get(self.node_id)
+        if game.phase != Phase.PLAYING or me is None:
+            return
+        if self.pace is not None and self.pace.count_in_left(game, now) > 0:
+            return  # nobody plays before their own count-in ends (R-55)
+        body = self.game.bot_body(replica, game, me.seat, str(self.level))
+        if body is not None:
+            self.submit(body)
 
 
 def silence(replica: Replica) -> Callable[[bytes], float]:

@@ -102,10 +102,13 @@ def deck_order(deck: Sequence[T], secret: bytes, joint: bytes) -> list[T]:
 
 @dataclass(frozen=True, slots=True)
 class RoundSecret:
-    """What a player keeps to itself for one round until the reveal."""
+    """What a player keeps to itself for one round: its secret until the reveal, its share
+    until the deal, and for a game with seats' duties (table/rules.py ``SeatDuties``) a
+    private seed that never leaves the node (empty for any other game)."""
 
     secret: bytes
     share: bytes
+    private: bytes = b""
 
 
 # -- the audit --------------------------------------------------------------------------

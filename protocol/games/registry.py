@@ -11,10 +11,12 @@ from __future__ import annotations
 from ..table.player import PlayerRules
 from ..table.rules import GameRules
 from .blitz.game import RULES as BLITZ
+from .dutch.game import RULES as DUTCH
+from .dutch.player import PLAYER as DUTCH_PLAYER
 
 DEFAULT_GAME = BLITZ.tag
-_GAMES: dict[str, GameRules] = {BLITZ.tag: BLITZ}
-_PLAYERS: dict[str, PlayerRules] = {}
+_GAMES: dict[str, GameRules] = {BLITZ.tag: BLITZ, DUTCH.tag: DUTCH}
+_PLAYERS: dict[str, PlayerRules] = {DUTCH.tag: DUTCH_PLAYER}
 
 
 class UnknownGame(KeyError):

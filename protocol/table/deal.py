@@ -10,6 +10,7 @@ from ..fairdeal import deck_order, joint_randomness, secret_hash, share_hash
 from ..messages import Commit, Deal, Share, Start
 from .audit import flag, owed_reveals
 from .records import ACCEPTED, FlagKind, Outcome, Phase
+from .rules import CarriesOver
 
 if TYPE_CHECKING:
     from .game import Game
@@ -150,6 +151,8 @@ def maybe_begin_play(game: Game) -> None:
     options = Start(game.target, game.post_stacking)
     game.started_active = frozenset(seat for seat in dealt if seat in present)
     game.table = game.rules.deal(dealt, game.deals, options, len(game.players), game.started_active)
+    if isinstance(game.rules, CarriesOver) and game.carry is not None:
+        game.rules.carried(game.table, game.carry)
     game.steps = []
     game.phase = Phase.PLAYING
     if game.rules.round_over(game.table):

@@ -47,7 +47,7 @@ from .records import (
     Phase,
     RoundResult,
 )
-from .rules import GameRules
+from .rules import CarriesOver, GameFindings, GameRules
 
 __all__ = [
     "ACCEPTED",
@@ -107,6 +107,8 @@ class Game:
     # absence costs no round. Emptied by a START in the deal, left by each one's return.
     away: set[int] = field(default_factory=set)
     rules: GameRules = field(default_factory=lambda: rules_for(DEFAULT_GAME))
+    # What the last round of this game handed the next (``CarriesOver``), None for none.
+    carry: Any = None
 
     # -- queries -------------------------------------------------------------------
 
@@ -175,6 +177,7 @@ class Game:
             self.rounds_before,
             set(self.away),
             self.rules,
+            self.carry,  # a value the game never changes once made
         )
 
     def shown_round(self, number: int | None = None) -> int:
@@ -304,6 +307,9 @@ class Game:
 
     def _move(self, seat: int, move: Any) -> Outcome:
         refusal = self.rules.apply(self.table, move)
+        if isinstance(self.rules, GameFindings):
+            for cheat, detail in self.rules.findings(self.table):
+                audit.flag(self, self.round, cheat, FlagKind.MISMATCH, detail)
         if refusal is not None:
             return self.refuse(str(refusal.reason), refusal.by, move)
         self.steps.append((seat, move))
@@ -335,6 +341,8 @@ class Game:
                 audit.flag(
                     self, self.round, seat, FlagKind.UNAUDITED, "left before the round's end"
                 )
+        if isinstance(self.rules, CarriesOver):
+            self.carry = self.rules.carry(self.table)
         self.winner = self.rules.game_winner(self.totals, self.target)
         if self.winner is not None:
             self.phase = Phase.OVER

@@ -132,6 +132,7 @@ def rematch(game: Game, sender: bytes, body: Start) -> Outcome:
     game.players = tuple(m.seat for m in players)
     game.totals = {seat: 0 for seat in game.players}
     game.results, game.winner = [], None
+    game.carry = None  # a new game starts afresh
     game.game_number += 1
     game.rounds_before = game.round
     game.away.clear()  # a rematch seats those present: nobody is waited for

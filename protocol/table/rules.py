@@ -10,7 +10,8 @@ own in GAME bodies, tagged with its ``game_id`` (``move_from_body``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
@@ -131,3 +132,60 @@ class BodyBots(Protocol):
     """A game whose bots play by GAME bodies: what a bot seat sends next, or None."""
 
     def bot_body(self, state: Any, seat: int, round_number: int) -> GameBody | None: ...
+
+
+@dataclass(slots=True)
+class SeatSecrets:
+    """What one seat holds for a round that never goes on the table as it is, handed in
+    by its node: the round's private seed (32 random bytes the node drew with its deal
+    secret and keeps beside it, ``fairdeal.RoundSecret.private``), the node key's X25519
+    pair (to open what was sealed to this seat), and each seat's Ed25519 node key (to seal
+    to it). ``memo`` is the game's own cache of what follows from them; it is rebuilt from
+    the log after a restart, so a node comes back knowing exactly what it knew."""
+
+    round: int
+    private: bytes
+    curve_public: bytes
+    curve_secret: bytes
+    node_key: Callable[[int], bytes | None]  # a table seat's Ed25519 node key, if known
+    memo: dict[str, Any] = field(default_factory=dict)
+
+
+@runtime_checkable
+class SeatDuties(Protocol):
+    """A game whose every seat, a person's or a bot's, owes it GAME bodies of its own while a
+    round is played (Dutch: its keys, its shuffle, its decryption shares), decided from the
+    round's state and the seat's secrets. protocol/duties.py asks it for each seat; a bot
+    seat also asks it for its next move. The node knows nothing of what the bodies mean."""
+
+    def seat_duties(self, state: Any, seat: int, secrets: SeatSecrets) -> list[GameBody]:
+        """The bodies ``seat`` owes now, in order (the node leaves out those on their way)."""
+        ...
+
+    def seat_bot(self, state: Any, seat: int, secrets: SeatSecrets, level: str) -> GameBody | None:
+        """A bot of ``level`` at ``seat``: its next move, or None to wait."""
+        ...
+
+
+@runtime_checkable
+class GameFindings(Protocol):
+    """A game that finds cheats in its own bodies (Dutch: a false share, a dishonest shuffle):
+    the table flags each as it flags a reveal that does not fit (table/audit.py)."""
+
+    def findings(self, state: Any) -> Sequence[tuple[int, str]]:
+        """Every cheat the round has found so far: the table seat, and what it did."""
+        ...
+
+
+@runtime_checkable
+class CarriesOver(Protocol):
+    """A game whose round hands something to the next round of the same game (Dutch: who
+    starts it, and who is dealt a fifth card). The table keeps it between the rounds."""
+
+    def carry(self, state: Any) -> Any:
+        """What a finished round hands on, the same on every node."""
+        ...
+
+    def carried(self, state: Any, carry: Any) -> None:
+        """The next round, just laid out, takes what the last one handed on."""
+        ...

@@ -48,7 +48,7 @@ from dutchblitz.protocol.games.registry import DEFAULT_GAME
 from dutchblitz.protocol.messages import Body, Profile, Ready, Start
 from dutchblitz.protocol.pace import Pace
 from dutchblitz.protocol.table.game import FlagKind, Game, Phase
-from dutchblitz.protocol.table.rules import BodyBots
+from dutchblitz.protocol.table.rules import BodyBots, SeatDuties
 
 TABLE = "sim"
 SIM_GRACE = Grace(seconds=5.0, step=0.5)  # the simulation's suspicion timeout is 1 s, not 2
@@ -190,6 +190,8 @@ class Simulation:
             heartbeat_every=0.1, suspect_after=1.0, repair_retry=0.15, game=game
         )
         self.grace = SIM_GRACE
+        self.seat_level = "careful"  # a bot's level in a game whose bots play with secrets
+        self.think = LEVELS["fast"]  # how long a bot waits before it looks again
         self.nodes: list[SimNode] = []
         self.epoch = hashlib.blake2b(f"epoch-{seed}".encode(), digest_size=16).digest()
         self.reference: list[tuple[bytes, int]] = []  # the longest stable log seen
@@ -343,7 +345,7 @@ class Simulation:
 
     def _bot(self, node: SimNode) -> None:
         level = LEVELS["fast"]
-        self.at(self.now + think_time(level, node.rng), partial(self._bot, node))
+        self.at(self.now + think_time(self.think, node.rng), partial(self._bot, node))
         if not node.up or node.paused or not node.replica.can_play():
             return
         replica = node.replica
@@ -357,6 +359,9 @@ class Simulation:
             return
         if self._deal(node, local):
             return
+        assert node.steward is not None
+        if node.steward.game_duties(replica):
+            return  # a game's own duties (Dutch: keys, shuffles, shares) go first
         if game.phase == Phase.OVER and replica.stable.game_number <= self.rematches:
             body = rematch_duty(game, me, replica.stable, bot=True)
             if body is not None and not replica.pending_own():
@@ -364,6 +369,12 @@ class Simulation:
             return
         if me.seat in replica.stable.still_looking() and not replica.pending_own():
             self._submit(node, Ready(True), local)  # a bot has seen the scores at once
+            return
+        if game.phase == Phase.PLAYING and isinstance(game.rules, SeatDuties):
+            if not replica.pending_own() and node.pace.count_in_left(game, local) <= 0:
+                body = node.steward.game.bot_body(replica, game, me.seat, self.seat_level)
+                if body is not None:
+                    self._submit(node, body, local)
             return
         if game.phase == Phase.PLAYING and isinstance(game.rules, BodyBots):
             if not replica.pending_own() and node.pace.count_in_left(game, local) <= 0:

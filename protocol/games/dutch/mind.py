@@ -1,0 +1,213 @@
+"""What one seat knows of a round of Dutch beyond the table, and what it owes the table.
+
+Everything here follows from the table's state (table.py), which every node holds alike,
+and the seat's own secrets (``SeatSecrets``: the round's private seed and the node key's
+X25519 pair). From the private seed come the seat's key seed and shuffle seed (M-5, M-11)
+and each seal's seed (M-25); the private seed itself never travels, so the key secret stays
+secret forever and the audit reveals only the shuffle's permutation and masks (M-20). The
+faces opened to this seat are worked out from the sealed shares in the log and its own
+share: a node that restarts works them out again, and knows no more than before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from hashlib import blake2b
+from typing import Any, Final
+
+from ...messages import GameBody
+from ...table.rules import SeatSecrets
+from . import mental, seal
+from .bots import BotLevel, bot_move
+from .cards import DutchCard
+from .deal import AuditMessage, KeyShareMessage, ShareMessage, ShuffleMessage
+from .mental import Share
+from .moves import Move, Opening
+from .state import Phase, Round, with_faces
+from .table import DutchTable, Stage
+from .wire import GAME_ID, Message, Payload, SealedShareMessage, encode
+
+PRIVATE_PERSON: Final = b"dutch-private-v1"
+
+
+def derived(private: bytes, *parts: bytes) -> bytes:
+    """M-36: a seed drawn from the round's private seed: BLAKE2b-256 keyed by it, of the
+    parts, each preceded by its length."""
+    data = b"".join(len(p).to_bytes(4, "big") + p for p in parts)
+    return blake2b(data, digest_size=32, key=private, person=PRIVATE_PERSON).digest()
+
+
+def key_secret(secrets: SeatSecrets) -> bytes:
+    found = secrets.memo.get("key")
+    if found is None:
+        found = mental.key_secret(derived(secrets.private, b"key"))
+        secrets.memo["key"] = found
+    assert isinstance(found, bytes)
+    return found
+
+
+def shuffle_seed(secrets: SeatSecrets) -> bytes:
+    return derived(secrets.private, b"shuffle")
+
+
+def seal_seed(secrets: SeatSecrets, token: int, to: int) -> bytes:
+    return derived(secrets.private, b"seal", bytes([token, to]))
+
+
+def _body(round_number: int, message: Message) -> GameBody:
+    return GameBody(GAME_ID, encode(Payload(round_number, message)))
+
+
+def _share(table: DutchTable, secrets: SeatSecrets, token: int) -> Share:
+    made: dict[int, Share] = secrets.memo.setdefault("shares", {})
+    share = made.get(token)
+    if share is None:
+        context = mental.opening_context(table.binding, secrets.round, token)
+        share = mental.decryption_share(key_secret(secrets), table.deck()[token], context)
+        made[token] = share
+    return share
+
+
+def _remembered(
+    secrets: SeatSecrets, key: tuple[object, ...], make: Callable[[], GameBody]
+) -> GameBody:
+    """A body this seat owes, made once: duties are asked again until it is in the log."""
+    made: dict[tuple[object, ...], GameBody] = secrets.memo.setdefault("bodies", {})
+    body = made.get(key)
+    if body is None:
+        body = made[key] = make()
+    return body
+
+
+def duties(table: DutchTable, me: int, secrets: SeatSecrets) -> list[GameBody]:
+    """The bodies Dutch seat ``me`` owes now (M-30 to M-34)."""
+    if me in table.left:
+        return []
+    number = secrets.round
+    if table.stage is Stage.KEYS and me not in table.publics:
+        secret = key_secret(secrets)
+        context = mental.key_context(table.binding, number, me)
+        proof = mental.prove_key(secret, context)
+        return [_body(number, KeyShareMessage(me, mental.public_key(secret), proof))]
+    if table.stage is Stage.SHUFFLE and len(table.shuffles) == me:
+        return [_remembered(secrets, ("shuffle",), lambda: _shuffled(table, me, secrets))]
+    if table.stage is Stage.AUDIT and me not in table.audits:
+        seed = shuffle_seed(secrets)
+        permutation, masks = mental.permutation_from(seed), mental.masks_from(seed)
+        return [_body(number, AuditMessage(me, permutation, masks))]
+    owed = [
+        _remembered(
+            secrets,
+            ("share", token),
+            lambda token=token: _body(  # type: ignore[misc]
+                number, ShareMessage(me, token, None, _share(table, secrets, token))
+            ),
+        )
+        for token in table.wanted()
+        if me not in table.shares.get(token, {})
+    ]
+    for grant in table.owed_sealed(me):
+        assert grant.seat is not None
+        key = secrets.node_key(table.seats[grant.seat])
+        if key is None:
+            continue  # not heard from yet: its key comes with its first event
+        owed.append(
+            _remembered(
+                secrets,
+                ("sealed", grant.token, grant.seat),
+                lambda grant=grant, key=key: _sealed(table, me, secrets, grant, key),  # type: ignore[misc]
+            )
+        )
+    return owed
+
+
+def _shuffled(table: DutchTable, me: int, secrets: SeatSecrets) -> GameBody:
+    before = table.shuffles[-1].deck if table.shuffles else mental.initial_deck()
+    assert table.joint is not None
+    step = mental.shuffle(before, table.joint, shuffle_seed(secrets))
+    return _body(secrets.round, ShuffleMessage(me, step.deck))
+
+
+def _sealed(
+    table: DutchTable, me: int, secrets: SeatSecrets, grant: Opening, key: bytes
+) -> GameBody:
+    assert grant.seat is not None
+    share = _share(table, secrets, grant.token)
+    sealed = seal.seal_share(share, key, seal_seed(secrets, grant.token, grant.seat))
+    return _body(secrets.round, SealedShareMessage(me, grant.token, grant.seat, sealed))
+
+
+def faces(table: DutchTable, me: int, secrets: SeatSecrets) -> dict[int, DutchCard]:
+    """M-33: the cards opened to Dutch seat ``me`` alone whose every share is in: the sealed
+    shares opened with the node key, each checked (M-26), and its own share added."""
+    known: dict[int, DutchCard] = secrets.memo.setdefault("faces", {})
+    if table.round is None:
+        return known
+    for grant in table.grants:
+        if grant.seat != me or grant.token in known:
+            continue
+        sealed = table.sealed.get((grant.token, me), {})
+        if len(sealed) < table.players - 1:
+            continue
+        code = _open(table, me, secrets, grant.token, sealed)
+        if code is not None:
+            known[grant.token] = DutchCard(code)
+    return known
+
+
+def _open(
+    table: DutchTable, me: int, secrets: SeatSecrets, token: int, sealed: dict[int, bytes]
+) -> int | None:
+    card = table.deck()[token]
+    context = mental.opening_context(table.binding, secrets.round, token)
+    points = []
+    for seat in range(table.players):
+        if seat == me:
+            points.append(_share(table, secrets, token).point)
+            continue
+        share = seal.open_share(sealed[seat], secrets.curve_public, secrets.curve_secret)
+        if share is None or not mental.check_share(table.publics[seat], card, share, context):
+            secrets.memo.setdefault("false", set()).add((seat, token))  # M-26: ours to see
+            return None
+        points.append(share.point)
+    return mental.open_card(card, points)
+
+
+def known_round(table: DutchTable, me: int, secrets: SeatSecrets) -> Round | None:
+    """The round as Dutch seat ``me`` knows it: the table's, with its own faces added."""
+    if table.round is None:
+        return None
+    mine = faces(table, me, secrets)
+    missing = {t: c for t, c in mine.items() if table.round.faces[t] is None}
+    return with_faces(table.round, missing) if missing else table.round
+
+
+def bot(table: DutchTable, me: int, secrets: SeatSecrets, level: str) -> GameBody | None:
+    """A bot's next move, decided from what its seat knows (bots.py), or None to wait."""
+    if table.stage is not Stage.PLAY or me in table.left:
+        return None
+    if any(seat == me for seat, _ in table.queue):
+        return None  # a move of ours waits for its card: nothing more until it is played
+    state = known_round(table, me, secrets)
+    if state is None or _waiting_for_own_card(state, me):
+        return None
+    move: Move | None = bot_move(state, me, _level(level))
+    return None if move is None else _body(secrets.round, move)
+
+
+def _waiting_for_own_card(state: Round, me: int) -> bool:
+    """Whether ``me`` has drawn a card it cannot see yet: its shares are on their way."""
+    drawn = state.drawn
+    return (
+        state.phase is Phase.DECIDE
+        and state.turn == me
+        and drawn is not None
+        and (state.faces[drawn] is None)
+    )
+
+
+def _level(level: Any) -> BotLevel:
+    try:
+        return BotLevel(str(level))
+    except ValueError:
+        return BotLevel.CAREFUL

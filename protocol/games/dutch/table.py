@@ -1,0 +1,348 @@
+"""A round of Dutch at the table: its deal with no dealer, its play, its reveal and its audit,
+as one state every node builds alike from the GAME bodies in the total order
+(spec/dutch-deal.md M-29 to M-35).
+
+The state holds only what every node may know: the players' public keys, the published
+decks, the decryption shares sent to all, the sealed shares (bytes only their recipient can
+open), and the round of the rules (state.py) with the faces opened to all. A face opened to
+one player is never here: that player's node learns it from the sealed shares and its own
+key (mind.py). A move that turns a card face up waits, in the order, until every player's
+share of that card is in (M-31); moves ordered after it wait behind it, so the rules see
+every move in the table's order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from functools import lru_cache
+from typing import Final
+
+from . import mental, scoring
+from . import rules as dutch_rules
+from .cards import DutchCard
+from .deal import (
+    AuditMessage,
+    Cheat,
+    CheatKind,
+    KeyShareMessage,
+    ShareMessage,
+    ShuffleMessage,
+    audit,
+    check_key_message,
+    check_share_message,
+    check_shuffle_message,
+)
+from .mental import Deck, Masked
+from .moves import Leave, Move, Opening, Reason
+from .scoring import RoundScore
+from .state import Ending, Phase, Round, deal, with_faces
+from .wire import HandoverMessage, Message, SealedShareMessage
+
+BINDING_BYTES: Final = 16  # what stands for the table's epoch in every proof's context (M-29)
+CHECKS_KEPT: Final = 4096  # checks remembered: a node applies a body again for its optimistic game
+
+# The checks are pure functions of what they check: each is made once in a process, however
+# often the same body is applied (the stable game, the optimistic one, a simulator's nodes).
+_check_key = lru_cache(maxsize=CHECKS_KEPT)(check_key_message)
+_check_shuffle = lru_cache(maxsize=CHECKS_KEPT)(check_shuffle_message)
+
+
+@lru_cache(maxsize=64)
+def _audited(
+    joint: bytes, shuffles: tuple[ShuffleMessage, ...], audits: tuple[AuditMessage, ...]
+) -> tuple[Cheat, ...]:
+    return tuple(audit(joint, shuffles, audits))
+
+
+@lru_cache(maxsize=CHECKS_KEPT)
+def _check_share(
+    message: ShareMessage, publics: tuple[bytes, ...], card: Masked, binding: bytes, number: int
+) -> Cheat | None:
+    return check_share_message(message, publics, (card,) * (message.token + 1), binding, number)
+
+
+class Stage(StrEnum):
+    """Where the round is (M-30): keys, shuffles in seat order, play, reveal, audit, done."""
+
+    KEYS = "keys"
+    SHUFFLE = "shuffle"
+    PLAY = "play"
+    REVEAL = "reveal"
+    AUDIT = "audit"
+    DONE = "done"
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """A Dutch body refused; ``by`` is never set: Dutch has no race that names a winner."""
+
+    reason: str
+    by: int | None = None
+
+
+@dataclass(slots=True)
+class DutchTable:
+    """One round of Dutch as the ordered log has made it, the same on every node.
+
+    Seats here are Dutch's, 0 to n-1: Dutch seat ``i`` is table seat ``seats[i]``.
+    """
+
+    seats: tuple[int, ...]
+    binding: bytes
+    starter: int = 0
+    penalised: frozenset[int] = frozenset()
+    stage: Stage = Stage.KEYS
+    publics: dict[int, bytes] = field(default_factory=dict)
+    joint: bytes | None = None
+    shuffles: list[ShuffleMessage] = field(default_factory=list)
+    round: Round | None = None
+    shares: dict[int, dict[int, bytes]] = field(default_factory=dict)  # token -> seat -> d
+    sealed: dict[tuple[int, int], dict[int, bytes]] = field(default_factory=dict)
+    grants: list[Opening] = field(default_factory=list)  # private openings, in order
+    queue: list[tuple[int, Move]] = field(default_factory=list)  # moves waiting for a card
+    audits: dict[int, AuditMessage] = field(default_factory=dict)
+    cheats: list[Cheat] = field(default_factory=list)
+    score: RoundScore | None = None
+    left: frozenset[int] = frozenset()
+    dropped: int = 0  # moves that waited for a card, then were refused at their turn
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+    def deck(self) -> Deck:
+        """The round's deck: the last shuffler's (M-10)."""
+        return self.shuffles[-1].deck
+
+    def copy(self) -> DutchTable:
+        return replace(
+            self,
+            publics=dict(self.publics),
+            shuffles=list(self.shuffles),
+            shares={token: dict(by) for token, by in self.shares.items()},
+            sealed={key: dict(by) for key, by in self.sealed.items()},
+            grants=list(self.grants),
+            queue=list(self.queue),
+            audits=dict(self.audits),
+            cheats=list(self.cheats),
+        )
+
+    def wanted(self) -> tuple[int, ...]:
+        """The tokens every player owes a share of, to all, now (M-31, M-32)."""
+        if self.round is None:
+            return ()
+        if self.stage is Stage.PLAY and self.queue:
+            seat, move = self.queue[0]
+            tokens = dutch_rules.needs_open(self.round, seat, move)
+        elif self.stage is Stage.REVEAL:
+            tokens = scoring.reveal_tokens(self.round)
+        else:
+            return ()
+        return tuple(t for t in tokens if self.round.faces[t] is None)
+
+    def owed_sealed(self, seat: int) -> list[Opening]:
+        """The private openings ``seat`` still owes its sealed share of (M-19, M-32)."""
+        if self.stage not in (Stage.PLAY, Stage.REVEAL):
+            return []
+        return [
+            grant
+            for grant in self.grants
+            if grant.seat is not None
+            and grant.seat != seat
+            and seat not in self.sealed.get((grant.token, grant.seat), {})
+        ]
+
+    # -- the messages -------------------------------------------------------------------
+
+    def take(self, seat: int, message: Message, round_number: int) -> Refused | None:
+        """Apply one message of Dutch seat ``seat`` in the table's order."""
+        speaks_for = getattr(message, "seat", seat)
+        if not isinstance(message, Move) and speaks_for != seat:
+            return self._cheat(Cheat(seat, CheatKind.BAD_MESSAGE, f"speaks for seat {speaks_for}"))
+        if isinstance(message, KeyShareMessage):
+            return self._key(message, round_number)
+        if isinstance(message, ShuffleMessage):
+            return self._shuffle(message)
+        if isinstance(message, ShareMessage):
+            return self._share(message, round_number)
+        if isinstance(message, SealedShareMessage):
+            return self._sealed(message)
+        if isinstance(message, AuditMessage):
+            return self._audit(message)
+        if isinstance(message, HandoverMessage):
+            return Refused("no_handover")  # a leaver's handover is not taken (M-35)
+        return self._move(seat, message)
+
+    def _cheat(self, cheat: Cheat) -> Refused:
+        self.cheats.append(cheat)
+        return Refused(str(cheat.kind))
+
+    def _key(self, message: KeyShareMessage, round_number: int) -> Refused | None:
+        if self.stage is not Stage.KEYS:
+            return Refused("not_key_time")
+        if message.seat in self.publics:
+            return Refused("already_keyed")
+        cheat = _check_key(message, self.binding, round_number)
+        if cheat is not None:
+            return self._cheat(cheat)
+        self.publics[message.seat] = message.public
+        if len(self.publics) == self.players:
+            self.joint = mental.joint_key([self.publics[s] for s in range(self.players)])
+            self.stage = Stage.SHUFFLE
+        return None
+
+    def _shuffle(self, message: ShuffleMessage) -> Refused | None:
+        if self.stage is not Stage.SHUFFLE:
+            return Refused("not_shuffle_time")
+        if message.seat != len(self.shuffles):
+            return Refused("not_your_shuffle")
+        cheat = _check_shuffle(message)
+        if cheat is not None:
+            return self._cheat(cheat)
+        self.shuffles.append(message)
+        if len(self.shuffles) == self.players:
+            self.round = deal(self.players, self.starter, self.penalised)
+            self.stage = Stage.PLAY
+        return None
+
+    def _share(self, message: ShareMessage, round_number: int) -> Refused | None:
+        if message.token not in self.wanted():
+            return Refused("not_wanted")  # M-19: no share of a card not being opened to all
+        held = self.shares.setdefault(message.token, {})
+        if message.seat in held:
+            return Refused("already_shared")
+        publics = tuple(self.publics[s] for s in range(self.players))
+        card = self.deck()[message.token]
+        cheat = _check_share(message, publics, card, self.binding, round_number)
+        if cheat is not None:
+            return self._cheat(cheat)
+        held[message.seat] = message.share.point
+        self._advance()
+        return None
+
+    def _sealed(self, message: SealedShareMessage) -> Refused | None:
+        if Opening(message.token, message.to) not in self.grants:
+            return Refused("not_granted")  # M-19: only to the player the rules open it to
+        held = self.sealed.setdefault((message.token, message.to), {})
+        if message.seat in held:
+            return Refused("already_shared")
+        held[message.seat] = message.sealed
+        return None
+
+    def _audit(self, message: AuditMessage) -> Refused | None:
+        if self.stage is not Stage.AUDIT:
+            return Refused("not_audit_time")
+        if message.seat in self.audits:
+            return Refused("already_audited")
+        self.audits[message.seat] = message
+        self._maybe_audit()
+        return None
+
+    def _maybe_audit(self) -> None:
+        """M-34: once every player still at the table has sent its audit, replay the shuffles;
+        a player who left owes none."""
+        if any(s not in self.audits for s in range(self.players) if s not in self.left):
+            return
+        assert self.joint is not None
+        shuffles = [m for m in self.shuffles if m.seat not in self.left or m.seat in self.audits]
+        audits = tuple(self.audits[seat] for seat in sorted(self.audits))
+        self.cheats += _audited(self.joint, tuple(shuffles), audits)
+        self.stage = Stage.DONE
+
+    # -- the moves ----------------------------------------------------------------------
+
+    def _move(self, seat: int, move: Move) -> Refused | None:
+        if self.stage is not Stage.PLAY or self.round is None:
+            return Refused("not_play_time")
+        if isinstance(move, Leave):
+            return Refused("bad_move")  # the table's removal or BYE says that one
+        if self.queue:
+            self.queue.append((seat, move))  # ordered behind a move waiting for its card
+            return None
+        outcome = dutch_rules.apply(self.round, seat, move)
+        if outcome.refusal is not None and outcome.refusal.reason is not Reason.FACE_NOT_OPEN:
+            return Refused(str(outcome.refusal.reason))
+        self.queue.append((seat, move))
+        self._advance()
+        return None
+
+    def _advance(self) -> None:
+        """Apply the waiting moves whose cards are open, in order; then the reveal."""
+        while self.stage is Stage.PLAY and self.queue and self.round is not None:
+            if not self._open_wanted():
+                return
+            seat, move = self.queue.pop(0)
+            outcome = dutch_rules.apply(self.round, seat, move)
+            if outcome.refusal is not None:
+                self.dropped += 1
+                continue
+            self.round = outcome.state
+            self.grants += outcome.openings
+            if self.round.phase is Phase.OVER:
+                self.queue.clear()
+                self._over()
+        if self.stage is Stage.REVEAL and self._open_wanted():
+            self._scored()
+
+    def _open_wanted(self) -> bool:
+        """Open to all every wanted card whose shares are all in; True when none is left."""
+        assert self.round is not None
+        opened: dict[int, DutchCard] = {}
+        for token in self.wanted():
+            held = self.shares.get(token, {})
+            if len(held) < self.players:
+                return False
+            code = mental.open_card(self.deck()[token], [held[s] for s in range(self.players)])
+            if code is None:  # every share was checked: the deck itself is false
+                self.cheats.append(Cheat(0, CheatKind.BAD_SHUFFLE, f"card {token} is no card"))
+                self._strand()
+                return False
+            opened[token] = DutchCard(code)
+        if opened:
+            try:
+                self.round = with_faces(self.round, opened)
+            except ValueError:
+                self._strand()
+                return False
+        return True
+
+    def _over(self) -> None:
+        assert self.round is not None
+        if self.round.ending is Ending.STRANDED:
+            self._scored()
+        else:
+            self.stage = Stage.REVEAL
+
+    def _scored(self) -> None:
+        assert self.round is not None
+        self.score = scoring.score_round(self.round)
+        self.stage = Stage.AUDIT if self.round.ending is not Ending.STRANDED else Stage.DONE
+        if self.stage is Stage.AUDIT:
+            self._maybe_audit()
+
+    def _strand(self) -> None:
+        """M-28: the round ends here, unscored."""
+        if self.round is not None:
+            self.round = replace(self.round, phase=Phase.OVER, ending=Ending.STRANDED)
+        self.queue.clear()
+        self.score = None
+        self.stage = Stage.DONE
+
+    # -- leaving ------------------------------------------------------------------------
+
+    def leave(self, seat: int) -> None:
+        """A player left or was removed (M-35): with no handover taken, a round still being
+        dealt, played or revealed ends unscored; in the audit it owes nothing more."""
+        if self.stage is Stage.DONE or seat in self.left:
+            return
+        self.left = self.left | {seat}
+        if self.stage is Stage.AUDIT:
+            self._maybe_audit()
+            return
+        if self.round is not None and self.round.phase is not Phase.OVER:
+            self.round = dutch_rules.apply(self.round, seat, Leave(handed_over=False)).state
+        self._strand()
+
+    def scores(self) -> tuple[int, ...]:
+        return (0,) * self.players if self.score is None else self.score.scores

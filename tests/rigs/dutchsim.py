@@ -1,0 +1,86 @@
+"""The seeded simulator playing Dutch: four bot seats, the simulator's fault plans drawn as
+for any table, packed into the first seconds of play (a Dutch game between quick bots is over in
+about ten virtual seconds), on the stand-in group (toygroup.py) unless told otherwise.
+
+    python -m tests.rigs.dutchsim --seeds 300
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+
+from dutchblitz.protocol.games.blitz.bots import LEVELS
+
+from tests.rigs.sim import InvariantViolated, Scenario, Simulation
+from tests.rigs.toygroup import toy_group
+
+PLAYERS = 4
+SQUEEZE = 0.3  # every fault's time and length, scaled
+HEAL_AT = 8.0  # every fault is over by then (the latest, drawn at 20 s, lasts 6 s at most)
+THINK = (0.02, 0.06)  # a bot's wait between looks at the table, in seconds
+
+
+def squeezed(scenario: Scenario) -> Scenario:
+    """The same faults, sooner and shorter (``SQUEEZE``), on four seats (a fault drawn for a
+    fifth seat falls on the first)."""
+    sides = [frozenset(i % PLAYERS for i in side) for _, _, side, _ in scenario.partitions]
+    return replace(
+        scenario,
+        partitions=tuple(
+            (start * SQUEEZE, end * SQUEEZE, side, one_way)
+            for (start, end, _, one_way), side in zip(scenario.partitions, sides, strict=True)
+            if len(side) < PLAYERS
+        ),
+        crashes=tuple(
+            (at * SQUEEZE, back * SQUEEZE, node % PLAYERS) for at, back, node in scenario.crashes
+        ),
+        pauses=tuple(
+            (at * SQUEEZE, back * SQUEEZE, node % PLAYERS) for at, back, node in scenario.pauses
+        ),
+        heal_at=min(scenario.heal_at, HEAL_AT),
+    )
+
+
+class DutchSimulation(Simulation):
+    """One seeded run of a Dutch game between four bots."""
+
+    def __init__(
+        self, seed: int, faults: str = "single", trace: Callable[[str], None] | None = None
+    ) -> None:
+        super().__init__(seed, faults, trace, players=PLAYERS, game="dutch")
+        self.scenario = squeezed(self.scenario)
+        self.think = replace(LEVELS["fast"], think=THINK)
+
+
+def run_seeds(seeds: Sequence[int], faults: str = "single") -> list[tuple[int, str]]:
+    """Every seed's failure, if any, on the stand-in group."""
+    failures = []
+    with toy_group():
+        for seed in seeds:
+            try:
+                DutchSimulation(seed, faults).run()
+            except InvariantViolated as error:
+                failures.append((seed, str(error)))
+    return failures
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tests.rigs.dutchsim")
+    parser.add_argument("--seeds", type=int, default=100)
+    parser.add_argument("--first", type=int, default=0)
+    parser.add_argument("--faults", choices=("none", "single", "overlapping"), default="single")
+    args = parser.parse_args(argv)
+    started = time.perf_counter()
+    failures = run_seeds(range(args.first, args.first + args.seeds), args.faults)
+    for seed, error in failures:
+        print(f"seed {seed}: FAILED: {error}")
+    print(f"dutch sim: {args.seeds} seeds in {time.perf_counter() - started:.1f} s")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
