@@ -205,7 +205,7 @@ def test_a_seat_watching_the_table_it_asked_to_join_keeps_waiting(tmp_path: Path
             asking = seat.replica
             assert asking is not None and asking.me.epoch == watched
             seat.watch()
-            follower = seat.follower
+            follower = seat.following.follower
             assert follower is not None
             patience = max(4.0, 2 * SETTINGS.suspect_after)
             # FEEDs come a renewal apart, longer than the listen time of the HELLO's epoch.
@@ -215,7 +215,7 @@ def test_a_seat_watching_the_table_it_asked_to_join_keeps_waiting(tmp_path: Path
             past = since + patience + RENEW_S  # the seat would have founded by then
             await until(lambda: loop.time() > past or seat.replica is not asking, 20)
             assert follower.epoch == watched and follower.sources
-            assert seat.replica is asking and seat.follower is follower
+            assert seat.replica is asking and seat.following.follower is follower
         finally:
             reader.cancel()
             with contextlib.suppress(asyncio.CancelledError):
