@@ -16,6 +16,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from dutchblitz.protocol.auth import fingerprint
+from dutchblitz.protocol.core import Replica
 from dutchblitz.protocol.duties import can_start
 from dutchblitz.protocol.games.registry import player_for, rules_for
 from dutchblitz.protocol.limits import MAX_NAME, MAX_PLAYERS
@@ -125,7 +126,20 @@ class NodeSession:
             tv=tv_link(node.options.web, node.interface.address if node.interface else ""),
             unanswered=node.unanswered_peers(),
             watchers=replica.spectators.names() if replica is not None else (),
+            seat_view=None if replica is None else self._seat_view(replica, game),
+            game_tag=node.options.game,
         )
+
+    def _seat_view(self, replica: Replica, game: Game) -> object | None:
+        """The game's own view of the round for this seat (None for a game without one):
+        the round being played, with this seat's secrets; between rounds, the last one."""
+        seat = game.seat_of(self.seat.node_id)
+        if game.table is not None:
+            secrets = self.seat.steward.game.secrets_for(replica, game)
+            return self.player.seat_view(game.table, seat, secrets)
+        if game.last_table is not None:
+            return self.player.seat_view(game.last_table, seat, None)
+        return None
 
     def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
         return self._subscribers.subscribe(callback)
@@ -172,6 +186,24 @@ class NodeSession:
         if count_in > 0:  # a legal move, but nobody plays before their count-in ends (R-55)
             return Refused(Why.COUNT_IN, count=math.ceil(count_in))
         if not self.queue.offer(replica, move, game.round):
+            return self._failure_text()
+        return None
+
+    def play(self, move: object) -> Refused | None:
+        replica = self.seat.replica
+        if replica is None or not replica.can_play():
+            return self._not_seated()
+        game = self.queue.view(replica)
+        me = game.seat_of(self.seat.node_id)
+        if game.phase != Phase.PLAYING or game.table is None:
+            return Refused(Why.NO_ROUND)
+        if me is None:
+            return Refused(Why.NOT_PLAYING)
+        secrets = self.seat.steward.game.secrets_for(replica, game)
+        body = self.player.body(game.table, me, move, game.round, secrets)
+        if isinstance(body, ActRefusal):
+            return _refused(body)
+        if not self.seat.submit(body):
             return self._failure_text()
         return None
 
