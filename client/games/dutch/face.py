@@ -132,8 +132,8 @@ def help_screen(state: ClientState) -> StyleAndTextTuples:
 
 def table_keybar(state: ClientState) -> StyleAndTextTuples:
     view = seat_view(state)
-    if view is None or view.round is None:
-        return bar(("?", "help"), ("q", "leave"))
+    if view is None or view.round is None or view.round.phase is Phase.OVER:
+        return bar(("?", "help"), ("q", "leave"))  # the frame's keys go on to the next round
     items = dutch_bar(view.round, state.snap.game.phase == TablePhase.OVER)
     width = state.terminal.columns
     for key in LESS_NEEDED:
