@@ -22,7 +22,7 @@ from dutchblitz.protocol.games.registry import player_for, rules_for
 from dutchblitz.protocol.limits import MAX_NAME, MAX_PLAYERS
 from dutchblitz.protocol.messages import Ready, Start
 from dutchblitz.protocol.table.game import Game, Phase
-from dutchblitz.protocol.table.player import ActRefusal
+from dutchblitz.protocol.table.player import ActRefusal, PlayerRules
 from dutchblitz.protocol.views import game_view
 
 from .api import (
@@ -126,20 +126,9 @@ class NodeSession:
             tv=tv_link(node.options.web, node.interface.address if node.interface else ""),
             unanswered=node.unanswered_peers(),
             watchers=replica.spectators.names() if replica is not None else (),
-            seat_view=None if replica is None else self._seat_view(replica, game),
+            seat_view=None if replica is None else _seat_view(seat, self.player, replica, game),
             game_tag=node.options.game,
         )
-
-    def _seat_view(self, replica: Replica, game: Game) -> object | None:
-        """The game's own view of the round for this seat (None for a game without one):
-        the round being played, with this seat's secrets; between rounds, the last one."""
-        seat = game.seat_of(self.seat.node_id)
-        if game.table is not None:
-            secrets = self.seat.steward.game.secrets_for(replica, game)
-            return self.player.seat_view(game.table, seat, secrets)
-        if game.last_table is not None:
-            return self.player.seat_view(game.last_table, seat, None)
-        return None
 
     def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
         return self._subscribers.subscribe(callback)
@@ -319,7 +308,7 @@ class NodeSession:
             return why
         replica = self.seat.replica
         assert replica is not None
-        if len(replica.optimistic().seated()) + self._bots_on_the_way() >= MAX_PLAYERS:
+        if len(replica.optimistic().seated()) + _bots_on_the_way(self.node, replica) >= MAX_PLAYERS:
             return Refused(Why.TABLE_FULL, count=MAX_PLAYERS)
         self._background(self.node.add_bot(level))
         return None
@@ -340,11 +329,6 @@ class NodeSession:
 
     async def leave(self) -> None:
         await self.node.stop()
-
-    def _bots_on_the_way(self) -> int:
-        replica = self.seat.replica
-        seated = set() if replica is None else set(replica.optimistic().members)
-        return sum(1 for bot in self.node.bots if bot.seat.node_id not in seated)
 
     def _background(self, work: Coroutine[Any, Any, object]) -> None:
         task: asyncio.Future[object] = asyncio.ensure_future(work)
@@ -390,3 +374,21 @@ def _fingerprint(seat: LocalSeat, node: bytes) -> str:
     """The player's key fingerprint, if this seat has learnt the key ("" if not)."""
     key = seat.roster.key_of(node)
     return fingerprint(key) if key is not None else ""
+
+
+def _seat_view(seat: LocalSeat, player: PlayerRules, replica: Replica, game: Game) -> object | None:
+    """The game's own view of the round for this seat (None for a game without one):
+    the round being played, with this seat's secrets; between rounds, the last one."""
+    me = game.seat_of(seat.node_id)
+    if game.table is not None:
+        secrets = seat.steward.game.secrets_for(replica, game)
+        return player.seat_view(game.table, me, secrets)
+    if game.last_table is not None:
+        return player.seat_view(game.last_table, me, None)
+    return None
+
+
+def _bots_on_the_way(node: Node, replica: Replica) -> int:
+    """Bots this node is seating that the table has not seated yet."""
+    seated = set(replica.optimistic().members)
+    return sum(1 for bot in node.bots if bot.seat.node_id not in seated)

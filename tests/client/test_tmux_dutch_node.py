@@ -69,7 +69,8 @@ def end_my_turn(server: Tmux, key: str) -> Screen:
 def test_a_person_plays_dutch_against_bots_at_a_real_node(tmux: Tmux, tmp_path: Path) -> None:
     argv = [sys.executable, "-m", "dutchblitz.client.main", "--join", "--game", "dutch",
             "--no-discovery", "--interface", "127.0.0.1", "--port", str(free_port()),
-            "--state-dir", str(tmp_path / "ada"), "--name", "Ada", "--table", "kitchen"]  # fmt: skip
+            "--state-dir", str(tmp_path / "ada"), "--name", "Ada",
+            "--table", "kitchen"]  # fmt: skip
     tmux.start(ME, argv, REPO, child_env())
     shown = tmux.wait_text(ME, "Game: Dutch")
     assert shown[0].startswith(" Dutch  ·  table kitchen  ·  lobby")
