@@ -275,7 +275,6 @@ class Snapshot:
     # see), what this seat may see of the round being played (the optimistic one), or
     # between rounds of the last one: the game's read-only object, read by its face only.
     seat_view: object | None = None
-    game_tag: str = ""  # the game this table plays, as the registries know it ("dutch")
 
 
 class Session(Protocol):

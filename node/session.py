@@ -127,7 +127,6 @@ class NodeSession:
             unanswered=node.unanswered_peers(),
             watchers=replica.spectators.names() if replica is not None else (),
             seat_view=None if replica is None else _seat_view(seat, self.player, replica, game),
-            game_tag=node.options.game,
         )
 
     def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:

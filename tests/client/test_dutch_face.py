@@ -27,7 +27,7 @@ class DutchSession(FakeSession):
     def snapshot(self) -> Snapshot:
         assert self.local is not None
         view = SeatView((0, 1, 2), "play", round_view(self.local.state, 0))
-        return dataclasses.replace(super().snapshot(), seat_view=view, game_tag="dutch")
+        return dataclasses.replace(super().snapshot(), seat_view=view)
 
 
 def state_for(local: LocalGame) -> tuple[ClientState, DutchSession]:
