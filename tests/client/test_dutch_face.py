@@ -87,3 +87,10 @@ def test_the_round_s_call_is_named_as_the_game_names_it() -> None:
     told = Notice(NoticeKind.BLITZ, told=Told(News.BLITZ, who="Ada"))
     assert notice_text(told, "Dutch") == "Ada called Dutch!"
     assert notice_text(told) == "Ada called Blitz!"
+
+
+def test_the_help_fits_the_frame_at_80_by_24() -> None:
+    state, _ = state_for(LocalGame("Ada", 2, seed=5))
+    lines = plain(face.help_screen(state)).rstrip("\n").split("\n")
+    assert len(lines) <= 20 and max(map(len, lines)) <= 80
+    assert any(" c " in line and "call Dutch" in line for line in lines)

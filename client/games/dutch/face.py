@@ -20,7 +20,18 @@ from prompt_toolkit.keys import Keys
 
 from ... import words
 from ...face import GameFace
-from ...keymap import GLOBAL_HELP, LOBBY_HELP, OVER_HELP, KeyHelp
+from ...keymap import (
+    ADD_BOT,
+    BOT_LEVEL,
+    HELP,
+    NAME,
+    QUIT,
+    READY,
+    REMATCH,
+    REMOVE_BOT,
+    START,
+    KeyHelp,
+)
 from ...state import ClientState
 from ...text import Text, bar
 from .keys import bar as dutch_bar
@@ -32,6 +43,15 @@ FRAME_ROWS = 4  # the frame's title bar, two lines of notices and the key bar
 SPECIAL_KEYS = {" ": "space", "\r": "enter", "\n": "enter", "\x1b": "escape"}
 # The keys a player may miss first when the key bar is too long for the terminal.
 LESS_NEEDED = ("Esc", "?")
+# The lobby's keys, in the help's one line (no deck backs or Post stacking in Dutch).
+LOBBY_KEYS = (
+    KeyHelp(NAME, "name"),
+    KeyHelp(READY, "ready"),
+    KeyHelp(START, "start"),
+    KeyHelp(ADD_BOT, "bot"),
+    KeyHelp(REMOVE_BOT, "no bot"),
+    KeyHelp(BOT_LEVEL, "level (forgetful, careful)"),
+)
 
 
 def seat_view(state: ClientState) -> SeatView | None:
@@ -108,25 +128,19 @@ def scores_screen(state: ClientState) -> StyleAndTextTuples:
 
 
 def help_screen(state: ClientState) -> StyleAndTextTuples:
+    """The goal and the scoring, then the keys: 18 lines, for the frame's 20 at 80 x 24."""
     text = Text().line(" How to play Dutch (? or Esc closes this)", "class:header")
     text.line(" Lowest hand wins. Call Dutch just after your turn when yours is lowest.")
     text.line(" Points: A 1, 2-10 their number, J 11, Q 12, red K 0, black K 13, Joker -1.")
     text.line(" Discard a J (swap two cards), a Q (look at one) or an A (give one) to use it.")
     text.line(" ## face down   (7d) a card you remember   7d face up to all")
-    sections: list[tuple[str, tuple[KeyHelp, ...]]] = [
-        ("At the table", help_lines()),
-        ("In the lobby", LOBBY_HELP[:-2] + LOBBY_HELP[-1:]),  # no Post stacking in Dutch
-        ("After a game", OVER_HELP),
-        ("Always", GLOBAL_HELP),
-    ]
-    for title, lines in sections:
-        if state.terminal.rows < 30 and title != "At the table":
-            text.add(f" {title}: ", "class:header")
-            text.line(", ".join(f"{line.keys} {line.what}" for line in lines))
-            continue
-        text.line(f" {title}", "class:header")
-        for line in lines:
-            text.add(f"   {line.keys:<14}", "class:key").line(line.what)
+    text.line(" At the table", "class:header")
+    for line in help_lines()[:-1]:  # the frame says what a key does after the scores
+        text.add(f"   {line.keys:<14}", "class:key").line(line.what)
+    lobby = "  ".join(f"{line.keys} {line.what}" for line in LOBBY_KEYS)
+    text.add(" Lobby ", "class:header").line(lobby)
+    text.add(" After a game ", "class:header").add(f"{REMATCH} rematch   ")
+    text.add("Always ", "class:header").line(f"{HELP} help  {QUIT} leave (asks in a game)")
     return text.fragments
 
 
