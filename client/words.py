@@ -492,6 +492,8 @@ def dutch_ending(view: RoundView, names: tuple[str, ...]) -> str:
         "pile_out": "the draw pile ran out",
         "deserted": "everyone left",
     }.get(view.ending.value if view.ending else "", "")
+    if view.ending is not None and view.ending.value == "stranded":  # M-28
+        return "The round is over: a player left, and no card can be turned up without them."
     said = f"The round is over: {why}. Every card is turned up."
     if view.score is None or view.caller is None:
         return said
