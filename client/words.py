@@ -503,12 +503,15 @@ def dutch_ending(view: RoundView, names: tuple[str, ...]) -> str:
     return f"{said} {caller.capitalize()} called Dutch, and {outcome}."
 
 
-def dutch_extra(view: RoundView, names: tuple[str, ...], extra: str) -> str:
-    """A failed caller's two cards (D-32) and fifth card next round (D-33)."""
+def dutch_extra(view: RoundView, names: tuple[str, ...], extra: str, last: bool = False) -> str:
+    """A failed caller's two cards (D-32) and fifth card next round (D-33), if there is one
+    (``last``: the game is over)."""
     if view.caller == view.me:
-        return f"You add two cards from the pile ({extra}), and start next round with five."
+        then = "." if last else ", and start next round with five."
+        return f"You add two cards from the pile ({extra}){then}"
     who = Seats(names, view.me).who(view.caller)
-    return f"{who} adds two cards from the pile ({extra}), and starts next round with five."
+    then = "." if last else ", and starts next round with five."
+    return f"{who[:1].upper()}{who[1:]} adds two cards from the pile ({extra}){then}"
 
 
 def dutch_winners(winners: tuple[int, ...], names: tuple[str, ...], me: int, points: int) -> str:

@@ -256,7 +256,7 @@ def scores_screen(table: DutchTable, width: int, height: int, framed: bool = Fal
         body.append(row)
     if score is not None and score.extra:
         extra = " ".join(card_words(c) for c in score.extra)
-        body += said(words.dutch_extra(view, table.names, extra), width)
+        body += said(words.dutch_extra(view, table.names, extra, table.game_over), width)
     body.append([])
     if table.game_over:
         this_round = score.scores if score is not None else (0,) * len(table.totals)
