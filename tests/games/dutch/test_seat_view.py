@@ -103,7 +103,7 @@ def test_a_person_s_peek_is_opened_to_that_seat_alone() -> None:
 def test_a_refused_move_comes_back_with_the_rules_code_and_is_not_sent() -> None:
     rig = dealt()
     sent = len(rig.bodies)
-    assert rig.press(Draw()) == ActRefusal(Reason.NOT_YOUR_TURN.value)  # the peeks first
+    assert rig.press(Draw()) == ActRefusal(Reason.NOT_YOUR_TURN.value)  # the peeks come first
     assert rig.press("draw") == ActRefusal("bad_move")
     assert len(rig.bodies) == sent
     assert BLITZ_PLAYER.seat_view(rig.table(), PERSON, None) is None
@@ -124,6 +124,6 @@ def test_the_drawn_card_shows_to_its_drawer_only_and_the_race_holds_the_next_bot
     rig.settle(bots=False)  # the discarded card is opened to all, with every seat's share
     shown = rig.view().round
     assert shown is not None and shown.window and shown.discard_top is not None
-    if shown.action is None:  # no special card: the next seat is to draw, and waits
-        assert RULES.race_hold(rig.table(), rig.table().seats[1]) == RACE_HOLD_S
-        assert RULES.race_hold(rig.table(), rig.table().seats[2]) == 0.0
+    assert shown.action is None  # this seed's card is no special card: the next seat draws
+    assert RULES.race_hold(rig.table(), rig.table().seats[1]) == RACE_HOLD_S  # and waits
+    assert RULES.race_hold(rig.table(), rig.table().seats[2]) == 0.0
