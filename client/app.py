@@ -12,7 +12,7 @@ from prompt_toolkit.application import Application
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
-from .games import DEFAULT_GAME
+from .games import DEFAULT_GAME, registry
 from .keys import create_key_bindings
 from .layout import STYLE, build_layout, sync_focus
 from .state import ClientState
@@ -83,7 +83,8 @@ def build_app(
     game: str = DEFAULT_GAME,
 ) -> BlitzApp:
     """The table, drawn with the face of ``game`` (a tag in ``games/registry.py``)."""
-    return BlitzApp(ClientState(session, clock, game), input, output)
+    call = registry.face_for(game).call
+    return BlitzApp(ClientState(session, clock, game, call), input, output)
 
 
 async def run_app(

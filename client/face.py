@@ -30,3 +30,5 @@ class GameFace:
     table_keybar: Render  # the key bar at the table during a round
     bind_table_keys: Callable[[KeyBindings, ClientState, Filter], None]  # keys in a round
     hidden_lines: Callable[[HiddenCards], StyleAndTextTuples]  # a seat's hidden cards, replayed
+    post_stacking: bool = True  # the table option R-19 (Dutch Blitz's), in the lobby and title
+    call: str = "Blitz"  # what a player calls to end a round early, as notices say it

@@ -184,6 +184,8 @@ def title_text(state: ClientState) -> StyleAndTextTuples:
     title = "  ·  ".join(parts)
     room = TITLE_WIDTH - len(title) - 4
     banner = flag_banner(snap.stable.flags, state.name_of, room) if room > 12 else ""
+    if not banner and not registry.face_for(state.game).post_stacking:
+        return [("", title)]
     if not banner:
         # The table's option on every screen; a flag, rarer and graver, takes its place.
         return [("", f"{title}  ·  Post stacking {stacking_word(snap)}")]
@@ -197,6 +199,8 @@ def notices_text(state: ClientState) -> StyleAndTextTuples:
         fragments.append(("class:notice class:notice.waiting", f" {waiting}\n"))
     for notice in state.notices()[-(NOTICE_LINES - len(fragments)) :]:
         marker = NOTICE_MARKERS.get(notice.kind, "")
+        if notice.kind == NoticeKind.BLITZ:
+            marker = f"{state.call.upper()}!"
         style = f"class:notice class:notice.{notice.kind}"
         fragments.append((style, f" {marker} " if marker else " "))
         fragments.append(("class:notice", f" {notice.text}\n"))
@@ -214,6 +218,7 @@ def keybar_text(state: ClientState) -> StyleAndTextTuples:
     if state.snap.watching:
         return bar(("Tab", "scores"), ("?", "help"), ("q", "leave"))
     if screen == Screen.LOBBY:
+        stacking = registry.face_for(state.game).post_stacking
         return bar(
             (keymap.NAME, "name"),
             (keymap.BACK, "back"),
@@ -222,7 +227,7 @@ def keybar_text(state: ClientState) -> StyleAndTextTuples:
             (keymap.ADD_BOT, "bot"),
             (keymap.REMOVE_BOT, "no bot"),
             (keymap.BOT_LEVEL, "level"),
-            (keymap.POST_STACKING, "stacking"),
+            *([(keymap.POST_STACKING, "stacking")] if stacking else []),
             ("?", "help"),
             ("q", "leave"),
         )

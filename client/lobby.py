@@ -9,6 +9,7 @@ from dutchblitz.node.api import PlayerInfo, Snapshot
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from . import keymap, words
+from .games import registry
 from .presence import game_on_lines
 from .state import ClientState
 from .text import Text
@@ -90,7 +91,11 @@ def lobby_screen(state: ClientState) -> StyleAndTextTuples:
         peer_hint(text, address)
     text.add(" Next bot: ", "class:header").cell(state.bot_level, 10, "class:name")
     # The choice a START from this node carries: whoever starts the game decides.
-    text.add("Post stacking: ", "class:header").cell(stacking_word(snap), 5, "class:name")
+    face = registry.face_for(state.game)
+    if face.post_stacking:
+        text.add("Post stacking: ", "class:header").cell(stacking_word(snap), 5, "class:name")
+    else:  # the game is the node's (--game): say which, where the table's option would be
+        text.add("Game: ", "class:header").cell(face.title, 14, "class:name")
     if snap.can_start:
         text.line(f"Everyone is ready: press {keymap.START} to start!", "class:strong")
     else:

@@ -63,6 +63,9 @@ class FrozenSession:
     def act(self, action: Action, slot: int = 0) -> Refused | None:
         return self._no()
 
+    def play(self, move: object) -> Refused | None:
+        return self._no()
+
     def seen_scores(self) -> Refused | None:
         return self._no()
 

@@ -61,9 +61,11 @@ class ClientState:
         session: Session,
         clock: Callable[[], float] = time.monotonic,
         game: str = DEFAULT_GAME,
+        call: str = "Blitz",
     ) -> None:
         self.session = session
         self.game = game  # the tag of the game the table hosts: whose face draws it
+        self.call = call  # what ends a round early in this game, for the notices
         self.clock = clock
         self.snap: Snapshot = session.snapshot()
         self.snap_at = self.started_at = clock()
@@ -74,6 +76,7 @@ class ClientState:
         self.editing_name = False
         self.name_buffer = Buffer(multiline=False, name="name")
         self.stack_action: Action | None = None  # BLITZ_TO_POST or WOOD_TO_POST, waiting a slot
+        self.typed = ""  # a game's half-typed command, kept by its face (Dutch: "t", "b3")
         levels = self.snap.bot_levels
         self.bot_level = (
             levels[0] if levels and PREFERRED_BOT_LEVEL not in levels else PREFERRED_BOT_LEVEL
@@ -105,7 +108,7 @@ class ClientState:
 
     def flash(self, notice: Notice) -> None:
         seconds = NOTICE_SECONDS.get(notice.kind, DEFAULT_NOTICE_SECONDS)
-        shown = Notice(notice.kind, notice_text(notice))
+        shown = Notice(notice.kind, notice_text(notice, self.call))
         self.flashes = [*self.flashes, Flash(shown, self.clock() + seconds)][-NOTICES_SHOWN:]
 
     def refuse(self, refused: Refused | None) -> None:

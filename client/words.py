@@ -12,6 +12,7 @@ here; what its screens lay out around them (headings, hints) stays with the scre
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from dutchblitz.node.api import GameOn, News, Notice, Refused, Told, TvLink, Why
 from dutchblitz.protocol.games.dutch.cards import DutchCard
@@ -221,7 +222,7 @@ NEWS: dict[News, Callable[[Told], str]] = {
     ),
     News.FLAGGED: lambda told: f"round {told.count}: {told.who} {told.what}: {told.detail}",
     News.STALEMATE: lambda told: "stalemate: everyone's hand moved one card",
-    News.BLITZ: lambda told: f"{told.who or 'You'} called Blitz!",
+    News.BLITZ: lambda told: f"{told.who or 'You'} called {told.what or 'Blitz'}!",
     News.ROUND_SCORES: _round_scores,
     News.GAME_WON: _game_won,
     News.FAILED: lambda told: f"could not do that: {told.detail}",
@@ -244,10 +245,12 @@ def tell(told: Told) -> str:
     return NEWS[told.news](told)
 
 
-def notice_text(notice: Notice) -> str:
-    """What a notice says on screen."""
+def notice_text(notice: Notice, call: str = "Blitz") -> str:
+    """What a notice says on screen; ``call`` is what ends a round early in this game."""
     if notice.refused is not None:
         return say(notice.refused)
+    if notice.told is not None and notice.told.news == News.BLITZ:
+        return tell(replace(notice.told, what=call))
     return tell(notice.told) if notice.told is not None else notice.text
 
 
@@ -489,6 +492,8 @@ def dutch_ending(view: RoundView, names: tuple[str, ...]) -> str:
         "pile_out": "the draw pile ran out",
         "deserted": "everyone left",
     }.get(view.ending.value if view.ending else "", "")
+    if view.ending is not None and view.ending.value == "stranded":  # M-28
+        return "The round is over: a player left, and no card can be turned up without them."
     said = f"The round is over: {why}. Every card is turned up."
     if view.score is None or view.caller is None:
         return said
@@ -498,12 +503,15 @@ def dutch_ending(view: RoundView, names: tuple[str, ...]) -> str:
     return f"{said} {caller.capitalize()} called Dutch, and {outcome}."
 
 
-def dutch_extra(view: RoundView, names: tuple[str, ...], extra: str) -> str:
-    """A failed caller's two cards (D-32) and fifth card next round (D-33)."""
+def dutch_extra(view: RoundView, names: tuple[str, ...], extra: str, last: bool = False) -> str:
+    """A failed caller's two cards (D-32) and fifth card next round (D-33), if there is one
+    (``last``: the game is over)."""
     if view.caller == view.me:
-        return f"You add two cards from the pile ({extra}), and start next round with five."
+        then = "." if last else ", and start next round with five."
+        return f"You add two cards from the pile ({extra}){then}"
     who = Seats(names, view.me).who(view.caller)
-    return f"{who} adds two cards from the pile ({extra}), and starts next round with five."
+    then = "." if last else ", and starts next round with five."
+    return f"{who[:1].upper()}{who[1:]} adds two cards from the pile ({extra}){then}"
 
 
 def dutch_winners(winners: tuple[int, ...], names: tuple[str, ...], me: int, points: int) -> str:
@@ -511,3 +519,31 @@ def dutch_winners(winners: tuple[int, ...], names: tuple[str, ...], me: int, poi
     said = listed(tuple("you" if seat == me else names[seat] for seat in winners))
     verb = "win" if len(winners) > 1 or me in winners else "wins"
     return f"Game over: {said[:1].upper()}{said[1:]} {verb} with {points} points."
+
+
+# A Dutch move refused by the table or the node rather than by the rules (node/api.py
+# ``Refused``: a code the node has no name for comes as ``Why.OTHER``, the code in ``what``).
+DUTCH_TABLE_WORDS = {
+    "not_play_time": "wait: the deck is still being shuffled and dealt",
+    "not_playing": "you are not dealt in this round",
+    "bad_move": "that is no move of Dutch",
+}
+
+
+def dutch_refused(refused: Refused, stage: str = "", calling: bool = False) -> str:
+    """The words for a Dutch move the node refused: the rules' reason if it is one."""
+    code = refused.what if refused.why == Why.OTHER else refused.why.value
+    if code in {reason.value for reason in DutchReason}:
+        return dutch_says(DutchReason(code), stage, calling)
+    return DUTCH_TABLE_WORDS.get(code) or say(refused)
+
+
+def dutch_dealing(stage: str, seated: bool) -> str:
+    """What the table does before a round's cards are dealt (spec/dutch-deal.md M-30)."""
+    if not seated:
+        return "A round of Dutch is being played: you sit down for the next one."
+    if stage == "keys":
+        return "Every player's node makes its key for this round's deck..."
+    if stage == "shuffle":
+        return "Every player's node masks and shuffles the deck in turn: nobody knows its order..."
+    return "The cards are being dealt..."

@@ -271,6 +271,10 @@ class Snapshot:
     # --peer doors ("tcp://127.0.0.1:5555") knocked at that have not answered for a while:
     # most often an address their node does not listen on (node/knocks.py)
     unanswered: tuple[str, ...] = ()
+    # For a game whose screens read a view of their own (Dutch: its cards nobody else may
+    # see), what this seat may see of the round being played (the optimistic one), or
+    # between rounds of the last one: the game's read-only object, read by its face only.
+    seat_view: object | None = None
 
 
 class Session(Protocol):
@@ -291,6 +295,12 @@ class Session(Protocol):
 
         A taken move is sent, or, when it builds on a play of ours still in flight, held
         and sent in its turn (it may then come back, with one notice)."""
+        ...
+
+    def play(self, move: object) -> Refused | None:
+        """A move of the game's own, as its face builds it from keys (Dutch's moves): sent
+        as the game's body, or refused with the rules' code (``Why.OTHER``, the code in
+        ``what``, for a code of the game's own)."""
         ...
 
     def seen_scores(self) -> Refused | None:

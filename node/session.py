@@ -16,12 +16,13 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from dutchblitz.protocol.auth import fingerprint
+from dutchblitz.protocol.core import Replica
 from dutchblitz.protocol.duties import can_start
 from dutchblitz.protocol.games.registry import player_for, rules_for
 from dutchblitz.protocol.limits import MAX_NAME, MAX_PLAYERS
 from dutchblitz.protocol.messages import Ready, Start
 from dutchblitz.protocol.table.game import Game, Phase
-from dutchblitz.protocol.table.player import ActRefusal
+from dutchblitz.protocol.table.player import ActRefusal, PlayerRules
 from dutchblitz.protocol.views import game_view
 
 from .api import (
@@ -125,6 +126,7 @@ class NodeSession:
             tv=tv_link(node.options.web, node.interface.address if node.interface else ""),
             unanswered=node.unanswered_peers(),
             watchers=replica.spectators.names() if replica is not None else (),
+            seat_view=None if replica is None else _seat_view(seat, self.player, replica, game),
         )
 
     def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
@@ -172,6 +174,24 @@ class NodeSession:
         if count_in > 0:  # a legal move, but nobody plays before their count-in ends (R-55)
             return Refused(Why.COUNT_IN, count=math.ceil(count_in))
         if not self.queue.offer(replica, move, game.round):
+            return self._failure_text()
+        return None
+
+    def play(self, move: object) -> Refused | None:
+        replica = self.seat.replica
+        if replica is None or not replica.can_play():
+            return self._not_seated()
+        game = self.queue.view(replica)
+        me = game.seat_of(self.seat.node_id)
+        if game.phase != Phase.PLAYING or game.table is None:
+            return Refused(Why.NO_ROUND)
+        if me is None:
+            return Refused(Why.NOT_PLAYING)
+        secrets = self.seat.steward.game.secrets_for(replica, game)
+        body = self.player.body(game.table, me, move, game.round, secrets)
+        if isinstance(body, ActRefusal):
+            return _refused(body)
+        if not self.seat.submit(body):
             return self._failure_text()
         return None
 
@@ -287,7 +307,7 @@ class NodeSession:
             return why
         replica = self.seat.replica
         assert replica is not None
-        if len(replica.optimistic().seated()) + self._bots_on_the_way() >= MAX_PLAYERS:
+        if len(replica.optimistic().seated()) + _bots_on_the_way(self.node, replica) >= MAX_PLAYERS:
             return Refused(Why.TABLE_FULL, count=MAX_PLAYERS)
         self._background(self.node.add_bot(level))
         return None
@@ -308,11 +328,6 @@ class NodeSession:
 
     async def leave(self) -> None:
         await self.node.stop()
-
-    def _bots_on_the_way(self) -> int:
-        replica = self.seat.replica
-        seated = set() if replica is None else set(replica.optimistic().members)
-        return sum(1 for bot in self.node.bots if bot.seat.node_id not in seated)
 
     def _background(self, work: Coroutine[Any, Any, object]) -> None:
         task: asyncio.Future[object] = asyncio.ensure_future(work)
@@ -358,3 +373,21 @@ def _fingerprint(seat: LocalSeat, node: bytes) -> str:
     """The player's key fingerprint, if this seat has learnt the key ("" if not)."""
     key = seat.roster.key_of(node)
     return fingerprint(key) if key is not None else ""
+
+
+def _seat_view(seat: LocalSeat, player: PlayerRules, replica: Replica, game: Game) -> object | None:
+    """The game's own view of the round for this seat (None for a game without one):
+    the round being played, with this seat's secrets; between rounds, the last one."""
+    me = game.seat_of(seat.node_id)
+    if game.table is not None:
+        secrets = seat.steward.game.secrets_for(replica, game)
+        return player.seat_view(game.table, me, secrets)
+    if game.last_table is not None:
+        return player.seat_view(game.last_table, me, None)
+    return None
+
+
+def _bots_on_the_way(node: Node, replica: Replica) -> int:
+    """Bots this node is seating that the table has not seated yet."""
+    seated = set(replica.optimistic().members)
+    return sum(1 for bot in node.bots if bot.seat.node_id not in seated)

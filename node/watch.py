@@ -120,6 +120,9 @@ class WatchSession:
     def act(self, action: Action, slot: int = 0) -> Refused | None:
         return Refused(Why.WATCHING)
 
+    def play(self, move: object) -> Refused | None:
+        return Refused(Why.WATCHING)
+
     def seen_scores(self) -> Refused | None:
         return None  # nobody waits for a spectator to see the scores
 

@@ -28,7 +28,7 @@ from .games.blitz.wire_moves import play_from_move
 from .messages import Body, MoveKind, Play, Profile, Ready, Reveal, Start
 from .pace import Pace
 from .table.game import Game, Member, Phase
-from .table.rules import BodyBots, SeatDuties
+from .table.rules import BodyBots, RaceHold, SeatDuties
 
 
 @dataclass(slots=True)
@@ -118,6 +118,7 @@ class Steward:
         self.grace = Grace() if grace is None else grace
         self.game = GameDuties(node_id, self.secrets)
         self.private_wanted = False  # whether this table's game draws a private seed
+        self.race_seen: tuple[tuple[int, int], float] | None = None  # (round, events), since
 
     def take_secrets(self, replica: Replica, stored: dict[int, RoundSecret]) -> None:
         """A fresh log: forget what was owed, and load the round secrets kept on disk."""
@@ -274,8 +275,22 @@ class Steward:
         if self.pace is not None and self.pace.count_in_left(game, now) > 0:
             return  # nobody plays before their own count-in ends (R-55)
         body = self.game.bot_body(replica, game, me.seat, str(self.level))
-        if body is not None:
+        if body is not None and not self._holding(game, me.seat, now):
             self.submit(body)
+
+    def _holding(self, game: Game, seat: int, now: float) -> bool:
+        """Whether the bot waits before a move that closes a race (``RaceHold``), so that a
+        person has a chance at it: timed from when the table last changed."""
+        rules = game.rules
+        if self.pace is None or not isinstance(rules, RaceHold):
+            return False  # the simulator's bots never wait
+        hold = rules.race_hold(game.table, seat)
+        if hold <= 0:
+            return False
+        key = (game.round, game.events)
+        if self.race_seen is None or self.race_seen[0] != key:
+            self.race_seen = (key, now)
+        return now - self.race_seen[1] < hold
 
 
 def silence(replica: Replica) -> Callable[[bytes], float]:

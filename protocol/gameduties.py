@@ -39,6 +39,10 @@ class GameDuties:
         self.keys: dict[bytes, bytes] = {}  # node id -> its Ed25519 key
         self.seat_secrets: dict[int, SeatSecrets] = {}
 
+    def secrets_for(self, replica: Replica, game: Game) -> SeatSecrets | None:
+        """This seat's secrets for ``game``'s round (for its screen's view too), if kept."""
+        return self._for(replica, game)
+
     def _for(self, replica: Replica, game: Game) -> SeatSecrets | None:
         number = game.round
         held = self.seat_secrets.get(number)

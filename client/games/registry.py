@@ -1,8 +1,8 @@
 """The games' faces, by tag: the client draws a table with the face of the game it hosts.
 
-Dutch Blitz's face is always here, and is the default. A game outside this package
-registers its face (``register``) before the client starts, as its rules register
-with the protocol's registry (``protocol/games/registry.py``).
+Dutch Blitz's face is always here, and is the default; Dutch's is here too. A game
+outside this package registers its face (``register``) before the client starts, as its
+rules register with the protocol's registry (``protocol/games/registry.py``).
 """
 
 from __future__ import annotations
@@ -10,8 +10,9 @@ from __future__ import annotations
 from ..face import GameFace
 from . import DEFAULT_GAME
 from .blitz.face import FACE as BLITZ
+from .dutch.face import FACE as DUTCH
 
-_FACES: dict[str, GameFace] = {BLITZ.tag: BLITZ}
+_FACES: dict[str, GameFace] = {BLITZ.tag: BLITZ, DUTCH.tag: DUTCH}
 
 
 class UnknownFace(KeyError):

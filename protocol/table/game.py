@@ -109,6 +109,9 @@ class Game:
     rules: GameRules = field(default_factory=lambda: rules_for(DEFAULT_GAME))
     # What the last round of this game handed the next (``CarriesOver``), None for none.
     carry: Any = None
+    # The last finished round's state, for the screens between rounds (its reveal and
+    # scores): never changed once the round is over, and no digest reads it.
+    last_table: Any = None
 
     # -- queries -------------------------------------------------------------------
 
@@ -178,6 +181,7 @@ class Game:
             set(self.away),
             self.rules,
             self.carry,  # a value the game never changes once made
+            self.last_table,  # never changed once its round is over
         )
 
     def shown_round(self, number: int | None = None) -> int:
@@ -343,6 +347,7 @@ class Game:
                 )
         if isinstance(self.rules, CarriesOver):
             self.carry = self.rules.carry(self.table)
+        self.last_table = self.table
         self.winner = self.rules.game_winner(self.totals, self.target)
         if self.winner is not None:
             self.phase = Phase.OVER

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from ..core import Replica
     from ..messages import Body
     from .game import Game
+    from .rules import SeatSecrets
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +85,20 @@ class PlayerRules(Protocol):
 
     def build(self, state: Any, seat: int, action: str, slot: int) -> Any | ActRefusal:
         """The move an action names on the round's state, checked against the rules."""
+        ...
+
+    def seat_view(self, state: Any, seat: int | None, secrets: SeatSecrets | None) -> Any:
+        """What ``seat`` may see of the round ``state``, for its screen: the game's own
+        read-only view, opaque to the node, or None for a game whose screens read the
+        table's views (protocol/views.py). ``secrets``: the seat's, for this round
+        (SeatDuties), else None."""
+        ...
+
+    def body(
+        self, state: Any, seat: int, move: object, round_number: int, secrets: SeatSecrets | None
+    ) -> Body | ActRefusal:
+        """A person's move, as the game's face built it (its own type), as the body that
+        carries it; or why the rules refuse it now."""
         ...
 
     def plays(self, node_id: bytes, submit: Callable[[Body], bool]) -> HeldPlays:

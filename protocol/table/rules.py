@@ -168,6 +168,17 @@ class SeatDuties(Protocol):
 
 
 @runtime_checkable
+class RaceHold(Protocol):
+    """A game with a race a bot would close before a person could join it (Dutch: the
+    next player's draw closes the matching race, D-20): a bot about to close it waits."""
+
+    def race_hold(self, state: Any, seat: int) -> float:
+        """Seconds a bot at ``seat`` waits, from when it finds the table so, before its
+        next move (0: no wait)."""
+        ...
+
+
+@runtime_checkable
 class GameFindings(Protocol):
     """A game that finds cheats in its own bodies (Dutch: a false share, a dishonest shuffle):
     the table flags each as it flags a reveal that does not fit (table/audit.py)."""

@@ -174,6 +174,10 @@ class FakeSession:
         taken, self.notices = self.notices, []
         return taken
 
+    def play(self, move: object) -> Refused | None:
+        self.calls.append(("play", move))
+        return self.refusal
+
     def act(self, action: Action, slot: int = 0) -> Refused | None:
         self.calls.append(("act", action, slot))
         if self.refusal is not None:

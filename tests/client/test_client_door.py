@@ -32,9 +32,10 @@ FOLDERS = {
 }
 # The files allowed more. The entry point starts a node (which owns the sockets): it alone
 # reaches the command line. The lobby offers Dutch Blitz's deck backs. words.py is the one
-# home of every word a player reads, Dutch's section too. Until the node carries Dutch, the
-# local table (games/dutch/local.py, and the demo that starts it) stands in for the node:
-# it alone runs the rules, the deal and the bots.
+# home of every word a player reads, Dutch's section too. The demo's local table
+# (games/dutch/local.py, and the demo that starts it) plays Dutch with no network: it alone
+# runs the rules, the deal and the bots. Dutch's face at a real table (games/dutch/face.py)
+# reads the node's snapshot and sends its moves through the session, like any face.
 ENTRY = {
     "main.py": {"dutchblitz.node.cli"},
     "commands.py": {"dutchblitz.protocol.games.blitz.cards"},

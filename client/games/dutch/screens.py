@@ -207,19 +207,22 @@ def title_line(table: DutchTable) -> Line:
     return [("class:title", f" Dutch  round {table.round_number}  {length}")]
 
 
-def round_screen(table: DutchTable, width: int, height: int) -> list[Line]:
+def round_screen(table: DutchTable, width: int, height: int, framed: bool = False) -> list[Line]:
+    """The round; ``framed``: inside the table's frame, whose title bar, notices and key
+    bar say the rest."""
     view = table.view
     others = [player_line(table, p, width) for p in _others(view)]
     mine = [player_line(table, view.mine, width), *my_lines(table, width)]
     centre = centre_lines(table, width)
-    notice = said(table.notice, width, "class:notice", indent=1)
-    keys = key_lines(table, width)
-    fixed = 1 + len(others) + len(centre) + len(mine) + len(notice) + len(keys)
+    notice = [] if framed else said(table.notice, width, "class:notice", indent=1)
+    keys = [] if framed else key_lines(table, width)
+    title = [] if framed else [title_line(table)]
+    fixed = len(title) + len(others) + len(centre) + len(mine) + len(notice) + len(keys)
     spare = height - fixed
     blanks = min(max(spare - 2, 0), 3)  # blank lines around the piles, and before the news
     news = news_lines(table, width, spare - blanks)
     blank: list[Line] = [[]]
-    body = [title_line(table), *(blank if blanks >= 3 else []), *others]
+    body = [*title, *(blank if blanks >= 3 else []), *others]
     body += [*(blank if blanks >= 1 else []), *centre]
     body += [*(blank if blanks >= 2 else []), *mine, *news]
     return _stack(body, [*notice, *keys], height)
@@ -232,11 +235,11 @@ def _stack(body: list[Line], foot: list[Line], height: int) -> list[Line]:
     return [*body, *([[]] * (room - len(body))), *foot]
 
 
-def scores_screen(table: DutchTable, width: int, height: int) -> list[Line]:
+def scores_screen(table: DutchTable, width: int, height: int, framed: bool = False) -> list[Line]:
     """The reveal and the round's scores; at the end of the game, the winners."""
     view = table.view
     score = view.score
-    body: list[Line] = [title_line(table), []]
+    body: list[Line] = [] if framed else [title_line(table), []]
     body += said(words.dutch_ending(view, table.names), width, "class:strong", indent=1)
     body.append([])
     head = f"   {'':{_name_width(table, width)}}"
@@ -253,29 +256,31 @@ def scores_screen(table: DutchTable, width: int, height: int) -> list[Line]:
         body.append(row)
     if score is not None and score.extra:
         extra = " ".join(card_words(c) for c in score.extra)
-        body += said(words.dutch_extra(view, table.names, extra), width)
+        body += said(words.dutch_extra(view, table.names, extra, table.game_over), width)
     body.append([])
     if table.game_over:
         this_round = score.scores if score is not None else (0,) * len(table.totals)
         best = min(t + a for t, a in zip(table.totals, this_round, strict=True))
         won = words.dutch_winners(table.winners, table.names, view.me, best)
         body += said(won, width, "class:strong", indent=1)
-    keys = key_lines(table, width)
+    keys = [] if framed else key_lines(table, width)
     return _stack(body, keys, height)
 
 
-def render_lines(table: DutchTable, width: int, height: int) -> list[Line]:
+def render_lines(table: DutchTable, width: int, height: int, framed: bool = False) -> list[Line]:
     if table.view.phase is Phase.OVER:
-        lines = scores_screen(table, width, height)
+        lines = scores_screen(table, width, height, framed)
     else:
-        lines = round_screen(table, width, height)
+        lines = round_screen(table, width, height, framed)
     return [_fit(line, width) for line in lines]
 
 
-def render(table: DutchTable, width: int = 80, height: int = 24) -> StyleAndTextTuples:
+def render(
+    table: DutchTable, width: int = 80, height: int = 24, framed: bool = False
+) -> StyleAndTextTuples:
     """The whole screen: at most ``height`` lines of at most ``width`` columns."""
     out: StyleAndTextTuples = []
-    for index, line in enumerate(render_lines(table, width, height)):
+    for index, line in enumerate(render_lines(table, width, height, framed)):
         if index:
             out.append(("", "\n"))
         out.extend(line)

@@ -60,6 +60,14 @@ class BlitzPlayer:
         refusal = rules.apply(state.copy(), move)
         return ActRefusal(refusal.reason) if refusal is not None else move
 
+    def seat_view(self, state: Any, seat: int | None, secrets: Any) -> None:
+        return None  # Dutch Blitz's screens read the table's views (protocol/views.py)
+
+    def body(
+        self, state: Any, seat: int, move: object, round_number: int, secrets: Any
+    ) -> Body | ActRefusal:
+        return ActRefusal("bad_move")  # a key names an action: ``build`` makes its move
+
     def plays(self, node_id: bytes, submit: Callable[[Body], bool]) -> PlayQueue:
         return PlayQueue(node_id, submit)
 

@@ -24,7 +24,7 @@ from ...messages import GameBody, Play, Start
 from ...table.rules import SeatSecrets
 from ..blitz.cards import ALL_BACKS, DECK_SIZE, Card, card_from_code, check_backs, new_deck
 from . import mind
-from .state import MAX_DUTCH_SEATS, MIN_DUTCH_SEATS
+from .state import MAX_DUTCH_SEATS, MIN_DUTCH_SEATS, Phase
 from .table import BINDING_BYTES, DutchTable, Refused, Stage
 from .wire import GAME_ID, Message, WireError, decode
 
@@ -32,6 +32,9 @@ SHOWN: Final = 4  # the fewest face-up codes a DEAL carries (spec/protocol.md)
 # A flag names its cheat on every screen (R-46's penalty is made for a game won by the
 # highest score: no Dutch round scores this much, so a flag leaves a Dutch score as it is).
 WORST_ROUND: Final = 999
+# A bot to draw waits this long while the race is open (D-20: its draw closes it), so that
+# a person can throw a match, or call Dutch just after their turn (D-28).
+RACE_HOLD_S: Final = 2.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +67,7 @@ def binding(orders: Mapping[int, Any], seats: Sequence[int]) -> bytes:
 
 class DutchRules:
     """``GameRules`` of Dutch (protocol/table/rules.py), with ``SeatDuties``,
-    ``GameFindings`` and ``CarriesOver``."""
+    ``GameFindings``, ``CarriesOver`` and ``RaceHold``."""
 
     tag: str = "dutch"
     game_id: int = GAME_ID
@@ -195,6 +198,15 @@ class DutchRules:
         if seat not in state.seats:
             return None
         return mind.bot(state, state.seats.index(seat), secrets, level)
+
+    # -- RaceHold ------------------------------------------------------------------------
+
+    def race_hold(self, state: DutchTable, seat: int) -> float:
+        played = state.round
+        if played is None or seat not in state.seats or not played.window:
+            return 0.0
+        to_draw = played.phase is Phase.DRAW and played.turn == state.seats.index(seat)
+        return RACE_HOLD_S if to_draw else 0.0
 
     def findings(self, state: DutchTable) -> list[tuple[int, str]]:
         return [(state.seats[c.seat], f"{c.kind}: {c.detail}") for c in state.cheats]

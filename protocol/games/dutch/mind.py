@@ -177,9 +177,14 @@ def known_round(table: DutchTable, me: int, secrets: SeatSecrets) -> Round | Non
     """The round as Dutch seat ``me`` knows it: the table's, with its own faces added."""
     if table.round is None:
         return None
-    mine = faces(table, me, secrets)
-    missing = {t: c for t, c in mine.items() if table.round.faces[t] is None}
-    return with_faces(table.round, missing) if missing else table.round
+    return known(table.round, faces(table, me, secrets))
+
+
+def known(state: Round, mine: dict[int, DutchCard]) -> Round:
+    """``state`` with the faces a seat learnt added (those the table has opened to all
+    already stay as they are)."""
+    missing = {t: c for t, c in mine.items() if state.faces[t] is None}
+    return with_faces(state, missing) if missing else state
 
 
 def bot(table: DutchTable, me: int, secrets: SeatSecrets, level: str) -> GameBody | None:

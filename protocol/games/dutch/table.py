@@ -41,6 +41,7 @@ from .wire import HandoverMessage, Message, SealedShareMessage
 
 BINDING_BYTES: Final = 16  # what stands for the table's epoch in every proof's context (M-29)
 CHECKS_KEPT: Final = 4096  # checks remembered: a node applies a body again for its optimistic game
+PLAYED_KEPT: Final = 12  # the latest moves a table keeps for its players' screens (views.py)
 
 # The checks are pure functions of what they check: each is made once in a process, however
 # often the same body is applied (the stable game, the optimistic one, a simulator's nodes).
@@ -60,6 +61,17 @@ def _check_share(
     message: ShareMessage, publics: tuple[bytes, ...], card: Masked, binding: bytes, number: int
 ) -> Cheat | None:
     return check_share_message(message, publics, (card,) * (message.token + 1), binding, number)
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A move the rules took, with the round before and after it: what a screen's news
+    is made of (views.py ``happened``). Public knowledge only, like the rest of the table."""
+
+    seat: int
+    move: Move
+    before: Round
+    after: Round
 
 
 class Stage(StrEnum):
@@ -106,6 +118,8 @@ class DutchTable:
     score: RoundScore | None = None
     left: frozenset[int] = frozenset()
     dropped: int = 0  # moves that waited for a card, then were refused at their turn
+    # The latest moves taken, for the screens only: no digest or rule reads them.
+    played: list[Played] = field(default_factory=list)
 
     @property
     def players(self) -> int:
@@ -126,6 +140,7 @@ class DutchTable:
             queue=list(self.queue),
             audits=dict(self.audits),
             cheats=list(self.cheats),
+            played=list(self.played),
         )
 
     def wanted(self) -> tuple[int, ...]:
@@ -277,6 +292,10 @@ class DutchTable:
             if outcome.refusal is not None:
                 self.dropped += 1
                 continue
+            self.played = [
+                *self.played[1 - PLAYED_KEPT :],
+                Played(seat, move, self.round, outcome.state),
+            ]
             self.round = outcome.state
             self.grants += outcome.openings
             if self.round.phase is Phase.OVER:

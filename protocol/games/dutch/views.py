@@ -43,6 +43,7 @@ __all__ = [
     "PlayerView",
     "RoundView",
     "ScoreView",
+    "SeatView",
     "happened",
     "round_view",
 ]
@@ -172,6 +173,26 @@ def round_view(state: Round, seat: int) -> RoundView:
         ending=state.ending,
         score=_score(state) if state.phase is Phase.OVER else None,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """What one table seat may see of a round of Dutch at the table: what a node's snapshot
+    carries for its screen (``DutchPlayer.seat_view``). ``seats`` are the table's seats of
+    Dutch seats 0 to n-1; ``stage`` is where the round is (table.py ``Stage``: "keys" and
+    "shuffle" while the deck is masked and shuffled, "play", "reveal", "audit", "done");
+    ``round`` is None until the cards are dealt; ``news`` what the latest moves did, the
+    latest last; ``waiting`` whether a move waits, in the order, for a card to be opened."""
+
+    seats: tuple[int, ...]
+    stage: str
+    round: RoundView | None
+    news: tuple[Happening, ...] = ()
+    waiting: bool = False
+
+    def dutch_seat(self, seat: int | None) -> int | None:
+        """The Dutch seat of a table seat (None: not dealt in)."""
+        return self.seats.index(seat) if seat in self.seats else None
 
 
 # -- what a move did ----------------------------------------------------------------------

@@ -1,0 +1,96 @@
+"""Dutch's face at a real table (client/games/dutch/face.py), on a fake session: it draws the
+snapshot's ``SeatView`` in the frame, turns keys into moves for ``Session.play``, and words
+what comes back in Dutch's words."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from dutchblitz.client.games import registry
+from dutchblitz.client.games.dutch import face
+from dutchblitz.client.games.dutch.local import LocalGame
+from dutchblitz.client.state import ClientState
+from dutchblitz.client.words import notice_text
+from dutchblitz.node.api import News, Notice, NoticeKind, Refused, Snapshot, Told, Why
+from dutchblitz.protocol.games.dutch.moves import Draw, InitialPeek
+from dutchblitz.protocol.games.dutch.views import SeatView, round_view
+
+from tests.client.fakes import FakeSession, playing_game
+
+
+@dataclasses.dataclass
+class DutchSession(FakeSession):
+    """A fake node at a Dutch table: its snapshot carries seat 0's view of a local game."""
+
+    local: LocalGame | None = None
+
+    def snapshot(self) -> Snapshot:
+        assert self.local is not None
+        view = SeatView((0, 1, 2), "play", round_view(self.local.state, 0))
+        return dataclasses.replace(super().snapshot(), seat_view=view)
+
+
+def state_for(local: LocalGame) -> tuple[ClientState, DutchSession]:
+    session = DutchSession(playing_game(3).game, local=local)
+    state = ClientState(session, game="dutch", call="Dutch")
+    state.refresh()
+    return state, session
+
+
+def plain(fragments: list[tuple[str, str]]) -> str:
+    return "".join(text for _, text in fragments)
+
+
+def test_the_registry_knows_dutch_s_face() -> None:
+    assert registry.face_for("dutch") is face.FACE and "dutch" in registry.tags()
+    assert not face.FACE.post_stacking and face.FACE.call == "Dutch"
+
+
+def test_the_table_is_this_seat_s_view_drawn_in_the_frame() -> None:
+    state, _ = state_for(LocalGame("Ada", 2, seed=5))
+    shown = plain(face.table_screen(state))
+    assert "Look at two of your cards" in shown and "##" in shown
+    assert "Dutch  round" not in shown  # the frame's title bar says it
+    assert len(shown.split("\n")) <= 20  # 24 rows less the frame's four
+    assert "look at two cards" in plain(face.table_keybar(state))
+
+
+def test_two_card_keys_peek_through_the_session() -> None:
+    state, session = state_for(LocalGame("Ada", 2, seed=5))
+    face.key(state, "1")
+    assert state.typed == "1" and session.calls == []
+    face.key(state, "2")
+    assert session.calls == [("play", InitialPeek(0, 1))] and state.typed == ""
+
+
+def test_a_refusal_comes_back_in_dutch_s_words() -> None:
+    local = LocalGame("Ada", 2, seed=5)
+    for seat in range(3):
+        assert local.act(seat, InitialPeek(0, 1)) is None
+    state, session = state_for(local)
+    session.refusal = Refused(Why.OTHER, what="not_your_turn")
+    face.key(state, "d")
+    assert session.calls == [("play", Draw())]
+    assert [n.text for n in state.notices()] == ["it is not your turn"]
+    session.refusal = Refused(Why.OTHER, what="not_play_time")
+    face.key(state, "d")
+    assert "still being shuffled" in state.notices()[-1].text
+
+
+def test_a_key_that_does_nothing_answers_with_a_hint() -> None:
+    state, session = state_for(LocalGame("Ada", 2, seed=5))
+    face.key(state, "x")  # during the peeks
+    assert session.calls == [] and "does nothing now" in state.notices()[-1].text
+
+
+def test_the_round_s_call_is_named_as_the_game_names_it() -> None:
+    told = Notice(NoticeKind.BLITZ, told=Told(News.BLITZ, who="Ada"))
+    assert notice_text(told, "Dutch") == "Ada called Dutch!"
+    assert notice_text(told) == "Ada called Blitz!"
+
+
+def test_the_help_fits_the_frame_at_80_by_24() -> None:
+    state, _ = state_for(LocalGame("Ada", 2, seed=5))
+    lines = plain(face.help_screen(state)).rstrip("\n").split("\n")
+    assert len(lines) <= 20 and max(map(len, lines)) <= 80
+    assert any(" c " in line and "call Dutch" in line for line in lines)
