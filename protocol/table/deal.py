@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from ..fairdeal import deck_order, joint_randomness, secret_hash, share_hash
 from ..messages import Commit, Deal, Share, Start
 from .audit import flag, owed_reveals
+from .lobby import game_over
 from .records import ACCEPTED, FlagKind, Outcome, Phase
 from .rules import CarriesOver
 
@@ -148,6 +149,9 @@ def maybe_begin_play(game: Game) -> None:
     seats = game.by_seat()
     if game.shown_round() > 1 and any(seat in present and not seats[seat].ready for seat in dealt):
         return  # a player who will play has not seen the scores yet (R-54)
+    if len(dealt) < game.rules.min_seats:
+        _end_short(game)
+        return
     options = Start(game.target, game.post_stacking)
     game.started_active = frozenset(seat for seat in dealt if seat in present)
     game.table = game.rules.deal(dealt, game.deals, options, len(game.players), game.started_active)
@@ -157,3 +161,11 @@ def maybe_begin_play(game: Game) -> None:
     game.phase = Phase.PLAYING
     if game.rules.round_over(game.table):
         game.end_round()  # a game whose round is decided by the deal alone
+
+
+def _end_short(game: Game) -> None:
+    """Too few players are left to deal another round (P-237): the game is over as its
+    totals stand, won by whoever the game's rules would name were the target reached."""
+    reached = min(game.totals.values(), default=0)
+    game.winner = game.rules.game_winner(game.totals, reached)
+    game_over(game)

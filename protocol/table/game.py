@@ -350,9 +350,7 @@ class Game:
         self.last_table = self.table
         self.winner = self.rules.game_winner(self.totals, self.target)
         if self.winner is not None:
-            self.phase = Phase.OVER
-            for member in self.members.values():
-                member.ready = False  # from now on READY asks for a rematch
+            lobby.game_over(self)
         else:
             self.next_round()
 

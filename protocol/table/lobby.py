@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from ..games.registry import DEFAULT_GAME, UnknownGame, rules_for
 from ..limits import MAX_NAME
 from ..messages import Admit, Profile, Ready, Start
-from .records import ACCEPTED, Member, Outcome
+from .records import ACCEPTED, Member, Outcome, Phase
 
 if TYPE_CHECKING:
     from .game import Game
@@ -113,6 +113,13 @@ def start(game: Game, sender: bytes, body: Start) -> Outcome:
     game.totals = {seat: 0 for seat in game.players}
     game.next_round()
     return ACCEPTED
+
+
+def game_over(game: Game) -> None:
+    """The game is over: from now on READY asks for a rematch (R-49)."""
+    game.phase = Phase.OVER
+    for member in game.members.values():
+        member.ready = False
 
 
 def rematch(game: Game, sender: bytes, body: Start) -> Outcome:

@@ -31,6 +31,7 @@ class BlitzRules:
     name: str = "Dutch Blitz"
     backs: tuple[str, ...] = ALL_BACKS
     worst_round: int = MIN_ROUND_SCORE
+    min_seats: int = 1  # a player left alone plays the round out
 
     def check_backs(self, backs: Sequence[str]) -> str | None:
         return check_backs(list(backs))

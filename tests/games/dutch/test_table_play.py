@@ -249,3 +249,19 @@ def test_the_next_round_starts_where_the_last_one_says() -> None:
     assert table.penalised == frozenset(table.seats.index(s) for s in penalised)
     assert table.round is not None and table.round.starter == table.starter
     assert all(len(table.round.hands[s]) == 5 for s in table.penalised)
+
+
+def test_p237_a_table_left_with_too_few_for_dutch_ends_the_game() -> None:
+    """P-237: three players, one leaves mid-round; two cannot be dealt a round of Dutch
+    (D-4), so the game is over as its totals stand instead of a deal that never comes."""
+    rig = Rig(seed=11, players=3)
+    while not (isinstance(rig.game.table, DutchTable) and rig.game.table.stage is Stage.PLAY):
+        rig.step()
+    number = rig.game.round
+    rig.game.leave(rig.nodes[2])
+    for _ in range(200):
+        if rig.game.phase == Phase.OVER or not rig.step():
+            break
+    assert rig.game.round == number + 1 and rig.game.phase == Phase.OVER
+    assert rig.game.table is None and len(rig.game.results) == 1
+    assert all(not member.ready for member in rig.game.members.values())

@@ -72,6 +72,7 @@ class HighCard:
     name: str = "High card"
     backs: tuple[str, ...] = ALL_BACKS
     worst_round: int = -1
+    min_seats: int = 1
 
     def check_backs(self, backs: Sequence[str]) -> str | None:
         return check_backs(list(backs))
