@@ -164,7 +164,7 @@ def maybe_begin_play(game: Game) -> None:
 
 
 def _end_short(game: Game) -> None:
-    """Too few players are left to deal another round (P-237): the game is over as its
+    """Too few players are left to deal another round (P-239): the game is over as its
     totals stand, won by whoever the game's rules would name were the target reached."""
     reached = min(game.totals.values(), default=0)
     game.winner = game.rules.game_winner(game.totals, reached)

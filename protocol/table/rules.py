@@ -44,7 +44,7 @@ class GameRules(Protocol):
     name: str  # as players read it
     backs: tuple[str, ...]  # the card backs a player may choose
     worst_round: int  # the score of a round lost to a penalised flag (R-46)
-    min_seats: int  # the fewest seats a round can be dealt to (P-237)
+    min_seats: int  # the fewest seats a round can be dealt to (P-239)
 
     def check_backs(self, backs: Sequence[str]) -> str | None:
         """Why these players' backs cannot start a game, or None."""

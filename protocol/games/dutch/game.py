@@ -74,7 +74,7 @@ class DutchRules:
     name: str = "Dutch"
     backs: tuple[str, ...] = ALL_BACKS
     worst_round: int = WORST_ROUND
-    min_seats: int = MIN_DUTCH_SEATS  # D-4: fewer left at the table end the game (P-237)
+    min_seats: int = MIN_DUTCH_SEATS  # D-4: fewer left at the table end the game (P-239)
 
     def check_backs(self, backs: Sequence[str]) -> str | None:
         if not MIN_DUTCH_SEATS <= len(backs) <= MAX_DUTCH_SEATS:

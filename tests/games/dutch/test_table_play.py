@@ -251,8 +251,8 @@ def test_the_next_round_starts_where_the_last_one_says() -> None:
     assert all(len(table.round.hands[s]) == 5 for s in table.penalised)
 
 
-def test_p237_a_table_left_with_too_few_for_dutch_ends_the_game() -> None:
-    """P-237: three players, one leaves mid-round; two cannot be dealt a round of Dutch
+def test_p239_a_table_left_with_too_few_for_dutch_ends_the_game() -> None:
+    """P-239: three players, one leaves mid-round; two cannot be dealt a round of Dutch
     (D-4), so the game is over as its totals stand instead of a deal that never comes."""
     rig = Rig(seed=11, players=3)
     while not (isinstance(rig.game.table, DutchTable) and rig.game.table.stage is Stage.PLAY):
