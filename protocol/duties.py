@@ -137,8 +137,8 @@ class Steward:
         return kept
 
     def deal_duties(self, replica: Replica, reveals_only: bool = False) -> bool:
-        """Send what the fair deal asks of this seat now (only its reveals, when leaving);
-        True if it asked for anything."""
+        """Send what the fair deal asks of this seat now (only its reveals, and the game's
+        farewell, when leaving); True if it asked for anything."""
         self.private_wanted = wants_private(replica.stable)
         bodies = deal_duties(
             replica.stable, self.node_id, replica.pending_own(), self.secrets, self._fresh
@@ -147,6 +147,9 @@ class Steward:
             if reveals_only and not isinstance(body, Reveal):
                 continue
             self.submit(body)
+        if reveals_only:  # leaving: the game's farewell goes before the BYE (SeatDuties)
+            for body in self.game.farewell(replica):
+                self.submit(body)
         return bool(bodies)
 
     def game_duties(self, replica: Replica) -> bool:

@@ -82,6 +82,20 @@ class GameDuties:
         bodies = stable.rules.seat_duties(stable.table, me.seat, secrets)
         return [body for body in bodies if body not in pending]
 
+    def farewell(self, replica: Replica) -> list[Body]:
+        """What this seat sends before its goodbye so that the round goes on without it
+        (``SeatDuties.seat_farewell``; spec/dutch-deal.md M-37), less what is on its way."""
+        stable = replica.stable
+        if not isinstance(stable.rules, SeatDuties) or stable.phase != Phase.PLAYING:
+            return []
+        me = stable.members.get(self.node_id)
+        secrets = self._for(replica, stable)
+        if me is None or not me.present or secrets is None or stable.table is None:
+            return []
+        pending = replica.pending_own()
+        bodies = stable.rules.seat_farewell(stable.table, me.seat, secrets)
+        return [body for body in bodies if body not in pending]
+
     def bot_body(self, replica: Replica, game: Game, seat: int, level: str) -> GameBody | None:
         """A bot's next move at ``seat`` on ``game`` (the optimistic one), or None."""
         if not isinstance(game.rules, SeatDuties) or game.table is None:

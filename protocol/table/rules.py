@@ -166,6 +166,11 @@ class SeatDuties(Protocol):
         """A bot of ``level`` at ``seat``: its next move, or None to wait."""
         ...
 
+    def seat_farewell(self, state: Any, seat: int, secrets: SeatSecrets) -> list[GameBody]:
+        """What ``seat`` sends just before its goodbye (a BYE) so that the round can go on
+        without it (Dutch: its share of every card); empty when nothing is owed."""
+        ...
+
 
 @runtime_checkable
 class GameFindings(Protocol):

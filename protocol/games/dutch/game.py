@@ -196,6 +196,11 @@ class DutchRules:
             return None
         return mind.bot(state, state.seats.index(seat), secrets, level)
 
+    def seat_farewell(self, state: DutchTable, seat: int, secrets: SeatSecrets) -> list[GameBody]:
+        if seat not in state.seats:
+            return []
+        return mind.farewell(state, state.seats.index(seat), secrets)
+
     def findings(self, state: DutchTable) -> list[tuple[int, str]]:
         return [(state.seats[c.seat], f"{c.kind}: {c.detail}") for c in state.cheats]
 
@@ -217,6 +222,7 @@ def public_form(state: DutchTable) -> list[Any]:
         [[c.seat, c.kind.value, c.detail] for c in state.cheats],
         list(state.scores()),
         sorted(state.left),
+        sorted(state.handovers),
         state.dropped,
     ]
     played = state.round

@@ -25,7 +25,7 @@ from .mental import Share
 from .moves import Move, Opening
 from .state import Phase, Round, with_faces
 from .table import DutchTable, Stage
-from .wire import GAME_ID, Message, Payload, SealedShareMessage, encode
+from .wire import GAME_ID, HandoverMessage, Message, Payload, SealedShareMessage, encode
 
 PRIVATE_PERSON: Final = b"dutch-private-v1"
 
@@ -147,12 +147,18 @@ def faces(table: DutchTable, me: int, secrets: SeatSecrets) -> dict[int, DutchCa
         if grant.seat != me or grant.token in known:
             continue
         sealed = table.sealed.get((grant.token, me), {})
-        if len(sealed) < table.players - 1:
+        if any(s not in sealed for s in _sealers(table, me)):
             continue
         code = _open(table, me, secrets, grant.token, sealed)
         if code is not None:
             known[grant.token] = DutchCard(code)
     return known
+
+
+def _sealers(table: DutchTable, me: int) -> list[int]:
+    """The seats whose sealed share ``me`` needs: every other seat but one that handed its
+    shares over (M-37)."""
+    return [s for s in range(table.players) if s != me and s not in table.handovers]
 
 
 def _open(
@@ -165,12 +171,24 @@ def _open(
         if seat == me:
             points.append(_share(table, secrets, token).point)
             continue
+        if seat in table.handovers:
+            points.append(table.handovers[seat][token])  # M-37: handed over, checked
+            continue
         share = seal.open_share(sealed[seat], secrets.curve_public, secrets.curve_secret)
         if share is None or not mental.check_share(table.publics[seat], card, share, context):
             secrets.memo.setdefault("false", set()).add((seat, token))  # M-26: ours to see
             return None
         points.append(share.point)
     return mental.open_card(card, points)
+
+
+def farewell(table: DutchTable, me: int, secrets: SeatSecrets) -> list[GameBody]:
+    """M-37: what Dutch seat ``me`` sends before its goodbye while the round's cards are
+    in play: its share of every card, so that the round goes on without it."""
+    if table.stage not in (Stage.PLAY, Stage.REVEAL) or me in table.left:
+        return []
+    shares = tuple(_share(table, secrets, token) for token in range(len(table.deck())))
+    return [_body(secrets.round, HandoverMessage(me, shares))]
 
 
 def known_round(table: DutchTable, me: int, secrets: SeatSecrets) -> Round | None:

@@ -29,6 +29,7 @@ from .deal import (
     ShareMessage,
     ShuffleMessage,
     audit,
+    check_handover,
     check_key_message,
     check_share_message,
     check_shuffle_message,
@@ -50,9 +51,19 @@ _check_shuffle = lru_cache(maxsize=CHECKS_KEPT)(check_shuffle_message)
 
 @lru_cache(maxsize=64)
 def _audited(
-    joint: bytes, shuffles: tuple[ShuffleMessage, ...], audits: tuple[AuditMessage, ...]
+    joint: bytes,
+    shuffles: tuple[ShuffleMessage, ...],
+    audits: tuple[AuditMessage, ...],
+    excused: frozenset[int],
 ) -> tuple[Cheat, ...]:
-    return tuple(audit(joint, shuffles, audits))
+    return tuple(audit(joint, shuffles, audits, excused))
+
+
+@lru_cache(maxsize=64)
+def _check_handover(
+    message: HandoverMessage, publics: tuple[bytes, ...], deck: Deck, binding: bytes, number: int
+) -> Cheat | None:
+    return check_handover(message.seat, message.shares, publics, deck, binding, number)
 
 
 @lru_cache(maxsize=CHECKS_KEPT)
@@ -105,6 +116,7 @@ class DutchTable:
     cheats: list[Cheat] = field(default_factory=list)
     score: RoundScore | None = None
     left: frozenset[int] = frozenset()
+    handovers: dict[int, tuple[bytes, ...]] = field(default_factory=dict)  # seat -> 54 d
     dropped: int = 0  # moves that waited for a card, then were refused at their turn
 
     @property
@@ -126,6 +138,7 @@ class DutchTable:
             queue=list(self.queue),
             audits=dict(self.audits),
             cheats=list(self.cheats),
+            handovers=dict(self.handovers),
         )
 
     def wanted(self) -> tuple[int, ...]:
@@ -150,6 +163,7 @@ class DutchTable:
             for grant in self.grants
             if grant.seat is not None
             and grant.seat != seat
+            and grant.seat not in self.left
             and seat not in self.sealed.get((grant.token, grant.seat), {})
         ]
 
@@ -171,7 +185,7 @@ class DutchTable:
         if isinstance(message, AuditMessage):
             return self._audit(message)
         if isinstance(message, HandoverMessage):
-            return Refused("no_handover")  # a leaver's handover is not taken (M-35)
+            return self._handover(message, round_number)
         return self._move(seat, message)
 
     def _cheat(self, cheat: Cheat) -> Refused:
@@ -210,7 +224,7 @@ class DutchTable:
         if message.token not in self.wanted():
             return Refused("not_wanted")  # M-19: no share of a card not being opened to all
         held = self.shares.setdefault(message.token, {})
-        if message.seat in held:
+        if message.seat in held or message.seat in self.handovers:
             return Refused("already_shared")
         publics = tuple(self.publics[s] for s in range(self.players))
         card = self.deck()[message.token]
@@ -245,9 +259,8 @@ class DutchTable:
         if any(s not in self.audits for s in range(self.players) if s not in self.left):
             return
         assert self.joint is not None
-        shuffles = [m for m in self.shuffles if m.seat not in self.left or m.seat in self.audits]
         audits = tuple(self.audits[seat] for seat in sorted(self.audits))
-        self.cheats += _audited(self.joint, tuple(shuffles), audits)
+        self.cheats += _audited(self.joint, tuple(self.shuffles), audits, self.left)
         self.stage = Stage.DONE
 
     # -- the moves ----------------------------------------------------------------------
@@ -290,7 +303,7 @@ class DutchTable:
         assert self.round is not None
         opened: dict[int, DutchCard] = {}
         for token in self.wanted():
-            held = self.shares.get(token, {})
+            held = self.shares_of(token)
             if len(held) < self.players:
                 return False
             code = mental.open_card(self.deck()[token], [held[s] for s in range(self.players)])
@@ -331,9 +344,53 @@ class DutchTable:
 
     # -- leaving ------------------------------------------------------------------------
 
+    def shares_of(self, token: int) -> dict[int, bytes]:
+        """Every share of ``token`` sent to all so far, a leaver's from its HANDOVER (M-37)."""
+        held = {seat: points[token] for seat, points in self.handovers.items()}
+        held.update(self.shares.get(token, {}))
+        return held
+
+    def _handover(self, message: HandoverMessage, round_number: int) -> Refused | None:
+        """M-37, M-38: a leaver's shares of every card, checked; the seat leaves the round
+        here, its cards stay and count (D-36), and its shares are taken from the handover."""
+        if self.stage not in (Stage.PLAY, Stage.REVEAL):
+            return Refused("not_play_time")
+        if message.seat in self.left:
+            return Refused("already_left")
+        publics = tuple(self.publics[s] for s in range(self.players))
+        cheat = _check_handover(message, publics, self.deck(), self.binding, round_number)
+        if cheat is not None:
+            return self._cheat(cheat)
+        self.handovers[message.seat] = tuple(share.point for share in message.shares)
+        self.left = self.left | {message.seat}
+        if self.stage is Stage.PLAY:
+            self._left_in_play(message.seat)
+        else:
+            self._advance()
+        return None
+
+    def _left_in_play(self, seat: int) -> None:
+        """D-36 in the order: the rules' Leave, behind any move waiting for its card, or
+        waiting itself for the drawn card it turns face up (M-31)."""
+        assert self.round is not None
+        if not self.queue:
+            outcome = dutch_rules.apply(self.round, seat, Leave())
+            if outcome.refusal is None:
+                self.round = outcome.state
+                if self.round.phase is Phase.OVER:
+                    self._over()
+            elif outcome.refusal.reason is not Reason.FACE_NOT_OPEN:
+                return
+            else:
+                self.queue.append((seat, Leave()))
+        else:
+            self.queue.append((seat, Leave()))
+        self._advance()
+
     def leave(self, seat: int) -> None:
-        """A player left or was removed (M-35): with no handover taken, a round still being
-        dealt, played or revealed ends unscored; in the audit it owes nothing more."""
+        """A player left or was removed (M-28, M-35): after its HANDOVER, nothing more; with
+        none, a round still being dealt, played or revealed ends unscored; in the audit it
+        owes nothing more."""
         if self.stage is Stage.DONE or seat in self.left:
             return
         self.left = self.left | {seat}

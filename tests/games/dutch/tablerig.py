@@ -16,7 +16,7 @@ from dutchblitz.protocol.dealer import deal_duties
 from dutchblitz.protocol.fairdeal import RoundSecret
 from dutchblitz.protocol.games.dutch.game import RULES
 from dutchblitz.protocol.games.dutch.table import DutchTable
-from dutchblitz.protocol.messages import Admit, Body, GameBody, Ready, Start
+from dutchblitz.protocol.messages import Admit, Body, Bye, GameBody, Ready, Start
 from dutchblitz.protocol.table.game import Game, Phase
 from dutchblitz.protocol.table.rules import SeatSecrets
 
@@ -91,6 +91,8 @@ class Rig:
         moved = False
         for seat, node in enumerate(self.nodes):
             game = self.game
+            if not game.members[node].present:
+                continue  # gone: it says nothing more
             if seat in game.still_looking():
                 self.apply(node, Ready(True))  # the scores were seen (spec/rules.md R-54)
             for body in deal_duties(game, node, [], self.kept[seat], self._fresh(seat)):
@@ -108,6 +110,14 @@ class Rig:
                 self._send(seat, move)
                 moved = True
         return moved
+
+    def goodbye(self, seat: int, farewell: bool = True) -> None:
+        """``seat``'s player leaves: its game's farewell (unless a crash), then its BYE."""
+        game = self.game
+        if farewell and game.phase == Phase.PLAYING and seat in game.players:
+            for body in RULES.seat_farewell(game.table, seat, self.secrets(seat)):
+                self._send(seat, body)
+        self.apply(self.nodes[seat], Bye())
 
     def play(self, limit: int = 2000) -> Game:
         """Play until the game is over (or nothing moves); the game as it ends."""
