@@ -47,7 +47,7 @@ from .records import (
     Phase,
     RoundResult,
 )
-from .rules import CarriesOver, GameFindings, GameRules
+from .rules import BodyFindings, CarriesOver, GameRules
 
 __all__ = [
     "ACCEPTED",
@@ -299,7 +299,10 @@ class Game:
         seat = self.members[sender].seat
         try:
             round_number, move = self.rules.move_from_body(body.payload, seat)
-        except ValueError:
+        except ValueError as unread:
+            if isinstance(self.rules, BodyFindings) and self.table is not None:
+                self.rules.refused_body(self.table, seat, str(unread))
+                audit.game_findings(self)
             return self.refuse("bad_body")
         if round_number != self.round:
             return self.refuse("wrong_round")
@@ -307,9 +310,7 @@ class Game:
 
     def _move(self, seat: int, move: Any) -> Outcome:
         refusal = self.rules.apply(self.table, move)
-        if isinstance(self.rules, GameFindings):
-            for cheat, detail in self.rules.findings(self.table):
-                audit.flag(self, self.round, cheat, FlagKind.MISMATCH, detail)
+        audit.game_findings(self)
         if refusal is not None:
             return self.refuse(str(refusal.reason), refusal.by, move)
         self.steps.append((seat, move))

@@ -183,6 +183,17 @@ class GameFindings(Protocol):
 
 
 @runtime_checkable
+class BodyFindings(Protocol):
+    """A game for which a GAME body of its own that does not read is a cheat by its sender
+    (Dutch: spec/dutch-deal.md M-39). The table refuses the body ``bad_body`` as for every
+    game, then tells the game, which adds the cheat to its ``findings``."""
+
+    def refused_body(self, state: Any, seat: int, reason: str) -> None:
+        """``seat`` sent a body of this game that does not read, for ``reason``."""
+        ...
+
+
+@runtime_checkable
 class CarriesOver(Protocol):
     """A game whose round hands something to the next round of the same game (Dutch: who
     starts it, and who is dealt a fifth card). The table keeps it between the rounds."""

@@ -62,22 +62,9 @@ def binding(orders: Mapping[int, Any], seats: Sequence[int]) -> bytes:
     return digest.digest()
 
 
-class DutchRules:
-    """``GameRules`` of Dutch (protocol/table/rules.py), with ``SeatDuties``,
-    ``GameFindings`` and ``CarriesOver``."""
-
-    tag: str = "dutch"
-    game_id: int = GAME_ID
-    name: str = "Dutch"
-    backs: tuple[str, ...] = ALL_BACKS
-    worst_round: int = WORST_ROUND
-
-    def check_backs(self, backs: Sequence[str]) -> str | None:
-        if not MIN_DUTCH_SEATS <= len(backs) <= MAX_DUTCH_SEATS:
-            return f"Dutch is played by {MIN_DUTCH_SEATS} to {MAX_DUTCH_SEATS}"  # D-4
-        return check_backs(list(backs))
-
-    # -- the fair deal's stand-in deck --------------------------------------------------
+class StandInDeck:
+    """The fair deal's stand-in deck (the module's docstring): what ``GameRules`` asks of a
+    seat's deck, for a game that deals no card of it."""
 
     def deck(self, seat: int) -> list[Card]:
         return new_deck(seat)
@@ -101,6 +88,22 @@ class DutchRules:
 
     def replay(self, record: RoundRecord, seat: int, deck: Sequence[Any]) -> str | None:
         return None  # Dutch's own audit ran in the round (M-34); no move names these cards
+
+
+class DutchRules(StandInDeck):
+    """``GameRules`` of Dutch (protocol/table/rules.py), with ``SeatDuties``,
+    ``GameFindings``, ``BodyFindings`` and ``CarriesOver``."""
+
+    tag: str = "dutch"
+    game_id: int = GAME_ID
+    name: str = "Dutch"
+    backs: tuple[str, ...] = ALL_BACKS
+    worst_round: int = WORST_ROUND
+
+    def check_backs(self, backs: Sequence[str]) -> str | None:
+        if not MIN_DUTCH_SEATS <= len(backs) <= MAX_DUTCH_SEATS:
+            return f"Dutch is played by {MIN_DUTCH_SEATS} to {MAX_DUTCH_SEATS}"  # D-4
+        return check_backs(list(backs))
 
     # -- the round ----------------------------------------------------------------------
 
@@ -200,6 +203,11 @@ class DutchRules:
         if seat not in state.seats:
             return []
         return mind.farewell(state, state.seats.index(seat), secrets)
+
+    def refused_body(self, state: DutchTable, seat: int, reason: str) -> None:
+        """M-39: a Dutch body from a dealt seat that does not read is its sender's cheat."""
+        if seat in state.seats:
+            state.unreadable(state.seats.index(seat), reason)
 
     def findings(self, state: DutchTable) -> list[tuple[int, str]]:
         return [(state.seats[c.seat], f"{c.kind}: {c.detail}") for c in state.cheats]

@@ -188,6 +188,13 @@ class DutchTable:
             return self._handover(message, round_number)
         return self._move(seat, message)
 
+    def unreadable(self, seat: int, reason: str) -> None:
+        """M-39: a body of Dutch seat ``seat`` that the wire refuses (M-23), at its place in
+        the order: a cheat by its sender while the round is not done."""
+        if self.stage is not Stage.DONE:
+            detail = f"a body that does not read: {reason}"
+            self.cheats.append(Cheat(seat, CheatKind.BAD_MESSAGE, detail))
+
     def _cheat(self, cheat: Cheat) -> Refused:
         self.cheats.append(cheat)
         return Refused(str(cheat.kind))

@@ -36,6 +36,7 @@ class Rig:
     tamper: Tamper | None = None
     game: Game = field(default_factory=lambda: Game(rules=RULES))
     bodies: list[tuple[int, GameBody]] = field(default_factory=list)  # (table seat, body)
+    log: list[tuple[bytes, Body]] = field(default_factory=list)  # every event, in order
     tables: list[DutchTable] = field(default_factory=list)  # each round's, at its end
 
     def __post_init__(self) -> None:
@@ -53,6 +54,7 @@ class Rig:
 
     def apply(self, node: bytes, body: Body) -> None:
         table = self.game.table
+        self.log.append((node, body))
         self.game.apply(node, body)
         if table is not None and self.game.table is not table:
             self.tables.append(table)
@@ -127,6 +129,13 @@ class Rig:
         if self.game.table is not None and self.game.table not in self.tables:
             self.tables.append(self.game.table)
         return self.game
+
+    def replayed(self) -> Game:
+        """Another node's game: the same log applied afresh, as every node applies it."""
+        other = Game(rules=RULES)
+        for node, body in self.log:
+            other.apply(node, body)
+        return other
 
     def table(self) -> DutchTable:
         table = self.game.table
