@@ -23,6 +23,7 @@ from .cards import DutchCard
 from .deal import AuditMessage, KeyShareMessage, ShareMessage, ShuffleMessage
 from .mental import Share
 from .moves import Move, Opening
+from .seal import SealedShare
 from .state import Phase, Round, with_faces
 from .table import DutchTable, Stage
 from .wire import GAME_ID, HandoverMessage, Message, Payload, SealedShareMessage, encode
@@ -108,14 +109,11 @@ def duties(table: DutchTable, me: int, secrets: SeatSecrets) -> list[GameBody]:
     ]
     for grant in table.owed_sealed(me):
         assert grant.seat is not None
-        key = secrets.node_key(table.seats[grant.seat])
-        if key is None:
-            continue  # not heard from yet: its key comes with its first event
         owed.append(
             _remembered(
                 secrets,
                 ("sealed", grant.token, grant.seat),
-                lambda grant=grant, key=key: _sealed(table, me, secrets, grant, key),  # type: ignore[misc]
+                lambda grant=grant: _sealed(table, me, secrets, grant),  # type: ignore[misc]
             )
         )
     return owed
@@ -128,12 +126,17 @@ def _shuffled(table: DutchTable, me: int, secrets: SeatSecrets) -> GameBody:
     return _body(secrets.round, ShuffleMessage(me, step.deck))
 
 
-def _sealed(
-    table: DutchTable, me: int, secrets: SeatSecrets, grant: Opening, key: bytes
-) -> GameBody:
+def _sealed(table: DutchTable, me: int, secrets: SeatSecrets, grant: Opening) -> GameBody:
+    """M-25: this seat's share of the granted card, encrypted to its recipient's round key."""
     assert grant.seat is not None
-    share = _share(table, secrets, grant.token)
-    sealed = seal.seal_share(share, key, seal_seed(secrets, grant.token, grant.seat))
+    context = mental.opening_context(table.binding, secrets.round, grant.token)
+    sealed = seal.seal_share(
+        key_secret(secrets),
+        table.deck()[grant.token],
+        table.publics[grant.seat],
+        context,
+        seal_seed(secrets, grant.token, grant.seat),
+    )
     return _body(secrets.round, SealedShareMessage(me, grant.token, grant.seat, sealed))
 
 
@@ -162,24 +165,19 @@ def _sealers(table: DutchTable, me: int) -> list[int]:
 
 
 def _open(
-    table: DutchTable, me: int, secrets: SeatSecrets, token: int, sealed: dict[int, bytes]
+    table: DutchTable, me: int, secrets: SeatSecrets, token: int, sealed: dict[int, SealedShare]
 ) -> int | None:
-    card = table.deck()[token]
-    context = mental.opening_context(table.binding, secrets.round, token)
+    """M-26: every other seat's share, unsealed (each was checked on arrival) or from its
+    handover (M-37), and this seat's own."""
     points = []
     for seat in range(table.players):
         if seat == me:
             points.append(_share(table, secrets, token).point)
-            continue
-        if seat in table.handovers:
-            points.append(table.handovers[seat][token])  # M-37: handed over, checked
-            continue
-        share = seal.open_share(sealed[seat], secrets.curve_public, secrets.curve_secret)
-        if share is None or not mental.check_share(table.publics[seat], card, share, context):
-            secrets.memo.setdefault("false", set()).add((seat, token))  # M-26: ours to see
-            return None
-        points.append(share.point)
-    return mental.open_card(card, points)
+        elif seat in table.handovers:
+            points.append(table.handovers[seat][token])
+        else:
+            points.append(seal.unseal(key_secret(secrets), sealed[seat]))
+    return mental.open_card(table.deck()[token], points)
 
 
 def farewell(table: DutchTable, me: int, secrets: SeatSecrets) -> list[GameBody]:

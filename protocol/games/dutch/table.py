@@ -18,7 +18,7 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import Final
 
-from . import mental, scoring
+from . import mental, scoring, seal
 from . import rules as dutch_rules
 from .cards import DutchCard
 from .deal import (
@@ -37,6 +37,7 @@ from .deal import (
 from .mental import Deck, Masked
 from .moves import Leave, Move, Opening, Reason
 from .scoring import RoundScore
+from .seal import SealedShare
 from .state import Ending, Phase, Round, deal, with_faces
 from .wire import HandoverMessage, Message, SealedShareMessage
 
@@ -64,6 +65,24 @@ def _check_handover(
     message: HandoverMessage, publics: tuple[bytes, ...], deck: Deck, binding: bytes, number: int
 ) -> Cheat | None:
     return check_handover(message.seat, message.shares, publics, deck, binding, number)
+
+
+@lru_cache(maxsize=CHECKS_KEPT)
+def _check_sealed(
+    message: SealedShareMessage,
+    public: bytes,
+    recipient: bytes,
+    card: Masked,
+    binding: bytes,
+    number: int,
+) -> Cheat | None:
+    """M-26: a sealed share whose proof fails is its sender's cheat, found on every node."""
+    context = mental.opening_context(binding, number, message.token)
+    if seal.check_sealed(public, recipient, card, message.sealed, context):
+        return None
+    return Cheat(
+        message.seat, CheatKind.BAD_SHARE, f"the sealed share of card {message.token} is false"
+    )
 
 
 @lru_cache(maxsize=CHECKS_KEPT)
@@ -109,7 +128,7 @@ class DutchTable:
     shuffles: list[ShuffleMessage] = field(default_factory=list)
     round: Round | None = None
     shares: dict[int, dict[int, bytes]] = field(default_factory=dict)  # token -> seat -> d
-    sealed: dict[tuple[int, int], dict[int, bytes]] = field(default_factory=dict)
+    sealed: dict[tuple[int, int], dict[int, SealedShare]] = field(default_factory=dict)
     grants: list[Opening] = field(default_factory=list)  # private openings, in order
     queue: list[tuple[int, Move]] = field(default_factory=list)  # moves waiting for a card
     audits: dict[int, AuditMessage] = field(default_factory=dict)
@@ -181,7 +200,7 @@ class DutchTable:
         if isinstance(message, ShareMessage):
             return self._share(message, round_number)
         if isinstance(message, SealedShareMessage):
-            return self._sealed(message)
+            return self._sealed(message, round_number)
         if isinstance(message, AuditMessage):
             return self._audit(message)
         if isinstance(message, HandoverMessage):
@@ -242,12 +261,17 @@ class DutchTable:
         self._advance()
         return None
 
-    def _sealed(self, message: SealedShareMessage) -> Refused | None:
+    def _sealed(self, message: SealedShareMessage, round_number: int) -> Refused | None:
         if Opening(message.token, message.to) not in self.grants:
             return Refused("not_granted")  # M-19: only to the player the rules open it to
         held = self.sealed.setdefault((message.token, message.to), {})
-        if message.seat in held:
+        if message.seat in held or message.seat in self.handovers:
             return Refused("already_shared")
+        public, recipient = self.publics[message.seat], self.publics[message.to]
+        card = self.deck()[message.token]
+        cheat = _check_sealed(message, public, recipient, card, self.binding, round_number)
+        if cheat is not None:
+            return self._cheat(cheat)
         held[message.seat] = message.sealed
         return None
 

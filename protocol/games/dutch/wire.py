@@ -39,10 +39,10 @@ from .moves import (
     Swap,
     Throw,
 )
+from .seal import SealedShare, SealProof
 from .state import MAX_DUTCH_SEATS
 
 GAME_ID: Final = 2  # Dutch's id in a GAME body (M-22); 1 stays Dutch Blitz's
-SEALED_SHARE_BYTES: Final = 144  # an ephemeral key, a MAC and a share (M-25)
 MAX_SLOT: Final = CARDS_IN_DECK - 1  # a hand never holds more cards than the deck
 MAX_PAYLOAD_DEPTH: Final = 4  # payload > handover's shares > one share > its proof
 
@@ -97,12 +97,13 @@ class MessageKind(IntEnum):
 
 @dataclass(frozen=True, slots=True)
 class SealedShareMessage:
-    """M-19, M-25: a decryption share for seat ``to`` alone, sealed to that seat's node key."""
+    """M-19, M-25: a decryption share for seat ``to`` alone, encrypted to that seat's round
+    key, with a proof every node checks."""
 
     seat: int
     token: int
     to: int
-    sealed: bytes
+    sealed: SealedShare
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,15 +173,6 @@ class Scalar:
         return self.load(value, where)
 
 
-@dataclass(frozen=True, slots=True)
-class Sealed:
-    def load(self, value: object, where: str) -> bytes:
-        return _bin(value, SEALED_SHARE_BYTES, where)
-
-    def dump(self, value: object, where: str) -> bytes:
-        return self.load(value, where)
-
-
 # -- whole-message rules -----------------------------------------------------------------
 
 
@@ -231,6 +223,8 @@ SLOT = Int(0, MAX_SLOT)
 POINT, SCALAR = Point(), Scalar()
 PROOF = Record(Proof, (("e", SCALAR), ("s", SCALAR)))
 SHARE = Record(Share, (("point", POINT), ("proof", PROOF)))
+SEAL_PROOF = Record(SealProof, (("e", SCALAR), ("s1", SCALAR), ("s2", SCALAR)))
+SEALED = Record(SealedShare, (("a", POINT), ("b", POINT), ("proof", SEAL_PROOF)))
 MASKED = Record(Masked, (("c1", POINT), ("c2", POINT)))
 SPOT = Record(Spot, (("seat", SEAT), ("slot", SLOT)))
 ROUND = Int(0, MAX_ROUND)
@@ -249,7 +243,7 @@ MESSAGES: dict[MessageKind, Record | OpenShare] = {
     MessageKind.SHARE: OpenShare(_OPEN_SHARE),
     MessageKind.SEALED_SHARE: Record(
         SealedShareMessage,
-        (("seat", SEAT), ("token", TOKEN), ("to", SEAT), ("sealed", Sealed())),
+        (("seat", SEAT), ("token", TOKEN), ("to", SEAT), ("sealed", SEALED)),
         _check_sealed,
     ),
     MessageKind.AUDIT: Record(
@@ -283,7 +277,7 @@ KIND_OF: dict[object, MessageKind] = {
 # The parser's own bounds: no declared length can make it allocate more than these.
 _UNPACKER_LIMITS = {
     "max_buffer_size": MAX_GAME_PAYLOAD,
-    "max_bin_len": SEALED_SHARE_BYTES,  # the longest bin
+    "max_bin_len": POINT_BYTES,  # the longest bin: a point or a scalar
     "max_str_len": 0,  # no message has a str
     "max_array_len": CARDS_IN_DECK,  # the longest list
     "max_map_len": 0,

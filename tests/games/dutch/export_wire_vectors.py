@@ -3,7 +3,7 @@
     python -m tests.games.dutch.export_wire_vectors            # from the repository root
 
 The bytes are packed here with msgpack directly, as the grammar of M-22 words them, and the
-sealed box with libsodium's bindings as M-25 words it, apart from wire.py and seal.py on
+sealed share with libsodium's bindings as M-25 words it, apart from wire.py and seal.py on
 purpose; test_wire_vectors checks that the committed file is what this writes and that the
 implementation passes it. Points, proofs and decks come from the deal's code, which
 spec/vectors/dutch_deal.json checks on its own.
@@ -74,7 +74,7 @@ def payload(message: dict[str, Any]) -> dict[str, Any]:
 def valid(r: Round) -> list[dict[str, Any]]:
     sh = r.share
     wire_share = [sh.point, [sh.proof.e, sh.proof.s]]
-    sealed = bytes(range(144))
+    sealed = sealed_share(r, 5, bytes([7]) * 32, bytes([9]) * 32)
     deck = [[c.c1, c.c2] for c in r.deck]
     cases: list[tuple[str, str, dict[str, Any], bytes]] = [
         (
@@ -107,8 +107,14 @@ def valid(r: Round) -> list[dict[str, Any]]:
         (
             "M-24",
             "sealed-share",
-            {"type": "SealedShareMessage", "seat": 0, "token": 5, "to": 2, "sealed": sealed.hex()},
-            pack(4, ROUND, 0, 5, 2, sealed),
+            {
+                "type": "SealedShareMessage",
+                "seat": 0,
+                "token": 5,
+                "to": 2,
+                "sealed": sealed_json(sealed),
+            },
+            pack(4, ROUND, 0, 5, 2, sealed_wire(sealed)),
         ),
         (
             "M-20",
@@ -166,6 +172,7 @@ def invalid(r: Round) -> list[dict[str, Any]]:
     proof = [sh.proof.e, sh.proof.s]
     deck = [[c.c1, c.c2] for c in r.deck]
     masks = list(r.masks)
+    box = sealed_share(r, 5, bytes([7]) * 32, bytes([9]) * 32)
     cases: list[tuple[str, str, bytes, str]] = [
         ("M-23", "not-msgpack", bytes([0xC1]), "malformed"),
         ("M-23", "truncated", pack(11, ROUND)[:-1], "malformed"),
@@ -209,8 +216,14 @@ def invalid(r: Round) -> list[dict[str, Any]]:
             "bad_point",
         ),
         ("M-24", "share-with-a-to", pack(3, ROUND, 0, 5, 2, [sh.point, proof]), "bad_length"),
-        ("M-24", "sealed-to-itself", pack(4, ROUND, 2, 5, 2, bytes(144)), "bad_field"),
-        ("M-24", "sealed-143-bytes", pack(4, ROUND, 0, 5, 2, bytes(143)), "bad_length"),
+        ("M-24", "sealed-to-itself", pack(4, ROUND, 2, 5, 2, sealed_wire(box)), "bad_field"),
+        ("M-23", "sealed-as-a-box", pack(4, ROUND, 0, 5, 2, bytes(144)), "bad_length"),
+        (
+            "M-23",
+            "sealed-a-off-the-group",
+            pack(4, ROUND, 0, 5, 2, [ORDER_FOUR, *sealed_wire(box)[1:]]),
+            "bad_point",
+        ),
         (
             "M-23",
             "audit-position-twice",
@@ -256,35 +269,83 @@ def unencodable(r: Round) -> list[dict[str, Any]]:
     ]
 
 
+def _scalar(person: bytes, *parts: bytes, key: bytes = b"") -> bytes:
+    digest = hashlib.blake2b(digest_size=64, person=person, key=key)
+    for part in parts:
+        digest.update(len(part).to_bytes(4, "big") + part)
+    return bytes(na.crypto_core_ed25519_scalar_reduce(digest.digest()))
+
+
+def _mul(scalar: bytes, point: bytes) -> bytes:
+    return bytes(na.crypto_scalarmult_ed25519_noclamp(scalar, point))
+
+
+def _base(scalar: bytes) -> bytes:
+    return bytes(na.crypto_scalarmult_ed25519_base_noclamp(scalar))
+
+
+def _plus(first: bytes, second: bytes) -> bytes:
+    return bytes(na.crypto_core_ed25519_add(first, second))
+
+
+def _times_plus(scalar: bytes, nonce: bytes, secret: bytes) -> bytes:
+    return bytes(
+        na.crypto_core_ed25519_scalar_add(nonce, na.crypto_core_ed25519_scalar_mul(scalar, secret))
+    )
+
+
+def sealed_share(r: Round, token: int, to_seed: bytes, seed: bytes) -> dict[str, Any]:
+    """M-25 by hand: the share of ``token`` by seat 0, encrypted to the key of ``to_seed``."""
+    recipient = mental.public_key(mental.key_secret(to_seed))
+    c1 = r.deck[token].c1
+    context = mental.opening_context(TABLE, ROUND, token)
+    mask = _scalar(b"dutch-seal-v1", b"mask", context, recipient, key=seed)
+    point = _mul(r.secret, c1)
+    a, b = _base(mask), _plus(point, _mul(mask, recipient))
+    k1 = _scalar(b"dutch-nonce-v1", b"sealed", context, c1, recipient, key=r.secret)
+    k2 = _scalar(b"dutch-nonce-v1", b"sealed", context, c1, recipient, key=mask)
+    t1, t2, t3 = _base(k1), _base(k2), _plus(_mul(k1, c1), _mul(k2, recipient))
+    generator = _base((1).to_bytes(32, "little"))
+    transcript = (generator, r.public, recipient, c1, a, b, t1, t2, t3)
+    e = _scalar(b"dutch-sealed-v1", context, *transcript)
+    return {
+        "point": point,
+        "a": a,
+        "b": b,
+        "e": e,
+        "s1": _times_plus(e, k1, r.secret),
+        "s2": _times_plus(e, k2, mask),
+    }
+
+
+def sealed_json(sealed: dict[str, Any]) -> dict[str, Any]:
+    proof = {"type": "SealProof", **{k: sealed[k].hex() for k in ("e", "s1", "s2")}}
+    return {"type": "SealedShare", "a": sealed["a"].hex(), "b": sealed["b"].hex(), "proof": proof}
+
+
+def sealed_wire(sealed: dict[str, Any]) -> list[Any]:
+    return [sealed["a"], sealed["b"], [sealed["e"], sealed["s1"], sealed["s2"]]]
+
+
 def seals(r: Round) -> list[dict[str, Any]]:
     found = []
-    for name, node_seed, seed in (
-        ("seat-2", bytes([7]) * 32, bytes([9]) * 32),
-        ("seat-3", bytes([8]) * 32, bytes([10]) * 32),
+    for name, token, to_seed, seed in (
+        ("seat-2", 5, bytes([7]) * 32, bytes([9]) * 32),
+        ("seat-3", 6, bytes([8]) * 32, bytes([10]) * 32),
     ):
-        share = r.share
-        plain = share.point + share.proof.e + share.proof.s
-        _ed_public, ed_secret = na.crypto_sign_seed_keypair(node_seed)
-        to = na.crypto_sign_ed25519_pk_to_curve25519(_ed_public)
-        ephemeral = hashlib.blake2b(to + plain, digest_size=32, key=seed, person=b"dutch-seal-v1")
-        public, secret = na.crypto_box_seed_keypair(ephemeral.digest())
-        nonce = hashlib.blake2b(public + to, digest_size=24).digest()
-        sealed = public + na.crypto_box(plain, nonce, to, secret)
-        assert (
-            na.crypto_box_seal_open(sealed, to, na.crypto_sign_ed25519_sk_to_curve25519(ed_secret))
-            == plain
-        )
+        sealed = sealed_share(r, token, to_seed, seed)
         found.append(
             {
                 "spec": "M-25",
                 "name": name,
-                "point": share.point.hex(),
-                "e": share.proof.e.hex(),
-                "s": share.proof.s.hex(),
-                "node_seed": node_seed.hex(),
+                "table": TABLE.hex(),
+                "round": ROUND,
+                "key_seed": (bytes([1]) * 32).hex(),
+                "to_seed": to_seed.hex(),
+                "token": token,
+                "c1": r.deck[token].c1.hex(),
                 "seed": seed.hex(),
-                "other_seed": (bytes([11]) * 32).hex(),
-                "sealed": sealed.hex(),
+                **{k: v.hex() for k, v in sealed.items()},
             }
         )
     return found

@@ -4,9 +4,11 @@ and finds the same flag there."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from dutchblitz.protocol.games.dutch.state import Phase as Phase_
 from dutchblitz.protocol.games.dutch.table import DutchTable, Stage
-from dutchblitz.protocol.games.dutch.wire import GAME_ID
+from dutchblitz.protocol.games.dutch.wire import GAME_ID, SealedShareMessage, decode, encode
 from dutchblitz.protocol.messages import GameBody
 from dutchblitz.protocol.table.game import FlagKind, Phase
 
@@ -50,3 +52,25 @@ def test_m39_a_body_from_a_seat_not_dealt_or_for_another_game_is_only_refused() 
     _in_play(rig)
     outcome = rig.game.apply(rig.nodes[2], GameBody(GAME_ID + 1, b"\x00"))
     assert outcome.refusal == "wrong_game" and rig.game.flags == []
+
+
+def test_m26_m34_a_false_sealed_share_is_flagged_on_every_node() -> None:
+    """M-26, M-34: every node checks a sealed share's proof on arrival; a false one names
+    its sender, and its true share, sent again, lets the round go on."""
+    done: list[int] = []
+
+    def falsify(seat: int, body: GameBody) -> GameBody:
+        payload = decode(body.payload)
+        message = payload.message
+        if seat == 1 and isinstance(message, SealedShareMessage) and not done:
+            done.append(seat)
+            lie = replace(message.sealed, b=message.sealed.a)
+            return GameBody(GAME_ID, encode(replace(payload, message=replace(message, sealed=lie))))
+        return body
+
+    rig = Rig(seed=23, tamper=falsify)
+    game = rig.play()
+    assert done and game.phase == Phase.OVER
+    assert _mismatches(game.flags) == [(1, FlagKind.MISMATCH)]
+    assert "bad_share" in game.flags[0].detail and "sealed" in game.flags[0].detail
+    assert rig.replayed().flags == game.flags

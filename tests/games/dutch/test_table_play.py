@@ -15,6 +15,7 @@ from dutchblitz.protocol.games.dutch.deal import (
 from dutchblitz.protocol.games.dutch.game import RULES
 from dutchblitz.protocol.games.dutch.mind import derived, faces, key_secret
 from dutchblitz.protocol.games.dutch.moves import Draw
+from dutchblitz.protocol.games.dutch.seal import SealedShare, SealProof
 from dutchblitz.protocol.games.dutch.state import Ending
 from dutchblitz.protocol.games.dutch.state import Phase as Phase_
 from dutchblitz.protocol.games.dutch.table import DutchTable, Stage
@@ -74,6 +75,11 @@ def test_m30_keys_come_first_then_the_shuffles_in_seat_order() -> None:
     assert [seat for seat, _ in messages[4:8]] == [0, 1, 2, 3]
 
 
+def _false_sealed() -> SealedShare:
+    point = mental.public_key(mental.key_secret(bytes(32)))
+    return SealedShare(point, point, SealProof(bytes(32), bytes(32), bytes(32)))
+
+
 def _dealt(seed: int) -> Rig:
     """A rig whose round has just been dealt: keys and shuffles in, nobody has peeked."""
     rig = Rig(seed=seed)
@@ -109,9 +115,9 @@ def test_m31_m32_shares_go_only_where_the_rules_open_a_card() -> None:
     )
     refusal = rig.game.apply(rig.nodes[1], _body(number, ShareMessage(1, 0, None, share)))
     assert refusal.refusal == "not_wanted"
-    sealed = _body(number, SealedShareMessage(1, 0, 2, bytes(144)))
+    sealed = _body(number, SealedShareMessage(1, 0, 2, _false_sealed()))
     assert rig.game.apply(rig.nodes[1], sealed).refusal == "not_granted"
-    other = _body(number, SealedShareMessage(2, 0, 3, bytes(144)))
+    other = _body(number, SealedShareMessage(2, 0, 3, _false_sealed()))
     assert rig.game.apply(rig.nodes[1], other).refusal == "bad_message"  # speaks for seat 2
 
 
