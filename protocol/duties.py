@@ -28,7 +28,7 @@ from .games.blitz.wire_moves import play_from_move
 from .messages import Body, MoveKind, Play, Profile, Ready, Reveal, Start
 from .pace import Pace
 from .table.game import Game, Member, Phase
-from .table.rules import BodyBots, SeatDuties
+from .table.rules import BodyBots, has_seat_duties
 
 
 @dataclass(slots=True)
@@ -238,7 +238,7 @@ class Steward:
         do, so nothing follows it until it is final, and nothing goes while any other
         event of ours (a deal step, a profile) is on its way.
         """
-        if isinstance(replica.stable.rules, SeatDuties):
+        if has_seat_duties(replica.stable.rules):
             self._seat_bot(replica, now)
             return
         for _ in range(bot.level.in_flight):

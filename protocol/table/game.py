@@ -47,7 +47,7 @@ from .records import (
     Phase,
     RoundResult,
 )
-from .rules import BodyFindings, CarriesOver, GameRules
+from .rules import CarriesOver, GameRules, has_body_findings
 
 __all__ = [
     "ACCEPTED",
@@ -300,7 +300,7 @@ class Game:
         try:
             round_number, move = self.rules.move_from_body(body.payload, seat)
         except ValueError as unread:
-            if isinstance(self.rules, BodyFindings) and self.table is not None:
+            if has_body_findings(self.rules) and self.table is not None:
                 self.rules.refused_body(self.table, seat, str(unread))
                 audit.game_findings(self)
             return self.refuse("bad_body")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypeGuard, runtime_checkable
 
 if TYPE_CHECKING:
     from ..fairdeal import RoundRecord
@@ -205,3 +205,33 @@ class CarriesOver(Protocol):
     def carried(self, state: Any, carry: Any) -> None:
         """The next round, just laid out, takes what the last one handed on."""
         ...
+
+
+_IMPLEMENTS: dict[tuple[type, type], bool] = {}
+
+
+def _implements(rules: object, protocol: Any) -> bool:
+    """``isinstance(rules, protocol)`` for the method-only protocols above, worked out once
+    per rules class: a runtime protocol's own check walks every member each time, and the
+    table asks on every move."""
+    key = (type(rules), protocol)
+    found = _IMPLEMENTS.get(key)
+    if found is None:
+        found = _IMPLEMENTS[key] = isinstance(rules, protocol)
+    return found
+
+
+def has_seat_duties(rules: object) -> TypeGuard[SeatDuties]:
+    return _implements(rules, SeatDuties)
+
+
+def has_game_findings(rules: object) -> TypeGuard[GameFindings]:
+    return _implements(rules, GameFindings)
+
+
+def has_body_findings(rules: object) -> TypeGuard[BodyFindings]:
+    return _implements(rules, BodyFindings)
+
+
+def has_body_bots(rules: object) -> TypeGuard[BodyBots]:
+    return _implements(rules, BodyBots)
