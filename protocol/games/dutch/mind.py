@@ -26,7 +26,16 @@ from .moves import Move, Opening
 from .seal import SealedShare
 from .state import Phase, Round, with_faces
 from .table import DutchTable, Stage
-from .wire import GAME_ID, HandoverMessage, Message, Payload, SealedShareMessage, encode
+from .wire import (
+    GAME_ID,
+    HandoverMessage,
+    Message,
+    Payload,
+    SealedShareMessage,
+    SharesMessage,
+    TokenShare,
+    encode,
+)
 
 PRIVATE_PERSON: Final = b"dutch-private-v1"
 
@@ -96,17 +105,12 @@ def duties(table: DutchTable, me: int, secrets: SeatSecrets) -> list[GameBody]:
         seed = shuffle_seed(secrets)
         permutation, masks = mental.permutation_from(seed), mental.masks_from(seed)
         return [_body(number, AuditMessage(me, permutation, masks))]
-    owed = [
-        _remembered(
-            secrets,
-            ("share", token),
-            lambda token=token: _body(  # type: ignore[misc]
-                number, ShareMessage(me, token, None, _share(table, secrets, token))
-            ),
+    tokens = tuple(sorted(t for t in table.wanted() if me not in table.shares.get(t, {})))
+    owed = []
+    if tokens:
+        owed.append(
+            _remembered(secrets, ("shares", tokens), lambda: _shares(table, me, secrets, tokens))
         )
-        for token in table.wanted()
-        if me not in table.shares.get(token, {})
-    ]
     for grant in table.owed_sealed(me):
         assert grant.seat is not None
         owed.append(
@@ -117,6 +121,19 @@ def duties(table: DutchTable, me: int, secrets: SeatSecrets) -> list[GameBody]:
             )
         )
     return owed
+
+
+def _shares(table: DutchTable, me: int, secrets: SeatSecrets, tokens: tuple[int, ...]) -> GameBody:
+    """M-31, M-40: this seat's shares of the cards wanted, to all: one SHARE, or one SHARES."""
+    if len(tokens) == 1:
+        return _body(
+            secrets.round, ShareMessage(me, tokens[0], None, _share(table, secrets, tokens[0]))
+        )
+    items = []
+    for token in tokens:
+        share = _share(table, secrets, token)
+        items.append(TokenShare(token, share.point, share.proof))
+    return _body(secrets.round, SharesMessage(me, tuple(items)))
 
 
 def _shuffled(table: DutchTable, me: int, secrets: SeatSecrets) -> GameBody:

@@ -39,7 +39,7 @@ from .moves import Leave, Move, Opening, Reason
 from .scoring import RoundScore
 from .seal import SealedShare
 from .state import Ending, Phase, Round, deal, with_faces
-from .wire import HandoverMessage, Message, SealedShareMessage
+from .wire import HandoverMessage, Message, SealedShareMessage, SharesMessage
 
 BINDING_BYTES: Final = 16  # what stands for the table's epoch in every proof's context (M-29)
 CHECKS_KEPT: Final = 4096  # checks remembered: a node applies a body again for its optimistic game
@@ -198,13 +198,15 @@ class DutchTable:
         if isinstance(message, ShuffleMessage):
             return self._shuffle(message)
         if isinstance(message, ShareMessage):
-            return self._share(message, round_number)
+            return self._take_shares(message.seat, (message,), round_number)
         if isinstance(message, SealedShareMessage):
             return self._sealed(message, round_number)
         if isinstance(message, AuditMessage):
             return self._audit(message)
         if isinstance(message, HandoverMessage):
             return self._handover(message, round_number)
+        if isinstance(message, SharesMessage):
+            return self._take_shares(message.seat, message.messages(), round_number)
         return self._move(seat, message)
 
     def unreadable(self, seat: int, reason: str) -> None:
@@ -246,19 +248,28 @@ class DutchTable:
             self.stage = Stage.PLAY
         return None
 
-    def _share(self, message: ShareMessage, round_number: int) -> Refused | None:
-        if message.token not in self.wanted():
+    def _take_shares(
+        self, seat: int, shares: tuple[ShareMessage, ...], round_number: int
+    ) -> Refused | None:
+        """M-31, M-40: shares of cards opened to all, each checked as M-14; all or none."""
+        wanted = self.wanted()
+        if any(m.token not in wanted for m in shares):
             return Refused("not_wanted")  # M-19: no share of a card not being opened to all
-        held = self.shares.setdefault(message.token, {})
-        if message.seat in held or message.seat in self.handovers:
+        if seat in self.handovers or any(seat in self.shares.get(m.token, {}) for m in shares):
             return Refused("already_shared")
         publics = tuple(self.publics[s] for s in range(self.players))
-        card = self.deck()[message.token]
-        cheat = _check_share(message, publics, card, self.binding, round_number)
-        if cheat is not None:
-            return self._cheat(cheat)
-        held[message.seat] = message.share.point
-        self._advance()
+        for message in shares:
+            card = self.deck()[message.token]
+            cheat = _check_share(message, publics, card, self.binding, round_number)
+            if cheat is not None:
+                return self._cheat(cheat)
+        complete = False
+        for message in shares:
+            held = self.shares.setdefault(message.token, {})
+            held[seat] = message.share.point
+            complete |= len(held) + len(self.handovers) >= self.players
+        if complete:
+            self._advance()  # a card's last share: it opens, and what waited for it goes on
         return None
 
     def _sealed(self, message: SealedShareMessage, round_number: int) -> Refused | None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
+from itertools import pairwise
 from typing import Final, NoReturn
 
 import msgpack
@@ -83,6 +84,7 @@ class MessageKind(IntEnum):
     SEALED_SHARE = 4
     AUDIT = 5
     HANDOVER = 6
+    SHARES = 7
     INITIAL_PEEK = 10
     DRAW = 11
     DISCARD = 12
@@ -115,6 +117,29 @@ class HandoverMessage:
     shares: tuple[Share, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class TokenShare:
+    """One share of a SHARES message: the token, the share's point and its proof."""
+
+    token: int
+    point: bytes
+    proof: Proof
+
+
+@dataclass(frozen=True, slots=True)
+class SharesMessage:
+    """M-40: several shares opened to all, sent at once by one seat, tokens increasing."""
+
+    seat: int
+    entries: tuple[TokenShare, ...]
+
+    def messages(self) -> tuple[ShareMessage, ...]:
+        return tuple(
+            ShareMessage(self.seat, item.token, None, Share(item.point, item.proof))
+            for item in self.entries
+        )
+
+
 Message = (
     KeyShareMessage
     | ShuffleMessage
@@ -122,6 +147,7 @@ Message = (
     | SealedShareMessage
     | AuditMessage
     | HandoverMessage
+    | SharesMessage
     | Move
 )
 
@@ -182,6 +208,13 @@ def _check_permutation(message: object) -> None:
         _refuse(WireRefusal.BAD_PERMUTATION, "permutation", "not each position once")
 
 
+def _check_shares(message: object) -> None:
+    assert isinstance(message, SharesMessage)
+    tokens = [item.token for item in message.entries]
+    if any(a >= b for a, b in pairwise(tokens)):
+        _refuse(WireRefusal.BAD_FIELD, "entries", "tokens not in increasing order (M-40)")
+
+
 def _check_sealed(message: object) -> None:
     assert isinstance(message, SealedShareMessage)
     if message.to == message.seat:
@@ -228,6 +261,7 @@ SEALED = Record(SealedShare, (("a", POINT), ("b", POINT), ("proof", SEAL_PROOF))
 MASKED = Record(Masked, (("c1", POINT), ("c2", POINT)))
 SPOT = Record(Spot, (("seat", SEAT), ("slot", SLOT)))
 ROUND = Int(0, MAX_ROUND)
+TOKEN_SHARE = Record(TokenShare, (("token", TOKEN), ("point", POINT), ("proof", PROOF)))
 _OPEN_SHARE = Record(_OpenShareFields, (("seat", SEAT), ("token", TOKEN), ("share", SHARE)))
 
 
@@ -257,6 +291,14 @@ MESSAGES: dict[MessageKind, Record | OpenShare] = {
     ),
     MessageKind.HANDOVER: _message(
         HandoverMessage, ("seat", SEAT), ("shares", ListOf(SHARE, CARDS_IN_DECK, CARDS_IN_DECK))
+    ),
+    MessageKind.SHARES: Record(
+        SharesMessage,
+        (
+            ("seat", SEAT),
+            ("entries", ListOf(TOKEN_SHARE, 2, CARDS_IN_DECK)),
+        ),
+        _check_shares,
     ),
     MessageKind.INITIAL_PEEK: _message(InitialPeek, ("first", SLOT), ("second", SLOT)),
     MessageKind.DRAW: _message(Draw),

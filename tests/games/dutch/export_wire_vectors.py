@@ -67,6 +67,15 @@ def share_json(share: Share) -> dict[str, Any]:
     }
 
 
+def token_share_json(token: int, share: Share) -> dict[str, Any]:
+    proof = proof_json(share.proof.e, share.proof.s)
+    return {"type": "TokenShare", "token": token, "point": share.point.hex(), "proof": proof}
+
+
+def token_share_wire(token: int, share: Share) -> list[Any]:
+    return [token, share.point, [share.proof.e, share.proof.s]]
+
+
 def payload(message: dict[str, Any]) -> dict[str, Any]:
     return {"type": "Payload", "round": ROUND, "message": message}
 
@@ -103,6 +112,16 @@ def valid(r: Round) -> list[dict[str, Any]]:
             "share-to-all",
             {"type": "ShareMessage", "seat": 0, "token": 5, "to": None, "share": share_json(sh)},
             pack(3, ROUND, 0, 5, wire_share),
+        ),
+        (
+            "M-40",
+            "shares-to-all",
+            {
+                "type": "SharesMessage",
+                "seat": 0,
+                "entries": [token_share_json(t, r.share_of(t)) for t in (5, 9)],
+            },
+            pack(7, ROUND, 0, [token_share_wire(t, r.share_of(t)) for t in (5, 9)]),
         ),
         (
             "M-24",
@@ -179,7 +198,7 @@ def invalid(r: Round) -> list[dict[str, Any]]:
         ("M-23", "not-an-array", pack(11)[1:], "malformed"),
         ("M-23", "trailing-bytes", pack(11, ROUND) + b"\x00", "trailing_bytes"),
         ("M-23", "round-as-uint16", bytes([0x92, 11, 0xCD, 0, 7]), "non_canonical"),
-        ("M-23", "unknown-kind-7", pack(7, ROUND), "unknown_message"),
+        ("M-23", "unknown-kind-8", pack(8, ROUND), "unknown_message"),
         ("M-23", "kind-as-bin", pack(b"\x0b", ROUND), "unknown_message"),
         ("M-23", "no-round", pack(11), "bad_length"),
         ("M-23", "round-negative", pack(11, -1), "bad_field"),
@@ -235,6 +254,18 @@ def invalid(r: Round) -> list[dict[str, Any]]:
             "audit-mask-not-canonical",
             pack(5, ROUND, 0, list(r.permutation), [NOT_CANONICAL_SCALAR, *masks[1:]]),
             "bad_scalar",
+        ),
+        (
+            "M-40",
+            "shares-tokens-not-increasing",
+            pack(7, ROUND, 0, [token_share_wire(t, r.share_of(t)) for t in (9, 5)]),
+            "bad_field",
+        ),
+        (
+            "M-40",
+            "shares-of-one",
+            pack(7, ROUND, 0, [token_share_wire(5, r.share_of(5))]),
+            "bad_length",
         ),
         ("M-23", "oversize", pack(bytes(8190)), "oversize"),
     ]

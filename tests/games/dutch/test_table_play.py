@@ -24,6 +24,7 @@ from dutchblitz.protocol.games.dutch.wire import (
     Message,
     Payload,
     SealedShareMessage,
+    SharesMessage,
     decode,
     encode,
 )
@@ -249,3 +250,21 @@ def test_the_next_round_starts_where_the_last_one_says() -> None:
     assert table.penalised == frozenset(table.seats.index(s) for s in penalised)
     assert table.round is not None and table.round.starter == table.starter
     assert all(len(table.round.hands[s]) == 5 for s in table.penalised)
+
+
+def test_m40_the_reveal_travels_as_one_shares_per_seat_all_or_none() -> None:
+    """M-40."""
+    rig = Rig(seed=12)
+    game = rig.play()
+    batches = [(seat, _message(b)) for seat, b in rig.bodies]
+    batches = [(seat, m) for seat, m in batches if isinstance(m, SharesMessage)]
+    rounds = len(game.results)
+    assert sorted(seat for seat, _ in batches) == sorted([0, 1, 2, 3] * rounds)
+    assert game.refused == 0
+    # All or none: one share not wanted refuses the whole batch.
+    played = _dealt(13)
+    number, table = played.game.round, played.table()
+    _, batch = batches[0]
+    assert isinstance(batch, SharesMessage)
+    assert table.take(batch.seat, batch, number) is not None
+    assert table.take(batch.seat, batch, number).reason == "not_wanted"  # type: ignore[union-attr]

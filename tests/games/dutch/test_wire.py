@@ -42,6 +42,8 @@ from dutchblitz.protocol.games.dutch.wire import (
     HandoverMessage,
     Payload,
     SealedShareMessage,
+    SharesMessage,
+    TokenShare,
     WireError,
     WireRefusal,
     decode,
@@ -205,6 +207,13 @@ messages = st.one_of(
     st.builds(ShuffleMessage, seats, st.permutations(DECK).map(tuple)),
     st.builds(ShareMessage, seats, tokens, st.none(), shares),
     sealed_shares(),
+    st.builds(
+        SharesMessage,
+        seats,
+        st.lists(tokens, min_size=2, max_size=54, unique=True).map(
+            lambda ts: tuple(TokenShare(t, POINTS[t], PROOF) for t in sorted(ts))
+        ),
+    ),
     st.builds(
         AuditMessage,
         seats,
