@@ -5,7 +5,11 @@ over and its cards counted; with none (a crash, a removal), the round ends unsco
 from __future__ import annotations
 
 from dataclasses import replace
+from random import Random
+from types import SimpleNamespace
 
+from dutchblitz.protocol.duties import Steward, Wishes
+from dutchblitz.protocol.gameduties import GameDuties
 from dutchblitz.protocol.games.dutch.game import RULES
 from dutchblitz.protocol.games.dutch.state import Ending
 from dutchblitz.protocol.games.dutch.state import Phase as Phase_
@@ -18,7 +22,7 @@ from dutchblitz.protocol.games.dutch.wire import (
     decode,
     encode,
 )
-from dutchblitz.protocol.messages import GameBody
+from dutchblitz.protocol.messages import Bye, GameBody
 from dutchblitz.protocol.table.game import FlagKind, Phase
 
 from tests.games.dutch.tablerig import Rig
@@ -171,3 +175,23 @@ def test_m35_m21_one_who_leaves_in_the_audit_owes_none_and_the_shuffles_after_it
         assert rig.step()
     assert table.cheats == [] and sorted(table.audits) == [1, 2, 3]
     assert [(f.seat, f.kind) for f in rig.game.flags] == [(0, FlagKind.UNAUDITED)]
+
+
+def test_m37_a_leaving_steward_sends_the_handover_before_its_bye() -> None:
+    """M-37: the node's leaving path (``Steward.deal_duties(reveals_only=True)``, then BYE)
+    sends the game's farewell; the table takes it, and the round goes on after the BYE."""
+    rig = Rig(seed=18)
+    _until(rig, Phase_.DRAW, turns=1)
+    seat, sent = 1, []
+    node = rig.nodes[seat]
+    steward = Steward(node, Wishes("bot1"), None, lambda _: Random(0), lambda *_: None, sent.append)
+    steward.secrets = dict(rig.kept[seat])
+    steward.game = GameDuties(node, steward.secrets)
+    replica = SimpleNamespace(stable=rig.game, pending_own=list, signer=rig.signers[seat])
+    steward.deal_duties(replica, reveals_only=True)  # type: ignore[arg-type]
+    assert [type(_message(b)) for b in sent if isinstance(b, GameBody)] == [HandoverMessage]
+    for body in [*sent, Bye()]:
+        assert rig.game.apply(node, body).accepted
+    table = rig.table()
+    assert table.stage is Stage.PLAY and seat in table.handovers
+    assert _finish_round(rig, 1).score is not None
