@@ -67,7 +67,7 @@ def rematch_duty(game: Game, me: Member, stable: Game, *, bot: bool) -> Body | N
         return Ready(True)
     players = stable.rematch_ready()
     if players and players[0].node == me.node:
-        return Start(stable.target, stable.post_stacking)
+        return Start(stable.target, stable.post_stacking, stable.rounds)
     return None
 
 

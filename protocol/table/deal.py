@@ -148,7 +148,7 @@ def maybe_begin_play(game: Game) -> None:
     seats = game.by_seat()
     if game.shown_round() > 1 and any(seat in present and not seats[seat].ready for seat in dealt):
         return  # a player who will play has not seen the scores yet
-    options = Start(game.target, game.post_stacking)
+    options = Start(game.target, game.post_stacking, game.rounds)
     game.started_active = frozenset(seat for seat in dealt if seat in present)
     game.table = game.rules.deal(dealt, game.deals, options, len(game.players), game.started_active)
     if isinstance(game.rules, CarriesOver) and game.carry is not None:

@@ -47,7 +47,7 @@ from .records import (
     Phase,
     RoundResult,
 )
-from .rules import CarriesOver, GameRules, has_body_findings
+from .rules import CarriesOver, GameRules, has_body_findings, has_rounds_option
 
 __all__ = [
     "ACCEPTED",
@@ -109,6 +109,7 @@ class Game:
     rules: GameRules = field(default_factory=lambda: rules_for(DEFAULT_GAME))
     # What the last round of this game handed the next (``CarriesOver``), None for none.
     carry: Any = None
+    rounds: int | None = None  # the game's length in rounds, when its START gave one (P-237)
 
     # -- queries -------------------------------------------------------------------
 
@@ -178,6 +179,7 @@ class Game:
             set(self.away),
             self.rules,
             self.carry,  # a value the game never changes once made
+            self.rounds,
         )
 
     def shown_round(self, number: int | None = None) -> int:
@@ -344,7 +346,7 @@ class Game:
                 )
         if isinstance(self.rules, CarriesOver):
             self.carry = self.rules.carry(self.table)
-        self.winner = self.rules.game_winner(self.totals, self.target)
+        self.winner = _winner(self)
         if self.winner is not None:
             self.phase = Phase.OVER
             for member in self.members.values():
@@ -401,10 +403,20 @@ class Game:
             [[f.round, f.seat, f.kind.value, f.detail] for f in self.flags],
             # Only while someone is away: the digest of every other state stays as it was.
             *([sorted(self.away)] if self.away else []),
+            *([["rounds", self.rounds]] if self.rounds is not None else []),
         ]
 
 
 Handler = Callable[[Game, bytes, Any], Outcome]
+
+
+def _winner(game: Game) -> int | None:
+    """The game's winner after this round, or None while it goes on (P-238)."""
+    if game.rounds is None:
+        return game.rules.game_winner(game.totals, game.target)
+    if len(game.results) < game.rounds or not has_rounds_option(game.rules):
+        return None
+    return game.rules.final_winner(game.totals)
 
 
 def _withdrawn_suspicion(game: Game, sender: bytes, body: Unsuspect) -> Outcome:

@@ -194,6 +194,16 @@ class BodyFindings(Protocol):
 
 
 @runtime_checkable
+class RoundsOption(Protocol):
+    """A game that may be played for a number of rounds chosen at its START instead of to a
+    target (Dutch: spec/dutch.md D-37; spec/protocol.md P-237, P-238)."""
+
+    def final_winner(self, totals: Mapping[int, int]) -> int | None:
+        """The winner once the rounds are played, on these totals."""
+        ...
+
+
+@runtime_checkable
 class CarriesOver(Protocol):
     """A game whose round hands something to the next round of the same game (Dutch: who
     starts it, and who is dealt a fifth card). The table keeps it between the rounds."""
@@ -231,6 +241,10 @@ def has_game_findings(rules: object) -> TypeGuard[GameFindings]:
 
 def has_body_findings(rules: object) -> TypeGuard[BodyFindings]:
     return _implements(rules, BodyFindings)
+
+
+def has_rounds_option(rules: object) -> TypeGuard[RoundsOption]:
+    return _implements(rules, RoundsOption)
 
 
 def has_body_bots(rules: object) -> TypeGuard[BodyBots]:

@@ -162,6 +162,10 @@ class DutchRules(StandInDeck):
             return None
         return min(totals, key=lambda seat: (totals[seat], seat))
 
+    def final_winner(self, totals: Mapping[int, int]) -> int | None:
+        """D-37, D-39: after the rounds chosen, the lowest total wins (``RoundsOption``)."""
+        return min(totals, key=lambda seat: (totals[seat], seat)) if totals else None
+
     def public_form(self, state: DutchTable) -> list[Any]:
         return public_form(state)
 

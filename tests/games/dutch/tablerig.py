@@ -33,6 +33,7 @@ class Rig:
     seed: int = 0
     target: int = 10
     level: str = "careful"
+    rounds: int | None = None  # the game's length in rounds (spec/protocol.md P-237)
     tamper: Tamper | None = None
     game: Game = field(default_factory=lambda: Game(rules=RULES))
     bodies: list[tuple[int, GameBody]] = field(default_factory=list)  # (table seat, body)
@@ -50,7 +51,7 @@ class Rig:
             self.apply(first, Admit(node, 1))
         for node in self.nodes:
             self.apply(node, Ready(True))
-        self.apply(first, Start(self.target, True))
+        self.apply(first, Start(self.target, True, self.rounds))
 
     def apply(self, node: bytes, body: Body) -> None:
         table = self.game.table
