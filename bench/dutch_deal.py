@@ -26,7 +26,6 @@ import statistics
 import time
 from collections.abc import Callable
 
-from dutchblitz.protocol.auth import Signer
 from dutchblitz.protocol.games.dutch import group, mental, seal, wire
 from dutchblitz.protocol.games.dutch.deal import ShuffleMessage
 
@@ -79,13 +78,11 @@ def figures(players: int, repeat: int) -> dict[str, float]:
         own = mental.decryption_share(secrets[0], deck[0], context).point
         assert mental.open_card(deck[0], [own, *(s.point for s in shares)]) is not None
 
-    node = Signer(_seed("node", 0))
-
     def sealed_opening() -> None:
         sent = [
             wire.encode(
                 wire.Payload(1, wire.SealedShareMessage(s + 1, 0, 0, seal.seal_share(
-                    mental.decryption_share(x, deck[0], context), node.public_key, _seed("seal", s)
+                    x, deck[0], publics[0], context, _seed("seal", s)
                 )))
             )
             for s, x in enumerate(secrets[1:])
@@ -94,10 +91,8 @@ def figures(players: int, repeat: int) -> dict[str, float]:
         for s, data in enumerate(sent):
             message = wire.decode(data).message
             assert isinstance(message, wire.SealedShareMessage)
-            share = seal.open_share(message.sealed, node.curve_public, node.curve_secret())
-            assert share is not None
-            assert mental.check_share(publics[s + 1], deck[0], share, context)
-            points.append(share.point)
+            assert seal.check_sealed(publics[s + 1], publics[0], deck[0], message.sealed, context)
+            points.append(seal.unseal(secrets[0], message.sealed))
         assert mental.open_card(deck[0], points) is not None
 
     deck_bytes = wire.encode(wire.Payload(1, ShuffleMessage(0, deck)))

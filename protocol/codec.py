@@ -54,6 +54,7 @@ from .limits import (
     MAX_ENDPOINT,
     MAX_GAME_ID,
     MAX_GAME_PAYLOAD,
+    MAX_GAME_ROUNDS,
     MAX_NAME,
     MAX_SECRET,
     MAX_TARGET,
@@ -161,7 +162,15 @@ BODIES: dict[BodyKind, Record] = {
     BodyKind.ADMIT: Record(Admit, (("node", NODE), ("first_seq", SEQ), ("game", NAME)), optional=1),
     BodyKind.PROFILE: Record(Profile, (("name", NAME), ("back", NAME))),
     BodyKind.READY: Record(Ready, (("ready", Flag()),)),
-    BodyKind.START: Record(Start, (("target", Int(1, MAX_TARGET)), ("post_stacking", Flag()))),
+    BodyKind.START: Record(
+        Start,
+        (
+            ("target", Int(1, MAX_TARGET)),
+            ("post_stacking", Flag()),
+            ("rounds", Int(1, MAX_GAME_ROUNDS)),
+        ),
+        optional=1,
+    ),
     BodyKind.DEAL: Record(
         Deal,
         (("round", ROUND), ("visible", ListOf(CARD, 4, 6)), ("commitment", SECRET)),

@@ -307,7 +307,8 @@ class EnvelopeCodec:
         max_size: int,
     ) -> None:
         # A record with optional fields goes the reference way (its fields are more than
-        # msgspec's array says); it is the founding ADMIT, once a table.
+        # msgspec's array says); it is the founding ADMIT, once a table, and a START, once
+        # a game.
         bodies = {tag: record for tag, record in bodies.items() if not record.optional}
         self.envelope, self.header = header.cls, Shape(header)
         self.event, self.event_plain = event, twin(event_cls)

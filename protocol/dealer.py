@@ -116,4 +116,4 @@ def grace_duty(
     wait = grace.seconds + rank * grace.step
     if any(silent_for(by_seat[seat].node) < wait for seat in awaited):
         return None
-    return Start(stable.target, stable.post_stacking)
+    return Start(stable.target, stable.post_stacking, stable.rounds)

@@ -28,7 +28,7 @@ from .games.blitz.wire_moves import play_from_move
 from .messages import Body, MoveKind, Play, Profile, Ready, Reveal, Start
 from .pace import Pace
 from .table.game import Game, Member, Phase
-from .table.rules import BodyBots, RaceHold, SeatDuties
+from .table.rules import BodyBots, RaceHold, has_seat_duties
 
 
 @dataclass(slots=True)
@@ -67,7 +67,7 @@ def rematch_duty(game: Game, me: Member, stable: Game, *, bot: bool) -> Body | N
         return Ready(True)
     players = stable.rematch_ready()
     if players and players[0].node == me.node:
-        return Start(stable.target, stable.post_stacking)
+        return Start(stable.target, stable.post_stacking, stable.rounds)
     return None
 
 
@@ -138,8 +138,8 @@ class Steward:
         return kept
 
     def deal_duties(self, replica: Replica, reveals_only: bool = False) -> bool:
-        """Send what the fair deal asks of this seat now (only its reveals, when leaving);
-        True if it asked for anything."""
+        """Send what the fair deal asks of this seat now (only its reveals, and the game's
+        farewell, when leaving); True if it asked for anything."""
         self.private_wanted = wants_private(replica.stable)
         bodies = deal_duties(
             replica.stable, self.node_id, replica.pending_own(), self.secrets, self._fresh
@@ -148,6 +148,9 @@ class Steward:
             if reveals_only and not isinstance(body, Reveal):
                 continue
             self.submit(body)
+        if reveals_only:  # leaving: the game's farewell goes before the BYE (SeatDuties)
+            for body in self.game.farewell(replica):
+                self.submit(body)
         return bool(bodies)
 
     def game_duties(self, replica: Replica) -> bool:
@@ -236,7 +239,7 @@ class Steward:
         do, so nothing follows it until it is final, and nothing goes while any other
         event of ours (a deal step, a profile) is on its way.
         """
-        if isinstance(replica.stable.rules, SeatDuties):
+        if has_seat_duties(replica.stable.rules):
             self._seat_bot(replica, now)
             return
         for _ in range(bot.level.in_flight):

@@ -20,14 +20,14 @@ from .fairdeal import RoundSecret
 from .limits import SECRET_SIZE
 from .messages import Body, GameBody
 from .table.game import Game, Phase
-from .table.rules import SeatDuties, SeatSecrets
+from .table.rules import SeatSecrets, has_seat_duties
 
 PRIVATE_SIZE = SECRET_SIZE  # 32 random bytes, fresh each round (spec/dutch-deal.md M-5)
 
 
 def wants_private(game: Game) -> bool:
     """Whether the game's seats draw a private seed each round beside the deal's secret."""
-    return isinstance(game.rules, SeatDuties)
+    return has_seat_duties(game.rules)
 
 
 class GameDuties:
@@ -76,7 +76,7 @@ class GameDuties:
     def owed(self, replica: Replica) -> list[Body]:
         """The bodies this seat owes its game's round now, less those on their way."""
         stable = replica.stable
-        if not isinstance(stable.rules, SeatDuties) or stable.phase != Phase.PLAYING:
+        if not has_seat_duties(stable.rules) or stable.phase != Phase.PLAYING:
             return []
         me = stable.members.get(self.node_id)
         secrets = self._for(replica, stable)
@@ -86,9 +86,23 @@ class GameDuties:
         bodies = stable.rules.seat_duties(stable.table, me.seat, secrets)
         return [body for body in bodies if body not in pending]
 
+    def farewell(self, replica: Replica) -> list[Body]:
+        """What this seat sends before its goodbye so that the round goes on without it
+        (``SeatDuties.seat_farewell``; spec/dutch-deal.md M-37), less what is on its way."""
+        stable = replica.stable
+        if not has_seat_duties(stable.rules) or stable.phase != Phase.PLAYING:
+            return []
+        me = stable.members.get(self.node_id)
+        secrets = self._for(replica, stable)
+        if me is None or not me.present or secrets is None or stable.table is None:
+            return []
+        pending = replica.pending_own()
+        bodies = stable.rules.seat_farewell(stable.table, me.seat, secrets)
+        return [body for body in bodies if body not in pending]
+
     def bot_body(self, replica: Replica, game: Game, seat: int, level: str) -> GameBody | None:
         """A bot's next move at ``seat`` on ``game`` (the optimistic one), or None."""
-        if not isinstance(game.rules, SeatDuties) or game.table is None:
+        if not has_seat_duties(game.rules) or game.table is None:
             return None
         secrets = self._for(replica, game)
         if secrets is None:

@@ -28,6 +28,7 @@ MAX_GAME_PAYLOAD: Final = 8192  # bytes: a whole masked deck of Dutch is about 3
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 8
 MAX_TARGET: Final = 1000  # the largest score a game can be played to
+MAX_GAME_ROUNDS: Final = 100  # the most rounds a game can be played for (P-237)
 DEFAULT_TARGET: Final = 75  # the score a game is played to unless its START names another
 
 # The TV view in the browser (node/tv): read-only, so only its cost to the node is bounded.

@@ -160,10 +160,12 @@ class Ready:
 
 @dataclass(frozen=True, slots=True)
 class Start:
-    """Start the game once every seated player is ready."""
+    """Start the game once every seated player is ready; ``rounds``, when given, is the
+    game's length in rounds instead of its target (a game that offers it: P-237)."""
 
     target: int
     post_stacking: bool
+    rounds: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

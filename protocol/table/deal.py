@@ -152,7 +152,7 @@ def maybe_begin_play(game: Game) -> None:
     if len(dealt) < game.rules.min_seats:
         _end_short(game)
         return
-    options = Start(game.target, game.post_stacking)
+    options = Start(game.target, game.post_stacking, game.rounds)
     game.started_active = frozenset(seat for seat in dealt if seat in present)
     game.table = game.rules.deal(dealt, game.deals, options, len(game.players), game.started_active)
     if isinstance(game.rules, CarriesOver) and game.carry is not None:

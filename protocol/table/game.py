@@ -47,7 +47,7 @@ from .records import (
     Phase,
     RoundResult,
 )
-from .rules import CarriesOver, GameFindings, GameRules
+from .rules import CarriesOver, GameRules, has_body_findings, has_rounds_option
 
 __all__ = [
     "ACCEPTED",
@@ -112,6 +112,7 @@ class Game:
     # The last finished round's state, for the screens between rounds (its reveal and
     # scores): never changed once the round is over, and no digest reads it.
     last_table: Any = None
+    rounds: int | None = None  # the game's length in rounds, when its START gave one (P-237)
 
     # -- queries -------------------------------------------------------------------
 
@@ -182,6 +183,7 @@ class Game:
             self.rules,
             self.carry,  # a value the game never changes once made
             self.last_table,  # never changed once its round is over
+            self.rounds,
         )
 
     def shown_round(self, number: int | None = None) -> int:
@@ -303,7 +305,10 @@ class Game:
         seat = self.members[sender].seat
         try:
             round_number, move = self.rules.move_from_body(body.payload, seat)
-        except ValueError:
+        except ValueError as unread:
+            if has_body_findings(self.rules) and self.table is not None:
+                self.rules.refused_body(self.table, seat, str(unread))
+                audit.game_findings(self)
             return self.refuse("bad_body")
         if round_number != self.round:
             return self.refuse("wrong_round")
@@ -311,9 +316,7 @@ class Game:
 
     def _move(self, seat: int, move: Any) -> Outcome:
         refusal = self.rules.apply(self.table, move)
-        if isinstance(self.rules, GameFindings):
-            for cheat, detail in self.rules.findings(self.table):
-                audit.flag(self, self.round, cheat, FlagKind.MISMATCH, detail)
+        audit.game_findings(self)
         if refusal is not None:
             return self.refuse(str(refusal.reason), refusal.by, move)
         self.steps.append((seat, move))
@@ -348,7 +351,7 @@ class Game:
         if isinstance(self.rules, CarriesOver):
             self.carry = self.rules.carry(self.table)
         self.last_table = self.table
-        self.winner = self.rules.game_winner(self.totals, self.target)
+        self.winner = _winner(self)
         if self.winner is not None:
             lobby.game_over(self)
         else:
@@ -403,10 +406,20 @@ class Game:
             [[f.round, f.seat, f.kind.value, f.detail] for f in self.flags],
             # Only while someone is away: the digest of every other state stays as it was.
             *([sorted(self.away)] if self.away else []),
+            *([["rounds", self.rounds]] if self.rounds is not None else []),
         ]
 
 
 Handler = Callable[[Game, bytes, Any], Outcome]
+
+
+def _winner(game: Game) -> int | None:
+    """The game's winner after this round, or None while it goes on (P-238)."""
+    if game.rounds is None:
+        return game.rules.game_winner(game.totals, game.target)
+    if len(game.results) < game.rounds or not has_rounds_option(game.rules):
+        return None
+    return game.rules.final_winner(game.totals)
 
 
 def _withdrawn_suspicion(game: Game, sender: bytes, body: Unsuspect) -> Outcome:

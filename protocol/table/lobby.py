@@ -12,6 +12,7 @@ from ..games.registry import DEFAULT_GAME, UnknownGame, rules_for
 from ..limits import MAX_NAME
 from ..messages import Admit, Profile, Ready, Start
 from .records import ACCEPTED, Member, Outcome, Phase
+from .rules import has_rounds_option
 
 if TYPE_CHECKING:
     from .game import Game
@@ -108,8 +109,11 @@ def start(game: Game, sender: bytes, body: Start) -> Outcome:
         return game.refuse("bad_backs")
     if body.target < 1:
         return game.refuse("bad_target")
+    if body.rounds is not None and not has_rounds_option(game.rules):
+        return game.refuse("bad_rounds")  # P-237
     game.players = tuple(m.seat for m in seated)
     game.target, game.post_stacking = body.target, body.post_stacking
+    game.rounds = body.rounds
     game.totals = {seat: 0 for seat in game.players}
     game.next_round()
     return ACCEPTED
@@ -132,7 +136,11 @@ def rematch(game: Game, sender: bytes, body: Start) -> Outcome:
     players = game.rematch_ready()
     if not players:
         return game.refuse("not_all_ready")
-    if (body.target, body.post_stacking) != (game.target, game.post_stacking):
+    if (body.target, body.post_stacking, body.rounds) != (
+        game.target,
+        game.post_stacking,
+        game.rounds,
+    ):
         return game.refuse("not_same_table")
     if game.rules.check_backs([m.back for m in players]) is not None:
         return game.refuse("bad_backs")

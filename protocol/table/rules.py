@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypeGuard, runtime_checkable
 
 if TYPE_CHECKING:
     from ..fairdeal import RoundRecord
@@ -167,6 +167,11 @@ class SeatDuties(Protocol):
         """A bot of ``level`` at ``seat``: its next move, or None to wait."""
         ...
 
+    def seat_farewell(self, state: Any, seat: int, secrets: SeatSecrets) -> list[GameBody]:
+        """What ``seat`` sends just before its goodbye (a BYE) so that the round can go on
+        without it (Dutch: its share of every card); empty when nothing is owed."""
+        ...
+
 
 @runtime_checkable
 class RaceHold(Protocol):
@@ -190,6 +195,27 @@ class GameFindings(Protocol):
 
 
 @runtime_checkable
+class BodyFindings(Protocol):
+    """A game for which a GAME body of its own that does not read is a cheat by its sender
+    (Dutch: spec/dutch-deal.md M-39). The table refuses the body ``bad_body`` as for every
+    game, then tells the game, which adds the cheat to its ``findings``."""
+
+    def refused_body(self, state: Any, seat: int, reason: str) -> None:
+        """``seat`` sent a body of this game that does not read, for ``reason``."""
+        ...
+
+
+@runtime_checkable
+class RoundsOption(Protocol):
+    """A game that may be played for a number of rounds chosen at its START instead of to a
+    target (Dutch: spec/dutch.md D-37; spec/protocol.md P-237, P-238)."""
+
+    def final_winner(self, totals: Mapping[int, int]) -> int | None:
+        """The winner once the rounds are played, on these totals."""
+        ...
+
+
+@runtime_checkable
 class CarriesOver(Protocol):
     """A game whose round hands something to the next round of the same game (Dutch: who
     starts it, and who is dealt a fifth card). The table keeps it between the rounds."""
@@ -201,3 +227,37 @@ class CarriesOver(Protocol):
     def carried(self, state: Any, carry: Any) -> None:
         """The next round, just laid out, takes what the last one handed on."""
         ...
+
+
+_IMPLEMENTS: dict[tuple[type, type], bool] = {}
+
+
+def _implements(rules: object, protocol: Any) -> bool:
+    """``isinstance(rules, protocol)`` for the method-only protocols above, worked out once
+    per rules class: a runtime protocol's own check walks every member each time, and the
+    table asks on every move."""
+    key = (type(rules), protocol)
+    found = _IMPLEMENTS.get(key)
+    if found is None:
+        found = _IMPLEMENTS[key] = isinstance(rules, protocol)
+    return found
+
+
+def has_seat_duties(rules: object) -> TypeGuard[SeatDuties]:
+    return _implements(rules, SeatDuties)
+
+
+def has_game_findings(rules: object) -> TypeGuard[GameFindings]:
+    return _implements(rules, GameFindings)
+
+
+def has_body_findings(rules: object) -> TypeGuard[BodyFindings]:
+    return _implements(rules, BodyFindings)
+
+
+def has_rounds_option(rules: object) -> TypeGuard[RoundsOption]:
+    return _implements(rules, RoundsOption)
+
+
+def has_body_bots(rules: object) -> TypeGuard[BodyBots]:
+    return _implements(rules, BodyBots)

@@ -32,6 +32,7 @@ from dutchblitz.protocol.messages import (
     MoveKind,
     PeerAddress,
     Play,
+    Start,
 )
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -62,14 +63,15 @@ def agrees(data: bytes) -> None:
         assert reference_decode(data) == quick
 
 
-def test_every_valid_vector_takes_the_quick_path_but_repairs_and_admits() -> None:
+def test_every_valid_vector_takes_the_quick_path_but_repairs_admits_and_starts() -> None:
     for data in VALID:
         quick = codec._quick_decode(data)
         reference = reference_decode(data)
         assert not isinstance(reference, ProtocolError)
-        # A REPAIR's relayed events and an ADMIT (its optional game, P-233) are checked
-        # the reference way.
-        if data[2] == 5 or isinstance(getattr(reference.payload, "body", None), Admit):
+        # A REPAIR's relayed events, an ADMIT (its optional game, P-233) and a START (its
+        # optional rounds, P-237) are checked the reference way.
+        body = getattr(reference.payload, "body", None)
+        if data[2] == 5 or isinstance(body, Admit | Start):
             assert quick is None and codec._quick_encode(reference) is None
         else:
             assert quick == reference

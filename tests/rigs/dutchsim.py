@@ -8,6 +8,8 @@ about ten virtual seconds), on the stand-in group (toygroup.py) unless told othe
 from __future__ import annotations
 
 import argparse
+import multiprocessing
+import os
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -22,6 +24,7 @@ PLAYERS = 4
 SQUEEZE = 0.3  # every fault's time and length, scaled
 HEAL_AT = 8.0  # every fault is over by then (the latest, drawn at 20 s, lasts 6 s at most)
 THINK = (0.02, 0.06)  # a bot's wait between looks at the table, in seconds
+MAX_WORKERS = 4  # processes for a sweep, at most
 
 
 def squeezed(scenario: Scenario) -> Scenario:
@@ -56,16 +59,33 @@ class DutchSimulation(Simulation):
         self.think = replace(LEVELS["fast"], think=THINK)
 
 
-def run_seeds(seeds: Sequence[int], faults: str = "single") -> list[tuple[int, str]]:
-    """Every seed's failure, if any, on the stand-in group."""
-    failures = []
+def _failure(job: tuple[int, str]) -> tuple[int, str] | None:
+    seed, faults = job
     with toy_group():
-        for seed in seeds:
-            try:
-                DutchSimulation(seed, faults).run()
-            except InvariantViolated as error:
-                failures.append((seed, str(error)))
-    return failures
+        try:
+            DutchSimulation(seed, faults).run()
+        except InvariantViolated as error:
+            return seed, str(error)
+    return None
+
+
+def cores() -> int:
+    """The processor cores this process may use, at most ``MAX_WORKERS``."""
+    return max(1, min(MAX_WORKERS, len(os.sched_getaffinity(0))))
+
+
+def run_seeds(
+    seeds: Sequence[int], faults: str = "single", workers: int = 1
+) -> list[tuple[int, str]]:
+    """Every seed's failure, if any, on the stand-in group; on ``workers`` processes (each
+    seed is a pure function of its number, so where it runs changes nothing)."""
+    jobs = [(seed, faults) for seed in seeds]
+    if workers <= 1 or len(jobs) <= 1:
+        found = [_failure(job) for job in jobs]
+    else:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            found = pool.map(_failure, jobs, chunksize=1)
+    return [failure for failure in found if failure is not None]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -73,9 +93,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seeds", type=int, default=100)
     parser.add_argument("--first", type=int, default=0)
     parser.add_argument("--faults", choices=("none", "single", "overlapping"), default="single")
+    parser.add_argument("--workers", type=int, default=cores())
     args = parser.parse_args(argv)
     started = time.perf_counter()
-    failures = run_seeds(range(args.first, args.first + args.seeds), args.faults)
+    failures = run_seeds(range(args.first, args.first + args.seeds), args.faults, args.workers)
     for seed, error in failures:
         print(f"seed {seed}: FAILED: {error}")
     print(f"dutch sim: {args.seeds} seeds in {time.perf_counter() - started:.1f} s")

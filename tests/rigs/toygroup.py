@@ -70,7 +70,8 @@ def _clear_caches() -> None:
     mental.card_points.cache_clear()
     mental._card_of_point.cache_clear()
     game._decoded.cache_clear()
-    for check in (table._check_key, table._check_shuffle, table._check_share, table._audited):
+    checks = (table._check_key, table._check_shuffle, table._check_share, table._check_sealed)
+    for check in (*checks, table._check_handover, table._audited):
         check.cache_clear()
 
 

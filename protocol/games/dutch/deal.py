@@ -95,18 +95,24 @@ def check_share_message(
 
 
 def audit(
-    joint: bytes, shuffles: Sequence[ShuffleMessage], reveals: Sequence[AuditMessage]
+    joint: bytes,
+    shuffles: Sequence[ShuffleMessage],
+    reveals: Sequence[AuditMessage],
+    excused: frozenset[int] = frozenset(),
 ) -> list[Cheat]:
     """M-21: replay every shuffle from the initial deck with what its shuffler revealed;
     the first step that does not give the deck it published names its shuffler. Each
     step is checked against the deck published before it, so one cheat does not hide or
-    implicate another."""
+    implicate another, and a step of an ``excused`` seat that sent no audit (one that left,
+    M-35) is passed over without hiding the steps after it."""
     revealed = {r.seat: r for r in reveals}
     cheats: list[Cheat] = []
     before: Deck = mental.initial_deck()
     for step in shuffles:
         reveal = revealed.get(step.seat)
-        if reveal is None:
+        if reveal is None and step.seat in excused:
+            pass
+        elif reveal is None:
             cheats.append(Cheat(step.seat, CheatKind.WITHHELD, "no audit was sent"))
         elif not _replays(before, joint, reveal, step.deck):
             cheats.append(Cheat(step.seat, CheatKind.BAD_SHUFFLE, "the shuffle does not replay"))

@@ -65,23 +65,9 @@ def binding(orders: Mapping[int, Any], seats: Sequence[int]) -> bytes:
     return digest.digest()
 
 
-class DutchRules:
-    """``GameRules`` of Dutch (protocol/table/rules.py), with ``SeatDuties``,
-    ``GameFindings``, ``CarriesOver`` and ``RaceHold``."""
-
-    tag: str = "dutch"
-    game_id: int = GAME_ID
-    name: str = "Dutch"
-    backs: tuple[str, ...] = ALL_BACKS
-    worst_round: int = WORST_ROUND
-    min_seats: int = MIN_DUTCH_SEATS  # D-4: fewer left at the table end the game (P-239)
-
-    def check_backs(self, backs: Sequence[str]) -> str | None:
-        if not MIN_DUTCH_SEATS <= len(backs) <= MAX_DUTCH_SEATS:
-            return f"Dutch is played by {MIN_DUTCH_SEATS} to {MAX_DUTCH_SEATS}"  # D-4
-        return check_backs(list(backs))
-
-    # -- the fair deal's stand-in deck --------------------------------------------------
+class StandInDeck:
+    """The fair deal's stand-in deck (the module's docstring): what ``GameRules`` asks of a
+    seat's deck, for a game that deals no card of it."""
 
     def deck(self, seat: int) -> list[Card]:
         return new_deck(seat)
@@ -105,6 +91,23 @@ class DutchRules:
 
     def replay(self, record: RoundRecord, seat: int, deck: Sequence[Any]) -> str | None:
         return None  # Dutch's own audit ran in the round (M-34); no move names these cards
+
+
+class DutchRules(StandInDeck):
+    """``GameRules`` of Dutch (protocol/table/rules.py), with ``SeatDuties``,
+    ``GameFindings``, ``BodyFindings``, ``CarriesOver`` and ``RaceHold``."""
+
+    tag: str = "dutch"
+    game_id: int = GAME_ID
+    name: str = "Dutch"
+    backs: tuple[str, ...] = ALL_BACKS
+    worst_round: int = WORST_ROUND
+    min_seats: int = MIN_DUTCH_SEATS  # D-4: fewer left at the table end the game (P-239)
+
+    def check_backs(self, backs: Sequence[str]) -> str | None:
+        if not MIN_DUTCH_SEATS <= len(backs) <= MAX_DUTCH_SEATS:
+            return f"Dutch is played by {MIN_DUTCH_SEATS} to {MAX_DUTCH_SEATS}"  # D-4
+        return check_backs(list(backs))
 
     # -- the round ----------------------------------------------------------------------
 
@@ -163,6 +166,10 @@ class DutchRules:
             return None
         return min(totals, key=lambda seat: (totals[seat], seat))
 
+    def final_winner(self, totals: Mapping[int, int]) -> int | None:
+        """D-37, D-39: after the rounds chosen, the lowest total wins (``RoundsOption``)."""
+        return min(totals, key=lambda seat: (totals[seat], seat)) if totals else None
+
     def public_form(self, state: DutchTable) -> list[Any]:
         return public_form(state)
 
@@ -209,6 +216,18 @@ class DutchRules:
         to_draw = played.phase is Phase.DRAW and played.turn == state.seats.index(seat)
         return RACE_HOLD_S if to_draw else 0.0
 
+    # -- seat_farewell and BodyFindings --------------------------------------------------
+
+    def seat_farewell(self, state: DutchTable, seat: int, secrets: SeatSecrets) -> list[GameBody]:
+        if seat not in state.seats:
+            return []
+        return mind.farewell(state, state.seats.index(seat), secrets)
+
+    def refused_body(self, state: DutchTable, seat: int, reason: str) -> None:
+        """M-39: a Dutch body from a dealt seat that does not read is its sender's cheat."""
+        if seat in state.seats:
+            state.unreadable(state.seats.index(seat), reason)
+
     def findings(self, state: DutchTable) -> list[tuple[int, str]]:
         return [(state.seats[c.seat], f"{c.kind}: {c.detail}") for c in state.cheats]
 
@@ -230,6 +249,7 @@ def public_form(state: DutchTable) -> list[Any]:
         [[c.seat, c.kind.value, c.detail] for c in state.cheats],
         list(state.scores()),
         sorted(state.left),
+        sorted(state.handovers),
         state.dropped,
     ]
     played = state.round

@@ -23,9 +23,19 @@ from .cards import DutchCard
 from .deal import AuditMessage, KeyShareMessage, ShareMessage, ShuffleMessage
 from .mental import Share
 from .moves import Move, Opening
+from .seal import SealedShare
 from .state import Phase, Round, with_faces
 from .table import DutchTable, Stage
-from .wire import GAME_ID, Message, Payload, SealedShareMessage, encode
+from .wire import (
+    GAME_ID,
+    HandoverMessage,
+    Message,
+    Payload,
+    SealedShareMessage,
+    SharesMessage,
+    TokenShare,
+    encode,
+)
 
 PRIVATE_PERSON: Final = b"dutch-private-v1"
 
@@ -95,30 +105,35 @@ def duties(table: DutchTable, me: int, secrets: SeatSecrets) -> list[GameBody]:
         seed = shuffle_seed(secrets)
         permutation, masks = mental.permutation_from(seed), mental.masks_from(seed)
         return [_body(number, AuditMessage(me, permutation, masks))]
-    owed = [
-        _remembered(
-            secrets,
-            ("share", token),
-            lambda token=token: _body(  # type: ignore[misc]
-                number, ShareMessage(me, token, None, _share(table, secrets, token))
-            ),
+    tokens = tuple(sorted(t for t in table.wanted() if me not in table.shares.get(t, {})))
+    owed = []
+    if tokens:
+        owed.append(
+            _remembered(secrets, ("shares", tokens), lambda: _shares(table, me, secrets, tokens))
         )
-        for token in table.wanted()
-        if me not in table.shares.get(token, {})
-    ]
     for grant in table.owed_sealed(me):
         assert grant.seat is not None
-        key = secrets.node_key(table.seats[grant.seat])
-        if key is None:
-            continue  # not heard from yet: its key comes with its first event
         owed.append(
             _remembered(
                 secrets,
                 ("sealed", grant.token, grant.seat),
-                lambda grant=grant, key=key: _sealed(table, me, secrets, grant, key),  # type: ignore[misc]
+                lambda grant=grant: _sealed(table, me, secrets, grant),  # type: ignore[misc]
             )
         )
     return owed
+
+
+def _shares(table: DutchTable, me: int, secrets: SeatSecrets, tokens: tuple[int, ...]) -> GameBody:
+    """M-31, M-40: this seat's shares of the cards wanted, to all: one SHARE, or one SHARES."""
+    if len(tokens) == 1:
+        return _body(
+            secrets.round, ShareMessage(me, tokens[0], None, _share(table, secrets, tokens[0]))
+        )
+    items = []
+    for token in tokens:
+        share = _share(table, secrets, token)
+        items.append(TokenShare(token, share.point, share.proof))
+    return _body(secrets.round, SharesMessage(me, tuple(items)))
 
 
 def _shuffled(table: DutchTable, me: int, secrets: SeatSecrets) -> GameBody:
@@ -128,12 +143,17 @@ def _shuffled(table: DutchTable, me: int, secrets: SeatSecrets) -> GameBody:
     return _body(secrets.round, ShuffleMessage(me, step.deck))
 
 
-def _sealed(
-    table: DutchTable, me: int, secrets: SeatSecrets, grant: Opening, key: bytes
-) -> GameBody:
+def _sealed(table: DutchTable, me: int, secrets: SeatSecrets, grant: Opening) -> GameBody:
+    """M-25: this seat's share of the granted card, encrypted to its recipient's round key."""
     assert grant.seat is not None
-    share = _share(table, secrets, grant.token)
-    sealed = seal.seal_share(share, key, seal_seed(secrets, grant.token, grant.seat))
+    context = mental.opening_context(table.binding, secrets.round, grant.token)
+    sealed = seal.seal_share(
+        key_secret(secrets),
+        table.deck()[grant.token],
+        table.publics[grant.seat],
+        context,
+        seal_seed(secrets, grant.token, grant.seat),
+    )
     return _body(secrets.round, SealedShareMessage(me, grant.token, grant.seat, sealed))
 
 
@@ -147,7 +167,7 @@ def faces(table: DutchTable, me: int, secrets: SeatSecrets) -> dict[int, DutchCa
         if grant.seat != me or grant.token in known:
             continue
         sealed = table.sealed.get((grant.token, me), {})
-        if len(sealed) < table.players - 1:
+        if any(s not in sealed for s in _sealers(table, me)):
             continue
         code = _open(table, me, secrets, grant.token, sealed)
         if code is not None:
@@ -155,22 +175,35 @@ def faces(table: DutchTable, me: int, secrets: SeatSecrets) -> dict[int, DutchCa
     return known
 
 
+def _sealers(table: DutchTable, me: int) -> list[int]:
+    """The seats whose sealed share ``me`` needs: every other seat but one that handed its
+    shares over (M-37)."""
+    return [s for s in range(table.players) if s != me and s not in table.handovers]
+
+
 def _open(
-    table: DutchTable, me: int, secrets: SeatSecrets, token: int, sealed: dict[int, bytes]
+    table: DutchTable, me: int, secrets: SeatSecrets, token: int, sealed: dict[int, SealedShare]
 ) -> int | None:
-    card = table.deck()[token]
-    context = mental.opening_context(table.binding, secrets.round, token)
+    """M-26: every other seat's share, unsealed (each was checked on arrival) or from its
+    handover (M-37), and this seat's own."""
     points = []
     for seat in range(table.players):
         if seat == me:
             points.append(_share(table, secrets, token).point)
-            continue
-        share = seal.open_share(sealed[seat], secrets.curve_public, secrets.curve_secret)
-        if share is None or not mental.check_share(table.publics[seat], card, share, context):
-            secrets.memo.setdefault("false", set()).add((seat, token))  # M-26: ours to see
-            return None
-        points.append(share.point)
-    return mental.open_card(card, points)
+        elif seat in table.handovers:
+            points.append(table.handovers[seat][token])
+        else:
+            points.append(seal.unseal(key_secret(secrets), sealed[seat]))
+    return mental.open_card(table.deck()[token], points)
+
+
+def farewell(table: DutchTable, me: int, secrets: SeatSecrets) -> list[GameBody]:
+    """M-37: what Dutch seat ``me`` sends before its goodbye while the round's cards are
+    in play: its share of every card, so that the round goes on without it."""
+    if table.stage not in (Stage.PLAY, Stage.REVEAL) or me in table.left:
+        return []
+    shares = tuple(_share(table, secrets, token) for token in range(len(table.deck())))
+    return [_body(secrets.round, HandoverMessage(me, shares))]
 
 
 def known_round(table: DutchTable, me: int, secrets: SeatSecrets) -> Round | None:

@@ -1,78 +1,92 @@
-"""A decryption share for one player only, sealed to that player's node key (M-25 to M-27).
+"""A decryption share for one player only, encrypted to that player's round key with a proof
+every node checks (spec/dutch-deal.md M-25, M-26).
 
-Table events reach every member, so a share meant for one seat travels inside a libsodium
-sealed box to the X25519 key of the recipient's Ed25519 node key: the ephemeral public key,
-then ``crypto_box`` of the share under the nonce BLAKE2b-192(ephemeral key || recipient
-key). That is exactly the layout of ``crypto_box_seal``, so the recipient opens it with
-``crypto_box_seal_open``. Only the ephemeral key pair differs: libsodium draws it from its
-own generator, here it comes from a 32-byte seed handed in (pure, and fixed vectors), hashed
-with the recipient and the share so that a seed used twice repeats a box, never a nonce
-with another message.
+Table events reach every member, so a share ``d = x c1`` meant for seat ``p`` travels as
+ElGamal on the group to p's public key ``Y_p`` (M-7): ``A = a G``, ``B = d + a Y_p``. Only
+p, who knows ``x_p``, gets ``d = B - x_p A``. The sender proves, to anyone, that one pair
+``(x, a)`` gives its own key ``Y = x G``, ``A = a G`` and ``B = x c1 + a Y_p``: a sigma
+protocol for a linear relation (Chaum-Pedersen's, with two secrets), made non-interactive
+by Fiat-Shamir. So a false share is caught the moment it arrives, on every node, and names
+its sender, while nobody but p learns it. The nonces and the mask ``a`` are derived from the
+prover's secrets and the transcript: the same inputs give the same bytes (the vectors).
 """
 
 from __future__ import annotations
 
-from hashlib import blake2b
+from dataclasses import dataclass
 from typing import Final
 
-from nacl import bindings as sodium
-from nacl.exceptions import CryptoError
+from . import group
+from .group import GENERATOR, GroupError, canonical_scalar, hash_to_scalar, valid_point
+from .mental import NONCE_PERSON, Masked, public_key
 
-from ...auth import curve_public_of
-from .group import POINT_BYTES, SCALAR_BYTES, canonical_scalar, valid_point
-from .mental import DEAL_SEED_BYTES, Proof, Share
-from .wire import SEALED_SHARE_BYTES
-
-SEAL_PERSON: Final = b"dutch-seal-v1"
-NONCE_BYTES: Final = sodium.crypto_box_NONCEBYTES
-SHARE_BYTES: Final = POINT_BYTES + 2 * SCALAR_BYTES  # d, then the proof's e and s
-assert sodium.crypto_box_SEALBYTES + SHARE_BYTES == SEALED_SHARE_BYTES
+SEAL_PERSON: Final = b"dutch-seal-v1"  # the mask a, from the seal's seed (M-36)
+SEALED_PERSON: Final = b"dutch-sealed-v1"  # the proof's challenge
 
 
-def share_bytes(share: Share) -> bytes:
-    """M-25: the sealed plaintext: the share's point, then its proof's e and s."""
-    return share.point + share.proof.e + share.proof.s
+@dataclass(frozen=True, slots=True)
+class SealProof:
+    """M-25: the challenge ``e`` and the responses for ``x`` and ``a`` (three scalars)."""
+
+    e: bytes
+    s1: bytes
+    s2: bytes
 
 
-def share_from_bytes(plain: bytes) -> Share | None:
-    """The share ``plain`` holds, or None unless a point of the group and canonical scalars."""
-    if len(plain) != SHARE_BYTES:
-        return None
-    point, e, s = plain[:POINT_BYTES], plain[POINT_BYTES:64], plain[64:]
-    if not (valid_point(point) and canonical_scalar(e) and canonical_scalar(s)):
-        return None
-    return Share(point, Proof(e, s))
+@dataclass(frozen=True, slots=True)
+class SealedShare:
+    """M-25: a decryption share encrypted to one seat's round key, ``(A, B)``, with its proof."""
+
+    a: bytes
+    b: bytes
+    proof: SealProof
 
 
-def recipient_key(node_key: bytes) -> bytes:
-    """The X25519 key a share is sealed to: the one that goes with the Ed25519 node key."""
+def _challenge(context: bytes, *points: bytes) -> bytes:
+    """M-25: the hash of the context, then G, Y, Y_p, c1, A, B, T1, T2, T3."""
+    return hash_to_scalar(SEALED_PERSON, context, GENERATOR, *points)
+
+
+def seal_share(
+    secret: bytes, card: Masked, recipient: bytes, context: bytes, seed: bytes
+) -> SealedShare:
+    """M-25: this player's share of ``card`` (``secret`` is its key, M-5) encrypted to the
+    public key ``recipient``, with the mask drawn from ``seed`` (32 bytes, M-36)."""
+    mask = hash_to_scalar(SEAL_PERSON, b"mask", context, recipient, key=seed)
+    point = group.times(secret, card.c1)
+    a = group.times_base(mask)
+    b = group.add(point, group.times(mask, recipient))
+    k1 = hash_to_scalar(NONCE_PERSON, b"sealed", context, card.c1, recipient, key=secret)
+    k2 = hash_to_scalar(NONCE_PERSON, b"sealed", context, card.c1, recipient, key=mask)
+    t1, t2 = group.times_base(k1), group.times_base(k2)
+    t3 = group.add(group.times(k1, card.c1), group.times(k2, recipient))
+    e = _challenge(context, public_key(secret), recipient, card.c1, a, b, t1, t2, t3)
+    s1 = group.scalar_add(k1, group.scalar_mul(e, secret))
+    s2 = group.scalar_add(k2, group.scalar_mul(e, mask))
+    return SealedShare(a, b, SealProof(e, s1, s2))
+
+
+def check_sealed(
+    public: bytes, recipient: bytes, card: Masked, sealed: SealedShare, context: bytes
+) -> bool:
+    """M-26: T1 = s1 G - e Y, T2 = s2 G - e A, T3 = s1 c1 + s2 Y_p - e B, and ``e`` is the
+    hash of the transcript; every point passes M-2 and every scalar M-1."""
+    proof = sealed.proof
+    if not all(valid_point(p) for p in (public, recipient, card.c1, sealed.a, sealed.b)):
+        return False
+    if not all(canonical_scalar(s) for s in (proof.e, proof.s1, proof.s2)):
+        return False
     try:
-        return curve_public_of(node_key)
-    except (CryptoError, TypeError, ValueError) as exc:
-        raise ValueError(f"not an Ed25519 node key: {exc}") from exc
+        t1 = group.sub(group.times_base(proof.s1), group.times(proof.e, public))
+        t2 = group.sub(group.times_base(proof.s2), group.times(proof.e, sealed.a))
+        both = group.add(group.times(proof.s1, card.c1), group.times(proof.s2, recipient))
+        t3 = group.sub(both, group.times(proof.e, sealed.b))
+    except GroupError:
+        return False
+    transcript = (public, recipient, card.c1, sealed.a, sealed.b, t1, t2, t3)
+    return _challenge(context, *transcript) == proof.e
 
 
-def seal_share(share: Share, node_key: bytes, seed: bytes) -> bytes:
-    """M-25: ``share`` sealed to the node whose Ed25519 public key is ``node_key``, the
-    ephemeral key made from ``seed`` (32 random bytes, fresh for each share)."""
-    if len(seed) != DEAL_SEED_BYTES:
-        raise ValueError(f"a seal seed is {DEAL_SEED_BYTES} bytes, not {len(seed)}")
-    plain, to = share_bytes(share), recipient_key(node_key)
-    ephemeral_seed = blake2b(to + plain, digest_size=32, key=seed, person=SEAL_PERSON).digest()
-    public, secret = sodium.crypto_box_seed_keypair(ephemeral_seed)
-    nonce = blake2b(public + to, digest_size=NONCE_BYTES).digest()
-    sealed = bytes(public) + bytes(sodium.crypto_box(plain, nonce, to, secret))
-    assert len(sealed) == SEALED_SHARE_BYTES
-    return sealed
-
-
-def open_share(sealed: bytes, curve_public: bytes, curve_secret: bytes) -> Share | None:
-    """M-26: the share sealed to the X25519 key pair given (the node key's, ``Signer``'s
-    ``curve_public`` and ``curve_secret()``), or None when it does not open to a share."""
-    if len(sealed) != SEALED_SHARE_BYTES:
-        return None
-    try:
-        plain = bytes(sodium.crypto_box_seal_open(sealed, curve_public, curve_secret))
-    except (CryptoError, TypeError, ValueError):
-        return None
-    return share_from_bytes(plain)
+def unseal(secret: bytes, sealed: SealedShare) -> bytes:
+    """M-26: the share's point, for the recipient whose key is ``secret``: B - x_p A."""
+    return group.sub(sealed.b, group.times(secret, sealed.a))

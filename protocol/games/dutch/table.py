@@ -18,7 +18,7 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import Final
 
-from . import mental, scoring
+from . import mental, scoring, seal
 from . import rules as dutch_rules
 from .cards import DutchCard
 from .deal import (
@@ -29,6 +29,7 @@ from .deal import (
     ShareMessage,
     ShuffleMessage,
     audit,
+    check_handover,
     check_key_message,
     check_share_message,
     check_shuffle_message,
@@ -36,8 +37,9 @@ from .deal import (
 from .mental import Deck, Masked
 from .moves import Leave, Move, Opening, Reason
 from .scoring import RoundScore
+from .seal import SealedShare
 from .state import Ending, Phase, Round, deal, with_faces
-from .wire import HandoverMessage, Message, SealedShareMessage
+from .wire import HandoverMessage, Message, SealedShareMessage, SharesMessage
 
 BINDING_BYTES: Final = 16  # what stands for the table's epoch in every proof's context (M-29)
 CHECKS_KEPT: Final = 4096  # checks remembered: a node applies a body again for its optimistic game
@@ -51,9 +53,37 @@ _check_shuffle = lru_cache(maxsize=CHECKS_KEPT)(check_shuffle_message)
 
 @lru_cache(maxsize=64)
 def _audited(
-    joint: bytes, shuffles: tuple[ShuffleMessage, ...], audits: tuple[AuditMessage, ...]
+    joint: bytes,
+    shuffles: tuple[ShuffleMessage, ...],
+    audits: tuple[AuditMessage, ...],
+    excused: frozenset[int],
 ) -> tuple[Cheat, ...]:
-    return tuple(audit(joint, shuffles, audits))
+    return tuple(audit(joint, shuffles, audits, excused))
+
+
+@lru_cache(maxsize=64)
+def _check_handover(
+    message: HandoverMessage, publics: tuple[bytes, ...], deck: Deck, binding: bytes, number: int
+) -> Cheat | None:
+    return check_handover(message.seat, message.shares, publics, deck, binding, number)
+
+
+@lru_cache(maxsize=CHECKS_KEPT)
+def _check_sealed(
+    message: SealedShareMessage,
+    public: bytes,
+    recipient: bytes,
+    card: Masked,
+    binding: bytes,
+    number: int,
+) -> Cheat | None:
+    """M-26: a sealed share whose proof fails is its sender's cheat, found on every node."""
+    context = mental.opening_context(binding, number, message.token)
+    if seal.check_sealed(public, recipient, card, message.sealed, context):
+        return None
+    return Cheat(
+        message.seat, CheatKind.BAD_SHARE, f"the sealed share of card {message.token} is false"
+    )
 
 
 @lru_cache(maxsize=CHECKS_KEPT)
@@ -110,13 +140,14 @@ class DutchTable:
     shuffles: list[ShuffleMessage] = field(default_factory=list)
     round: Round | None = None
     shares: dict[int, dict[int, bytes]] = field(default_factory=dict)  # token -> seat -> d
-    sealed: dict[tuple[int, int], dict[int, bytes]] = field(default_factory=dict)
+    sealed: dict[tuple[int, int], dict[int, SealedShare]] = field(default_factory=dict)
     grants: list[Opening] = field(default_factory=list)  # private openings, in order
     queue: list[tuple[int, Move]] = field(default_factory=list)  # moves waiting for a card
     audits: dict[int, AuditMessage] = field(default_factory=dict)
     cheats: list[Cheat] = field(default_factory=list)
     score: RoundScore | None = None
     left: frozenset[int] = frozenset()
+    handovers: dict[int, tuple[bytes, ...]] = field(default_factory=dict)  # seat -> 54 d
     dropped: int = 0  # moves that waited for a card, then were refused at their turn
     # The latest moves taken, for the screens only: no digest or rule reads them.
     played: list[Played] = field(default_factory=list)
@@ -141,6 +172,7 @@ class DutchTable:
             audits=dict(self.audits),
             cheats=list(self.cheats),
             played=list(self.played),
+            handovers=dict(self.handovers),
         )
 
     def wanted(self) -> tuple[int, ...]:
@@ -165,6 +197,7 @@ class DutchTable:
             for grant in self.grants
             if grant.seat is not None
             and grant.seat != seat
+            and grant.seat not in self.left
             and seat not in self.sealed.get((grant.token, grant.seat), {})
         ]
 
@@ -180,14 +213,23 @@ class DutchTable:
         if isinstance(message, ShuffleMessage):
             return self._shuffle(message)
         if isinstance(message, ShareMessage):
-            return self._share(message, round_number)
+            return self._take_shares(message.seat, (message,), round_number)
         if isinstance(message, SealedShareMessage):
-            return self._sealed(message)
+            return self._sealed(message, round_number)
         if isinstance(message, AuditMessage):
             return self._audit(message)
         if isinstance(message, HandoverMessage):
-            return Refused("no_handover")  # a leaver's handover is not taken (M-35)
+            return self._handover(message, round_number)
+        if isinstance(message, SharesMessage):
+            return self._take_shares(message.seat, message.messages(), round_number)
         return self._move(seat, message)
+
+    def unreadable(self, seat: int, reason: str) -> None:
+        """M-39: a body of Dutch seat ``seat`` that the wire refuses (M-23), at its place in
+        the order: a cheat by its sender while the round is not done."""
+        if self.stage is not Stage.DONE:
+            detail = f"a body that does not read: {reason}"
+            self.cheats.append(Cheat(seat, CheatKind.BAD_MESSAGE, detail))
 
     def _cheat(self, cheat: Cheat) -> Refused:
         self.cheats.append(cheat)
@@ -221,27 +263,41 @@ class DutchTable:
             self.stage = Stage.PLAY
         return None
 
-    def _share(self, message: ShareMessage, round_number: int) -> Refused | None:
-        if message.token not in self.wanted():
+    def _take_shares(
+        self, seat: int, shares: tuple[ShareMessage, ...], round_number: int
+    ) -> Refused | None:
+        """M-31, M-40: shares of cards opened to all, each checked as M-14; all or none."""
+        wanted = self.wanted()
+        if any(m.token not in wanted for m in shares):
             return Refused("not_wanted")  # M-19: no share of a card not being opened to all
-        held = self.shares.setdefault(message.token, {})
-        if message.seat in held:
+        if seat in self.handovers or any(seat in self.shares.get(m.token, {}) for m in shares):
             return Refused("already_shared")
         publics = tuple(self.publics[s] for s in range(self.players))
-        card = self.deck()[message.token]
-        cheat = _check_share(message, publics, card, self.binding, round_number)
-        if cheat is not None:
-            return self._cheat(cheat)
-        held[message.seat] = message.share.point
-        self._advance()
+        for message in shares:
+            card = self.deck()[message.token]
+            cheat = _check_share(message, publics, card, self.binding, round_number)
+            if cheat is not None:
+                return self._cheat(cheat)
+        complete = False
+        for message in shares:
+            held = self.shares.setdefault(message.token, {})
+            held[seat] = message.share.point
+            complete |= len(held) + len(self.handovers) >= self.players
+        if complete:
+            self._advance()  # a card's last share: it opens, and what waited for it goes on
         return None
 
-    def _sealed(self, message: SealedShareMessage) -> Refused | None:
+    def _sealed(self, message: SealedShareMessage, round_number: int) -> Refused | None:
         if Opening(message.token, message.to) not in self.grants:
             return Refused("not_granted")  # M-19: only to the player the rules open it to
         held = self.sealed.setdefault((message.token, message.to), {})
-        if message.seat in held:
+        if message.seat in held or message.seat in self.handovers:
             return Refused("already_shared")
+        public, recipient = self.publics[message.seat], self.publics[message.to]
+        card = self.deck()[message.token]
+        cheat = _check_sealed(message, public, recipient, card, self.binding, round_number)
+        if cheat is not None:
+            return self._cheat(cheat)
         held[message.seat] = message.sealed
         return None
 
@@ -260,9 +316,8 @@ class DutchTable:
         if any(s not in self.audits for s in range(self.players) if s not in self.left):
             return
         assert self.joint is not None
-        shuffles = [m for m in self.shuffles if m.seat not in self.left or m.seat in self.audits]
         audits = tuple(self.audits[seat] for seat in sorted(self.audits))
-        self.cheats += _audited(self.joint, tuple(shuffles), audits)
+        self.cheats += _audited(self.joint, tuple(self.shuffles), audits, self.left)
         self.stage = Stage.DONE
 
     # -- the moves ----------------------------------------------------------------------
@@ -309,7 +364,7 @@ class DutchTable:
         assert self.round is not None
         opened: dict[int, DutchCard] = {}
         for token in self.wanted():
-            held = self.shares.get(token, {})
+            held = self.shares_of(token)
             if len(held) < self.players:
                 return False
             code = mental.open_card(self.deck()[token], [held[s] for s in range(self.players)])
@@ -350,9 +405,53 @@ class DutchTable:
 
     # -- leaving ------------------------------------------------------------------------
 
+    def shares_of(self, token: int) -> dict[int, bytes]:
+        """Every share of ``token`` sent to all so far, a leaver's from its HANDOVER (M-37)."""
+        held = {seat: points[token] for seat, points in self.handovers.items()}
+        held.update(self.shares.get(token, {}))
+        return held
+
+    def _handover(self, message: HandoverMessage, round_number: int) -> Refused | None:
+        """M-37, M-38: a leaver's shares of every card, checked; the seat leaves the round
+        here, its cards stay and count (D-36), and its shares are taken from the handover."""
+        if self.stage not in (Stage.PLAY, Stage.REVEAL):
+            return Refused("not_play_time")
+        if message.seat in self.left:
+            return Refused("already_left")
+        publics = tuple(self.publics[s] for s in range(self.players))
+        cheat = _check_handover(message, publics, self.deck(), self.binding, round_number)
+        if cheat is not None:
+            return self._cheat(cheat)
+        self.handovers[message.seat] = tuple(share.point for share in message.shares)
+        self.left = self.left | {message.seat}
+        if self.stage is Stage.PLAY:
+            self._left_in_play(message.seat)
+        else:
+            self._advance()
+        return None
+
+    def _left_in_play(self, seat: int) -> None:
+        """D-36 in the order: the rules' Leave, behind any move waiting for its card, or
+        waiting itself for the drawn card it turns face up (M-31)."""
+        assert self.round is not None
+        if not self.queue:
+            outcome = dutch_rules.apply(self.round, seat, Leave())
+            if outcome.refusal is None:
+                self.round = outcome.state
+                if self.round.phase is Phase.OVER:
+                    self._over()
+            elif outcome.refusal.reason is not Reason.FACE_NOT_OPEN:
+                return
+            else:
+                self.queue.append((seat, Leave()))
+        else:
+            self.queue.append((seat, Leave()))
+        self._advance()
+
     def leave(self, seat: int) -> None:
-        """A player left or was removed (M-35): with no handover taken, a round still being
-        dealt, played or revealed ends unscored; in the audit it owes nothing more."""
+        """A player left or was removed (M-28, M-35): after its HANDOVER, nothing more; with
+        none, a round still being dealt, played or revealed ends unscored; in the audit it
+        owes nothing more."""
         if self.stage is Stage.DONE or seat in self.left:
             return
         self.left = self.left | {seat}

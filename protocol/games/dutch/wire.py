@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
+from itertools import pairwise
 from typing import Final, NoReturn
 
 import msgpack
@@ -39,10 +40,10 @@ from .moves import (
     Swap,
     Throw,
 )
+from .seal import SealedShare, SealProof
 from .state import MAX_DUTCH_SEATS
 
 GAME_ID: Final = 2  # Dutch's id in a GAME body (M-22); 1 stays Dutch Blitz's
-SEALED_SHARE_BYTES: Final = 144  # an ephemeral key, a MAC and a share (M-25)
 MAX_SLOT: Final = CARDS_IN_DECK - 1  # a hand never holds more cards than the deck
 MAX_PAYLOAD_DEPTH: Final = 4  # payload > handover's shares > one share > its proof
 
@@ -83,6 +84,7 @@ class MessageKind(IntEnum):
     SEALED_SHARE = 4
     AUDIT = 5
     HANDOVER = 6
+    SHARES = 7
     INITIAL_PEEK = 10
     DRAW = 11
     DISCARD = 12
@@ -97,12 +99,13 @@ class MessageKind(IntEnum):
 
 @dataclass(frozen=True, slots=True)
 class SealedShareMessage:
-    """M-19, M-25: a decryption share for seat ``to`` alone, sealed to that seat's node key."""
+    """M-19, M-25: a decryption share for seat ``to`` alone, encrypted to that seat's round
+    key, with a proof every node checks."""
 
     seat: int
     token: int
     to: int
-    sealed: bytes
+    sealed: SealedShare
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +117,29 @@ class HandoverMessage:
     shares: tuple[Share, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class TokenShare:
+    """One share of a SHARES message: the token, the share's point and its proof."""
+
+    token: int
+    point: bytes
+    proof: Proof
+
+
+@dataclass(frozen=True, slots=True)
+class SharesMessage:
+    """M-40: several shares opened to all, sent at once by one seat, tokens increasing."""
+
+    seat: int
+    entries: tuple[TokenShare, ...]
+
+    def messages(self) -> tuple[ShareMessage, ...]:
+        return tuple(
+            ShareMessage(self.seat, item.token, None, Share(item.point, item.proof))
+            for item in self.entries
+        )
+
+
 Message = (
     KeyShareMessage
     | ShuffleMessage
@@ -121,6 +147,7 @@ Message = (
     | SealedShareMessage
     | AuditMessage
     | HandoverMessage
+    | SharesMessage
     | Move
 )
 
@@ -172,15 +199,6 @@ class Scalar:
         return self.load(value, where)
 
 
-@dataclass(frozen=True, slots=True)
-class Sealed:
-    def load(self, value: object, where: str) -> bytes:
-        return _bin(value, SEALED_SHARE_BYTES, where)
-
-    def dump(self, value: object, where: str) -> bytes:
-        return self.load(value, where)
-
-
 # -- whole-message rules -----------------------------------------------------------------
 
 
@@ -188,6 +206,13 @@ def _check_permutation(message: object) -> None:
     assert isinstance(message, AuditMessage)
     if sorted(message.permutation) != list(range(CARDS_IN_DECK)):
         _refuse(WireRefusal.BAD_PERMUTATION, "permutation", "not each position once")
+
+
+def _check_shares(message: object) -> None:
+    assert isinstance(message, SharesMessage)
+    tokens = [item.token for item in message.entries]
+    if any(a >= b for a, b in pairwise(tokens)):
+        _refuse(WireRefusal.BAD_FIELD, "entries", "tokens not in increasing order (M-40)")
 
 
 def _check_sealed(message: object) -> None:
@@ -231,9 +256,12 @@ SLOT = Int(0, MAX_SLOT)
 POINT, SCALAR = Point(), Scalar()
 PROOF = Record(Proof, (("e", SCALAR), ("s", SCALAR)))
 SHARE = Record(Share, (("point", POINT), ("proof", PROOF)))
+SEAL_PROOF = Record(SealProof, (("e", SCALAR), ("s1", SCALAR), ("s2", SCALAR)))
+SEALED = Record(SealedShare, (("a", POINT), ("b", POINT), ("proof", SEAL_PROOF)))
 MASKED = Record(Masked, (("c1", POINT), ("c2", POINT)))
 SPOT = Record(Spot, (("seat", SEAT), ("slot", SLOT)))
 ROUND = Int(0, MAX_ROUND)
+TOKEN_SHARE = Record(TokenShare, (("token", TOKEN), ("point", POINT), ("proof", PROOF)))
 _OPEN_SHARE = Record(_OpenShareFields, (("seat", SEAT), ("token", TOKEN), ("share", SHARE)))
 
 
@@ -249,7 +277,7 @@ MESSAGES: dict[MessageKind, Record | OpenShare] = {
     MessageKind.SHARE: OpenShare(_OPEN_SHARE),
     MessageKind.SEALED_SHARE: Record(
         SealedShareMessage,
-        (("seat", SEAT), ("token", TOKEN), ("to", SEAT), ("sealed", Sealed())),
+        (("seat", SEAT), ("token", TOKEN), ("to", SEAT), ("sealed", SEALED)),
         _check_sealed,
     ),
     MessageKind.AUDIT: Record(
@@ -263,6 +291,14 @@ MESSAGES: dict[MessageKind, Record | OpenShare] = {
     ),
     MessageKind.HANDOVER: _message(
         HandoverMessage, ("seat", SEAT), ("shares", ListOf(SHARE, CARDS_IN_DECK, CARDS_IN_DECK))
+    ),
+    MessageKind.SHARES: Record(
+        SharesMessage,
+        (
+            ("seat", SEAT),
+            ("entries", ListOf(TOKEN_SHARE, 2, CARDS_IN_DECK)),
+        ),
+        _check_shares,
     ),
     MessageKind.INITIAL_PEEK: _message(InitialPeek, ("first", SLOT), ("second", SLOT)),
     MessageKind.DRAW: _message(Draw),
@@ -283,7 +319,7 @@ KIND_OF: dict[object, MessageKind] = {
 # The parser's own bounds: no declared length can make it allocate more than these.
 _UNPACKER_LIMITS = {
     "max_buffer_size": MAX_GAME_PAYLOAD,
-    "max_bin_len": SEALED_SHARE_BYTES,  # the longest bin
+    "max_bin_len": POINT_BYTES,  # the longest bin: a point or a scalar
     "max_str_len": 0,  # no message has a str
     "max_array_len": CARDS_IN_DECK,  # the longest list
     "max_map_len": 0,

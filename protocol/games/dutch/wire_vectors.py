@@ -4,9 +4,10 @@
 * ``valid``: a ``payload`` written as JSON and its one encoding, ``bytes`` (hex).
 * ``invalid``: ``bytes`` a receiver must refuse, and the ``reason`` code it must give.
 * ``unencodable``: a ``payload`` a sender must refuse to encode, and the ``reason``.
-* ``seals``: a share (``point``, ``e``, ``s``) sealed with ``seed`` to the node whose Ed25519
-  key comes from ``node_seed``: the ``sealed`` bytes; that node opens them to the share, and
-  the node of ``other_seed`` opens nothing (M-25, M-26).
+* ``seals``: seat 0's share of the card whose ``c1`` is given (``token`` in the deck of
+  ``round``), its key from ``key_seed`` (M-5), encrypted with ``seed`` to the key of
+  ``to_seed``: ``a``, ``b`` and the proof's ``e``, ``s1``, ``s2``; the proof holds, the
+  recipient unseals the share ``point``, and a changed ``b`` fails (M-25, M-26).
 
 In JSON a message is an object with its class name in ``type``; bytes are hex; a missing
 ``to`` is null; a tuple is an array.
@@ -19,14 +20,12 @@ from dataclasses import fields, is_dataclass
 from functools import partial
 from typing import Any, get_args, get_type_hints
 
-from ...auth import Signer
 from ...conformance_case import Case
-from . import deal, mental, moves, seal, wire
-from .mental import Proof, Share
+from . import deal, group, mental, moves, seal, wire
 
 _CLASSES: dict[str, type] = {
     cls.__name__: cls
-    for module in (deal, mental, moves, wire)
+    for module in (deal, mental, moves, seal, wire)
     for cls in vars(module).values()
     if isinstance(cls, type) and is_dataclass(cls) and cls.__module__ == module.__name__
 }
@@ -82,18 +81,27 @@ def _unencodable(vector: Mapping[str, Any]) -> str | None:
 
 
 def _seal(vector: Mapping[str, Any]) -> str | None:
-    share = Share(
-        bytes.fromhex(vector["point"]),
-        Proof(bytes.fromhex(vector["e"]), bytes.fromhex(vector["s"])),
+    secret, to_secret = (
+        mental.key_secret(bytes.fromhex(vector[k])) for k in ("key_seed", "to_seed")
     )
-    node, other = (Signer(bytes.fromhex(vector[k])) for k in ("node_seed", "other_seed"))
-    sealed = seal.seal_share(share, node.public_key, bytes.fromhex(vector["seed"]))
-    if sealed.hex() != vector["sealed"]:
+    recipient = mental.public_key(to_secret)
+    card = mental.Masked(bytes.fromhex(vector["c1"]), group.IDENTITY)
+    context = mental.opening_context(
+        bytes.fromhex(vector["table"]), vector["round"], vector["token"]
+    )
+    sealed = seal.seal_share(secret, card, recipient, context, bytes.fromhex(vector["seed"]))
+    proof = sealed.proof
+    made = (sealed.a, sealed.b, proof.e, proof.s1, proof.s2)
+    if tuple(v.hex() for v in made) != tuple(vector[k] for k in ("a", "b", "e", "s1", "s2")):
         return "sealed to other bytes"
-    if seal.open_share(sealed, node.curve_public, node.curve_secret()) != share:
-        return "the recipient does not open it"
-    if seal.open_share(sealed, other.curve_public, other.curve_secret()) is not None:
-        return "another node opens it"
+    public = mental.public_key(secret)
+    if not seal.check_sealed(public, recipient, card, sealed, context):
+        return "its proof does not hold"
+    if seal.unseal(to_secret, sealed).hex() != vector["point"]:
+        return "the recipient does not unseal the share"
+    changed = seal.SealedShare(sealed.a, sealed.a, proof)
+    if seal.check_sealed(public, recipient, card, changed, context):
+        return "a changed share passes"
     return None
 
 

@@ -3,7 +3,7 @@
     python -m tests.games.dutch.export_wire_vectors            # from the repository root
 
 The bytes are packed here with msgpack directly, as the grammar of M-22 words them, and the
-sealed box with libsodium's bindings as M-25 words it, apart from wire.py and seal.py on
+sealed share with libsodium's bindings as M-25 words it, apart from wire.py and seal.py on
 purpose; test_wire_vectors checks that the committed file is what this writes and that the
 implementation passes it. Points, proofs and decks come from the deal's code, which
 spec/vectors/dutch_deal.json checks on its own.
@@ -67,6 +67,15 @@ def share_json(share: Share) -> dict[str, Any]:
     }
 
 
+def token_share_json(token: int, share: Share) -> dict[str, Any]:
+    proof = proof_json(share.proof.e, share.proof.s)
+    return {"type": "TokenShare", "token": token, "point": share.point.hex(), "proof": proof}
+
+
+def token_share_wire(token: int, share: Share) -> list[Any]:
+    return [token, share.point, [share.proof.e, share.proof.s]]
+
+
 def payload(message: dict[str, Any]) -> dict[str, Any]:
     return {"type": "Payload", "round": ROUND, "message": message}
 
@@ -74,7 +83,7 @@ def payload(message: dict[str, Any]) -> dict[str, Any]:
 def valid(r: Round) -> list[dict[str, Any]]:
     sh = r.share
     wire_share = [sh.point, [sh.proof.e, sh.proof.s]]
-    sealed = bytes(range(144))
+    sealed = sealed_share(r, 5, bytes([7]) * 32, bytes([9]) * 32)
     deck = [[c.c1, c.c2] for c in r.deck]
     cases: list[tuple[str, str, dict[str, Any], bytes]] = [
         (
@@ -105,10 +114,26 @@ def valid(r: Round) -> list[dict[str, Any]]:
             pack(3, ROUND, 0, 5, wire_share),
         ),
         (
+            "M-40",
+            "shares-to-all",
+            {
+                "type": "SharesMessage",
+                "seat": 0,
+                "entries": [token_share_json(t, r.share_of(t)) for t in (5, 9)],
+            },
+            pack(7, ROUND, 0, [token_share_wire(t, r.share_of(t)) for t in (5, 9)]),
+        ),
+        (
             "M-24",
             "sealed-share",
-            {"type": "SealedShareMessage", "seat": 0, "token": 5, "to": 2, "sealed": sealed.hex()},
-            pack(4, ROUND, 0, 5, 2, sealed),
+            {
+                "type": "SealedShareMessage",
+                "seat": 0,
+                "token": 5,
+                "to": 2,
+                "sealed": sealed_json(sealed),
+            },
+            pack(4, ROUND, 0, 5, 2, sealed_wire(sealed)),
         ),
         (
             "M-20",
@@ -166,13 +191,14 @@ def invalid(r: Round) -> list[dict[str, Any]]:
     proof = [sh.proof.e, sh.proof.s]
     deck = [[c.c1, c.c2] for c in r.deck]
     masks = list(r.masks)
+    box = sealed_share(r, 5, bytes([7]) * 32, bytes([9]) * 32)
     cases: list[tuple[str, str, bytes, str]] = [
         ("M-23", "not-msgpack", bytes([0xC1]), "malformed"),
         ("M-23", "truncated", pack(11, ROUND)[:-1], "malformed"),
         ("M-23", "not-an-array", pack(11)[1:], "malformed"),
         ("M-23", "trailing-bytes", pack(11, ROUND) + b"\x00", "trailing_bytes"),
         ("M-23", "round-as-uint16", bytes([0x92, 11, 0xCD, 0, 7]), "non_canonical"),
-        ("M-23", "unknown-kind-7", pack(7, ROUND), "unknown_message"),
+        ("M-23", "unknown-kind-8", pack(8, ROUND), "unknown_message"),
         ("M-23", "kind-as-bin", pack(b"\x0b", ROUND), "unknown_message"),
         ("M-23", "no-round", pack(11), "bad_length"),
         ("M-23", "round-negative", pack(11, -1), "bad_field"),
@@ -209,8 +235,14 @@ def invalid(r: Round) -> list[dict[str, Any]]:
             "bad_point",
         ),
         ("M-24", "share-with-a-to", pack(3, ROUND, 0, 5, 2, [sh.point, proof]), "bad_length"),
-        ("M-24", "sealed-to-itself", pack(4, ROUND, 2, 5, 2, bytes(144)), "bad_field"),
-        ("M-24", "sealed-143-bytes", pack(4, ROUND, 0, 5, 2, bytes(143)), "bad_length"),
+        ("M-24", "sealed-to-itself", pack(4, ROUND, 2, 5, 2, sealed_wire(box)), "bad_field"),
+        ("M-23", "sealed-as-a-box", pack(4, ROUND, 0, 5, 2, bytes(144)), "bad_length"),
+        (
+            "M-23",
+            "sealed-a-off-the-group",
+            pack(4, ROUND, 0, 5, 2, [ORDER_FOUR, *sealed_wire(box)[1:]]),
+            "bad_point",
+        ),
         (
             "M-23",
             "audit-position-twice",
@@ -222,6 +254,18 @@ def invalid(r: Round) -> list[dict[str, Any]]:
             "audit-mask-not-canonical",
             pack(5, ROUND, 0, list(r.permutation), [NOT_CANONICAL_SCALAR, *masks[1:]]),
             "bad_scalar",
+        ),
+        (
+            "M-40",
+            "shares-tokens-not-increasing",
+            pack(7, ROUND, 0, [token_share_wire(t, r.share_of(t)) for t in (9, 5)]),
+            "bad_field",
+        ),
+        (
+            "M-40",
+            "shares-of-one",
+            pack(7, ROUND, 0, [token_share_wire(5, r.share_of(5))]),
+            "bad_length",
         ),
         ("M-23", "oversize", pack(bytes(8190)), "oversize"),
     ]
@@ -256,35 +300,83 @@ def unencodable(r: Round) -> list[dict[str, Any]]:
     ]
 
 
+def _scalar(person: bytes, *parts: bytes, key: bytes = b"") -> bytes:
+    digest = hashlib.blake2b(digest_size=64, person=person, key=key)
+    for part in parts:
+        digest.update(len(part).to_bytes(4, "big") + part)
+    return bytes(na.crypto_core_ed25519_scalar_reduce(digest.digest()))
+
+
+def _mul(scalar: bytes, point: bytes) -> bytes:
+    return bytes(na.crypto_scalarmult_ed25519_noclamp(scalar, point))
+
+
+def _base(scalar: bytes) -> bytes:
+    return bytes(na.crypto_scalarmult_ed25519_base_noclamp(scalar))
+
+
+def _plus(first: bytes, second: bytes) -> bytes:
+    return bytes(na.crypto_core_ed25519_add(first, second))
+
+
+def _times_plus(scalar: bytes, nonce: bytes, secret: bytes) -> bytes:
+    return bytes(
+        na.crypto_core_ed25519_scalar_add(nonce, na.crypto_core_ed25519_scalar_mul(scalar, secret))
+    )
+
+
+def sealed_share(r: Round, token: int, to_seed: bytes, seed: bytes) -> dict[str, Any]:
+    """M-25 by hand: the share of ``token`` by seat 0, encrypted to the key of ``to_seed``."""
+    recipient = mental.public_key(mental.key_secret(to_seed))
+    c1 = r.deck[token].c1
+    context = mental.opening_context(TABLE, ROUND, token)
+    mask = _scalar(b"dutch-seal-v1", b"mask", context, recipient, key=seed)
+    point = _mul(r.secret, c1)
+    a, b = _base(mask), _plus(point, _mul(mask, recipient))
+    k1 = _scalar(b"dutch-nonce-v1", b"sealed", context, c1, recipient, key=r.secret)
+    k2 = _scalar(b"dutch-nonce-v1", b"sealed", context, c1, recipient, key=mask)
+    t1, t2, t3 = _base(k1), _base(k2), _plus(_mul(k1, c1), _mul(k2, recipient))
+    generator = _base((1).to_bytes(32, "little"))
+    transcript = (generator, r.public, recipient, c1, a, b, t1, t2, t3)
+    e = _scalar(b"dutch-sealed-v1", context, *transcript)
+    return {
+        "point": point,
+        "a": a,
+        "b": b,
+        "e": e,
+        "s1": _times_plus(e, k1, r.secret),
+        "s2": _times_plus(e, k2, mask),
+    }
+
+
+def sealed_json(sealed: dict[str, Any]) -> dict[str, Any]:
+    proof = {"type": "SealProof", **{k: sealed[k].hex() for k in ("e", "s1", "s2")}}
+    return {"type": "SealedShare", "a": sealed["a"].hex(), "b": sealed["b"].hex(), "proof": proof}
+
+
+def sealed_wire(sealed: dict[str, Any]) -> list[Any]:
+    return [sealed["a"], sealed["b"], [sealed["e"], sealed["s1"], sealed["s2"]]]
+
+
 def seals(r: Round) -> list[dict[str, Any]]:
     found = []
-    for name, node_seed, seed in (
-        ("seat-2", bytes([7]) * 32, bytes([9]) * 32),
-        ("seat-3", bytes([8]) * 32, bytes([10]) * 32),
+    for name, token, to_seed, seed in (
+        ("seat-2", 5, bytes([7]) * 32, bytes([9]) * 32),
+        ("seat-3", 6, bytes([8]) * 32, bytes([10]) * 32),
     ):
-        share = r.share
-        plain = share.point + share.proof.e + share.proof.s
-        _ed_public, ed_secret = na.crypto_sign_seed_keypair(node_seed)
-        to = na.crypto_sign_ed25519_pk_to_curve25519(_ed_public)
-        ephemeral = hashlib.blake2b(to + plain, digest_size=32, key=seed, person=b"dutch-seal-v1")
-        public, secret = na.crypto_box_seed_keypair(ephemeral.digest())
-        nonce = hashlib.blake2b(public + to, digest_size=24).digest()
-        sealed = public + na.crypto_box(plain, nonce, to, secret)
-        assert (
-            na.crypto_box_seal_open(sealed, to, na.crypto_sign_ed25519_sk_to_curve25519(ed_secret))
-            == plain
-        )
+        sealed = sealed_share(r, token, to_seed, seed)
         found.append(
             {
                 "spec": "M-25",
                 "name": name,
-                "point": share.point.hex(),
-                "e": share.proof.e.hex(),
-                "s": share.proof.s.hex(),
-                "node_seed": node_seed.hex(),
+                "table": TABLE.hex(),
+                "round": ROUND,
+                "key_seed": (bytes([1]) * 32).hex(),
+                "to_seed": to_seed.hex(),
+                "token": token,
+                "c1": r.deck[token].c1.hex(),
                 "seed": seed.hex(),
-                "other_seed": (bytes([11]) * 32).hex(),
-                "sealed": sealed.hex(),
+                **{k: v.hex() for k, v in sealed.items()},
             }
         )
     return found

@@ -16,7 +16,7 @@ from dutchblitz.protocol.dealer import deal_duties
 from dutchblitz.protocol.fairdeal import RoundSecret
 from dutchblitz.protocol.games.dutch.game import RULES
 from dutchblitz.protocol.games.dutch.table import DutchTable
-from dutchblitz.protocol.messages import Admit, Body, GameBody, Ready, Start
+from dutchblitz.protocol.messages import Admit, Body, Bye, GameBody, Ready, Start
 from dutchblitz.protocol.table.game import Game, Phase
 from dutchblitz.protocol.table.rules import SeatSecrets
 
@@ -33,9 +33,11 @@ class Rig:
     seed: int = 0
     target: int = 10
     level: str = "careful"
+    rounds: int | None = None  # the game's length in rounds (spec/protocol.md P-237)
     tamper: Tamper | None = None
     game: Game = field(default_factory=lambda: Game(rules=RULES))
     bodies: list[tuple[int, GameBody]] = field(default_factory=list)  # (table seat, body)
+    log: list[tuple[bytes, Body]] = field(default_factory=list)  # every event, in order
     tables: list[DutchTable] = field(default_factory=list)  # each round's, at its end
 
     def __post_init__(self) -> None:
@@ -49,10 +51,11 @@ class Rig:
             self.apply(first, Admit(node, 1))
         for node in self.nodes:
             self.apply(node, Ready(True))
-        self.apply(first, Start(self.target, True))
+        self.apply(first, Start(self.target, True, self.rounds))
 
     def apply(self, node: bytes, body: Body) -> None:
         table = self.game.table
+        self.log.append((node, body))
         self.game.apply(node, body)
         if table is not None and self.game.table is not table:
             self.tables.append(table)
@@ -91,6 +94,8 @@ class Rig:
         moved = False
         for seat, node in enumerate(self.nodes):
             game = self.game
+            if not game.members[node].present:
+                continue  # gone: it says nothing more
             if seat in game.still_looking():
                 self.apply(node, Ready(True))  # the scores were seen (spec/rules.md R-54)
             for body in deal_duties(game, node, [], self.kept[seat], self._fresh(seat)):
@@ -109,6 +114,14 @@ class Rig:
                 moved = True
         return moved
 
+    def goodbye(self, seat: int, farewell: bool = True) -> None:
+        """``seat``'s player leaves: its game's farewell (unless a crash), then its BYE."""
+        game = self.game
+        if farewell and game.phase == Phase.PLAYING and seat in game.players:
+            for body in RULES.seat_farewell(game.table, seat, self.secrets(seat)):
+                self._send(seat, body)
+        self.apply(self.nodes[seat], Bye())
+
     def play(self, limit: int = 2000) -> Game:
         """Play until the game is over (or nothing moves); the game as it ends."""
         for _ in range(limit):
@@ -117,6 +130,13 @@ class Rig:
         if self.game.table is not None and self.game.table not in self.tables:
             self.tables.append(self.game.table)
         return self.game
+
+    def replayed(self) -> Game:
+        """Another node's game: the same log applied afresh, as every node applies it."""
+        other = Game(rules=RULES)
+        for node, body in self.log:
+            other.apply(node, body)
+        return other
 
     def table(self) -> DutchTable:
         table = self.game.table

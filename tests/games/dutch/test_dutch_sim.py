@@ -2,13 +2,14 @@
 duplication, reordering, delay, partitions, crashes with a restart from the persisted log and
 the kept secrets, pauses and clock skew; on every node the same log and digest, every round's
 shuffles audited with no honest player flagged, and the game played to its end
-(spec/dutch-deal.md M-30 to M-35). 300 seeds, in chunks, on the stand-in group."""
+(spec/dutch-deal.md M-30 to M-35). 300 seeds, in chunks, on the stand-in group, each chunk
+on as many processes as there are cores (up to four)."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.rigs.dutchsim import DutchSimulation, run_seeds
+from tests.rigs.dutchsim import DutchSimulation, cores, run_seeds
 from tests.rigs.toygroup import toy_group
 
 SEEDS = 300
@@ -18,7 +19,7 @@ CHUNK = 25
 @pytest.mark.parametrize("first", range(0, SEEDS, CHUNK))
 def test_every_node_agrees_and_the_game_ends(first: int) -> None:
     """M-30, M-31, M-34, M-35: the simulator raises on any broken invariant."""
-    assert run_seeds(range(first, first + CHUNK)) == []
+    assert run_seeds(range(first, first + CHUNK), workers=cores()) == []
 
 
 def test_a_crashed_node_comes_back_and_plays_on() -> None:

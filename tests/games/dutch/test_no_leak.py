@@ -7,7 +7,7 @@ and opens every card it could: each must be one the rules opened to it."""
 from __future__ import annotations
 
 import pytest
-from dutchblitz.protocol.games.dutch import mental, seal
+from dutchblitz.protocol.games.dutch import group, mental, seal
 from dutchblitz.protocol.games.dutch.deal import ShareMessage
 from dutchblitz.protocol.games.dutch.mind import key_secret
 from dutchblitz.protocol.games.dutch.scoring import reveal_tokens
@@ -55,11 +55,13 @@ def test_no_seat_can_open_a_card_the_rules_did_not_open_to_it(seed: int, level: 
             for seat in range(SEATS):
                 readable[seat].setdefault(message.token, set()).add(message.seat)
         elif isinstance(message, SealedShareMessage):
+            true = group.times(
+                key_secret(rig.secrets(message.seat)), table.deck()[message.token].c1
+            )
             for seat in range(SEATS):
-                signer = rig.signers[seat]
-                opened = seal.open_share(message.sealed, signer.curve_public, signer.curve_secret())
-                assert (opened is not None) == (seat == message.to)  # sealed to one seat only
-                if opened is not None:
+                opened = seal.unseal(key_secret(rig.secrets(seat)), message.sealed)
+                assert (opened == true) == (seat == message.to)  # sealed to one seat only
+                if opened == true:
                     readable[seat].setdefault(message.token, set()).add(message.seat)
     state = table.round
     for seat in range(SEATS):

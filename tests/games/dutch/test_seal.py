@@ -1,24 +1,20 @@
-"""Shares for one player sealed to its node key, and leaving a round (spec/dutch-deal.md
-section 7): who can open a sealed share, what a false one does, the handover, and the
+"""Shares for one player sealed to its round key, and leaving a round (spec/dutch-deal.md
+section 7): who can open a sealed share, what every node checks, the handover, and the
 round a leaver strands."""
 
 from __future__ import annotations
 
-import pytest
-from dutchblitz.protocol.auth import Signer
-from dutchblitz.protocol.games.dutch import mental, seal, wire
+from dutchblitz.protocol.games.dutch import mental, seal
 from dutchblitz.protocol.games.dutch.deal import CheatKind, check_handover
 from dutchblitz.protocol.games.dutch.moves import Draw, Leave
 from dutchblitz.protocol.games.dutch.scoring import DutchResult, reveal_tokens, score_round
 from dutchblitz.protocol.games.dutch.state import Ending, Phase
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from nacl import bindings as sodium
 
 from tests.games.dutch.table import ok, peeked
 
 TABLE, ROUND = bytes(range(16)), 3
-NODES = [Signer(bytes([40 + seat]) * 32) for seat in range(3)]
 
 
 class Deal:
@@ -45,63 +41,59 @@ class Deal:
 DEAL = Deal()
 
 
-def _open(node: Signer, sealed: bytes) -> mental.Share | None:
-    return seal.open_share(sealed, node.curve_public, node.curve_secret())
+def _sealed(seat: int, token: int, to: int, seed: bytes = bytes(32)) -> seal.SealedShare:
+    context = mental.opening_context(TABLE, ROUND, token)
+    return seal.seal_share(DEAL.secrets[seat], DEAL.deck[token], DEAL.publics[to], context, seed)
 
 
-def test_M25_a_sealed_share_is_libsodiums_sealed_box_to_the_node_key() -> None:
-    share = DEAL.share(0, 7)
-    sealed = seal.seal_share(share, NODES[2].public_key, bytes([5]) * 32)
-    assert len(sealed) == wire.SEALED_SHARE_BYTES
-    plain = sodium.crypto_box_seal_open(sealed, NODES[2].curve_public, NODES[2].curve_secret())
-    assert plain == share.point + share.proof.e + share.proof.s
-    assert sealed == seal.seal_share(share, NODES[2].public_key, bytes([5]) * 32)
-    assert sealed != seal.seal_share(share, NODES[2].public_key, bytes([6]) * 32)
-    other = seal.seal_share(DEAL.share(0, 8), NODES[2].public_key, bytes([5]) * 32)
-    assert other[:32] != sealed[:32]  # the same seed, another share: another ephemeral key
+def _checks(seat: int, token: int, to: int, sealed: seal.SealedShare) -> bool:
+    context = mental.opening_context(TABLE, ROUND, token)
+    card = DEAL.deck[token]
+    return seal.check_sealed(DEAL.publics[seat], DEAL.publics[to], card, sealed, context)
 
 
-def test_M25_a_seed_must_be_32_bytes_and_a_key_an_ed25519_key() -> None:
-    with pytest.raises(ValueError):
-        seal.seal_share(DEAL.share(0, 7), NODES[2].public_key, bytes(31))
-    with pytest.raises(ValueError):
-        seal.seal_share(DEAL.share(0, 7), b"short", bytes(32))
+def test_M25_a_sealed_share_is_elgamal_to_the_recipients_round_key() -> None:
+    sealed = _sealed(0, 7, 2, bytes([5]) * 32)
+    assert seal.unseal(DEAL.secrets[2], sealed) == DEAL.share(0, 7).point
+    assert sealed == _sealed(0, 7, 2, bytes([5]) * 32)  # a function of its inputs
+    assert sealed.a != _sealed(0, 7, 2, bytes([6]) * 32).a  # another seed, another mask
+    assert sealed.a != _sealed(0, 8, 2, bytes([5]) * 32).a  # the same seed, another card
+    assert _checks(0, 7, 2, sealed)
 
 
 def test_M26_a_peek_opens_to_its_player_alone() -> None:
     """Seats 0 and 1 seal their shares of token 4 to seat 2, which adds its own and opens
     the card; a node that reads every event, the other seats included, opens nothing."""
     token = 4
-    sealed = [
-        seal.seal_share(DEAL.share(s, token), NODES[2].public_key, bytes([s]) * 32) for s in (0, 1)
-    ]
-    opened = [_open(NODES[2], box) for box in sealed]
-    assert all(
-        s is not None and DEAL.valid(seat, token, s) for seat, s in zip((0, 1), opened, strict=True)
-    )
-    points = [s.point for s in opened if s is not None] + [DEAL.share(2, token).point]
+    sealed = [_sealed(s, token, 2, bytes([s]) * 32) for s in (0, 1)]
+    points = [seal.unseal(DEAL.secrets[2], box) for box in sealed] + [DEAL.share(2, token).point]
     assert mental.open_card(DEAL.deck[token], points) is not None
-    for reader in (NODES[0], NODES[1], Signer(bytes([99]) * 32)):
-        assert [_open(reader, box) for box in sealed] == [None, None]
+    for reader in (0, 1):
+        guessed = [seal.unseal(DEAL.secrets[reader], box) for box in sealed]
+        guessed.append(DEAL.share(2, token).point)
+        assert mental.open_card(DEAL.deck[token], guessed) is None
 
 
-def test_M26_a_false_or_broken_sealed_share_is_the_senders_cheat() -> None:
-    honest = DEAL.share(0, 4)
-    lie = mental.Share(DEAL.share(0, 5).point, honest.proof)
-    opened = _open(NODES[2], seal.seal_share(lie, NODES[2].public_key, bytes(32)))
-    assert opened == lie and not DEAL.valid(0, 4, opened)  # opens, but the proof fails
-    box = bytearray(seal.seal_share(honest, NODES[2].public_key, bytes(32)))
-    box[-1] ^= 1
-    assert _open(NODES[2], bytes(box)) is None  # tampered: does not open
-    assert _open(NODES[2], bytes(box[:-1])) is None
-    garbage = sodium.crypto_box_seal(bytes(96), NODES[2].curve_public)
-    assert _open(NODES[2], garbage) is None  # opens to bytes that are not a share
+def test_M26_every_node_checks_a_sealed_share_and_a_false_one_fails() -> None:
+    honest = _sealed(0, 4, 2)
+    assert _checks(0, 4, 2, honest)
+    assert not _checks(1, 4, 2, honest)  # not seat 1's
+    assert not _checks(0, 5, 2, honest)  # not of token 5
+    assert not _checks(0, 4, 1, honest)  # not to seat 1
+    lie = seal.SealedShare(honest.a, _sealed(0, 5, 2).b, honest.proof)
+    assert not _checks(0, 4, 2, lie)  # another card's share under this proof
+    # A share made with another secret, under a proof made for it, is still refused.
+    context = mental.opening_context(TABLE, ROUND, 4)
+    other = mental.key_secret(bytes([77]) * 32)
+    forged = seal.seal_share(other, DEAL.deck[4], DEAL.publics[2], context, bytes(32))
+    assert not _checks(0, 4, 2, forged)
 
 
 @settings(max_examples=50, deadline=None)
-@given(st.binary(min_size=144, max_size=144))
-def test_M26_random_bytes_never_open(sealed: bytes) -> None:
-    assert _open(NODES[2], sealed) is None
+@given(st.binary(min_size=32, max_size=32), st.binary(min_size=32, max_size=32))
+def test_M26_random_bytes_never_pass(a: bytes, b: bytes) -> None:
+    honest = _sealed(0, 4, 2)
+    assert not _checks(0, 4, 2, seal.SealedShare(a, b, honest.proof))
 
 
 def test_M27_a_handover_lets_the_players_left_open_every_card() -> None:

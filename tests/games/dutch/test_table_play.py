@@ -15,15 +15,16 @@ from dutchblitz.protocol.games.dutch.deal import (
 from dutchblitz.protocol.games.dutch.game import RULES
 from dutchblitz.protocol.games.dutch.mind import derived, faces, key_secret
 from dutchblitz.protocol.games.dutch.moves import Draw
+from dutchblitz.protocol.games.dutch.seal import SealedShare, SealProof
 from dutchblitz.protocol.games.dutch.state import Ending
 from dutchblitz.protocol.games.dutch.state import Phase as Phase_
 from dutchblitz.protocol.games.dutch.table import DutchTable, Stage
 from dutchblitz.protocol.games.dutch.wire import (
     GAME_ID,
-    HandoverMessage,
     Message,
     Payload,
     SealedShareMessage,
+    SharesMessage,
     decode,
     encode,
 )
@@ -75,6 +76,11 @@ def test_m30_keys_come_first_then_the_shuffles_in_seat_order() -> None:
     assert [seat for seat, _ in messages[4:8]] == [0, 1, 2, 3]
 
 
+def _false_sealed() -> SealedShare:
+    point = mental.public_key(mental.key_secret(bytes(32)))
+    return SealedShare(point, point, SealProof(bytes(32), bytes(32), bytes(32)))
+
+
 def _dealt(seed: int) -> Rig:
     """A rig whose round has just been dealt: keys and shuffles in, nobody has peeked."""
     rig = Rig(seed=seed)
@@ -110,9 +116,9 @@ def test_m31_m32_shares_go_only_where_the_rules_open_a_card() -> None:
     )
     refusal = rig.game.apply(rig.nodes[1], _body(number, ShareMessage(1, 0, None, share)))
     assert refusal.refusal == "not_wanted"
-    sealed = _body(number, SealedShareMessage(1, 0, 2, bytes(144)))
+    sealed = _body(number, SealedShareMessage(1, 0, 2, _false_sealed()))
     assert rig.game.apply(rig.nodes[1], sealed).refusal == "not_granted"
-    other = _body(number, SealedShareMessage(2, 0, 3, bytes(144)))
+    other = _body(number, SealedShareMessage(2, 0, 3, _false_sealed()))
     assert rig.game.apply(rig.nodes[1], other).refusal == "bad_message"  # speaks for seat 2
 
 
@@ -201,15 +207,10 @@ def test_m33_m36_each_node_can_open_only_the_cards_the_rules_open_to_it() -> Non
         assert faces(table, seat, fresh) == faces(table, seat, secrets)
 
 
-def test_m35_a_player_removed_in_play_strands_the_round_and_a_handover_is_refused() -> None:
+def test_m35_a_player_removed_in_play_strands_the_round() -> None:
     """M-35."""
     rig = _dealt(9)
     number = rig.game.round
-    table = rig.table()
-    context = mental.opening_context(table.binding, number, 0)
-    share = mental.decryption_share(key_secret(rig.secrets(2)), table.deck()[0], context)
-    handover = _body(number, HandoverMessage(2, (share,) * 54))
-    assert rig.game.apply(rig.nodes[2], handover).refusal is not None
     rig.game.leave(rig.nodes[2])
     assert rig.game.round == number + 1 and rig.game.results[-1].scores == {s: 0 for s in range(4)}
     assert (
@@ -265,3 +266,21 @@ def test_p239_a_table_left_with_too_few_for_dutch_ends_the_game() -> None:
     assert rig.game.round == number + 1 and rig.game.phase == Phase.OVER
     assert rig.game.table is None and len(rig.game.results) == 1
     assert all(not member.ready for member in rig.game.members.values())
+
+
+def test_m40_the_reveal_travels_as_one_shares_per_seat_all_or_none() -> None:
+    """M-40."""
+    rig = Rig(seed=12)
+    game = rig.play()
+    batches = [(seat, _message(b)) for seat, b in rig.bodies]
+    batches = [(seat, m) for seat, m in batches if isinstance(m, SharesMessage)]
+    rounds = len(game.results)
+    assert sorted(seat for seat, _ in batches) == sorted([0, 1, 2, 3] * rounds)
+    assert game.refused == 0
+    # All or none: one share not wanted refuses the whole batch.
+    played = _dealt(13)
+    number, table = played.game.round, played.table()
+    _, batch = batches[0]
+    assert isinstance(batch, SharesMessage)
+    assert table.take(batch.seat, batch, number) is not None
+    assert table.take(batch.seat, batch, number).reason == "not_wanted"  # type: ignore[union-attr]

@@ -37,10 +37,13 @@ from dutchblitz.protocol.games.dutch.moves import (
     Swap,
     Throw,
 )
+from dutchblitz.protocol.games.dutch.seal import SealedShare, SealProof
 from dutchblitz.protocol.games.dutch.wire import (
     HandoverMessage,
     Payload,
     SealedShareMessage,
+    SharesMessage,
+    TokenShare,
     WireError,
     WireRefusal,
     decode,
@@ -76,7 +79,7 @@ def test_a_wrong_vector_is_caught() -> None:
     data = copy.deepcopy(vectors())
     data["valid"][0]["bytes"] = data["valid"][0]["bytes"][:-2] + "00"
     data["invalid"][0]["reason"] = "bad_point"
-    data["seals"][0]["sealed"] = "00" + data["seals"][0]["sealed"][2:]
+    data["seals"][0]["b"] = "00" + data["seals"][0]["b"][2:]
     failed = [c.name for c in wire_vectors.cases(data) if c.run() is not None]
     assert len(failed) == 3
 
@@ -103,6 +106,9 @@ def _pack(*items: object) -> bytes:
     return packed
 
 
+SEALED = SealedShare(PUBLIC, PUBLIC, SealProof(PROOF.e, PROOF.s, PROOF.e))
+SEALED_WIRE = [PUBLIC, PUBLIC, [PROOF.e, PROOF.s, PROOF.e]]
+
 REFUSALS = [
     ("round over 2^32-1", _pack(11, 2**32), WireRefusal.BAD_FIELD),
     ("kind 0", _pack(0, 1), WireRefusal.UNKNOWN_MESSAGE),
@@ -116,11 +122,16 @@ REFUSALS = [
     ("key public off the group", _pack(1, 1, 0, ORDER_FOUR, [PROOF.e, PROOF.s]), "bad_point"),
     ("key proof s too big", _pack(1, 1, 0, PUBLIC, [PROOF.e, TOO_BIG]), "bad_scalar"),
     ("key proof of one", _pack(1, 1, 0, PUBLIC, [PROOF.e]), WireRefusal.BAD_LENGTH),
-    ("sealed to seat 8", _pack(4, 1, 0, 3, 8, bytes(144)), WireRefusal.BAD_FIELD),
+    ("sealed to seat 8", _pack(4, 1, 0, 3, 8, SEALED_WIRE), WireRefusal.BAD_FIELD),
+    (
+        "sealed proof of two",
+        _pack(4, 1, 0, 3, 2, [PUBLIC, PUBLIC, [PROOF.e, PROOF.s]]),
+        "bad_length",
+    ),
     ("audit of 55", _pack(5, 1, 0, list(range(55)), [bytes(32)] * 54), "bad_length"),
     ("audit position 54", _pack(5, 1, 0, [*range(53), 54], [bytes(32)] * 54), "bad_field"),
     ("handover of 53", _pack(6, 1, 0, [[PUBLIC, [PROOF.e, PROOF.s]]] * 53), "bad_length"),
-    ("a bin of 145", _pack(4, 1, 0, 3, 2, bytes(145)), WireRefusal.BAD_LENGTH),
+    ("a bin of 33", _pack(4, 1, 0, 3, 2, [bytes(33), PUBLIC, [PROOF.e] * 3]), "bad_length"),
     ("bytes, not a payload", b"", WireRefusal.MALFORMED),
 ]
 
@@ -165,7 +176,7 @@ def test_M24_a_share_for_one_seat_is_never_sent_in_the_clear() -> None:
         encode(Payload(1, ShareMessage(0, 3, 2, share)))
     assert decode(encode(Payload(1, ShareMessage(0, 3, None, share)))).message.to is None
     with pytest.raises(WireError):
-        encode(Payload(1, SealedShareMessage(2, 3, 2, bytes(144))))
+        encode(Payload(1, SealedShareMessage(2, 3, 2, SEALED)))
 
 
 # -- round trips and fuzz --------------------------------------------------------------------
@@ -185,7 +196,10 @@ DECK = tuple(Masked(POINTS[2 * i], POINTS[2 * i + 1]) for i in range(54))
 @st.composite
 def sealed_shares(draw: st.DrawFn) -> SealedShareMessage:
     seat, to = draw(st.lists(seats, min_size=2, max_size=2, unique=True))
-    return SealedShareMessage(seat, draw(tokens), to, draw(st.binary(min_size=144, max_size=144)))
+    sealed = SealedShare(
+        draw(points), draw(points), SealProof(draw(scalars), draw(scalars), draw(scalars))
+    )
+    return SealedShareMessage(seat, draw(tokens), to, sealed)
 
 
 messages = st.one_of(
@@ -193,6 +207,13 @@ messages = st.one_of(
     st.builds(ShuffleMessage, seats, st.permutations(DECK).map(tuple)),
     st.builds(ShareMessage, seats, tokens, st.none(), shares),
     sealed_shares(),
+    st.builds(
+        SharesMessage,
+        seats,
+        st.lists(tokens, min_size=2, max_size=54, unique=True).map(
+            lambda ts: tuple(TokenShare(t, POINTS[t], PROOF) for t in sorted(ts))
+        ),
+    ),
     st.builds(
         AuditMessage,
         seats,
