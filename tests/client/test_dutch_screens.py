@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import replace
 
 import pytest
 from dutchblitz.client.games.dutch.keys import PLAYER_KEYS
@@ -192,3 +193,11 @@ def test_the_news_drops_whole_items_when_room_is_short() -> None:
         prompt = next(i for i, line in enumerate(lines) if line.startswith("a you"))
         after = [line for line in lines[prompt + 2 :] if line.strip()][:-1]  # news, no keys
         assert not after or not after[0].startswith("     "), (height, lines)
+
+
+def test_two_bots_of_one_level_stay_apart_when_their_names_are_cut() -> None:
+    """At 80 columns "forgetful bot 164" is cut in its middle, never its last word."""
+    state, _ = bot_round(3, 5, 0)
+    table = replace(shown(state), names=("Ada", "forgetful bot 164", "forgetful bot 3bb"))
+    text = "\n".join(plain(table, 80, 24))
+    assert "forgetful… 164" in text and "forgetful… 3bb" in text, text

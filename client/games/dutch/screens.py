@@ -108,6 +108,18 @@ def _tag(table: DutchTable, player: PlayerView) -> str:
     return " ".join(tags)
 
 
+def _cut(name: str, room: int) -> str:
+    """``name`` in ``room`` columns, the last a space. A name too long loses its middle,
+    not its last word, which tells two bots of one level apart ("forgetful… 164")."""
+    if len(name) <= room - 1:
+        return name.ljust(room)
+    head, _, last = name.rpartition(" ")
+    if head and len(last) + 3 <= room - 1:
+        keep = room - 1 - len(last) - 2
+        return f"{head[:keep].rstrip()}… {last}".ljust(room)
+    return (name[: room - 2] + "…").ljust(room)
+
+
 def player_line(table: DutchTable, player: PlayerView, width: int) -> Line:
     mine = player.seat == table.view.me
     own = table.names[player.seat]
@@ -117,9 +129,7 @@ def player_line(table: DutchTable, player: PlayerView, width: int) -> Line:
     if mine:
         fits = own != "you" and len(own) + 7 <= _name_width(table, width)
         name = f"you ({own})" if fits else "you"
-    if len(name) > room - 1:
-        name = name[: room - 2] + "…"
-    line: Line = [("class:key", f"{PLAYER_KEYS[player.seat]} "), ("class:name", name.ljust(room))]
+    line: Line = [("class:key", f"{PLAYER_KEYS[player.seat]} "), ("class:name", _cut(name, room))]
     step = _cell_width(table, width)
     for slot, card in enumerate(player.hand):
         text, style = cell(card)
