@@ -88,7 +88,7 @@ def test_a_person_plays_dutch_against_bots_at_a_real_node(tmux: Tmux, tmp_path: 
     # The deck is masked and shuffled by every node, then the peeks (D-6).
     shown = tmux.wait_text(ME, "Look at two of your cards", timeout=TURN_S)
     assert shown[0].startswith(" Dutch  ·  table kitchen  ·  round 1")
-    assert row(shown, MINE).count("##") == 4 and row(shown, "b forgetful bot")
+    assert row(shown, MINE).count("##") == 4 and row(shown, "b forgetful")
     tmux.keys(ME, "1")
     tmux.wait_text(ME, "Card 1 picked")
     tmux.keys(ME, "2")
@@ -117,7 +117,7 @@ def test_a_person_plays_dutch_against_bots_at_a_real_node(tmux: Tmux, tmp_path: 
         ME, lambda s: "You called Dutch, and it" in " ".join(text(s).split()), "the reveal", TURN_S
     )
     assert "The round is over" in text(shown)
-    for start in (MINE, "b forgetful bot", "c careful bot"):
+    for start in (MINE, "b forgetful", "c careful"):
         assert "##" not in row(shown, start)  # every card face up (D-30)
     assert "hand  round   game" in text(shown)
     shown = tmux.wait_text(ME, "DUTCH!", timeout=TURN_S)  # the round scored, and audited
