@@ -249,8 +249,10 @@ class TableSeating:
             self._begin(step.epoch if isinstance(step, JoinSmaller) else None, handle)
             return
 
-    def overhear(self, kind: Kind | None, data: bytes, at: float) -> None:
-        """A HEARTBEAT after the end says how far its sender got; while we wait to be
+    def overhear(self, kind: int | None, data: bytes, at: float) -> None:
+        """``kind`` is the message's kind byte (``message_kind``).
+
+        A HEARTBEAT after the end says how far its sender got; while we wait to be
         admitted, a member's HEARTBEATs and events tell of the game that keeps us out."""
         replica = self.replica
         if replica is None:
