@@ -406,6 +406,7 @@ DUTCH_HINTS = {
     "throw_card": "t throws a card: press its number (Esc forgets)",
     "not_now": "that key does nothing now (? shows the keys)",
     "no_card": "you have no card with that number",
+    "turning": "your card is still being turned over for you: a moment",
 }
 
 
@@ -437,6 +438,8 @@ def dutch_prompt(view: RoundView, names: tuple[str, ...], typed: str = "") -> st
     if view.phase is Phase.DECIDE:
         if not view.my_turn:
             return f"{who.capitalize()} drew a card and is deciding."
+        if view.turning_over:
+            return "You drew a card: it is being turned over for you..."
         held = card_words(view.drawn.face if view.drawn else None)
         return f"You drew {held}: x discards it, or a card's number puts it in that card's place."
     card = SPECIAL_CARDS.get(view.action or 0, "card")

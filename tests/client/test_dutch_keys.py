@@ -3,6 +3,8 @@ a key) and what it makes: a move, the half-typed command kept, or a hint."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from dutchblitz.client.games.dutch.keys import (
     HINT_CARD_NEXT,
@@ -13,6 +15,7 @@ from dutchblitz.client.games.dutch.keys import (
     HINT_PLAYER_FIRST,
     HINT_THROW_CARD,
     HINT_THROW_FIRST,
+    HINT_TURNING,
     HINTS,
     Pressed,
     bar,
@@ -52,6 +55,15 @@ def holding() -> Round:
     return play(my_draw(), (0, Draw()))
 
 
+def turning() -> Round:
+    """Seat 0 drew, and its card is not opened to it yet (D-41)."""
+    state = holding()
+    assert state.drawn is not None
+    faces = list(state.faces)
+    faces[state.drawn] = None
+    return replace(state, faces=tuple(faces))
+
+
 def racing() -> Round:
     """Seat 0 discarded the 9h: the window is open, seat 1 is to draw."""
     return play(holding(), (0, Discard()))
@@ -77,6 +89,8 @@ CASES = [
     (holding, 0, "", "x", Pressed(Discard())),
     (holding, 0, "", "3", Pressed(Replace(2))),
     (holding, 1, "", "3", Pressed(hint=HINT_NOT_NOW)),
+    (turning, 0, "", "x", Pressed(hint=HINT_TURNING)),  # D-41
+    (turning, 0, "", "3", Pressed(hint=HINT_TURNING)),
     (racing, 2, "", "t", Pressed(typed="t")),
     (racing, 2, "t", "4", Pressed(Throw(3))),
     (racing, 2, "t", "x", Pressed(hint=HINT_THROW_CARD)),
@@ -117,6 +131,7 @@ def test_the_key_bar_shows_the_keys_that_do_something_now() -> None:
     assert "1-4 1-4" in _keys(round_view(peeking(), 0))
     assert "d" in _keys(round_view(my_draw(), 0)) and "d" not in _keys(round_view(my_draw(), 1))
     assert {"x", "1-4"} <= _keys(round_view(holding(), 0))
+    assert not {"x", "1-4"} & _keys(round_view(turning(), 0))  # D-41: not seen yet
     assert {"t 1-4", "c"} <= _keys(round_view(racing(), 0))
     assert "c" not in _keys(round_view(racing(), 2)) and "t 1-4" in _keys(round_view(racing(), 2))
     assert {"a-h 1-9", "s"} <= _keys(round_view(special("Q"), 0))

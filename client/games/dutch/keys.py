@@ -50,7 +50,9 @@ HINT_THROW_FIRST = "throw_first"
 HINT_THROW_CARD = "throw_card"
 HINT_NOT_NOW = "not_now"
 HINT_NO_CARD = "no_card"
+HINT_TURNING = "turning"
 HINTS = (
+    HINT_TURNING,
     HINT_NO_CARD,
     HINT_PLAYER_FIRST,
     HINT_NO_PLAYER,
@@ -92,6 +94,8 @@ def press(view: RoundView, typed: str, key: str) -> Pressed:
         return _target(view, typed, key)
     if key == THROW:
         return Pressed(typed=THROW)
+    if view.turning_over and (key == DISCARD or card_slot(key) is not None):
+        return Pressed(hint=HINT_TURNING)  # D-41: decide once you have seen the card
     simple: dict[str, Move] = {DRAW: Draw(), DISCARD: Discard(), CALL: CallDutch()}
     if key in simple:
         return Pressed(simple[key])
@@ -182,7 +186,7 @@ def bar(view: RoundView, game_over: bool = False) -> list[tuple[str, str]]:
     found = []
     if view.my_turn and view.phase is Phase.DRAW:
         found.append((DRAW, "draw"))
-    if view.my_turn and view.phase is Phase.DECIDE:
+    if view.my_turn and view.phase is Phase.DECIDE and not view.turning_over:
         found += [(DISCARD, "discard it"), (cards, "put it in place of that card")]
     if view.my_turn and view.phase is Phase.ACTION:
         target = "a-h" if view.action == ACE else "a-h 1-9"

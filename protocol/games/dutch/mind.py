@@ -24,7 +24,7 @@ from .deal import AuditMessage, KeyShareMessage, ShareMessage, ShuffleMessage
 from .mental import Share
 from .moves import Move, Opening
 from .seal import SealedShare
-from .state import Phase, Round, with_faces
+from .state import Round, with_faces
 from .table import DutchTable, Stage
 from .wire import (
     GAME_ID,
@@ -227,21 +227,10 @@ def bot(table: DutchTable, me: int, secrets: SeatSecrets, level: str) -> GameBod
     if any(seat == me for seat, _ in table.queue):
         return None  # a move of ours waits for its card: nothing more until it is played
     state = known_round(table, me, secrets)
-    if state is None or _waiting_for_own_card(state, me):
+    if state is None or state.drawn_unseen(me):
         return None
     move: Move | None = bot_move(state, me, _level(level))
     return None if move is None else _body(secrets.round, move)
-
-
-def _waiting_for_own_card(state: Round, me: int) -> bool:
-    """Whether ``me`` has drawn a card it cannot see yet: its shares are on their way."""
-    drawn = state.drawn
-    return (
-        state.phase is Phase.DECIDE
-        and state.turn == me
-        and drawn is not None
-        and (state.faces[drawn] is None)
-    )
 
 
 def _level(level: Any) -> BotLevel:

@@ -163,8 +163,10 @@ def body(
     if state.stage is not Stage.PLAY or state.round is None:
         return ActRefusal("not_play_time")
     me = state.seats.index(seat)
+    known = mind.known(state.round, _faces(state, me, secrets))
+    if isinstance(move, Discard | Replace) and known.drawn_unseen(me):
+        return ActRefusal(Reason.FACE_NOT_OPEN.value)  # D-41: not seen yet
     if not state.queue:
-        known = mind.known(state.round, _faces(state, me, secrets))
         refusal = dutch_rules.apply(known, me, move).refusal
         if refusal is not None and refusal.reason is not Reason.FACE_NOT_OPEN:
             return ActRefusal(refusal.reason.value)

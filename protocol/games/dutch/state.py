@@ -71,6 +71,17 @@ class Round:
     def top(self) -> int | None:
         return self.discard[-1] if self.discard else None
 
+    def drawn_unseen(self, seat: int) -> bool:
+        """D-41: whether ``seat`` holds a card it drew and cannot see yet (its shares are on
+        their way): it may not discard it or put it in place of another."""
+        drawn = self.drawn
+        return (
+            self.phase is Phase.DECIDE
+            and self.turn == seat
+            and drawn is not None
+            and self.faces[drawn] is None
+        )
+
     def places(self) -> list[int]:
         """Every token where it lies: hands, draw pile, discard pile, the drawn card."""
         found = [t for hand in self.hands for t in hand if t is not None]

@@ -110,6 +110,13 @@ class RoundView:
         return self.phase not in (Phase.PEEK, Phase.OVER) and self.turn == self.me
 
     @property
+    def turning_over(self) -> bool:
+        """D-41: I drew a card that is still being opened to me: nothing to decide yet."""
+        drawn = self.drawn
+        held = self.my_turn and self.phase is Phase.DECIDE
+        return held and drawn is not None and drawn.face is None
+
+    @property
     def can_throw(self) -> bool:
         """D-21, D-28: the window is open, and my hand is not locked by my own call."""
         return self.window and self.caller != self.me and self.mine.at_table

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dutchblitz.protocol.dealer import deal_duties
 from dutchblitz.protocol.games.blitz.player import PLAYER as BLITZ_PLAYER
 from dutchblitz.protocol.games.dutch.game import RACE_HOLD_S, RULES
-from dutchblitz.protocol.games.dutch.moves import Discard, Draw, InitialPeek, Reason
+from dutchblitz.protocol.games.dutch.moves import Discard, Draw, InitialPeek, Reason, Replace
 from dutchblitz.protocol.games.dutch.player import PLAYER
 from dutchblitz.protocol.games.dutch.table import Stage
 from dutchblitz.protocol.games.dutch.views import Did, Phase, SeatView
@@ -127,3 +127,25 @@ def test_the_drawn_card_shows_to_its_drawer_only_and_the_race_holds_the_next_bot
     assert shown.action is None  # this seed's card is no special card: the next seat draws
     assert RULES.race_hold(rig.table(), rig.table().seats[1]) == RACE_HOLD_S  # and waits
     assert RULES.race_hold(rig.table(), rig.table().seats[2]) == 0.0
+
+
+def test_d41_a_drawn_card_is_decided_on_only_once_its_drawer_sees_it() -> None:
+    """The other seats' sealed shares of the drawn card are not in yet: discarding it or
+    putting it in place of a card is refused here, sends nothing, and the screen offers
+    neither; once the shares are in, both are offered."""
+    rig = dealt()
+    rig.press(InitialPeek(2, 3))
+    rig.settle()
+    assert isinstance(rig.press(Draw()), GameBody)
+    mine = rig.view().round
+    assert mine is not None and mine.phase is Phase.DECIDE and mine.drawn is not None
+    assert mine.drawn.face is None and mine.turning_over  # only the draw is in the log
+    sent = len(rig.bodies)
+    for move in (Discard(), Replace(0)):
+        assert rig.press(move) == ActRefusal(Reason.FACE_NOT_OPEN.value)
+    assert len(rig.bodies) == sent
+    rig.settle(bots=False)
+    seen = rig.view().round
+    assert seen is not None and seen.drawn is not None and seen.drawn.face is not None
+    assert not seen.turning_over
+    assert isinstance(rig.press(Replace(0)), GameBody)
