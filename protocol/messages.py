@@ -161,11 +161,14 @@ class Ready:
 @dataclass(frozen=True, slots=True)
 class Start:
     """Start the game once every seated player is ready; ``rounds``, when given, is the
-    game's length in rounds instead of its target (a game that offers it: P-237)."""
+    game's length in rounds instead of its target (a game that offers it: P-237);
+    ``game``, when given, the game the table plays from this START on, in place of the
+    one it hosts (P-240, P-241)."""
 
     target: int
     post_stacking: bool
     rounds: int | None = None
+    game: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
