@@ -84,7 +84,8 @@ def build_app(
 ) -> BlitzApp:
     """The table, drawn with the face of ``game`` (a tag in ``games/registry.py``)."""
     call = registry.face_for(game).call
-    return BlitzApp(ClientState(session, clock, game, call), input, output)
+    calls = {tag: registry.face_for(tag).call for tag in registry.tags()}
+    return BlitzApp(ClientState(session, clock, game, call, calls), input, output)
 
 
 async def run_app(

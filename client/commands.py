@@ -84,6 +84,14 @@ def toggle_post_stacking(state: ClientState) -> None:
     state.refresh()
 
 
+def next_game(state: ClientState) -> None:
+    """The next game with a face here: what a START from this node starts (P-241)."""
+    games = list(state.calls)
+    index = games.index(state.game) if state.game in games else -1
+    state.refuse(state.session.set_game(games[(index + 1) % len(games)]))
+    state.refresh()
+
+
 def next_bot_level(state: ClientState) -> None:
     levels = state.snap.bot_levels
     if not levels:

@@ -16,6 +16,7 @@ ADD_BOT = "+"
 REMOVE_BOT = "-"
 BOT_LEVEL = "l"
 POST_STACKING = "p"  # the table option a START from this node carries
+GAME = "g"  # the game a START from this node starts
 WATCH = "w"  # a game keeps us waiting: watch it meanwhile (as a spectator)
 
 # -- after a game ----------------------------------------------------------------------
@@ -37,9 +38,9 @@ LOBBY_HELP: tuple[KeyHelp, ...] = (
     KeyHelp(BACK, "next deck back"),
     KeyHelp(READY, "ready / not ready"),
     KeyHelp(f"{START} / Enter", "start (all ready)"),
-    KeyHelp(ADD_BOT, "add a bot seat"),
-    KeyHelp(REMOVE_BOT, "remove a bot seat"),
+    KeyHelp(f"{ADD_BOT} {REMOVE_BOT}", "add a bot / take one"),
     KeyHelp(BOT_LEVEL, "level of the next bot"),
+    KeyHelp(GAME, "the next game to play"),
     KeyHelp(POST_STACKING, "Post stacking on / off"),
     KeyHelp(WATCH, "watch the game on"),
 )

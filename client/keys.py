@@ -27,7 +27,9 @@ def create_key_bindings(state: ClientState) -> KeyBindings:
     lobby = free & Condition(lambda: state.screen == Screen.LOBBY)
     looking = free & Condition(lambda: state.looking_at_scores)
     bindings.add(Keys.Any, filter=looking)(lambda event: commands.seen_scores(state))
-    registry.face_for(state.game).bind_table_keys(bindings, state, playing)
+    for tag in registry.tags():  # each game's keys, while its face draws the table (P-241)
+        drawn = Condition(lambda tag=tag: state.game == tag)  # type: ignore[misc]
+        registry.face_for(tag).bind_table_keys(bindings, state, playing & drawn)
     _lobby_keys(bindings, state, lobby)
     over = free & Condition(lambda: state.phase == Phase.OVER)
     bindings.add(keymap.REMATCH, filter=over)(lambda event: commands.toggle_rematch(state))
@@ -51,6 +53,7 @@ def _lobby_keys(bindings: KeyBindings, state: ClientState, lobby: Filter) -> Non
     bindings.add(keymap.REMOVE_BOT, filter=lobby)(lambda event: commands.remove_bot(state))
     bindings.add(keymap.BOT_LEVEL, filter=lobby)(lambda event: commands.next_bot_level(state))
     bindings.add(keymap.WATCH, filter=lobby)(lambda event: commands.watch(state))
+    bindings.add(keymap.GAME, filter=lobby)(lambda event: commands.next_game(state))
     bindings.add(keymap.POST_STACKING, filter=lobby)(
         lambda event: commands.toggle_post_stacking(state)
     )

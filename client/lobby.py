@@ -90,11 +90,12 @@ def lobby_screen(state: ClientState) -> StyleAndTextTuples:
     if state.alone():
         peer_hint(text, address)
     text.add(" Next bot: ", "class:header").cell(state.bot_level, 10, "class:name")
-    # The choice a START from this node carries: whoever starts the game decides.
+    # The choices a START from this node carries: whoever starts the game decides (R-19,
+    # P-241). The title names the game (g changes it); Dutch Blitz's option shows here.
     face = registry.face_for(state.game)
     if face.post_stacking:
         text.add("Post stacking: ", "class:header").cell(stacking_word(snap), 5, "class:name")
-    else:  # the game is the node's (--game): say which, where the table's option would be
+    else:
         text.add("Game: ", "class:header").cell(face.title, 14, "class:name")
     if snap.can_start:
         text.line(f"Everyone is ready: press {keymap.START} to start!", "class:strong")

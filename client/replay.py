@@ -84,6 +84,9 @@ class FrozenSession:
     def set_post_stacking(self, on: bool) -> Refused | None:
         return self._no()
 
+    def set_game(self, tag: str) -> Refused | None:
+        return self._no()
+
     def add_bot(self, level: str) -> Refused | None:
         return self._no()
 

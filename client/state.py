@@ -10,7 +10,7 @@ lobby's keys and the help and quit keys do is in commands.py.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -62,12 +62,19 @@ class ClientState:
         clock: Callable[[], float] = time.monotonic,
         game: str = DEFAULT_GAME,
         call: str = "Blitz",
+        calls: Mapping[str, str] | None = None,
     ) -> None:
         self.session = session
-        self.game = game  # the tag of the game the table hosts: whose face draws it
-        self.call = call  # what ends a round early in this game, for the notices
+        self.first_game = game  # the game the node was started for (--game)
+        # Each game with a face here, and the word for what ends a round early in it
+        # ("Blitz", "Dutch"), for the notices.
+        self.calls = dict(calls) if calls is not None else {game: call}
+        self.calls.setdefault(game, call)
         self.clock = clock
         self.snap: Snapshot = session.snapshot()
+        # The tag of the game whose face draws the table, as the node says (``refresh``).
+        self.game = self.snap.game_tag if self.snap.game_tag in self.calls else game
+        self.call = self.calls[self.game]
         self.snap_at = self.started_at = clock()
         self.flashes: list[Flash] = []
         self.help_shown = False
@@ -94,6 +101,9 @@ class ClientState:
         """Take a new snapshot and the notices that came with it."""
         self.snap = self.session.snapshot()
         self.snap_at = self.clock()
+        # The node's word for the game: a START may start another one (P-241).
+        self.game = self.snap.game_tag if self.snap.game_tag in self.calls else self.first_game
+        self.call = self.calls[self.game]
         results = len(self.snap.game.results)
         if results > self.results_seen:
             self.scores_until = self.snap_at + SCORES_SECONDS
@@ -105,6 +115,9 @@ class ClientState:
             self.editing_name = False  # the game started while the name was being typed
         for notice in self.session.take_notices():
             self.flash(notice)
+        levels = self.snap.bot_levels
+        if levels and self.bot_level not in levels:  # another game's levels (P-241)
+            self.bot_level = levels[0] if PREFERRED_BOT_LEVEL not in levels else PREFERRED_BOT_LEVEL
 
     def flash(self, notice: Notice) -> None:
         seconds = NOTICE_SECONDS.get(notice.kind, DEFAULT_NOTICE_SECONDS)

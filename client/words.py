@@ -88,6 +88,7 @@ WORDS: dict[Why, str] = {
     Why.WAITING_READY: "waiting for {what} to be ready",
     Why.BACKS_CHOICE: "{what}",
     Why.NO_BOT_LEVEL: "no bot level {what!r}: choose one of {other}",
+    Why.NO_GAME: "no game {what!r} here: choose one of {other}",
     Why.TABLE_FULL: "the table is full ({count} seats)",
     Why.NO_LOCAL_BOT: "there is no local bot to remove",
     Why.PLAY_BEFORE: "the play before it did not go",

@@ -110,6 +110,7 @@ class Why(StrEnum):
     WAITING_READY = "waiting_ready"  # what: the players not ready
     BACKS_CHOICE = "backs_choice"  # what: why the deck backs chosen will not do
     NO_BOT_LEVEL = "no_bot_level"  # what: the level asked for; other: the levels there are
+    NO_GAME = "no_game"  # what: the game asked for; other: the games there are
     TABLE_FULL = "table_full"  # count: the seats
     NO_LOCAL_BOT = "no_local_bot"
     PLAY_BEFORE = "play_before"  # a held play: the one it built on did not go
@@ -275,6 +276,9 @@ class Snapshot:
     # see), what this seat may see of the round being played (the optimistic one), or
     # between rounds of the last one: the game's read-only object, read by its face only.
     seat_view: object | None = None
+    # The tag of the game whose screens draw the table (protocol/games/registry.py): the
+    # table's game; in the lobby, the one a START from this node would start (P-241).
+    game_tag: str = ""
 
 
 class Session(Protocol):
@@ -317,6 +321,10 @@ class Session(Protocol):
 
     def set_post_stacking(self, on: bool) -> Refused | None:
         """Whether a game this node starts allows Post stacking (lobby only)."""
+        ...
+
+    def set_game(self, tag: str) -> Refused | None:
+        """The game a START from this node starts (lobby only): its tag."""
         ...
 
     def add_bot(self, level: str) -> Refused | None: ...

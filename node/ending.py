@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import Counter
 from collections.abc import Callable
+from typing import Any
 
 from dutchblitz.protocol.core import Replica
 from dutchblitz.protocol.duties import Wishes
 from dutchblitz.protocol.finding import TableFinder
-from dutchblitz.protocol.table.game import Phase
+from dutchblitz.protocol.table.game import Game, Phase
 
 log = logging.getLogger("dutchblitz.node")
 
@@ -74,3 +76,53 @@ class GameEnds:
                     "%s: not every player confirmed the end; finishing anyway", self.wishes.name
                 )
             self.finished.set()
+
+
+def _names(game: Game) -> dict[int, str]:
+    """Seat to display name; a name two players share gets its seat added."""
+    names = {seat: member.name for seat, member in game.by_seat().items()}
+    shared = {name for name, count in Counter(names.values()).items() if count > 1}
+    return {seat: f"{n} (seat {seat + 1})" if n in shared else n for seat, n in names.items()}
+
+
+def game_summary(table: str, game: Game, digest: bytes) -> dict[str, Any]:
+    names = _names(game)
+    by_seat = game.by_seat()
+
+    def named(scores: dict[int, int]) -> dict[str, int]:
+        return {names[seat]: points for seat, points in sorted(scores.items())}
+
+    return {
+        "table": table,
+        "game": game.game_number,  # 2 and on: a rematch at the same table (R-52)
+        "players": [
+            {"name": names[seat], "node_id": by_seat[seat].node.hex(), "back": by_seat[seat].back}
+            for seat in game.players
+        ],
+        "rounds": [
+            {
+                "scores": named(result.scores),
+                "blitz_by": None if result.blitz_by is None else names[result.blitz_by],
+            }
+            for result in game.results
+        ],
+        "final_scores": named(game.totals),
+        "winner": None if game.winner is None else names[game.winner],
+        "log_digest": digest.hex(),
+        "target": game.target,
+        "post_stacking": game.post_stacking,
+        "rules": game.rules.tag,
+        "races_lost": game.races_lost,
+        "refused": game.refused,
+        "over": game.phase == Phase.OVER,
+        "flags": [
+            {
+                "round": flag.round,
+                "name": names.get(flag.seat, f"seat {flag.seat + 1}"),
+                "node_id": flag.node.hex(),
+                "kind": flag.kind.value,
+                "detail": flag.detail,
+            }
+            for flag in game.game_flags()
+        ],
+    }

@@ -88,6 +88,7 @@ class ReplaySession:
             can_start=False,
             bot_levels=(),
             post_stacking=view.post_stacking,
+            game_tag=final.rules.tag,
         )
 
     def _players(self, view: GameView) -> tuple[PlayerInfo, ...]:

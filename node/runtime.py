@@ -27,8 +27,7 @@ import getpass
 import json
 import logging
 import socket
-from collections import Counter
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -38,16 +37,22 @@ import zmq.asyncio
 from dutchblitz.protocol.auth import Signer
 from dutchblitz.protocol.core import Settings
 from dutchblitz.protocol.duties import Wishes
-from dutchblitz.protocol.games.registry import DEFAULT_GAME, player_for
+from dutchblitz.protocol.games.registry import (
+    DEFAULT_GAME,
+    all_levels,
+    level_in,
+    level_name,
+    player_for,
+)
 from dutchblitz.protocol.limits import DEFAULT_TARGET
 from dutchblitz.protocol.limits import MAX_NAME as MAX_NAME_BYTES
 from dutchblitz.protocol.pace import COUNT_IN_S
-from dutchblitz.protocol.table.game import Game, Phase
 
 from . import botseats
 from .discovery import Advert, Discovery, Found
 from .door import Card, Door, knock
 from .doorbell import Refusals
+from .ending import game_summary
 from .interfaces import Interface, choose_interface
 from .knocks import Knocks
 from .roster import Roster, Source
@@ -168,6 +173,12 @@ class BotSeat:
     level: str
 
 
+def bot_name(level: str, node_id: bytes) -> str:
+    """A bot's name says "bot" and its level, so every node's screens can tell (no wire
+    change); "flat-out bot 3f9" fits the table's 16 columns."""
+    return f"{level} bot {node_id.hex()[:3]}"
+
+
 @dataclass(slots=True)
 class Node:
     """A running node. ``await start()``, then read ``main``; ``await stop()`` at the end."""
@@ -218,7 +229,7 @@ class Node:
             target=options.target,
             post_stacking=options.post_stacking,
         )
-        level = self._levels()[options.bot_level] if options.bot else None
+        level = player_for(options.game).levels[options.bot_level] if options.bot else None
         kind = WatchSeat if options.watch else LocalSeat
         self.main = kind(self._config(wishes, level), store, transport, node_id)
         self.main.watchers.append(self._notify)
@@ -242,10 +253,6 @@ class Node:
             await asyncio.wait(knocks, timeout=SEED_WAIT_S)
         await self.main.start()
         self._seat_kept_bots()
-
-    def _levels(self) -> Mapping[str, Any]:
-        """The bot levels of the game this node's table plays."""
-        return player_for(self.options.game).levels
 
     def _config(self, wishes: Wishes, level: Any) -> SeatConfig:
         options = self.options
@@ -410,7 +417,7 @@ class Node:
         or, from a lobby, seated afresh.
         """
         assert self.state_root is not None
-        kept_bots = botseats.load(self.state_root, self._levels()) if not self.options.watch else []
+        kept_bots = botseats.load(self.state_root, all_levels()) if not self.options.watch else []
         for kept in kept_bots:
             work = self.add_bot(kept.level, number=kept.number, restore=True)
             self._tasks.append(asyncio.ensure_future(self._seat_quietly(work, kept)))
@@ -423,7 +430,7 @@ class Node:
         except Exception as error:
             log.warning("cannot seat bot %d (%s) again: %s", kept.number, kept.level, error)
 
-    def _keep_bots(self) -> None:
+    def keep_bots(self) -> None:
         if self.state_root is not None:
             kept = [botseats.KeptBot(bot.number, bot.level) for bot in self.bots]
             botseats.save(self.state_root, kept)
@@ -457,16 +464,15 @@ class Node:
         main.roster.learn(node_id, signer.public_key, Source.LOCAL)
         for bot in self.bots:
             bot.seat.roster.learn(node_id, signer.public_key, Source.LOCAL)
-        # The name says "bot" and its level, so every node's screens can tell (no wire change);
-        # "flat-out bot 3f9" fits the table's 16 columns.
-        name = f"{level} bot {node_id.hex()[:3]}"
-        wishes = Wishes(name=name, ready=True, target=self.options.target)
-        config = self._config(wishes, self._levels()[level])
+        found = level_in(bot_game(self), level)
+        level = level_name(found)
+        wishes = Wishes(name=bot_name(level, node_id), ready=True, target=self.options.target)
+        config = self._config(wishes, found)
         config.restore = restore  # a bot seated in the lobby sits down afresh
         seat = LocalSeat(config, store, transport, node_id)
         seat.watchers.append(self._notify)
         self.bots.append(BotSeat(number, seat, level))
-        self._keep_bots()
+        self.keep_bots()
         seat.meet(main.node_id, main.endpoint)
         main.meet(node_id, transport.endpoint)
         await seat.start()
@@ -482,7 +488,7 @@ class Node:
         if not self.bots:
             return False
         bot = self.bots.pop()
-        self._keep_bots()
+        self.keep_bots()
         await bot.seat.leave()
         self._notify()
         return True
@@ -534,7 +540,7 @@ class Node:
         seats = [bot.seat for bot in self.bots] + ([self.main] if self.main else [])
         if goodbye and self.main is not None:
             self.bots.clear()
-            self._keep_bots()  # the player leaves the table, and their bots with them
+            self.keep_bots()  # the player leaves the table, and their bots with them
         if goodbye:
             await asyncio.gather(*(seat.leave() for seat in seats), return_exceptions=True)
         else:
@@ -546,51 +552,21 @@ class Node:
             self.lock.release()  # last: nothing of ours writes to the directory any more
 
 
-def _names(game: Game) -> dict[int, str]:
-    """Seat to display name; a name two players share gets its seat added."""
-    names = {seat: member.name for seat, member in game.by_seat().items()}
-    shared = {name for name, count in Counter(names.values()).items() if count > 1}
-    return {seat: f"{n} (seat {seat + 1})" if n in shared else n for seat, n in names.items()}
+def bot_game(node: Node) -> str:
+    """The game a bot seated now is made for: the one the lobby shows (P-241)."""
+    main = node.main
+    if main is None:
+        return node.options.game
+    return main.config.wishes.game or main.game_tag()
 
 
-def game_summary(table: str, game: Game, digest: bytes) -> dict[str, Any]:
-    names = _names(game)
-    by_seat = game.by_seat()
-
-    def named(scores: dict[int, int]) -> dict[str, int]:
-        return {names[seat]: points for seat, points in sorted(scores.items())}
-
-    return {
-        "table": table,
-        "game": game.game_number,  # 2 and on: a rematch at the same table (R-52)
-        "players": [
-            {"name": names[seat], "node_id": by_seat[seat].node.hex(), "back": by_seat[seat].back}
-            for seat in game.players
-        ],
-        "rounds": [
-            {
-                "scores": named(result.scores),
-                "blitz_by": None if result.blitz_by is None else names[result.blitz_by],
-            }
-            for result in game.results
-        ],
-        "final_scores": named(game.totals),
-        "winner": None if game.winner is None else names[game.winner],
-        "log_digest": digest.hex(),
-        "target": game.target,
-        "post_stacking": game.post_stacking,
-        "rules": game.rules.tag,
-        "races_lost": game.races_lost,
-        "refused": game.refused,
-        "over": game.phase == Phase.OVER,
-        "flags": [
-            {
-                "round": flag.round,
-                "name": names.get(flag.seat, f"seat {flag.seat + 1}"),
-                "node_id": flag.node.hex(),
-                "kind": flag.kind.value,
-                "detail": flag.detail,
-            }
-            for flag in game.game_flags()
-        ],
-    }
+def relevel_bots(node: Node, tag: str) -> None:
+    """The lobby now shows game ``tag``: each bot of ``node`` takes that game's matching
+    level, and the name that says it."""
+    for bot in node.bots:
+        level = level_in(tag, bot.level)
+        bot.level = level_name(level)
+        bot.seat.steward.level = level
+        bot.seat.config.wishes.name = bot_name(bot.level, bot.seat.node_id)
+        bot.seat.poke()
+    node.keep_bots()

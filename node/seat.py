@@ -41,7 +41,7 @@ from dutchblitz.protocol.core import Replica, Settings
 from dutchblitz.protocol.duties import Steward, Wishes
 from dutchblitz.protocol.effects import Effect
 from dutchblitz.protocol.finding import TableFinder
-from dutchblitz.protocol.games.registry import player_for
+from dutchblitz.protocol.games.registry import level_in, player_for
 from dutchblitz.protocol.messages import Body, Bye, Kind
 from dutchblitz.protocol.pace import COUNT_IN_S, Pace
 from dutchblitz.protocol.peek import message_kind, message_sender
@@ -255,6 +255,11 @@ class LocalSeat:
         ended = None if self.replica is None else self.replica.ended
         return None if ended is None else (ended[1], ended[2])
 
+    def game_tag(self) -> str:
+        """The game the table plays: its log's (P-234, P-241), or ours before we sit."""
+        replica = self.replica
+        return replica.stable.rules.tag if replica is not None else self.config.settings.game
+
     def game_on(self) -> GameOn | None:
         """The game on at the table we asked to join, if one keeps us waiting (P-117)."""
         return self.seating.game_on()
@@ -354,7 +359,9 @@ class LocalSeat:
             self._changed.clear()
             bot = self.steward.bot
             if bot is not None:
-                pause = player_for(self.config.settings.game).think_time(bot.level, self.think_rng)
+                tag = self.game_tag()
+                level = level_in(tag, self.steward.level)
+                pause = player_for(tag).think_time(level, self.think_rng)
                 if pause > 0:
                     await asyncio.sleep(pause)
             try:

@@ -17,8 +17,8 @@ from typing import Any
 
 from dutchblitz.protocol.auth import fingerprint
 from dutchblitz.protocol.core import Replica
-from dutchblitz.protocol.duties import can_start
-from dutchblitz.protocol.games.registry import player_for, rules_for
+from dutchblitz.protocol.duties import can_start, started_game
+from dutchblitz.protocol.games.registry import player_for, rules_for, tags
 from dutchblitz.protocol.limits import MAX_NAME, MAX_PLAYERS
 from dutchblitz.protocol.messages import Ready, Start
 from dutchblitz.protocol.table.game import Game, Phase
@@ -39,12 +39,60 @@ from .api import (
 from .doorbell import Doorbell
 from .notices import SessionNotices
 from .presence import missing_players
-from .runtime import Node
+from .runtime import Node, relevel_bots
 from .seat import LocalSeat
 from .statelock import shown
 from .subscribers import Subscribers
 from .tv.address import tv_link
 from .watch import spectator_snapshot
+
+
+class GameSide:
+    """The game's side of a seat (its ``PlayerRules`` and play queue), of the game the
+    table plays now: a START may start another game than the one before (P-241)."""
+
+    def __init__(self, seat: LocalSeat) -> None:
+        self.seat = seat
+        self.tag = seat.game_tag()
+        self.player = player_for(self.tag)
+        self.queue = self.player.plays(seat.node_id, seat.submit)
+        self.notices: SessionNotices | None = None
+
+    def follow(self) -> None:
+        tag = self.seat.game_tag()
+        if tag != self.tag:
+            self.tag, self.player = tag, player_for(tag)
+            self.queue = self.player.plays(self.seat.node_id, self.seat.submit)
+            if self.notices is not None:
+                self.notices.player = self.player
+
+    def shown(self) -> str:
+        """The game the screens show: in the lobby, the one a START of ours would start."""
+        replica = self.seat.replica
+        if replica is None or replica.stable.phase == Phase.LOBBY:
+            return self.seat.config.wishes.game or self.seat.game_tag()
+        return self.seat.game_tag()
+
+
+class Background:
+    """Work a session's command starts and does not wait for (seating a bot): a failure
+    is told on screen."""
+
+    def __init__(self, notices: SessionNotices, changed: Callable[[], None]) -> None:
+        self.notices, self.changed = notices, changed
+        self._tasks: set[asyncio.Future[object]] = set()
+
+    def run(self, work: Coroutine[Any, Any, object]) -> None:
+        task: asyncio.Future[object] = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._finished)
+
+    def _finished(self, task: asyncio.Future[object]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            failed = Told(News.FAILED, detail=str(task.exception()))
+            self.notices.notice(NoticeKind.ALARM, failed)
+            self.changed()
 
 
 class NodeSession:
@@ -55,12 +103,11 @@ class NodeSession:
         self.node = node
         self.seat: LocalSeat = node.main
         self._subscribers = Subscribers()
-        self._tasks: set[asyncio.Future[object]] = set()
-        self.rules = rules_for(node.options.game)
-        self.player = player_for(node.options.game)  # the game's side of a seat (Dutch Blitz's)
-        self.queue = self.player.plays(self.seat.node_id, self.seat.submit)
+        self.side = GameSide(self.seat)
         self._pumping = False
-        self.notices = SessionNotices(node.options.table, self.seat, self.player)
+        self.notices = SessionNotices(node.options.table, self.seat, self.side.player)
+        self.side.notices = self.notices
+        self._work = Background(self.notices, self._changed)
         self.seat.listeners.append(self.notices.on_effect)
         node.watchers.append(self._changed)
         if node.door is not None:  # who the door turned away, told on screen
@@ -74,8 +121,10 @@ class NodeSession:
         seat, node = self.seat, self.node
         if seat.following.follower is not None:  # watching the game that keeps us waiting
             return spectator_snapshot(node, seat)
+        self.side.follow()
+        face_game = self.side.shown()
         replica = seat.replica
-        game = self.queue.view(replica) if replica is not None else Game()
+        game = self.side.queue.view(replica) if replica is not None else Game()
         stable = replica.stable if replica is not None else Game()
         optimistic, final = game_view(game), game_view(stable)
         bots = node.local_bot_nodes()
@@ -107,11 +156,13 @@ class NodeSession:
             players=players,
             game=optimistic,
             stable=final,
-            pending_moves=len(self.queue.held) + (len(replica.pending_own()) if replica else 0),
+            pending_moves=len(self.side.queue.held)
+            + (len(replica.pending_own()) if replica else 0),
             peers_seen=seat.peers_seen,
             seconds_running=loop.time() - node.started_at,
             can_start=self._why_not_start() is None,
-            bot_levels=tuple(self.player.levels),
+            bot_levels=tuple(player_for(face_game).levels),
+            game_tag=face_game,
             post_stacking=(
                 self.seat.config.wishes.post_stacking
                 if stable.phase == Phase.LOBBY
@@ -126,7 +177,9 @@ class NodeSession:
             tv=tv_link(node.options.web, node.interface.address if node.interface else ""),
             unanswered=node.unanswered_peers(),
             watchers=replica.spectators.names() if replica is not None else (),
-            seat_view=None if replica is None else _seat_view(seat, self.player, replica, game),
+            seat_view=None
+            if replica is None
+            else _seat_view(seat, self.side.player, replica, game),
         )
 
     def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
@@ -136,59 +189,62 @@ class NodeSession:
         return self.notices.take()
 
     def _changed(self) -> None:
+        self.side.follow()
         self._pump()
         self._subscribers.tell()
 
     def _pump(self) -> None:
         """Send the held plays whose turn has come (sending one calls back here: once is enough)."""
         replica = self.seat.replica
-        if self._pumping or replica is None or not self.queue.held:
+        if self._pumping or replica is None or not self.side.queue.held:
             return
         self._pumping = True
         try:
-            for returned in self.queue.pump(replica):
-                self.notices.refused(_refused(self.player.came_back(returned)))
+            for returned in self.side.queue.pump(replica):
+                self.notices.refused(_refused(self.side.player.came_back(returned)))
         finally:
             self._pumping = False
 
     # -- playing --------------------------------------------------------------------------
 
     def act(self, action: Action, slot: int = 0) -> Refused | None:
+        self.side.follow()
         replica = self.seat.replica
         if replica is None or not replica.can_play():
             return self._not_seated()
-        game = self.queue.view(replica)
+        game = self.side.queue.view(replica)
         me = game.seat_of(self.seat.node_id)
         if game.phase != Phase.PLAYING or game.table is None:
             return Refused(Why.NO_ROUND)
         if me is None:
             return Refused(Why.NOT_PLAYING)
-        if (not_now := self.player.check(game.table, me, action)) is not None:
+        if (not_now := self.side.player.check(game.table, me, action)) is not None:
             return _refused(not_now)
-        if self.queue.full:
-            return Refused(Why.SLOW_DOWN, count=self.player.max_held)
-        move = self.player.build(game.table, me, action, slot)
+        if self.side.queue.full:
+            return Refused(Why.SLOW_DOWN, count=self.side.player.max_held)
+        move = self.side.player.build(game.table, me, action, slot)
         if isinstance(move, ActRefusal):
             return _refused(move)
         count_in = self.seat.pace.count_in_left(game, asyncio.get_running_loop().time())
         if count_in > 0:  # a legal move, but nobody plays before their count-in ends (R-55)
             return Refused(Why.COUNT_IN, count=math.ceil(count_in))
-        if not self.queue.offer(replica, move, game.round):
+        if not self.side.queue.offer(replica, move, game.round):
             return self._failure_text()
         return None
 
     def play(self, move: object) -> Refused | None:
+        self.side.follow()
         replica = self.seat.replica
         if replica is None or not replica.can_play():
             return self._not_seated()
-        game = self.queue.view(replica)
+        game = self.side.queue.view(replica)
         me = game.seat_of(self.seat.node_id)
         if game.phase != Phase.PLAYING or game.table is None:
             return Refused(Why.NO_ROUND)
         if me is None:
             return Refused(Why.NOT_PLAYING)
         secrets = self.seat.steward.game.secrets_for(replica, game)
-        body = self.player.body(game.table, me, move, game.round, secrets)
+        body = self.side.player.body(game.table, me, move, game.round, secrets)
         if isinstance(body, ActRefusal):
             return _refused(body)
         if not self.seat.submit(body):
@@ -218,7 +274,7 @@ class NodeSession:
         return None
 
     def set_back(self, back: str) -> Refused | None:
-        backs = self.rules.backs
+        backs = rules_for(self.side.shown()).backs
         if back not in backs:
             return Refused(Why.NO_BACK, what=back, other=", ".join(backs))
         if (why := self._lobby_only("set_back")) is not None:
@@ -269,7 +325,11 @@ class NodeSession:
         why = self._why_not_start()
         if why is not None:
             return why
-        start = Start(self.node.options.target, self.seat.config.wishes.post_stacking)
+        replica = self.seat.replica
+        assert replica is not None
+        wishes = self.seat.config.wishes
+        game = started_game(wishes, replica.stable)
+        start = Start(self.node.options.target, wishes.post_stacking, game=game)
         if not self.seat.submit(start):
             return self._failure_text()
         return None
@@ -281,7 +341,8 @@ class NodeSession:
         stable = replica.stable
         if stable.phase != Phase.LOBBY:
             return Refused(Why.STARTED)
-        if can_start(stable, self.seat.node_id):
+        named = started_game(self.seat.config.wishes, stable)
+        if can_start(stable, self.seat.node_id, named=named):
             return None
         seated = stable.seated()
         if len(seated) < 2:
@@ -289,7 +350,8 @@ class NodeSession:
         waiting = [m.name for m in seated if not m.ready]
         if waiting:
             return Refused(Why.WAITING_READY, what=", ".join(waiting))
-        backs = stable.rules.check_backs([m.back for m in seated])
+        rules = stable.rules if named is None else rules_for(named)
+        backs = rules.check_backs([m.back for m in seated])
         return Refused(Why.BACKS_CHOICE, what=backs) if backs else Refused(Why.NO_SEAT)
 
     def set_post_stacking(self, on: bool) -> Refused | None:
@@ -299,8 +361,18 @@ class NodeSession:
         self._changed()
         return None
 
+    def set_game(self, tag: str) -> Refused | None:
+        if tag not in tags():
+            return Refused(Why.NO_GAME, what=tag, other=", ".join(tags()))
+        if (why := self._lobby_only("set_game")) is not None:
+            return why
+        self.seat.config.wishes.game = tag
+        relevel_bots(self.node, tag)
+        self._changed()
+        return None
+
     def add_bot(self, level: str) -> Refused | None:
-        levels = self.player.levels
+        levels = player_for(self.side.shown()).levels
         if level not in levels:
             return Refused(Why.NO_BOT_LEVEL, what=level, other=", ".join(levels))
         if (why := self._lobby_only("add_bot")) is not None:
@@ -309,13 +381,13 @@ class NodeSession:
         assert replica is not None
         if len(replica.optimistic().seated()) + _bots_on_the_way(self.node, replica) >= MAX_PLAYERS:
             return Refused(Why.TABLE_FULL, count=MAX_PLAYERS)
-        self._background(self.node.add_bot(level))
+        self._work.run(self.node.add_bot(level))
         return None
 
     def remove_bot(self) -> Refused | None:
         if not self.node.bots:
             return Refused(Why.NO_LOCAL_BOT)
-        self._background(self.node.remove_bot())
+        self._work.run(self.node.remove_bot())
         return None
 
     def watch(self) -> Refused | None:
@@ -328,18 +400,6 @@ class NodeSession:
 
     async def leave(self) -> None:
         await self.node.stop()
-
-    def _background(self, work: Coroutine[Any, Any, object]) -> None:
-        task: asyncio.Future[object] = asyncio.ensure_future(work)
-        self._tasks.add(task)
-        task.add_done_callback(self._finished)
-
-    def _finished(self, task: asyncio.Future[object]) -> None:
-        self._tasks.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            failed = Told(News.FAILED, detail=str(task.exception()))
-            self.notices.notice(NoticeKind.ALARM, failed)
-            self._changed()
 
     def _lobby_only(self, action: str) -> Refused | None:
         replica = self.seat.replica

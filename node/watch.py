@@ -141,6 +141,9 @@ class WatchSession:
     def set_post_stacking(self, on: bool) -> Refused | None:
         return Refused(Why.WATCHING)
 
+    def set_game(self, tag: str) -> Refused | None:
+        return Refused(Why.WATCHING)
+
     def add_bot(self, level: str) -> Refused | None:
         return Refused(Why.WATCHING)
 
@@ -208,8 +211,9 @@ def spectator_snapshot(node: Node, seat: LocalSeat) -> Snapshot:
         peers_seen=seat.peers_seen,
         seconds_running=loop.time() - node.started_at,
         can_start=False,
-        bot_levels=tuple(player_for(node.options.game).levels),
+        bot_levels=tuple(player_for(game.rules.tag).levels),
         post_stacking=game.post_stacking,
+        game_tag=game.rules.tag,
         watchers=follower.watchers(loop.time()) if follower is not None else (),
         watching=True,
         tv=tv_link(node.options.web, node.interface.address if node.interface else ""),

@@ -25,6 +25,7 @@ from .gameduties import PRIVATE_SIZE, GameDuties, wants_private
 from .games.blitz.bots import Bot, Level, Rng
 from .games.blitz.playqueue import stuck_call_stands
 from .games.blitz.wire_moves import play_from_move
+from .games.registry import DEFAULT_GAME, level_in, rules_for
 from .messages import Body, MoveKind, Play, Profile, Ready, Reveal, Start
 from .pace import Pace
 from .table.game import Game, Member, Phase
@@ -41,6 +42,12 @@ class Wishes:
     start_at: int | None = None  # start once this many players are seated and ready
     target: int = 75
     post_stacking: bool = True  # what our START carries: the table's choice (R-19, P-142)
+    game: str | None = None  # the game our START names (P-241); None: the table's own
+
+
+def started_game(wishes: Wishes, stable: Game) -> str | None:
+    """The game a START of ours names: none when it is the one the table hosts (P-241)."""
+    return None if wishes.game in (None, stable.rules.tag) else wishes.game
 
 
 def lobby_duty(game: Game, me: Member, wishes: Wishes, stable: Game) -> Body | None:
@@ -53,8 +60,9 @@ def lobby_duty(game: Game, me: Member, wishes: Wishes, stable: Game) -> Body | N
         return Profile(wishes.name, back)
     if me.ready != wishes.ready:
         return Ready(wishes.ready)
-    if wishes.start_at is not None and can_start(stable, me.node, wishes.start_at):
-        return Start(wishes.target, wishes.post_stacking)
+    named = started_game(wishes, stable)
+    if wishes.start_at is not None and can_start(stable, me.node, wishes.start_at, named):
+        return Start(wishes.target, wishes.post_stacking, game=named)
     return None
 
 
@@ -79,8 +87,9 @@ def newcomer_profile(game: Game, me: Member, wishes: Wishes) -> Profile | None:
     return Profile(wishes.name, back) if back else None
 
 
-def can_start(game: Game, node: bytes, at_least: int = 2) -> bool:
-    """Whether a Start from ``node`` would be accepted now, with ``at_least`` players."""
+def can_start(game: Game, node: bytes, at_least: int = 2, named: str | None = None) -> bool:
+    """Whether a Start from ``node`` would be accepted now, with ``at_least`` players;
+    ``named``: the game the Start names (P-241), whose rules then judge the seats."""
     if game.phase != Phase.LOBBY:
         return False
     seated = game.seated()
@@ -88,7 +97,14 @@ def can_start(game: Game, node: bytes, at_least: int = 2) -> bool:
         return False
     if not all(m.ready for m in seated):
         return False
-    return game.rules.check_backs([m.back for m in seated]) is None
+    rules = game.rules if named is None else rules_for(named)
+    return rules.check_backs([m.back for m in seated]) is None
+
+
+def _blitz_level(level: object) -> Level:
+    found = level_in(DEFAULT_GAME, level)
+    assert isinstance(found, Level)
+    return found
 
 
 class Steward:
@@ -98,7 +114,7 @@ class Steward:
         self,
         node_id: bytes,
         wishes: Wishes,
-        level: Level | None,
+        level: object | None,
         draw: Callable[[str], Rng],
         save_secret: Callable[[int, RoundSecret], None],
         submit: Callable[[Body], bool],
@@ -114,7 +130,9 @@ class Steward:
         self.secrets: dict[int, RoundSecret] = {}
         self.start_sent = False
         self.level = level
-        self.bot = None if level is None else Bot(level, draw("bot"))
+        # The level of the game the seat was made for (PlayerRules.levels); each move asks
+        # for the level of the game the table plays then (``level_in``).
+        self.bot = None if level is None else Bot(_blitz_level(level), draw("bot"))
         self.grace = Grace() if grace is None else grace
         self.game = GameDuties(node_id, self.secrets)
         self.private_wanted = False  # whether this table's game draws a private seed
@@ -239,9 +257,13 @@ class Steward:
         do, so nothing follows it until it is final, and nothing goes while any other
         event of ours (a deal step, a profile) is on its way.
         """
+        tag = replica.stable.rules.tag
         if has_seat_duties(replica.stable.rules):
-            self._seat_bot(replica, now)
+            self._seat_bot(replica, now, str(level_in(tag, self.level)))
             return
+        level = level_in(tag, self.level)  # the table's game may be another than at first
+        if bot.level is not level and isinstance(level, Level):
+            bot = self.bot = Bot(level, bot.rng)
         for _ in range(bot.level.in_flight):
             pending = replica.pending_own()
             if len(pending) >= bot.level.in_flight or not all(map(_own_cards_only, pending)):
@@ -267,7 +289,7 @@ class Steward:
             if move is None or not self.submit(play_from_move(move, game.round)):
                 return
 
-    def _seat_bot(self, replica: Replica, now: float) -> None:
+    def _seat_bot(self, replica: Replica, now: float, level: str) -> None:
         """A bot of a game with seats' duties: one move at a time, after its duties."""
         if replica.pending_own():
             return
@@ -277,7 +299,7 @@ class Steward:
             return
         if self.pace is not None and self.pace.count_in_left(game, now) > 0:
             return  # nobody plays before their own count-in ends (R-55)
-        body = self.game.bot_body(replica, game, me.seat, str(self.level))
+        body = self.game.bot_body(replica, game, me.seat, level)
         if body is not None and not self._holding(game, me.seat, now):
             self.submit(body)
 

@@ -44,6 +44,33 @@ def tags() -> list[str]:
     return [DEFAULT_GAME, *sorted(tag for tag in _GAMES if tag != DEFAULT_GAME)]
 
 
+def level_in(tag: str, level: object) -> object:
+    """The bot level of game ``tag`` that stands for ``level``, a level (or its name) of
+    this game or of another: the same name, else the level at the same place in its own
+    game's list (its first, second...), the last when the list is shorter. A table that
+    starts another game (P-241) keeps its bots, each at the level that matches."""
+    levels = player_for(tag).levels
+    name = level_name(level)
+    if name in levels:
+        return levels[name]
+    chosen = list(levels.values())
+    for other in _GAMES:
+        names = list(player_for(other).levels)
+        if name in names:
+            return chosen[min(names.index(name), len(chosen) - 1)]
+    return chosen[0]
+
+
+def level_name(level: object) -> str:
+    """The name a player gives a bot level (``PlayerRules.levels``' key)."""
+    return level if isinstance(level, str) else str(getattr(level, "name", level))
+
+
+def all_levels() -> set[str]:
+    """The names of every registered game's bot levels."""
+    return {name for tag in _GAMES for name in player_for(tag).levels}
+
+
 def player_for(tag: str) -> PlayerRules:
     """The game's ``PlayerRules``: Dutch Blitz's for a game registered without its own."""
     # Imported here: a player's plays reach the replica, whose table reaches this registry.

@@ -111,6 +111,7 @@ class FakeSession:
     notices: list[Notice] = field(default_factory=list)
     left: bool = False
     post_stacking: bool = True  # the lobby's choice, what our START carries
+    game_tag: str = ""  # the game the screens show ("": the client's own)
     scores_left: float = 0.0  # as the node would say: seconds until it says "seen" itself
     count_in: float = 0.0  # seconds of count-in left as of each snapshot
     tv: TvLink | None = None  # the TV view the node serves (--web)
@@ -148,6 +149,7 @@ class FakeSession:
             scores_left=self.scores_left,
             count_in=self.count_in,
             tv=self.tv,
+            game_tag=self.game_tag,
         )
 
     def player_infos(self) -> tuple[PlayerInfo, ...]:
@@ -226,6 +228,13 @@ class FakeSession:
         if self.game.phase != Phase.LOBBY:
             return Refused(Why.LOBBY_ONLY, what="set_post_stacking")
         self.post_stacking = on
+        return None
+
+    def set_game(self, tag: str) -> Refused | None:
+        self.calls.append(("set_game", tag))
+        if self.game.phase != Phase.LOBBY:
+            return Refused(Why.LOBBY_ONLY, what="set_game")
+        self.game_tag = tag
         return None
 
     def add_bot(self, level: str) -> Refused | None:

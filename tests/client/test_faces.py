@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from dutchblitz.client import commands
 from dutchblitz.client import main as entry
 from dutchblitz.client.app import build_app, run_app
 from dutchblitz.client.games import DEFAULT_GAME, registry
@@ -93,8 +94,9 @@ def test_a_registered_face_binds_its_keys_at_the_table() -> None:
         with create_pipe_input() as pipe:
             app = build_app(playing_session(2), pipe, DummyOutput(), game=game)
             assert app.key_bindings is not None
+            # The keys that do something now: every face's are bound, each while it draws.
             return {k.value if hasattr(k, "value") else k for b in app.key_bindings.bindings
-                    for k in b.keys}  # fmt: skip
+                    if b.filter() for k in b.keys}  # fmt: skip
 
     other, blitz = asyncio.run(keys(OTHER.tag)), asyncio.run(keys(BLITZ.tag))
     assert "z" in other and "z" not in blitz
@@ -139,3 +141,19 @@ def test_the_node_s_game_picks_the_face_that_draws_it(
     assert (tag, default) == ("highcard", DEFAULT_GAME)
     assert isinstance(ui, functools.partial) and ui.func is run_app
     assert ui.keywords == {"game": "highcard"} and blitz_ui is run_app
+
+
+def test_g_in_the_lobby_picks_the_next_game_and_its_face_draws_the_lobby() -> None:
+    """P-241: the lobby's g names the game a START from this node starts; the snapshot's
+    game then picks the face, the title and the word for a round's early end."""
+    session = FakeSession(lobby_game(2))
+    calls = {tag: registry.face_for(tag).call for tag in registry.tags()}
+    state = ClientState(session, calls=calls)
+    assert state.game == DEFAULT_GAME and "g game" in to_plain_text(keybar_text(state))
+    commands.next_game(state)
+    assert session.calls[-1] == ("set_game", "dutch")
+    assert (state.game, state.call) == ("dutch", "Dutch")
+    assert to_plain_text(title_text(state)).startswith(" Dutch  ·  table kitchen  ·  lobby")
+    assert "Game: Dutch" in to_plain_text(body_text(state))
+    commands.next_game(state)
+    assert session.calls[-1] == ("set_game", DEFAULT_GAME) and state.game == DEFAULT_GAME

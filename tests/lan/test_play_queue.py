@@ -182,7 +182,7 @@ def test_two_plays_pressed_back_to_back_both_go(tmp_path: Path) -> None:
                     assert answers == [None, None], answers
                     assert session.snapshot().pending_moves == 2
                     # Different piles: both went at once; else the second waits its turn.
-                    assert len(session.queue.held) == (0 if _at_once(pair) else 1)
+                    assert len(session.side.queue.held) == (0 if _at_once(pair) else 1)
                     await until(
                         session, lambda: session.snapshot().pending_moves == 0, "both final"
                     )
@@ -219,7 +219,7 @@ def test_a_flip_pressed_while_the_wood_top_flies_is_held_and_goes(tmp_path: Path
                     wood_after = len(area.wood) - 1 + min(3, area.hand)
                     assert session.act(Action.WOOD_TO_CENTRE) is None
                     assert session.act(Action.FLIP) is None  # held: it lands on the Wood
-                    assert len(session.queue.held) == 1
+                    assert len(session.side.queue.held) == 1
                     shown = session.snapshot()
                     assert shown.pending_moves == 2
                     assert len(_my_area(shown).wood) == wood_after  # both shown at once

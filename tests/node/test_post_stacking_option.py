@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dutchblitz.node.cli import build_parser, options_from_args
-from dutchblitz.node.runtime import game_summary
+from dutchblitz.node.ending import game_summary
 from dutchblitz.protocol.duties import Wishes, lobby_duty
 from dutchblitz.protocol.messages import Admit, Ready, Start
 from dutchblitz.protocol.table.game import Game, Phase
