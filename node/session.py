@@ -189,7 +189,6 @@ class NodeSession:
         return self.notices.take()
 
     def _changed(self) -> None:
-        self.side.follow()
         self._pump()
         self._subscribers.tell()
 
