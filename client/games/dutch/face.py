@@ -23,6 +23,7 @@ from ...face import GameFace
 from ...keymap import (
     ADD_BOT,
     BOT_LEVEL,
+    GAME,
     HELP,
     NAME,
     QUIT,
@@ -48,9 +49,9 @@ LOBBY_KEYS = (
     KeyHelp(NAME, "name"),
     KeyHelp(READY, "ready"),
     KeyHelp(START, "start"),
-    KeyHelp(ADD_BOT, "bot"),
-    KeyHelp(REMOVE_BOT, "no bot"),
+    KeyHelp(f"{ADD_BOT}/{REMOVE_BOT}", "bot"),
     KeyHelp(BOT_LEVEL, "level (forgetful, careful)"),
+    KeyHelp(GAME, "game"),
 )
 
 
