@@ -10,6 +10,7 @@ from __future__ import annotations
 from dutchblitz.node.api import Notice, NoticeKind
 from dutchblitz.protocol.games.blitz.cards import ALL_BACKS, STANDARD_BACKS
 
+from .games import registry
 from .state import ClientState
 
 # -- between rounds -------------------------------------------------------------------
@@ -89,6 +90,17 @@ def next_game(state: ClientState) -> None:
     games = list(state.calls)
     index = games.index(state.game) if state.game in games else -1
     state.refuse(state.session.set_game(games[(index + 1) % len(games)]))
+    state.refresh()
+
+
+def next_length(state: ClientState) -> None:
+    """The next length the game's face offers: a target score, or a number of rounds."""
+    lengths = registry.face_for(state.game).lengths
+    now = state.snap.length
+    same = [n for n, (target, rounds) in enumerate(lengths)
+            if rounds == now[1] and (rounds is not None or target == now[0])]  # fmt: skip
+    target, rounds = lengths[(same[0] + 1) % len(lengths) if same else 0]
+    state.refuse(state.session.set_length(target, rounds))
     state.refresh()
 
 

@@ -32,3 +32,6 @@ class GameFace:
     hidden_lines: Callable[[HiddenCards], StyleAndTextTuples]  # a seat's hidden cards, replayed
     post_stacking: bool = True  # the table option R-19 (Dutch Blitz's), in the lobby and title
     call: str = "Blitz"  # what a player calls to end a round early, as notices say it
+    # The lengths the lobby's t offers, in turn: (target, None), or (target, rounds) for a
+    # game played for a number of rounds (P-237); the first is the usual one.
+    lengths: tuple[tuple[int, int | None], ...] = ((75, None), (50, None), (100, None))

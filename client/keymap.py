@@ -17,6 +17,7 @@ REMOVE_BOT = "-"
 BOT_LEVEL = "l"
 POST_STACKING = "p"  # the table option a START from this node carries
 GAME = "g"  # the game a START from this node starts
+LENGTH = "t"  # how long that game lasts: a target score, or a number of rounds
 WATCH = "w"  # a game keeps us waiting: watch it meanwhile (as a spectator)
 
 # -- after a game ----------------------------------------------------------------------
@@ -40,7 +41,7 @@ LOBBY_HELP: tuple[KeyHelp, ...] = (
     KeyHelp(f"{START} / Enter", "start (all ready)"),
     KeyHelp(f"{ADD_BOT} {REMOVE_BOT}", "add a bot / take one"),
     KeyHelp(BOT_LEVEL, "level of the next bot"),
-    KeyHelp(GAME, "the next game to play"),
+    KeyHelp(f"{GAME} {LENGTH}", "next game / its length"),
     KeyHelp(POST_STACKING, "Post stacking on / off"),
     KeyHelp(WATCH, "watch the game on"),
 )

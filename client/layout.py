@@ -179,8 +179,11 @@ def title_text(state: ClientState) -> StyleAndTextTuples:
     elif game.phase == Phase.OVER:
         parts.append("game over")
     else:
-        parts.append(f"round {game.round}")
-        parts.append(f"to {game.target}")
+        if game.rounds is not None:  # only the rounds end it (P-238)
+            parts.append(f"round {game.round} of {game.rounds}")
+        else:
+            parts.append(f"round {game.round}")
+            parts.append(f"to {game.target}")
     title = "  ·  ".join(parts)
     room = TITLE_WIDTH - len(title) - 4
     banner = flag_banner(snap.stable.flags, state.name_of, room) if room > 12 else ""

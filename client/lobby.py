@@ -10,21 +10,17 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from . import keymap, words
 from .games import registry
-from .presence import game_on_lines
+from .presence import game_on_lines, shown_name, watchers_line
 from .state import ClientState
 from .text import Text
 
 
-def watchers_line(text: Text, snap: Snapshot) -> None:
-    """How many watch, and who (spectators: spec/protocol.md section 26)."""
-    if snap.watchers:
-        names = ", ".join(snap.watchers)
-        text.line(f" Watching: {len(snap.watchers)} ({names})", "class:count")
-
-
-def shown_name(player_name: str, local_bot: bool) -> str:
-    """A bot's name says it is a bot and its level ("fast bot 3f9"), on every node."""
-    return player_name + (" (bot)" if local_bot and " bot " not in player_name else "")
+def length_words(length: tuple[int, int | None]) -> str:
+    """A game's length: "to 75 points", or "5 rounds" (then only the rounds end it)."""
+    target, rounds = length
+    if rounds is not None:
+        return f"{rounds} round{'s' if rounds > 1 else ''}"
+    return f"to {target} points"
 
 
 def stacking_word(snap: Snapshot) -> str:
@@ -91,16 +87,15 @@ def lobby_screen(state: ClientState) -> StyleAndTextTuples:
         peer_hint(text, address)
     text.add(" Next bot: ", "class:header").cell(state.bot_level, 10, "class:name")
     # The choices a START from this node carries: whoever starts the game decides (R-19,
-    # P-241). The title names the game (g changes it); Dutch Blitz's option shows here.
+    # P-237, P-241): the game (g), its length (t), and Dutch Blitz's Post stacking (p).
     face = registry.face_for(state.game)
+    text.add("Game: ", "class:header").cell(face.title, 13, "class:name")
+    text.add("Length: ", "class:header").cell(length_words(snap.length), 14, "class:name")
     if face.post_stacking:
-        text.add("Post stacking: ", "class:header").cell(stacking_word(snap), 5, "class:name")
-    else:
-        text.add("Game: ", "class:header").cell(face.title, 14, "class:name")
-    if snap.can_start:
-        text.line(f"Everyone is ready: press {keymap.START} to start!", "class:strong")
-    else:
-        text.line(f"{keymap.START} starts once every player is ready.")
+        text.add("Post stacking: ", "class:header").add(stacking_word(snap), "class:name")
+    text.line()
+    if snap.can_start:  # else s says whom it waits for (the Ready column shows it too)
+        text.line(f" Everyone is ready: press {keymap.START} to start!", "class:strong")
     return text.fragments
 
 

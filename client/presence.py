@@ -1,4 +1,4 @@
-"""Who the table is waiting for, in one line: "waiting for Ada: 3 s".
+"""Who is at the table, and who it is waiting for, in one line: "waiting for Ada: 3 s".
 
 The node says whom it has not heard from, and for how long as of its snapshot
 (``Snapshot.missing``); the face adds the seconds since, so the count goes on
@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dutchblitz.node.api import Missing, Snapshot
 
 from . import keymap
+from .text import Text
 from .words import game_on_text
 
 
@@ -42,3 +43,15 @@ def game_on_lines(snap: Snapshot) -> list[tuple[str, str]]:
         ("", " when the table has a seat for you (q leaves)."),
         ("class:strong", f" Press {keymap.WATCH} to watch the game meanwhile."),
     ]
+
+
+def watchers_line(text: Text, snap: Snapshot) -> None:
+    """How many watch, and who (spectators: spec/protocol.md section 26)."""
+    if snap.watchers:
+        names = ", ".join(snap.watchers)
+        text.line(f" Watching: {len(snap.watchers)} ({names})", "class:count")
+
+
+def shown_name(player_name: str, local_bot: bool) -> str:
+    """A bot's name says it is a bot and its level ("fast bot 3f9"), on every node."""
+    return player_name + (" (bot)" if local_bot and " bot " not in player_name else "")

@@ -87,6 +87,9 @@ class FrozenSession:
     def set_game(self, tag: str) -> Refused | None:
         return self._no()
 
+    def set_length(self, target: int, rounds: int | None = None) -> Refused | None:
+        return self._no()
+
     def add_bot(self, level: str) -> Refused | None:
         return self._no()
 

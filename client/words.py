@@ -89,6 +89,8 @@ WORDS: dict[Why, str] = {
     Why.BACKS_CHOICE: "{what}",
     Why.NO_BOT_LEVEL: "no bot level {what!r}: choose one of {other}",
     Why.NO_GAME: "no game {what!r} here: choose one of {other}",
+    Why.BAD_LENGTH: "a game lasts 1 to {what} points, or 1 to {other} rounds",
+    Why.NO_ROUNDS: "this game is played to a score, not for a number of rounds",
     Why.TABLE_FULL: "the table is full ({count} seats)",
     Why.NO_LOCAL_BOT: "there is no local bot to remove",
     Why.PLAY_BEFORE: "the play before it did not go",

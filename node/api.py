@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
 
+from dutchblitz.protocol.limits import DEFAULT_TARGET
 from dutchblitz.protocol.views import GameView, Slot
 
 MAX_NOTICES = 200  # notices a session keeps for its client to take
@@ -111,6 +112,8 @@ class Why(StrEnum):
     BACKS_CHOICE = "backs_choice"  # what: why the deck backs chosen will not do
     NO_BOT_LEVEL = "no_bot_level"  # what: the level asked for; other: the levels there are
     NO_GAME = "no_game"  # what: the game asked for; other: the games there are
+    BAD_LENGTH = "bad_length"  # a target or a number of rounds out of bounds
+    NO_ROUNDS = "no_rounds"  # this game is played to a target, not for a number of rounds
     TABLE_FULL = "table_full"  # count: the seats
     NO_LOCAL_BOT = "no_local_bot"
     PLAY_BEFORE = "play_before"  # a held play: the one it built on did not go
@@ -259,6 +262,9 @@ class Snapshot:
     # Post stacking (R-19): in the lobby, what a START from this node would carry (the
     # player who starts the game decides); from the START on, what the game agreed.
     post_stacking: bool = True
+    # The game's length, (target, rounds): in the lobby, what a START from this node would
+    # carry; from the START on, the game's. With rounds, only they end it (P-238).
+    length: tuple[int, int | None] = (DEFAULT_TARGET, None)
     state_dir: str = ""  # where this node keeps its state
     profile: int = 1  # 2, 3...: the default state directory was in use, so this is another one
     # Between rounds (spec/rules.md R-54, R-55), in seconds as of this snapshot:
@@ -325,6 +331,11 @@ class Session(Protocol):
 
     def set_game(self, tag: str) -> Refused | None:
         """The game a START from this node starts (lobby only): its tag."""
+        ...
+
+    def set_length(self, target: int, rounds: int | None = None) -> Refused | None:
+        """How long a game this node starts lasts (lobby only): to ``target`` points, or
+        ``rounds`` rounds where the game offers it."""
         ...
 
     def add_bot(self, level: str) -> Refused | None: ...

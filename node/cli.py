@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
 from dutchblitz.protocol.games import registry
+from dutchblitz.protocol.limits import MAX_GAME_ROUNDS, MAX_PLAYERS, MAX_TARGET
 from dutchblitz.protocol.limits import MAX_NAME as MAX_TEXT_BYTES
-from dutchblitz.protocol.limits import MAX_PLAYERS, MAX_TARGET
 from dutchblitz.protocol.version import GAME_VERSION
 
 from .api import Session
@@ -193,6 +193,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="the score that ends the game (default: 75)",
     )
     parser.add_argument(
+        "--rounds",
+        type=_int_in(1, MAX_GAME_ROUNDS),
+        metavar="N",
+        help="a game this node starts lasts N rounds, where its game offers it (Dutch)",
+    )
+    parser.add_argument(
         "--game",
         choices=registry.tags(),
         default=registry.DEFAULT_GAME,
@@ -255,6 +261,7 @@ def options_from_args(args: argparse.Namespace) -> Options:
         headless=args.headless,
         players=args.players,
         target=args.target,
+        rounds=args.rounds,
         post_stacking=not args.no_post_stacking,
         game=args.game,
         seed=args.seed,

@@ -88,6 +88,7 @@ class ReplaySession:
             can_start=False,
             bot_levels=(),
             post_stacking=view.post_stacking,
+            length=(view.target, view.rounds),
             game_tag=final.rules.tag,
         )
 

@@ -88,6 +88,7 @@ class Options:
     headless: bool = False
     players: int | None = None
     target: int = DEFAULT_TARGET
+    rounds: int | None = None  # a game this node starts lasts this many rounds (P-237)
     post_stacking: bool = True  # the table option this node's START carries
     seed: int | None = None
     state_dir: Path | None = None
@@ -228,6 +229,7 @@ class Node:
             start_at=options.players if options.headless else None,
             target=options.target,
             post_stacking=options.post_stacking,
+            rounds=options.rounds,
         )
         level = player_for(options.game).levels[options.bot_level] if options.bot else None
         kind = WatchSeat if options.watch else LocalSeat

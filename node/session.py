@@ -17,12 +17,13 @@ from typing import Any
 
 from dutchblitz.protocol.auth import fingerprint
 from dutchblitz.protocol.core import Replica
-from dutchblitz.protocol.duties import can_start, started_game
+from dutchblitz.protocol.duties import can_start, our_start, started_game
 from dutchblitz.protocol.games.registry import player_for, rules_for, tags
-from dutchblitz.protocol.limits import MAX_NAME, MAX_PLAYERS
-from dutchblitz.protocol.messages import Ready, Start
+from dutchblitz.protocol.limits import MAX_GAME_ROUNDS, MAX_NAME, MAX_PLAYERS, MAX_TARGET
+from dutchblitz.protocol.messages import Ready
 from dutchblitz.protocol.table.game import Game, Phase
 from dutchblitz.protocol.table.player import ActRefusal, PlayerRules
+from dutchblitz.protocol.table.rules import has_rounds_option
 from dutchblitz.protocol.views import game_view
 
 from .api import (
@@ -65,6 +66,14 @@ class GameSide:
             self.queue = self.player.plays(self.seat.node_id, self.seat.submit)
             if self.notices is not None:
                 self.notices.player = self.player
+
+    def length(self, stable: Game) -> tuple[int, int | None]:
+        """The game's length, a target and maybe rounds: in the lobby, what a START of ours
+        would carry (rounds only where the game offers them); then, the game's."""
+        if stable.phase != Phase.LOBBY:
+            return stable.target, stable.rounds
+        start = our_start(self.seat.config.wishes, stable)
+        return start.target, start.rounds
 
     def shown(self) -> str:
         """The game the screens show: in the lobby, the one a START of ours would start."""
@@ -168,6 +177,7 @@ class NodeSession:
                 if stable.phase == Phase.LOBBY
                 else stable.post_stacking
             ),
+            length=self.side.length(stable),
             scores_left=seat.pace.scores_left(loop.time()),
             count_in=seat.pace.count_in_left(game, loop.time()),
             missing=()
@@ -326,10 +336,7 @@ class NodeSession:
             return why
         replica = self.seat.replica
         assert replica is not None
-        wishes = self.seat.config.wishes
-        game = started_game(wishes, replica.stable)
-        start = Start(self.node.options.target, wishes.post_stacking, game=game)
-        if not self.seat.submit(start):
+        if not self.seat.submit(our_start(self.seat.config.wishes, replica.stable)):
             return self._failure_text()
         return None
 
@@ -357,6 +364,18 @@ class NodeSession:
         if (why := self._lobby_only("set_post_stacking")) is not None:
             return why
         self.seat.config.wishes.post_stacking = on
+        self._changed()
+        return None
+
+    def set_length(self, target: int, rounds: int | None = None) -> Refused | None:
+        if not 1 <= target <= MAX_TARGET or not (rounds is None or 1 <= rounds <= MAX_GAME_ROUNDS):
+            return Refused(Why.BAD_LENGTH, what=str(MAX_TARGET), other=str(MAX_GAME_ROUNDS))
+        if rounds is not None and not has_rounds_option(rules_for(self.side.shown())):
+            return Refused(Why.NO_ROUNDS)
+        if (why := self._lobby_only("set_length")) is not None:
+            return why
+        wishes = self.seat.config.wishes
+        wishes.target, wishes.rounds = target, rounds
         self._changed()
         return None
 

@@ -144,6 +144,9 @@ class WatchSession:
     def set_game(self, tag: str) -> Refused | None:
         return Refused(Why.WATCHING)
 
+    def set_length(self, target: int, rounds: int | None = None) -> Refused | None:
+        return Refused(Why.WATCHING)
+
     def add_bot(self, level: str) -> Refused | None:
         return Refused(Why.WATCHING)
 
@@ -213,6 +216,7 @@ def spectator_snapshot(node: Node, seat: LocalSeat) -> Snapshot:
         can_start=False,
         bot_levels=tuple(player_for(game.rules.tag).levels),
         post_stacking=game.post_stacking,
+        length=(game.target, game.rounds),
         game_tag=game.rules.tag,
         watchers=follower.watchers(loop.time()) if follower is not None else (),
         watching=True,

@@ -29,7 +29,7 @@ from .games.registry import DEFAULT_GAME, level_in, rules_for
 from .messages import Body, MoveKind, Play, Profile, Ready, Reveal, Start
 from .pace import Pace
 from .table.game import Game, Member, Phase
-from .table.rules import BodyBots, RaceHold, has_seat_duties
+from .table.rules import BodyBots, RaceHold, has_rounds_option, has_seat_duties
 
 
 @dataclass(slots=True)
@@ -43,11 +43,21 @@ class Wishes:
     target: int = 75
     post_stacking: bool = True  # what our START carries: the table's choice (R-19, P-142)
     game: str | None = None  # the game our START names (P-241); None: the table's own
+    rounds: int | None = None  # a number of rounds instead of the target (P-237), if offered
 
 
 def started_game(wishes: Wishes, stable: Game) -> str | None:
     """The game a START of ours names: none when it is the one the table hosts (P-241)."""
     return None if wishes.game in (None, stable.rules.tag) else wishes.game
+
+
+def our_start(wishes: Wishes, stable: Game) -> Start:
+    """The START our player's choices make: the game, its length, Post stacking. Rounds
+    go only to a game that offers them (P-237)."""
+    named = started_game(wishes, stable)
+    offered = has_rounds_option(stable.rules if named is None else rules_for(named))
+    rounds = wishes.rounds if offered else None
+    return Start(wishes.target, wishes.post_stacking, rounds, named)
 
 
 def lobby_duty(game: Game, me: Member, wishes: Wishes, stable: Game) -> Body | None:
@@ -60,9 +70,9 @@ def lobby_duty(game: Game, me: Member, wishes: Wishes, stable: Game) -> Body | N
         return Profile(wishes.name, back)
     if me.ready != wishes.ready:
         return Ready(wishes.ready)
-    named = started_game(wishes, stable)
-    if wishes.start_at is not None and can_start(stable, me.node, wishes.start_at, named):
-        return Start(wishes.target, wishes.post_stacking, game=named)
+    start = our_start(wishes, stable)
+    if wishes.start_at is not None and can_start(stable, me.node, wishes.start_at, start.game):
+        return start
     return None
 
 

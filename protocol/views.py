@@ -125,6 +125,7 @@ class GameView:
     game_number: int = 1
     target: int = 0
     post_stacking: bool = True
+    rounds: int | None = None  # a game played for a number of rounds (P-237), not to a target
     players: tuple[int, ...] = ()  # the seats dealt in, in order
     members: Mapping[bytes, MemberView] = field(default_factory=_no_members)
     totals: Mapping[int, int] = field(default_factory=_no_totals)
@@ -159,6 +160,7 @@ def game_view(game: Game) -> GameView:
         game_number=game.game_number,
         target=game.target,
         post_stacking=game.post_stacking,
+        rounds=game.rounds,
         players=game.players,
         members=MappingProxyType({node: _member(m) for node, m in game.members.items()}),
         totals=MappingProxyType(dict(game.totals)),

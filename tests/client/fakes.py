@@ -112,6 +112,7 @@ class FakeSession:
     left: bool = False
     post_stacking: bool = True  # the lobby's choice, what our START carries
     game_tag: str = ""  # the game the screens show ("": the client's own)
+    length: tuple[int, int | None] = (75, None)  # the lobby's choice: a target, maybe rounds
     scores_left: float = 0.0  # as the node would say: seconds until it says "seen" itself
     count_in: float = 0.0  # seconds of count-in left as of each snapshot
     tv: TvLink | None = None  # the TV view the node serves (--web)
@@ -150,6 +151,7 @@ class FakeSession:
             count_in=self.count_in,
             tv=self.tv,
             game_tag=self.game_tag,
+            length=self.length if self.game.phase == Phase.LOBBY else (self.game.target, None),
         )
 
     def player_infos(self) -> tuple[PlayerInfo, ...]:
@@ -228,6 +230,13 @@ class FakeSession:
         if self.game.phase != Phase.LOBBY:
             return Refused(Why.LOBBY_ONLY, what="set_post_stacking")
         self.post_stacking = on
+        return None
+
+    def set_length(self, target: int, rounds: int | None = None) -> Refused | None:
+        self.calls.append(("set_length", target, rounds))
+        if self.game.phase != Phase.LOBBY:
+            return Refused(Why.LOBBY_ONLY, what="set_length")
+        self.length = (target, rounds)
         return None
 
     def set_game(self, tag: str) -> Refused | None:

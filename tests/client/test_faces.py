@@ -85,7 +85,12 @@ def test_the_lobby_is_the_table_s_whatever_the_game() -> None:
     blitz = ClientState(FakeSession(lobby_game(2)))
     other = ClientState(FakeSession(lobby_game(2)), game=OTHER.tag)
     assert blitz.screen == other.screen == Screen.LOBBY
-    assert body_text(blitz) == body_text(other)
+    shown = [to_plain_text(body_text(state)).splitlines() for state in (blitz, other)]
+    games = [next(line for line in lines if "Game: " in line) for lines in shown]
+    assert f"Game: {BLITZ.title} " in games[0] and f"Game: {OTHER.title} " in games[1]
+    assert [line for line in shown[0] if line != games[0]] == [
+        line for line in shown[1] if line != games[1]
+    ]  # the lobby says which game it starts (P-241), and is the table's otherwise
 
 
 @pytest.mark.usefixtures("other_face")
@@ -157,3 +162,21 @@ def test_g_in_the_lobby_picks_the_next_game_and_its_face_draws_the_lobby() -> No
     assert "Game: Dutch" in to_plain_text(body_text(state))
     commands.next_game(state)
     assert session.calls[-1] == ("set_game", DEFAULT_GAME) and state.game == DEFAULT_GAME
+
+
+def test_t_in_the_lobby_picks_the_game_s_next_length() -> None:
+    """P-237, D-37: a target score, or for a game that offers it a number of rounds."""
+    session = FakeSession(lobby_game(3), game_tag="dutch")
+    calls = {tag: registry.face_for(tag).call for tag in registry.tags()}
+    state = ClientState(session, calls=calls)
+    assert "Length: to 75 points" in to_plain_text(body_text(state))
+    picked = []
+    for _ in registry.face_for("dutch").lengths:
+        commands.next_length(state)
+        picked.append(session.calls[-1][1:])
+    assert picked == [*registry.face_for("dutch").lengths[1:], (75, None)]
+    assert (75, 3) in picked
+    commands.next_length(state)
+    commands.next_length(state)
+    commands.next_length(state)
+    assert "Length: 3 rounds" in to_plain_text(body_text(state))

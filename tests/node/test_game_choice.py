@@ -6,7 +6,8 @@ the table plays."""
 from __future__ import annotations
 
 import pytest
-from dutchblitz.protocol.duties import Wishes, can_start, lobby_duty, started_game
+from dutchblitz.node.cli import build_parser, options_from_args
+from dutchblitz.protocol.duties import Wishes, can_start, lobby_duty, our_start, started_game
 from dutchblitz.protocol.games import registry
 from dutchblitz.protocol.games.blitz.bots import LEVELS
 from dutchblitz.protocol.games.dutch.bots import BotLevel
@@ -72,3 +73,19 @@ def test_a_bot_level_of_one_game_stands_for_the_same_place_in_another(
 
 def test_every_game_s_levels_are_known() -> None:
     assert {"easy", "normal", "fast", "flat-out", "forgetful", "careful"} <= registry.all_levels()
+
+
+def test_P237_our_start_carries_rounds_only_to_a_game_that_offers_them() -> None:
+    game = _ready_lobby(A, B, C)
+    me = game.members[A]
+    wishes = Wishes(me.name, ready=True, start_at=3, target=60, rounds=5)
+    assert our_start(wishes, game) == Start(60, True)  # Dutch Blitz: played to a target
+    wishes.game = "dutch"
+    assert our_start(wishes, game) == Start(60, True, 5, "dutch")
+    assert lobby_duty(game, me, wishes, game) == Start(60, True, 5, "dutch")
+
+
+def test_the_rounds_flag() -> None:
+    assert options_from_args(build_parser().parse_args(["--join"])).rounds is None
+    args = build_parser().parse_args(["--join", "--game", "dutch", "--rounds", "5"])
+    assert options_from_args(args).rounds == 5

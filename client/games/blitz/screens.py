@@ -26,7 +26,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from ... import countin, text
 from ...banner import flag_banner
 from ...keymap import HELP, LOBBY_HELP, OVER_HELP, QUIT, REMATCH, KeyHelp
-from ...lobby import shown_name, watchers_line
+from ...presence import shown_name, watchers_line
 from ...size import MIN_COLUMNS, MIN_ROWS
 from ...state import ClientState
 from ...text import fit

@@ -206,4 +206,5 @@ FACE = GameFace(
     hidden_lines=hidden_lines,
     post_stacking=False,
     call="Dutch",
+    lengths=((75, None), (100, None), (50, None), (75, 3), (75, 5), (75, 10)),
 )
