@@ -26,6 +26,7 @@ from .codec_fields import (
     Flag,
     Int,
     ListOf,
+    Maybe,
     ProtocolError,
     Record,
     Text,
@@ -112,6 +113,7 @@ MAX_WATCHERS = 64  # names in a FEED's list of those a member feeds
 MAX_CARD = MAX_PLAYERS * DECK_SIZE - 1
 MAX_SLOT = post_count(2) - 1
 MAX_PILE = MAX_PLAYERS * 4 - 1
+START_NIL_FROM = 3  # a START's event array: [4, target, post-stacking, rounds, game]
 
 # The parser's own bounds: no declared length can make it allocate more than these.
 _UNPACKER_LIMITS = {
@@ -167,9 +169,10 @@ BODIES: dict[BodyKind, Record] = {
         (
             ("target", Int(1, MAX_TARGET)),
             ("post_stacking", Flag()),
-            ("rounds", Int(1, MAX_GAME_ROUNDS)),
+            ("rounds", Maybe(Int(1, MAX_GAME_ROUNDS))),  # nil before a game (P-240)
+            ("game", NAME),
         ),
-        optional=1,
+        optional=2,
     ),
     BodyKind.DEAL: Record(
         Deal,
@@ -335,22 +338,42 @@ _SCALARS = (bool, int, str, bytes)
 
 
 def _check_shape(value: object) -> None:
-    """Only int, bool, str, bin and arrays nested at most MAX_DEPTH deep."""
-    for item, depth in _walk(value):
+    """Only int, bool, str, bin and arrays nested at most MAX_DEPTH deep; and nil only as a
+    START's rounds or game (P-6, P-240), for the START's own record to judge."""
+    may_be_nil = _start_body(value)
+    for item, depth, parent in _walk(value):
         if isinstance(item, list):
             if depth > MAX_DEPTH:
                 refuse(ErrorReason.TOO_DEEP, "message", f"arrays nested {depth} deep")
+        elif item is None and parent is not None and parent is may_be_nil:
+            continue  # a START's record refuses it where it may not be (bad_field)
         elif type(item) not in _SCALARS:
             refuse(ErrorReason.MALFORMED, "message", f"msgpack {type_name(item)} not allowed")
 
 
-def _walk(value: object) -> Iterator[tuple[object, int]]:
-    stack = [(value, 1)]
+def _start_body(wire: object) -> list[object] | None:
+    """The event array of a START (its body kind, then its fields), if ``wire`` is an
+    envelope of one with no nil before its rounds (P-240); a nil from there on is left to
+    the START's record (bad_field where it ends the record, bad_length past its fields)."""
+    if type(wire) is not list or len(wire) != ENVELOPE_LENGTH or wire[1] != Kind.EVENT:
+        return None
+    body = wire[6]
+    if type(body) is not list or not body or type(body[0]) is not int:
+        return None
+    if body[0] != BodyKind.START:
+        return None
+    if any(item is None for item in body[:START_NIL_FROM]):
+        return None  # a nil before the rounds is malformed as anywhere else
+    return body
+
+
+def _walk(value: object) -> Iterator[tuple[object, int, list[object] | None]]:
+    stack: list[tuple[object, int, list[object] | None]] = [(value, 1, None)]
     while stack:
-        item, depth = stack.pop()
-        yield item, depth
+        item, depth, parent = stack.pop()
+        yield item, depth, parent
         if isinstance(item, list):
-            stack.extend((child, depth + 1) for child in item)
+            stack.extend((child, depth + 1, item) for child in item)
 
 
 def _pack(wire: list[object]) -> bytes:

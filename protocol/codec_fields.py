@@ -179,6 +179,21 @@ class ListOf:
         return items
 
 
+@dataclass(frozen=True, slots=True)
+class Maybe:
+    """A value of ``inner``, or nil (None in Python): a field that may be absent in the
+    middle of a record, before an optional field that is present. A record never ends in
+    nil (``Record``), so each record still has one encoding."""
+
+    inner: Field
+
+    def load(self, value: object, where: str) -> object:
+        return None if value is None else self.inner.load(value, where)
+
+    def dump(self, value: object, where: str) -> object:
+        return None if value is None else self.inner.dump(value, where)
+
+
 Check = Callable[[object], None]
 
 
@@ -187,12 +202,18 @@ class Record:
     """A dataclass as an array of its fields in order, then a whole-record ``check``.
 
     The last ``optional`` fields may be left off the end: absent, each is None (its
-    default), and a None is never sent, so each record still has one encoding."""
+    default), and a None is never sent last, so each record still has one encoding: a
+    record whose last item is nil is refused. An absent field before a present one is
+    sent as nil (a ``Maybe`` field, never the last)."""
 
     cls: Callable[..., object]
     fields: tuple[tuple[str, Field], ...]
     check: Check | None = None
     optional: int = 0
+
+    def __post_init__(self) -> None:
+        if self.fields and isinstance(self.fields[-1][1], Maybe):
+            raise TypeError("a record never ends in nil: a Maybe field is never its last")
 
     def load(self, value: object, where: str) -> object:
         if type(value) is not list:
@@ -205,6 +226,8 @@ class Record:
     def load_items(self, items: list[object], where: str) -> object:
         if not len(self.fields) - self.optional <= len(items) <= len(self.fields):
             refuse(ErrorReason.BAD_LENGTH, where, f"{len(items)} items, not {self._lengths}")
+        if len(items) > len(self.fields) - self.optional and items[-1] is None:
+            refuse(ErrorReason.BAD_FIELD, where, "a record never ends in nil")
         loaded = [f.load(v, f"{where}.{n}") for (n, f), v in zip(self.fields, items, strict=False)]
         return self._checked(self.cls(*loaded))
 

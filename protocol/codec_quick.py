@@ -308,7 +308,8 @@ class EnvelopeCodec:
     ) -> None:
         # A record with optional fields goes the reference way (its fields are more than
         # msgspec's array says); it is the founding ADMIT, once a table, and a START, once
-        # a game.
+        # a game. A ``Maybe`` field (nil in the middle) is only ever before optional ones,
+        # so msgspec never sees one (``wire_type`` has none).
         bodies = {tag: record for tag, record in bodies.items() if not record.optional}
         self.envelope, self.header = header.cls, Shape(header)
         self.event, self.event_plain = event, twin(event_cls)

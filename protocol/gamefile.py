@@ -47,7 +47,7 @@ class Refusal(StrEnum):
     TWICE = "twice"  # G-13
     UNFINISHED = "unfinished"  # G-10, G-11
     DIGEST = "digest"  # G-12
-    UNKNOWN_GAME = "unknown_game"  # G-14
+    UNKNOWN_GAME = "unknown_game"  # G-14, G-15
 
 
 class GameFileError(Exception):
@@ -235,7 +235,8 @@ def check_game_file(data: bytes) -> CheckedGame:
 
 
 def _check_known(outcome: Outcome, body: object) -> None:
-    """G-14: a founding ADMIT that names a game unknown here (P-234) refuses the file."""
+    """G-14, G-15: a founding ADMIT (P-234), or a START in the lobby (P-241), that names
+    a game unknown here refuses the file."""
     if outcome.refusal == "unknown_game":
         tag = getattr(body, "game", "")
         raise GameFileError(

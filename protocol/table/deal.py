@@ -27,8 +27,11 @@ def go_without(game: Game, sender: bytes, body: Start) -> Outcome:
     """A START in the deal: the grace is over, deal on without those away (R-57)."""
     if not game.away:
         return game.refuse("nobody_away")
-    if (body.target, body.post_stacking) != (game.target, game.post_stacking):
-        return game.refuse("not_this_game")
+    if body.game is not None or (body.target, body.post_stacking) != (
+        game.target,
+        game.post_stacking,
+    ):
+        return game.refuse("not_this_game")  # it names no game: the game is dealing (P-241)
     game.away.clear()
     step_on(game)
     return ACCEPTED
@@ -152,6 +155,8 @@ def maybe_begin_play(game: Game) -> None:
     if len(dealt) < game.rules.min_seats:
         _end_short(game)
         return
+    # The game's options for its own deal: the game is ``game.rules`` already, so they name
+    # none (a START that names one only ever names another, P-241).
     options = Start(game.target, game.post_stacking, game.rounds)
     game.started_active = frozenset(seat for seat in dealt if seat in present)
     game.table = game.rules.deal(dealt, game.deals, options, len(game.players), game.started_active)

@@ -43,7 +43,8 @@ def admit(game: Game, sender: bytes, body: Admit) -> Outcome:
 
 def _found(game: Game, sender: bytes, body: Admit) -> Outcome:
     """The first event of a table admits its founder and names the game it plays (P-233,
-    P-234): from here on the table's rules are that game's, whatever the node's own."""
+    P-234): from here on the table's rules are that game's, whatever the node's own, until
+    a START names another (P-241)."""
     if body.node != sender:
         return game.refuse("not_member")
     if body.game == DEFAULT_GAME:
@@ -101,16 +102,27 @@ def seen(game: Game, sender: bytes, body: Ready) -> Outcome:
 
 
 def start(game: Game, sender: bytes, body: Start) -> Outcome:
+    """A START in the lobby (P-170): it may name the game the table plays from here on
+    (P-241), whose rules then decide the rest; a refused START changes nothing."""
+    rules = game.rules
+    if body.game is not None:
+        if body.game == rules.tag:
+            return game.refuse("bad_game")  # a START that keeps the game names none
+        try:
+            rules = rules_for(body.game)
+        except UnknownGame:
+            return game.refuse("unknown_game")
     seated = game.seated()
     if not all(m.ready for m in seated):
         return game.refuse("not_all_ready")
-    problem = game.rules.check_backs([m.back for m in seated])
+    problem = rules.check_backs([m.back for m in seated])
     if problem is not None:
         return game.refuse("bad_backs")
     if body.target < 1:
         return game.refuse("bad_target")
-    if body.rounds is not None and not has_rounds_option(game.rules):
+    if body.rounds is not None and not has_rounds_option(rules):
         return game.refuse("bad_rounds")  # P-237
+    game.rules = rules
     game.players = tuple(m.seat for m in seated)
     game.target, game.post_stacking = body.target, body.post_stacking
     game.rounds = body.rounds
@@ -136,12 +148,12 @@ def rematch(game: Game, sender: bytes, body: Start) -> Outcome:
     players = game.rematch_ready()
     if not players:
         return game.refuse("not_all_ready")
-    if (body.target, body.post_stacking, body.rounds) != (
+    if body.game is not None or (body.target, body.post_stacking, body.rounds) != (
         game.target,
         game.post_stacking,
         game.rounds,
     ):
-        return game.refuse("not_same_table")
+        return game.refuse("not_same_table")  # a rematch plays the same game (P-237, P-241)
     if game.rules.check_backs([m.back for m in players]) is not None:
         return game.refuse("bad_backs")
     game.players = tuple(m.seat for m in players)

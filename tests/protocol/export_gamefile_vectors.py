@@ -78,6 +78,18 @@ class Game:
         envelope[-1] = self.signers[envelope[3]].auth(unsigned)
         return pack(envelope)
 
+    def started_for(self, tag: str) -> list[bytes]:
+        """The log up to its START, which names game ``tag`` (DBP P-240), signed again."""
+        for index, raw in enumerate(self.events):
+            envelope = msgpack.unpackb(raw, raw=False)
+            if envelope[6][0] == 4:  # START
+                envelope[6] = [*envelope[6], *[None] * (4 - len(envelope[6])), tag]
+                envelope[-1] = b""
+                unsigned = pack(envelope)
+                envelope[-1] = self.signers[envelope[3]].auth(unsigned)
+                return [*self.events[:index], pack(envelope)]
+        raise AssertionError("no START")
+
     def keys(self, events: list[bytes]) -> dict[bytes, bytes]:
         keys: dict[bytes, bytes] = {}
         for raw in events:
@@ -175,6 +187,12 @@ def refused(game: Game) -> list[dict[str, Any]]:
             "G-14",
             "a founding ADMIT naming an unknown game",
             sealed(game.body([game.founded_for("chess")])),
+            "unknown_game",
+        ),
+        (
+            "G-15",
+            "a START naming an unknown game",
+            sealed(game.body(game.started_for("chess"))),
             "unknown_game",
         ),
     ]

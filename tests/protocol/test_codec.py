@@ -92,6 +92,8 @@ ONE_OF_EACH_BODY = [
     Profile("Ann", "pump"),
     Ready(True),
     Start(75, True),
+    Start(75, True, None, "dutch"),  # P-240: nil rounds before a game
+    Start(75, True, 5, "dutch"),
     Deal(1, (0, 1, 2, 3, 4, 5), b"c" * 32),
     Play(1, MoveKind.CENTRE, 0, 0, 9, -1, 8),
     Reveal(1, b"s" * 32, tuple(range(40))),

@@ -231,7 +231,13 @@ bodies: st.SearchStrategy[Body] = st.one_of(
     st.builds(Admit, nodes, seqs),
     st.builds(Profile, names, names),
     st.builds(Ready, st.booleans()),
-    st.builds(Start, st.integers(1, 1000), st.booleans()),
+    st.builds(
+        Start,
+        st.integers(1, 1000),
+        st.booleans(),
+        st.none() | st.integers(1, 100),
+        st.none() | names,  # P-240: with a game and no rounds, the rounds are nil
+    ),
     st.builds(Deal, rounds, one_deck(st.integers(4, 6)), secrets),
     plays(),
     st.builds(Reveal, rounds, secrets, one_deck(st.just(40))),

@@ -69,7 +69,7 @@ def test_every_valid_vector_takes_the_quick_path_but_repairs_admits_and_starts()
         reference = reference_decode(data)
         assert not isinstance(reference, ProtocolError)
         # A REPAIR's relayed events, an ADMIT (its optional game, P-233) and a START (its
-        # optional rounds, P-237) are checked the reference way.
+        # optional rounds and game, P-237, P-240) are checked the reference way.
         body = getattr(reference.payload, "body", None)
         if data[2] == 5 or isinstance(body, Admit | Start):
             assert quick is None and codec._quick_encode(reference) is None
@@ -363,6 +363,8 @@ def _pack_with(wire: Any, path: Path, form: bytes, here: Path = ()) -> bytes:
 
 
 def _forms(value: Any) -> list[bytes]:
+    if value is None:
+        return [b"\xc0"]  # a START's nil rounds before its game (P-240): one form only
     if isinstance(value, bool):
         return [msgpack.packb(value)]
     if isinstance(value, int):

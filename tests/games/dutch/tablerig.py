@@ -34,6 +34,10 @@ class Rig:
     target: int = 10
     level: str = "careful"
     rounds: int | None = None  # the game's length in rounds (spec/protocol.md P-237)
+    # The game the founding ADMIT names (None: Dutch Blitz), and the one the START names
+    # (spec/protocol.md P-234, P-241): Dutch either way, unless a test founds another.
+    founded: str | None = RULES.tag
+    named: str | None = None
     tamper: Tamper | None = None
     game: Game = field(default_factory=lambda: Game(rules=RULES))
     bodies: list[tuple[int, GameBody]] = field(default_factory=list)  # (table seat, body)
@@ -46,12 +50,12 @@ class Rig:
         self.kept: dict[int, dict[int, RoundSecret]] = {i: {} for i in range(self.players)}
         self.seat_secrets: dict[tuple[int, int], SeatSecrets] = {}
         first = self.nodes[0]
-        self.apply(first, Admit(first, 1, RULES.tag))
+        self.apply(first, Admit(first, 1, self.founded))
         for node in self.nodes[1:]:
             self.apply(first, Admit(node, 1))
         for node in self.nodes:
             self.apply(node, Ready(True))
-        self.apply(first, Start(self.target, True, self.rounds))
+        self.apply(first, Start(self.target, True, self.rounds, self.named))
 
     def apply(self, node: bytes, body: Body) -> None:
         table = self.game.table
