@@ -1,9 +1,10 @@
-"""Dutch at a real table, played by a person: the real ``blitz-node --join --game dutch``
-in an 80x24 terminal (tmux), two bots added in the lobby, a round played with keys as a
-player does (the two peeks, draws, a replace, a discard, any special card that comes, a
-throw, the Dutch call), reading the screen: the deal with no dealer, the shares and the
-audit run between the real seats (spec/dutch-deal.md M-29 to M-35). Every wait polls the
-screen with a deadline. Issue 19: "a tmux test plays a round with a human against bots"."""
+"""Dutch at a real table, played by a person: the real ``blitz-node --join`` in an 80x24
+terminal (tmux), Dutch picked with ``g`` in the lobby (P-241), two bots added there, a
+round played with keys as a player does (the two peeks, draws, a replace, a discard, any
+special card that comes, a throw, the Dutch call), reading the screen: the deal with no
+dealer, the shares and the audit run between the real seats (spec/dutch-deal.md M-29 to
+M-35). Every wait polls the screen with a deadline. Issue 19: "a tmux test plays a round
+with a human against bots"."""
 
 from __future__ import annotations
 
@@ -68,13 +69,17 @@ def end_my_turn(server: Tmux, key: str) -> Screen:
 
 
 def test_a_person_plays_dutch_against_bots_at_a_real_node(tmux: Tmux, tmp_path: Path) -> None:
-    argv = [sys.executable, "-m", "dutchblitz.client.main", "--join", "--game", "dutch",
+    argv = [sys.executable, "-m", "dutchblitz.client.main", "--join",
             "--no-discovery", "--interface", "127.0.0.1", "--port", str(free_port()),
             "--state-dir", str(tmp_path / "ada"), "--name", "Ada",
             "--table", "kitchen"]  # fmt: skip
     tmux.start(ME, argv, REPO, child_env())
-    shown = tmux.wait_text(ME, "Game: Dutch")
+    shown = tmux.wait_text(ME, "Game: Dutch Blitz")  # the table's game, founded by this node
+    assert "Post stacking: on" in text(shown)
+    tmux.keys(ME, "g")  # the lobby offers the game: Dutch (P-241)
+    shown = tmux.wait(ME, lambda s: s[0].startswith(" Dutch  ·  "), "the game picked")
     assert shown[0].startswith(" Dutch  ·  table kitchen  ·  lobby")
+    assert "Game: Dutch  " in text(shown)
     assert "Post stacking" not in text(shown)  # Dutch Blitz's option only
     tmux.keys(ME, "+")  # a bot at the lobby's level: the first of Dutch's (forgetful)
     tmux.wait_text(ME, "forgetful bot")
