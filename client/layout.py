@@ -230,7 +230,8 @@ def keybar_text(state: ClientState) -> StyleAndTextTuples:
             (f"{keymap.ADD_BOT}/{keymap.REMOVE_BOT}", "bot"),
             (keymap.BOT_LEVEL, "level"),
             (keymap.GAME, "game"),
-            *([(keymap.POST_STACKING, "stacking")] if stacking else []),
+            # Dutch Blitz's p takes the room of t, which its help names.
+            *([(keymap.POST_STACKING, "stacking")] if stacking else [(keymap.LENGTH, "length")]),
             ("?", "help"),
             ("q", "leave"),
         )

@@ -85,12 +85,12 @@ def lobby_screen(state: ClientState) -> StyleAndTextTuples:
         )
     if state.alone():
         peer_hint(text, address)
-    text.add(" Next bot: ", "class:header").cell(state.bot_level, 10, "class:name")
+    text.add(" Next bot: ", "class:header").cell(state.bot_level, 11, "class:name")
     # The choices a START from this node carries: whoever starts the game decides (R-19,
     # P-237, P-241): the game (g), its length (t), and Dutch Blitz's Post stacking (p).
     face = registry.face_for(state.game)
-    text.add("Game: ", "class:header").cell(face.title, 13, "class:name")
-    text.add("Length: ", "class:header").cell(length_words(snap.length), 14, "class:name")
+    game = f"{face.title}, {length_words(snap.length)}"
+    text.add("Game: ", "class:header").cell(game, len(game) + 2, "class:name")
     if face.post_stacking:
         text.add("Post stacking: ", "class:header").add(stacking_word(snap), "class:name")
     text.line()

@@ -87,7 +87,7 @@ def test_the_lobby_is_the_table_s_whatever_the_game() -> None:
     assert blitz.screen == other.screen == Screen.LOBBY
     shown = [to_plain_text(body_text(state)).splitlines() for state in (blitz, other)]
     games = [next(line for line in lines if "Game: " in line) for lines in shown]
-    assert f"Game: {BLITZ.title} " in games[0] and f"Game: {OTHER.title} " in games[1]
+    assert f"Game: {BLITZ.title}, " in games[0] and f"Game: {OTHER.title}, " in games[1]
     assert [line for line in shown[0] if line != games[0]] == [
         line for line in shown[1] if line != games[1]
     ]  # the lobby says which game it starts (P-241), and is the table's otherwise
@@ -169,7 +169,7 @@ def test_t_in_the_lobby_picks_the_game_s_next_length() -> None:
     session = FakeSession(lobby_game(3), game_tag="dutch")
     calls = {tag: registry.face_for(tag).call for tag in registry.tags()}
     state = ClientState(session, calls=calls)
-    assert "Length: to 75 points" in to_plain_text(body_text(state))
+    assert "Game: Dutch, to 75 points" in to_plain_text(body_text(state))
     picked = []
     for _ in registry.face_for("dutch").lengths:
         commands.next_length(state)
@@ -179,4 +179,4 @@ def test_t_in_the_lobby_picks_the_game_s_next_length() -> None:
     commands.next_length(state)
     commands.next_length(state)
     commands.next_length(state)
-    assert "Length: 3 rounds" in to_plain_text(body_text(state))
+    assert "Game: Dutch, 3 rounds" in to_plain_text(body_text(state))

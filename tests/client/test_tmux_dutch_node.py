@@ -79,7 +79,7 @@ def test_a_person_plays_dutch_against_bots_at_a_real_node(tmux: Tmux, tmp_path: 
     tmux.keys(ME, "g")  # the lobby offers the game: Dutch (P-241)
     shown = tmux.wait(ME, lambda s: s[0].startswith(" Dutch  ·  "), "the game picked")
     assert shown[0].startswith(" Dutch  ·  table kitchen  ·  lobby")
-    assert "Game: Dutch  " in text(shown)
+    assert "Game: Dutch, to 75 points" in text(shown)
     assert "Post stacking" not in text(shown)  # Dutch Blitz's option only
     tmux.keys(ME, "+")  # a bot at the lobby's level: the first of Dutch's (forgetful)
     tmux.wait_text(ME, "forgetful bot")
