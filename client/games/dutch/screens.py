@@ -3,8 +3,9 @@
 Every player sits on a row, a letter before the name (``b Bea``), each card under its
 number: ``##`` face down, ``(7d)`` a card you remember (only you see it), ``7d`` a card
 face up to all. The piles and the race window sit in the middle, your own row at the
-foot, then what just happened and the keys. It reads without colour, and fits 80 x 24;
-a smaller terminal drops the blank lines and the older news before anything else.
+foot, then what just happened and the keys. A spectator's table (nobody at it, D-42) has
+every row above the piles, and the prompt tells whose turn it is. It reads without colour,
+and fits 80 x 24; a smaller terminal drops the blank lines and the older news first.
 """
 
 from __future__ import annotations
@@ -144,6 +145,10 @@ def player_line(table: DutchTable, player: PlayerView, width: int) -> Line:
 
 
 def _others(view: RoundView) -> list[PlayerView]:
+    """The rows above the piles: the players after you, in turn; for nobody at the table
+    (a spectator), every player in seat order."""
+    if view.me is None:
+        return list(view.players)
     seats = len(view.players)
     return [view.players[(view.me + step) % seats] for step in range(1, seats)]
 
@@ -222,7 +227,8 @@ def round_screen(table: DutchTable, width: int, height: int, framed: bool = Fals
     bar say the rest."""
     view = table.view
     others = [player_line(table, p, width) for p in _others(view)]
-    mine = [player_line(table, view.mine, width), *my_lines(table, width)]
+    own = [] if view.mine is None else [player_line(table, view.mine, width)]
+    mine = [*own, *my_lines(table, width)]
     centre = centre_lines(table, width)
     notice = [] if framed else said(table.notice, width, "class:notice", indent=1)
     keys = [] if framed else key_lines(table, width)
