@@ -472,6 +472,9 @@ def dutch_watched(view: RoundView, names: tuple[str, ...]) -> str:
     return ""
 
 
+DUTCH_SITS_LATER = "You are not dealt in: you sit down for the next game."
+
+
 def dutch_not_dealt(watching: bool) -> str:
     """A key at a round this node plays no part in (D-42)."""
     if watching:

@@ -164,3 +164,16 @@ def test_d42_a_spectator_s_table_fits_80x24_in_the_real_frame(seats: int) -> Non
             assert session.calls == []
 
     asyncio.run(asyncio.wait_for(go(), 20))
+
+
+def test_d42_a_person_not_dealt_in_sees_the_public_table_and_sits_down_next() -> None:
+    session = watched(3)
+    seated = dataclasses.replace(session.snapshot(), watching=False, my_seat=3)
+    session.snapshot = lambda: seated  # type: ignore[method-assign]
+    state = ClientState(session, game="dutch", call="Dutch")
+    state.refresh()
+    shown = " ".join(plain(face.table_screen(state)).split())
+    assert "##" in shown and "you sit down for the next game" in shown
+    face.key(state, "d")
+    assert session.calls == [] and "not dealt in" in state.notices()[-1].text
+    assert plain(face.table_keybar(state)).split() == ["?", "help", "q", "leave"]

@@ -85,6 +85,7 @@ def dutch_table(state: ClientState, view: SeatView) -> DutchTable | None:
         typed=state.typed,
         game_over=over,
         winners=tuple(i for i, total in enumerate(final) if total == best) if over else (),
+        sits_later=shown.watching and not snap.watching,
     )
 
 

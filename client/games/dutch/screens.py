@@ -52,6 +52,7 @@ class DutchTable:
     notice: str = ""  # why the last key did nothing
     game_over: bool = False
     winners: tuple[int, ...] = ()
+    sits_later: bool = False  # this node's person is not dealt in: they play the next game
 
 
 def cell(card: CardView | None) -> tuple[str, str]:
@@ -180,7 +181,8 @@ def my_lines(table: DutchTable, width: int) -> list[Line]:
     """The prompt under your row: what you hold, what to press."""
     view = table.view
     prompt = words.dutch_prompt(view, table.names, table.typed)
-    return said(prompt, width, "class:strong")
+    later = words.DUTCH_SITS_LATER if table.sits_later else ""
+    return said(" ".join(filter(None, (prompt, later))), width, "class:strong")
 
 
 def news_lines(table: DutchTable, width: int, room: int) -> list[Line]:
