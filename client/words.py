@@ -319,9 +319,10 @@ def card_words(card: DutchCard | None) -> str:
 
 
 class Seats:
-    """Names as a viewer reads them: "you" for the viewer, else the player's name."""
+    """Names as a viewer reads them: "you" for the viewer, else the player's name (a viewer
+    None is nobody at the table, a spectator: never "you")."""
 
-    def __init__(self, names: tuple[str, ...], viewer: int) -> None:
+    def __init__(self, names: tuple[str, ...], viewer: int | None) -> None:
         self.names, self.viewer = names, viewer
 
     def who(self, seat: int | None) -> str:
@@ -413,7 +414,7 @@ DUTCH_HINTS = {
 }
 
 
-def _spot_typed(typed: str, names: tuple[str, ...], me: int) -> str:
+def _spot_typed(typed: str, names: tuple[str, ...], me: int | None) -> str:
     """ "b3" as "Bea's card 3"; "b" as "Bea's card ..."."""
     seats, said = Seats(names, me), []
     for at in range(0, len(typed), 2):
@@ -425,6 +426,8 @@ def _spot_typed(typed: str, names: tuple[str, ...], me: int) -> str:
 
 def dutch_prompt(view: RoundView, names: tuple[str, ...], typed: str = "") -> str:
     """The line under your row: what the game waits for, and from whom."""
+    if view.mine is None:
+        return dutch_watched(view, names)
     seats = Seats(names, view.me)
     if view.phase is Phase.PEEK:
         if view.mine.peeked:
@@ -453,6 +456,32 @@ def dutch_prompt(view: RoundView, names: tuple[str, ...], typed: str = "") -> st
     how = "a player's letter" if view.action == 1 else "a player's letter, then a card's number"
     twice = ", twice" if view.action == 11 else ""
     return f"{card}: {does}: {how}{twice}; s skips.{picked}"
+
+
+def dutch_watched(view: RoundView, names: tuple[str, ...]) -> str:
+    """What the game waits for, told to nobody at the table (a spectator): in the third
+    person, with no key to press."""
+    if view.phase is Phase.PEEK:
+        waiting = [names[p.seat] for p in view.players if p.at_table and not p.peeked]
+        return f"Waiting for {listed(tuple(waiting))} to look at two of their cards."
+    who = names[view.turn][:1].upper() + names[view.turn][1:]
+    if view.phase is Phase.DRAW:
+        return f"{who} is to draw."
+    if view.phase is Phase.DECIDE:
+        return f"{who} drew a card and is deciding."
+    if view.phase is Phase.ACTION:
+        return f"{who} uses the {SPECIAL_CARDS.get(view.action or 0, 'card')}."
+    return ""
+
+
+DUTCH_SITS_LATER = "You are not dealt in: you sit down for the next game."
+
+
+def dutch_not_dealt(watching: bool) -> str:
+    """A key at a round this node plays no part in (D-42)."""
+    if watching:
+        return say(Refused(Why.WATCHING))
+    return "you are not dealt in this round: you watch it"
 
 
 def dutch_race(view: RoundView) -> str:
@@ -512,7 +541,7 @@ def dutch_ending(view: RoundView, names: tuple[str, ...]) -> str:
 def dutch_extra(view: RoundView, names: tuple[str, ...], extra: str, last: bool = False) -> str:
     """A failed caller's two cards (D-32) and fifth card next round (D-33), if there is one
     (``last``: the game is over)."""
-    if view.caller == view.me:
+    if view.caller is not None and view.caller == view.me:
         then = "." if last else ", and start next round with five."
         return f"You add two cards from the pile ({extra}){then}"
     who = Seats(names, view.me).who(view.caller)
@@ -520,7 +549,9 @@ def dutch_extra(view: RoundView, names: tuple[str, ...], extra: str, last: bool 
     return f"{who[:1].upper()}{who[1:]} adds two cards from the pile ({extra}){then}"
 
 
-def dutch_winners(winners: tuple[int, ...], names: tuple[str, ...], me: int, points: int) -> str:
+def dutch_winners(
+    winners: tuple[int, ...], names: tuple[str, ...], me: int | None, points: int
+) -> str:
     """D-39: the lowest total wins; a tie shares the win."""
     said = listed(tuple("you" if seat == me else names[seat] for seat in winners))
     verb = "win" if len(winners) > 1 or me in winners else "wins"

@@ -281,6 +281,7 @@ class Snapshot:
     # For a game whose screens read a view of their own (Dutch: its cards nobody else may
     # see), what this seat may see of the round being played (the optimistic one), or
     # between rounds of the last one: the game's read-only object, read by its face only.
+    # A spectator, or a seat not dealt in, gets what anyone in the room may see.
     seat_view: object | None = None
     # The tag of the game whose screens draw the table (protocol/games/registry.py): the
     # table's game; in the lobby, the one a START from this node would start (P-241).

@@ -455,7 +455,8 @@ def _fingerprint(seat: LocalSeat, node: bytes) -> str:
 
 def _seat_view(seat: LocalSeat, player: PlayerRules, replica: Replica, game: Game) -> object | None:
     """The game's own view of the round for this seat (None for a game without one):
-    the round being played, with this seat's secrets; between rounds, the last one."""
+    the round being played, with this seat's secrets; between rounds, the last one. A
+    seat not dealt in (a person who sat down after the deal) sees the public view."""
     me = game.seat_of(seat.node_id)
     if game.table is not None:
         secrets = seat.steward.game.secrets_for(replica, game)

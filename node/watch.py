@@ -4,7 +4,9 @@ A ``WatchSeat`` is a ``LocalSeat`` with no replica: it says no HELLO and asks no
 seat it (its ``Following`` is a spectator's). It subscribes, with WATCH, at every node it
 meets (a door it passed, a node found on the LAN, a peer a member's HELLO lists), and,
 once the log names the members, at each of them; its ``Follower`` (protocol/follow.py)
-takes the stable log they feed and builds the public game (spec/protocol.md section 26).
+takes the stable log they feed and builds the public game (spec/protocol.md section 26),
+and the game's own public view of its round (``public_view``: Dutch's hidden cards, as
+anyone in the room sees them).
 ``WatchSession`` is the client's ``Session`` over it: the same ``Snapshot``, with no seat
 of its own.
 """
@@ -222,4 +224,13 @@ def spectator_snapshot(node: Node, seat: LocalSeat) -> Snapshot:
         watching=True,
         tv=tv_link(node.options.web, node.interface.address if node.interface else ""),
         unanswered=node.unanswered_peers(),
+        seat_view=public_view(game),
     )
+
+
+def public_view(game: Game) -> object | None:
+    """The game's own view of its round as nobody at the table sees it (a spectator holds
+    no secrets): the round being played; between rounds, the last one. None for a game
+    whose screens read the table's views."""
+    table = game.table if game.table is not None else game.last_table
+    return None if table is None else player_for(game.rules.tag).seat_view(table, None, None)

@@ -91,7 +91,8 @@ class PlayerRules(Protocol):
         """What ``seat`` may see of the round ``state``, for its screen: the game's own
         read-only view, opaque to the node, or None for a game whose screens read the
         table's views (protocol/views.py). ``secrets``: the seat's, for this round
-        (SeatDuties), else None."""
+        (SeatDuties), else None. ``seat`` None (a spectator), or a seat not dealt in:
+        what anyone in the room may see."""
         ...
 
     def body(

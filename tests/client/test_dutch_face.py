@@ -4,18 +4,25 @@ what comes back in Dutch's words."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+import re
 
+import pytest
 from dutchblitz.client.games import registry
 from dutchblitz.client.games.dutch import face
 from dutchblitz.client.games.dutch.local import LocalGame
+from dutchblitz.client.layout import body_text, keybar_text
 from dutchblitz.client.state import ClientState
 from dutchblitz.client.words import notice_text
 from dutchblitz.node.api import News, Notice, NoticeKind, Refused, Snapshot, Told, Why
 from dutchblitz.protocol.games.dutch.moves import Draw, InitialPeek
 from dutchblitz.protocol.games.dutch.views import SeatView, round_view
+from prompt_toolkit.formatted_text import to_plain_text
 
-from tests.client.fakes import FakeSession, playing_game
+from tests.client.driving import running
+from tests.client.fakes import NAMES, FakeSession, playing_game
+from tests.client.test_dutch_screens import bot_round
 
 
 @dataclasses.dataclass
@@ -94,3 +101,79 @@ def test_the_help_fits_the_frame_at_80_by_24() -> None:
     lines = plain(face.help_screen(state)).rstrip("\n").split("\n")
     assert len(lines) <= 20 and max(map(len, lines)) <= 80
     assert any(" c " in line and "call Dutch" in line for line in lines)
+
+
+@dataclasses.dataclass
+class WatchedSession(FakeSession):
+    """A spectator's fake node (node/watch.py): no seat, and the round's public view."""
+
+    view: SeatView | None = None
+
+    def snapshot(self) -> Snapshot:
+        snap = dataclasses.replace(super().snapshot(), my_seat=None, watching=True)
+        return dataclasses.replace(snap, seat_view=self.view, game_tag="dutch")
+
+
+def watched(seats: int, seed: int = 2) -> WatchedSession:
+    state, news = bot_round(seats, seed, 40, viewer=None)
+    view = SeatView(tuple(range(seats)), "play", round_view(state, None), news)
+    return WatchedSession(playing_game(seats).game, me=-1, view=view)
+
+
+def test_d42_a_spectator_sees_the_table_not_the_deal() -> None:
+    session = watched(4)
+    state = ClientState(session, game="dutch", call="Dutch")
+    state.refresh()
+    shown = plain(face.table_screen(state))
+    assert "being dealt" not in shown and "##" in shown
+    for name in NAMES[:4]:
+        assert re.search(rf"^[a-h] {name} ", shown, re.MULTILINE), shown
+    assert not re.search(r"\b[Yy]our?\b", shown), shown
+    face.key(state, "d")
+    assert session.calls == [] and "you are watching" in state.notices()[-1].text
+    assert plain(face.table_keybar(state)).split() == ["?", "help", "q", "leave"]
+
+
+def test_d42_before_the_deal_a_spectator_reads_what_the_table_does() -> None:
+    session = watched(3)
+    session.view = SeatView((0, 1, 2), "shuffle", None)
+    state = ClientState(session, game="dutch", call="Dutch")
+    state.refresh()
+    shown = plain(face.table_screen(state))
+    assert "masks and shuffles" in shown and "sit down" not in shown
+
+
+@pytest.mark.parametrize("seats", [3, 8])
+def test_d42_a_spectator_s_table_fits_80x24_in_the_real_frame(seats: int) -> None:
+    session = watched(seats, seed=seats)
+
+    async def go() -> None:
+        async with running(session, rows=24, columns=80) as drive:
+            drive.app.invalidate()
+            body = to_plain_text(body_text(drive.state)).rstrip("\n").split("\n")
+            assert len(body) <= 20 and max(len(line) for line in body) <= 80, body
+            screen = drive.screen()
+            text = "\n".join(screen)
+            assert "watching" in screen[0] and "Dutch" in screen[0]
+            assert to_plain_text(keybar_text(drive.state)).split() == [
+                "Tab", "scores", "?", "help", "q", "leave"
+            ]  # fmt: skip
+            for name in NAMES[:seats]:
+                assert re.search(rf"^[a-h] {name} ", text, re.MULTILINE), text
+            await drive.press("d")
+            assert session.calls == []
+
+    asyncio.run(asyncio.wait_for(go(), 20))
+
+
+def test_d42_a_person_not_dealt_in_sees_the_public_table_and_sits_down_next() -> None:
+    session = watched(3)
+    seated = dataclasses.replace(session.snapshot(), watching=False, my_seat=3)
+    session.snapshot = lambda: seated  # type: ignore[method-assign]
+    state = ClientState(session, game="dutch", call="Dutch")
+    state.refresh()
+    shown = " ".join(plain(face.table_screen(state)).split())
+    assert "##" in shown and "you sit down for the next game" in shown
+    face.key(state, "d")
+    assert session.calls == [] and "not dealt in" in state.notices()[-1].text
+    assert plain(face.table_keybar(state)).split() == ["?", "help", "q", "leave"]

@@ -35,7 +35,7 @@ CELL = re.compile(r"(?<![0-9])([1-9]) (##|--|\(\S+\)|\S+)")
 
 
 def shown(
-    state: Round, me: int = 0, news: tuple[Happening, ...] = (), **more: object
+    state: Round, me: int | None = 0, news: tuple[Happening, ...] = (), **more: object
 ) -> DutchTable:
     seats = state.seats
     given: dict[str, object] = {"totals": (0,) * seats, **more}
@@ -48,9 +48,11 @@ def shown(
     )
 
 
-def bot_round(seats: int, seed: int, moves: int) -> tuple[Round, tuple[Happening, ...]]:
+def bot_round(
+    seats: int, seed: int, moves: int, viewer: int | None = 0
+) -> tuple[Round, tuple[Happening, ...]]:
     """A round after ``moves`` moves of careful bots at every seat (seat 1 dealt a fifth
-    card), with the news seat 0 read."""
+    card), with the news ``viewer`` read (None: a spectator)."""
     rng = random.Random(seed)
     order = list(FULL_DECK)
     rng.shuffle(order)
@@ -63,7 +65,7 @@ def bot_round(seats: int, seed: int, moves: int) -> tuple[Round, tuple[Happening
             break
         seat, move = rng.choice(found)
         outcome = apply(state, seat, move)
-        news.append(happened(state, seat, move, outcome, 0))
+        news.append(happened(state, seat, move, outcome, viewer))
         state = outcome.state
     return state, tuple(news)
 
@@ -92,6 +94,30 @@ def test_a_round_fits_with_every_card_shown(seats: int, seed: int, width: int, h
     lines = list(plain(table, width, height))
     check_fits(lines, table, width, height)
     assert "it is not your turn" in "\n".join(lines)  # the notice is kept before the news
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+@pytest.mark.parametrize(("seats", "seed"), [(3, 1), (4, 2), (8, 4)])
+def test_d42_a_spectator_s_table_fits_with_every_row_and_no_you(
+    seats: int, seed: int, width: int, height: int
+) -> None:
+    """Nobody at the table: every row above the piles, face down but for the cards open to
+    all, no "you" anywhere, whose turn it is in the third person, and no move to make."""
+    state, news = bot_round(seats, seed, 40, viewer=None)
+    table = shown(state, me=None, news=news)
+    lines = list(plain(table, width, height))
+    check_fits(lines, table, width, height)
+    text = "\n".join(lines)
+    assert not re.search(r"\b[Yy]our?\b", text), text
+    assert not re.search(r"\([0-9JQKA][0-9]?[cdhs]\)|\(Jkr\)", text), text  # none remembered
+    rows = [i for i, line in enumerate(lines) if re.match(r"[a-h] \S", line)]
+    piles = next(i for i, line in enumerate(lines) if "Draw ##" in line)
+    assert len(rows) == seats and max(rows) < piles  # every row above the piles
+    turn = table.names[state.turn]
+    assert re.search(rf"{turn} (is to draw|drew a card and is deciding|uses the)", text), text
+    assert lines[-1].split() == ["?", "help", "q", "leave"]
+    if height == 24:
+        assert any(re.match(r"\s+[A-H][a-z]+ drew a card$", line) for line in lines), text
 
 
 def test_my_remembered_cards_are_bracketed_and_others_face_down() -> None:

@@ -85,6 +85,7 @@ def dutch_table(state: ClientState, view: SeatView) -> DutchTable | None:
         typed=state.typed,
         game_over=over,
         winners=tuple(i for i, total in enumerate(final) if total == best) if over else (),
+        sits_later=shown.watching and not snap.watching,
     )
 
 
@@ -95,7 +96,8 @@ def _size(state: ClientState) -> tuple[int, int]:
 def _dealing(state: ClientState, view: SeatView | None) -> StyleAndTextTuples:
     text = Text().line()
     snap = state.snap
-    dealt = snap.game.phase != TablePhase.PLAYING or snap.my_seat in snap.game.players
+    seated = snap.watching or snap.my_seat in snap.game.players  # a spectator sits nowhere
+    dealt = snap.game.phase != TablePhase.PLAYING or seated
     stage = view.stage if view is not None and snap.game.phase == TablePhase.PLAYING else ""
     text.line(" " + words.dutch_dealing(stage, dealt), "class:strong")
     text.line()
@@ -168,6 +170,10 @@ def key(state: ClientState, pressed_key: str) -> None:
     if shown is None or shown.phase is Phase.OVER:
         if pressed_key not in ("escape",):
             state.flash(Notice(NoticeKind.INFO, "wait: the round is not being played yet"))
+        return
+    if shown.watching:  # nobody at the table: a spectator, or a seat not dealt in
+        if pressed_key not in ("escape",):
+            state.flash(Notice(NoticeKind.INFO, words.dutch_not_dealt(state.snap.watching)))
         return
     pressed = press(shown, state.typed, pressed_key)
     state.typed = pressed.typed

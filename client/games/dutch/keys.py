@@ -84,10 +84,11 @@ def player_seat(key: str) -> int | None:
 
 def press(view: RoundView, typed: str, key: str) -> Pressed:
     """The move (or the half-typed command) ``key`` makes, after the keys ``typed``."""
-    if key == CANCEL:
+    mine = view.mine
+    if key == CANCEL or mine is None:  # nobody at the table has no move (D-42)
         return Pressed()
     if view.phase is Phase.PEEK:
-        return _peek(typed, key, len(view.mine.hand))
+        return _peek(typed, key, len(mine.hand))
     if typed.startswith(THROW):
         return _throw(key)
     if view.my_turn and view.phase is Phase.ACTION:
@@ -176,12 +177,16 @@ def help_lines(cards: int = 4) -> tuple[KeyHelp, ...]:
 
 
 def bar(view: RoundView, game_over: bool = False) -> list[tuple[str, str]]:
-    """The keys that do something now, for the foot of the screen."""
-    cards = _cards(len(view.mine.hand))
+    """The keys that do something now, for the foot of the screen (nobody at the table
+    has no move to make: only the help and the way out)."""
+    mine = view.mine
+    if mine is None:
+        return [("?", "help"), ("q", "leave")]
+    cards = _cards(len(mine.hand))
     if view.phase is Phase.OVER:
         return [("q", "leave")] if game_over else [("Space", "next round"), ("q", "leave")]
     if view.phase is Phase.PEEK:
-        found = [] if view.mine.peeked else [(f"{cards} {cards}", "look at two cards")]
+        found = [] if mine.peeked else [(f"{cards} {cards}", "look at two cards")]
         return [*found, ("?", "help"), ("q", "leave")]
     found = []
     if view.my_turn and view.phase is Phase.DRAW:

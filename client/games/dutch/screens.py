@@ -3,8 +3,9 @@
 Every player sits on a row, a letter before the name (``b Bea``), each card under its
 number: ``##`` face down, ``(7d)`` a card you remember (only you see it), ``7d`` a card
 face up to all. The piles and the race window sit in the middle, your own row at the
-foot, then what just happened and the keys. It reads without colour, and fits 80 x 24;
-a smaller terminal drops the blank lines and the older news before anything else.
+foot, then what just happened and the keys. A spectator's table (nobody at it, D-42) has
+every row above the piles, and the prompt tells whose turn it is. It reads without colour,
+and fits 80 x 24; a smaller terminal drops the blank lines and the older news first.
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ class DutchTable:
     notice: str = ""  # why the last key did nothing
     game_over: bool = False
     winners: tuple[int, ...] = ()
+    sits_later: bool = False  # this node's person is not dealt in: they play the next game
 
 
 def cell(card: CardView | None) -> tuple[str, str]:
@@ -144,6 +146,10 @@ def player_line(table: DutchTable, player: PlayerView, width: int) -> Line:
 
 
 def _others(view: RoundView) -> list[PlayerView]:
+    """The rows above the piles: the players after you, in turn; for nobody at the table
+    (a spectator), every player in seat order."""
+    if view.me is None:
+        return list(view.players)
     seats = len(view.players)
     return [view.players[(view.me + step) % seats] for step in range(1, seats)]
 
@@ -175,7 +181,8 @@ def my_lines(table: DutchTable, width: int) -> list[Line]:
     """The prompt under your row: what you hold, what to press."""
     view = table.view
     prompt = words.dutch_prompt(view, table.names, table.typed)
-    return said(prompt, width, "class:strong")
+    later = words.DUTCH_SITS_LATER if table.sits_later else ""
+    return said(" ".join(filter(None, (prompt, later))), width, "class:strong")
 
 
 def news_lines(table: DutchTable, width: int, room: int) -> list[Line]:
@@ -222,7 +229,8 @@ def round_screen(table: DutchTable, width: int, height: int, framed: bool = Fals
     bar say the rest."""
     view = table.view
     others = [player_line(table, p, width) for p in _others(view)]
-    mine = [player_line(table, view.mine, width), *my_lines(table, width)]
+    own = [] if view.mine is None else [player_line(table, view.mine, width)]
+    mine = [*own, *my_lines(table, width)]
     centre = centre_lines(table, width)
     notice = [] if framed else said(table.notice, width, "class:notice", indent=1)
     keys = [] if framed else key_lines(table, width)

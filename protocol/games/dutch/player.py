@@ -3,9 +3,10 @@
 Dutch's bots play through the table's duties (``SeatDuties.seat_bot``, game.py), with the
 seat's secrets; here are their levels and pace. A person's seat sees the round through
 ``seat_view`` (views.py ``SeatView``: the faces opened to it added, worked out from the
-sealed shares with its secrets, mind.py), and its face's moves (moves.py) become GAME
-bodies in ``body``, checked first against the round as that seat knows it. Dutch has no
-``Action`` of Dutch Blitz's: ``check`` and ``build`` refuse them ``not_carried``.
+sealed shares with its secrets, mind.py; a spectator sees through it the faces open to
+all), and its face's moves (moves.py) become GAME bodies in ``body``, checked first
+against the round as that seat knows it. Dutch has no ``Action`` of Dutch Blitz's:
+``check`` and ``build`` refuse them ``not_carried``.
 """
 
 from __future__ import annotations
@@ -135,18 +136,20 @@ def _faces(table: DutchTable, me: int, secrets: SeatSecrets | None) -> dict[int,
 
 
 def seat_view(state: Any, seat: int | None, secrets: SeatSecrets | None) -> SeatView | None:
-    """What table seat ``seat`` may see of the round ``state``: None for a seat not dealt
-    in. Without the seat's secrets (a round before this one) only public faces show."""
-    if not isinstance(state, DutchTable) or seat not in state.seats:
+    """What table seat ``seat`` may see of the round ``state``. Without the seat's secrets
+    (a round before this one) only public faces show. A seat not dealt in (a spectator, or
+    a person who sat down after the deal), or ``seat`` None, sees what anyone in the room
+    may: the faces open to all (D-42). None for a state that is not Dutch's."""
+    if not isinstance(state, DutchTable):
         return None
-    me = state.seats.index(seat)
-    mine = _faces(state, me, secrets)
+    me = state.seats.index(seat) if seat in state.seats else None
+    mine = _faces(state, me, secrets) if me is not None else {}
     shown = None if state.round is None else round_view(mind.known(state.round, mine), me)
     news = tuple(
         happened(mind.known(p.before, mine), p.seat, p.move, Outcome(mind.known(p.after, mine)), me)
         for p in state.played
     )
-    waiting = any(queued == me for queued, _ in state.queue)
+    waiting = me is not None and any(queued == me for queued, _ in state.queue)
     return SeatView(state.seats, state.stage.value, shown, news, waiting)
 
 

@@ -5,7 +5,8 @@ section 10).
 ``round_view(state, seat)`` is the table as that seat sees it; ``happened(before, seat,
 move, outcome, viewer)`` is what a move did, worded later by the client, with a face only
 when the viewer may know it. At the end of a round every card in a hand is opened to all
-(D-30), so the view of an ended round shows the faces its holder has learnt.
+(D-30), so the view of an ended round shows the faces its holder has learnt. A viewer who
+is nobody at the table (``None``: a spectator) sees only the faces open to all (D-42).
 """
 
 from __future__ import annotations
@@ -83,10 +84,11 @@ class ScoreView:
 
 @dataclass(frozen=True, slots=True)
 class RoundView:
-    """A round as seat ``me`` sees it. ``drawn`` is the card the player to move holds: its
-    face only for its drawer."""
+    """A round as seat ``me`` sees it (``me`` None: as nobody at the table sees it, with
+    no row of its own and no move to make, D-42). ``drawn`` is the card the player to move
+    holds: its face only for its drawer."""
 
-    me: int
+    me: int | None
     players: tuple[PlayerView, ...]
     drawn: CardView | None
     discard_top: DutchCard | None
@@ -102,8 +104,13 @@ class RoundView:
     score: ScoreView | None
 
     @property
-    def mine(self) -> PlayerView:
-        return self.players[self.me]
+    def watching(self) -> bool:
+        """Whether this is the view of nobody at the table."""
+        return self.me is None
+
+    @property
+    def mine(self) -> PlayerView | None:
+        return None if self.me is None else self.players[self.me]
 
     @property
     def my_turn(self) -> bool:
@@ -119,17 +126,19 @@ class RoundView:
     @property
     def can_throw(self) -> bool:
         """D-21, D-28: the window is open, and my hand is not locked by my own call."""
-        return self.window and self.caller != self.me and self.mine.at_table
+        mine = self.mine
+        return self.window and mine is not None and self.caller != self.me and mine.at_table
 
     @property
     def can_call(self) -> bool:
         """D-28: my turn just ended, the window is open, and nobody has called."""
-        return self.window and self.caller is None and self.ended_turn == self.me
+        mine = self.me is not None
+        return mine and self.window and self.caller is None and self.ended_turn == self.me
 
 
-def _known(state: Round, seat: int, token: int, revealed: frozenset[int]) -> CardView:
+def _known(state: Round, seat: int | None, token: int, revealed: frozenset[int]) -> CardView:
     face_up = token in state.public or token in revealed
-    if face_up or seat in state.seen_by[token]:
+    if face_up or (seat is not None and seat in state.seen_by[token]):
         return CardView(state.faces[token], face_up)
     return CardView(None)
 
@@ -149,9 +158,10 @@ def _score(state: Round) -> ScoreView | None:
     )
 
 
-def round_view(state: Round, seat: int) -> RoundView:
-    """What ``seat`` may see of ``state``: every face it was shown, none other."""
-    if not 0 <= seat < state.seats:
+def round_view(state: Round, seat: int | None) -> RoundView:
+    """What ``seat`` may see of ``state``: every face it was shown, none other. ``seat``
+    None: what anyone in the room may see, the faces open to all (D-42)."""
+    if seat is not None and not 0 <= seat < state.seats:
         raise ValueError(f"no seat {seat} at this round")
     revealed = frozenset(reveal_tokens(state)) if state.phase is Phase.OVER else frozenset()
     players = tuple(
@@ -250,8 +260,11 @@ def _put_down(before: Round, after: Round, seat: int, did: Did, slot: int | None
     return Happening(did, seat, face, spots, penalty=penalty, action=action)
 
 
-def happened(before: Round, seat: int, move: Move, outcome: Outcome, viewer: int) -> Happening:
-    """What ``seat``'s accepted ``move`` did, as ``viewer`` may know it."""
+def happened(
+    before: Round, seat: int, move: Move, outcome: Outcome, viewer: int | None
+) -> Happening:
+    """What ``seat``'s accepted ``move`` did, as ``viewer`` may know it (None: nobody at
+    the table, who knows only the faces open to all, D-42)."""
     if not outcome.accepted:
         raise ValueError("a refused move did nothing")
     after = outcome.state
