@@ -8,8 +8,9 @@ the table's own screens draw it.
 from __future__ import annotations
 
 from dutchblitz.protocol.gamefile import CheckedGame, check_game_file
+from dutchblitz.protocol.games.registry import player_for
 from dutchblitz.protocol.replay import Replay
-from dutchblitz.protocol.views import GameView, Phase
+from dutchblitz.protocol.views import GameView, Phase, game_view
 
 from .api import HiddenCards, PlayerInfo, Snapshot
 
@@ -70,7 +71,9 @@ class ReplaySession:
         return None if cards is None else HiddenCards(cards.hand, cards.blitz_below)
 
     def snapshot(self) -> Snapshot:
-        view = self.replay.at(self._stop, self._view)
+        game = self.replay.game_at(self._stop, self._view)
+        view = game_view(game)
+        table = game.table if game.table is not None else game.last_table
         final = self.checked.final
         me = final.node_of(self._view) if self._view is not None else None
         return Snapshot(
@@ -89,7 +92,12 @@ class ReplaySession:
             bot_levels=(),
             post_stacking=view.post_stacking,
             length=(view.target, view.rounds),
-            game_tag=final.rules.tag,
+            game_tag=game.rules.tag,
+            # A game whose screens read a view of their own (Dutch) gets the public one:
+            # a replay knows no secret, so it shows only faces open to all (D-42).
+            seat_view=None
+            if table is None
+            else player_for(game.rules.tag).seat_view(table, None, None),
         )
 
     def _players(self, view: GameView) -> tuple[PlayerInfo, ...]:

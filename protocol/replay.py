@@ -13,9 +13,10 @@ from dataclasses import dataclass
 
 from .gamefile import CheckedGame, Entry
 from .games.blitz.cards import Card, card_from_code
-from .games.blitz.state import Slot
+from .games.blitz.state import Slot, Table
 from .messages import Bye, Play, Reveal, Suspect
 from .table.game import FlagKind, Game, Phase
+from .table.rules import has_moves_counted
 from .views import GameView, game_view
 
 
@@ -48,12 +49,14 @@ class Replay:
         game = Game()
         for index, entry in enumerate(self.entries):
             before = (game.phase, game.round, len(game.results))
+            moves = _moves(game)
             game.apply(entry.sender, entry.body)
             if index < self.checked.start:
                 continue
             if game.phase == Phase.DEALING and game.round != before[1]:
                 self._checkpoints.append((index + 1, game.copy()))
-            if index == self.checked.start or _worth_a_stop(entry, before, game):
+            moved = _moves(game) != moves
+            if index == self.checked.start or moved or _worth_a_stop(entry, before, game):
                 if game.phase == Phase.PLAYING and before[0] != Phase.PLAYING:
                     self.round_starts.setdefault(game.shown_round(), len(self.stops))
                 self.stops.append(index + 1)
@@ -79,11 +82,12 @@ class Replay:
         return game_view(self.game_at(stop, seat))
 
     def seat_cards(self, stop: int, seat: int) -> SeatCards | None:
-        """The hidden cards of ``seat`` at ``stop``, as its own view knows them."""
-        game = self.game_at(stop, seat)
-        if game.table is None or seat not in game.table.areas:
+        """The hidden cards of ``seat`` at ``stop``, as its own view knows them (Dutch
+        Blitz's: another game's hidden cards stay hidden)."""
+        table = self.game_at(stop, seat).table
+        if not isinstance(table, Table) or seat not in table.areas:
             return None
-        area = game.table.areas[seat]
+        area = table.areas[seat]
         return SeatCards(tuple(reversed(area.hand)), tuple(reversed(area.blitz[:-1])))
 
     def round_of(self, stop: int) -> int:
@@ -93,6 +97,13 @@ class Replay:
             if first <= stop:
                 found = number
         return found
+
+
+def _moves(game: Game) -> int:
+    """The players' moves a game that counts them (Dutch's GAME bodies) has taken this
+    round; 0 for one whose moves are PLAYs (Dutch Blitz)."""
+    rules, table = game.rules, game.table
+    return rules.moves(table) if table is not None and has_moves_counted(rules) else 0
 
 
 def _worth_a_stop(entry: Entry, before: tuple[Phase, int, int], game: Game) -> bool:

@@ -229,6 +229,16 @@ class CarriesOver(Protocol):
         ...
 
 
+@runtime_checkable
+class MovesCounted(Protocol):
+    """A game whose moves ride GAME bodies among bodies of its own machinery (Dutch: keys,
+    shuffles, shares): it counts the players' moves, so that a replay stops after each."""
+
+    def moves(self, state: Any) -> int:
+        """How many players' moves the round ``state`` has taken."""
+        ...
+
+
 _IMPLEMENTS: dict[tuple[type, type], bool] = {}
 
 
@@ -257,6 +267,10 @@ def has_body_findings(rules: object) -> TypeGuard[BodyFindings]:
 
 def has_rounds_option(rules: object) -> TypeGuard[RoundsOption]:
     return _implements(rules, RoundsOption)
+
+
+def has_moves_counted(rules: object) -> TypeGuard[MovesCounted]:
+    return _implements(rules, MovesCounted)
 
 
 def has_body_bots(rules: object) -> TypeGuard[BodyBots]:

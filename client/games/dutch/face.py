@@ -9,7 +9,7 @@ a refusal or a hint comes back as a notice.
 
 from __future__ import annotations
 
-from dutchblitz.node.api import HiddenCards, Notice, NoticeKind
+from dutchblitz.node.api import HiddenCards, Notice, NoticeKind, Snapshot
 from dutchblitz.protocol.games.dutch.moves import CallDutch
 from dutchblitz.protocol.games.dutch.views import Phase, SeatView
 from dutchblitz.protocol.views import Phase as TablePhase
@@ -85,8 +85,13 @@ def dutch_table(state: ClientState, view: SeatView) -> DutchTable | None:
         typed=state.typed,
         game_over=over,
         winners=tuple(i for i, total in enumerate(final) if total == best) if over else (),
-        sits_later=shown.watching and not snap.watching,
+        sits_later=shown.watching and not snap.watching and _seated_not_dealt(snap),
     )
+
+
+def _seated_not_dealt(snap: Snapshot) -> bool:
+    """This node's person sits at the table, and was not dealt in (not a replay's view)."""
+    return snap.my_seat is not None and snap.my_seat not in snap.game.players
 
 
 def _size(state: ClientState) -> tuple[int, int]:

@@ -176,6 +176,9 @@ class DutchRules(StandInDeck):
     def copy(self, state: DutchTable) -> DutchTable:
         return state.copy()
 
+    def moves(self, state: DutchTable) -> int:
+        return state.moves
+
     # -- CarriesOver --------------------------------------------------------------------
 
     def carry(self, state: DutchTable) -> tuple[int, tuple[int, ...]]:

@@ -149,8 +149,10 @@ class DutchTable:
     left: frozenset[int] = frozenset()
     handovers: dict[int, tuple[bytes, ...]] = field(default_factory=dict)  # seat -> 54 d
     dropped: int = 0  # moves that waited for a card, then were refused at their turn
-    # The latest moves taken, for the screens only: no digest or rule reads them.
+    # The latest moves taken, for the screens only: no digest or rule reads them; and how
+    # many were taken this round, for a replay's stops.
     played: list[Played] = field(default_factory=list)
+    moves: int = 0
 
     @property
     def players(self) -> int:
@@ -351,6 +353,7 @@ class DutchTable:
                 *self.played[1 - PLAYED_KEPT :],
                 Played(seat, move, self.round, outcome.state),
             ]
+            self.moves += 1
             self.round = outcome.state
             self.grants += outcome.openings
             if self.round.phase is Phase.OVER:
