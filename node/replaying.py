@@ -10,6 +10,7 @@ from __future__ import annotations
 from dutchblitz.protocol.gamefile import CheckedGame, check_game_file
 from dutchblitz.protocol.games.registry import player_for
 from dutchblitz.protocol.replay import Replay
+from dutchblitz.protocol.table.game import Game
 from dutchblitz.protocol.views import GameView, Phase, game_view
 
 from .api import HiddenCards, PlayerInfo, Snapshot
@@ -73,7 +74,6 @@ class ReplaySession:
     def snapshot(self) -> Snapshot:
         game = self.replay.game_at(self._stop, self._view)
         view = game_view(game)
-        table = game.table if game.table is not None else game.last_table
         final = self.checked.final
         me = final.node_of(self._view) if self._view is not None else None
         return Snapshot(
@@ -93,11 +93,8 @@ class ReplaySession:
             post_stacking=view.post_stacking,
             length=(view.target, view.rounds),
             game_tag=game.rules.tag,
-            # A game whose screens read a view of their own (Dutch) gets the public one:
-            # a replay knows no secret, so it shows only faces open to all (D-42).
-            seat_view=None
-            if table is None
-            else player_for(game.rules.tag).seat_view(table, None, None),
+            # A replay knows no secret: it shows only faces open to all (D-42).
+            seat_view=public_view(game),
         )
 
     def _players(self, view: GameView) -> tuple[PlayerInfo, ...]:
@@ -117,3 +114,11 @@ class ReplaySession:
             )
             for member in sorted(view.members.values(), key=lambda m: m.seat)
         )
+
+
+def public_view(game: Game) -> object | None:
+    """The game's own view of its round as nobody at the table sees it (a spectator and a
+    replay hold no secrets): the round being played; between rounds, the last one. None
+    for a game whose screens read the table's views."""
+    table = game.table if game.table is not None else game.last_table
+    return None if table is None else player_for(game.rules.tag).seat_view(table, None, None)

@@ -216,7 +216,9 @@ class NodeSession:
 
     # -- playing --------------------------------------------------------------------------
 
-    def act(self, action: Action, slot: int = 0) -> Refused | None:
+    def _in_round(self) -> tuple[Replica, Game, int] | Refused:
+        """The replica, the game as our moves in flight leave it, and our seat, while a
+        round is on at the table's game; else why no move can be made now."""
         self.side.follow()
         replica = self.seat.replica
         if replica is None or not replica.can_play():
@@ -227,6 +229,13 @@ class NodeSession:
             return Refused(Why.NO_ROUND)
         if me is None:
             return Refused(Why.NOT_PLAYING)
+        return replica, game, me
+
+    def act(self, action: Action, slot: int = 0) -> Refused | None:
+        found = self._in_round()
+        if isinstance(found, Refused):
+            return found
+        replica, game, me = found
         if (not_now := self.side.player.check(game.table, me, action)) is not None:
             return _refused(not_now)
         if self.side.queue.full:
@@ -238,26 +247,20 @@ class NodeSession:
         if count_in > 0:  # a legal move, but nobody plays before their count-in ends (R-55)
             return Refused(Why.COUNT_IN, count=math.ceil(count_in))
         if not self.side.queue.offer(replica, move, game.round):
-            return self._failure_text()
+            return _not_sent(self.seat)
         return None
 
     def play(self, move: object) -> Refused | None:
-        self.side.follow()
-        replica = self.seat.replica
-        if replica is None or not replica.can_play():
-            return self._not_seated()
-        game = self.side.queue.view(replica)
-        me = game.seat_of(self.seat.node_id)
-        if game.phase != Phase.PLAYING or game.table is None:
-            return Refused(Why.NO_ROUND)
-        if me is None:
-            return Refused(Why.NOT_PLAYING)
+        found = self._in_round()
+        if isinstance(found, Refused):
+            return found
+        replica, game, me = found
         secrets = self.seat.steward.game.secrets_for(replica, game)
         body = self.side.player.body(game.table, me, move, game.round, secrets)
         if isinstance(body, ActRefusal):
             return _refused(body)
         if not self.seat.submit(body):
-            return self._failure_text()
+            return _not_sent(self.seat)
         return None
 
     def seen_scores(self) -> Refused | None:
@@ -311,7 +314,7 @@ class NodeSession:
         me = replica.optimistic().members.get(self.seat.node_id)
         if me is not None and me.ready != ready and not replica.pending_own():
             if not self.seat.submit(Ready(ready)):
-                return self._failure_text()
+                return _not_sent(self.seat)
         else:
             self.seat.poke()
         return None
@@ -327,7 +330,7 @@ class NodeSession:
         if replica.pending_own():
             return Refused(Why.STEP_ON_ITS_WAY)
         if me.ready != want and not self.seat.submit(Ready(want)):
-            return self._failure_text()
+            return _not_sent(self.seat)
         return None
 
     def start(self) -> Refused | None:
@@ -337,7 +340,7 @@ class NodeSession:
         replica = self.seat.replica
         assert replica is not None
         if not self.seat.submit(our_start(self.seat.config.wishes, replica.stable)):
-            return self._failure_text()
+            return _not_sent(self.seat)
         return None
 
     def _why_not_start(self) -> Refused | None:
@@ -433,9 +436,11 @@ class NodeSession:
             return Refused(Why.NOT_SEATED)
         return Refused(Why.GAME_ON, what=self.node.options.table, game_on=game)
 
-    def _failure_text(self) -> Refused:
-        failure = self.seat.failure
-        return Refused(Why.NOT_STORED, what=str(failure)) if failure else Refused(Why.NOT_SENT)
+
+def _not_sent(seat: LocalSeat) -> Refused:
+    """Why an event of ours did not go: not written down (the disk), or not sent."""
+    failure = seat.failure
+    return Refused(Why.NOT_STORED, what=str(failure)) if failure else Refused(Why.NOT_SENT)
 
 
 def _refused(refusal: ActRefusal) -> Refused:

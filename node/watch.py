@@ -35,6 +35,7 @@ from .api import (
     Told,
     Why,
 )
+from .replaying import public_view
 from .seat import LocalSeat, SeatConfig
 from .statelock import shown
 from .store import StateDir
@@ -226,11 +227,3 @@ def spectator_snapshot(node: Node, seat: LocalSeat) -> Snapshot:
         unanswered=node.unanswered_peers(),
         seat_view=public_view(game),
     )
-
-
-def public_view(game: Game) -> object | None:
-    """The game's own view of its round as nobody at the table sees it (a spectator holds
-    no secrets): the round being played; between rounds, the last one. None for a game
-    whose screens read the table's views."""
-    table = game.table if game.table is not None else game.last_table
-    return None if table is None else player_for(game.rules.tag).seat_view(table, None, None)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 
 from dutchblitz.protocol.games.dutch.cards import (
@@ -10,9 +11,10 @@ from dutchblitz.protocol.games.dutch.cards import (
     SUIT_LETTERS,
     DutchCard,
 )
-from dutchblitz.protocol.games.dutch.moves import InitialPeek, Move, Outcome
+from dutchblitz.protocol.games.dutch.legal import legal_moves
+from dutchblitz.protocol.games.dutch.moves import CallDutch, InitialPeek, Move, Outcome
 from dutchblitz.protocol.games.dutch.rules import apply
-from dutchblitz.protocol.games.dutch.state import HAND_CARDS, Round, deal
+from dutchblitz.protocol.games.dutch.state import HAND_CARDS, Phase, Round, deal
 
 RANKS = {letter: rank for rank, letter in RANK_LETTERS.items()}
 JOKERS = (52, 53)
@@ -73,3 +75,28 @@ def play(state: Round, *steps: tuple[int, Move]) -> Round:
 
 def labels(state: Round, seat: int) -> list[str | None]:
     return [None if t is None else str(state.faces[t]) for t in state.hands[seat]]
+
+
+MOVE_BOUND = 3000  # moves in a random round, at most: every one ends well before
+
+
+def random_round(
+    seats: int, order: Sequence[DutchCard], seed: int
+) -> tuple[list[tuple[Round, int, Move, Round]], Round]:
+    """A round dealt from ``order``, played to its end by random legal moves (Dutch called
+    rarely, so rounds run long): each step (before, seat, move, after), and the end."""
+    rng = random.Random(seed)
+    state = deal(seats, starter=rng.randrange(seats), faces=order)
+    steps = []
+    for _ in range(MOVE_BOUND):
+        if state.phase is Phase.OVER:
+            break
+        choices = [(s, m) for s in sorted(state.active) for m in legal_moves(state, s)]
+        if rng.random() < 0.9:
+            choices = [(s, m) for s, m in choices if not isinstance(m, CallDutch)] or choices
+        seat, move = rng.choice(choices)
+        after = apply(state, seat, move).state
+        steps.append((state, seat, move, after))
+        state = after
+    assert state.phase is Phase.OVER
+    return steps, state
