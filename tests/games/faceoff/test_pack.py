@@ -105,3 +105,20 @@ def test_F33_the_digest_is_sha256_over_the_canonical_bytes() -> None:
     data["categories"][0]["answers"].append("mango")
     assert pack.parse(json.dumps(data).encode()).digest != EN.digest
     assert pack.canonical_bytes({"b": 1, "a": "é"}) == '{"a":"é","b":1}'.encode()
+
+
+PACKS = HERE.parents[2] / "protocol" / "games" / "faceoff" / "packs"
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_F3_F33_the_shipped_packs_load_when_installed(language: str) -> None:
+    if not (PACKS / f"{language}.json").is_file():
+        with pytest.raises(PackError, match="not installed"):
+            pack.shipped(language)
+        pytest.skip(f"no {language} pack shipped yet")
+    book = pack.shipped(language)
+    assert book.language == language and len(book.categories) == 54
+    assert all(c.answers for c in book.categories)
+    other = PACKS / f"{'fr' if language == 'en' else 'en'}.json"
+    if other.is_file():
+        assert pack.same_ids(book, pack.load(other))

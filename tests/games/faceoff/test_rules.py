@@ -399,3 +399,23 @@ def test_F42_most_won_cards_win_and_ties_share() -> None:
     assert winners(state) == (3,)
     gone = ok(state, 3, Leave()).state
     assert winners(gone) == (0, 1) and scores(gone) == (2, 2, 1, 3)
+
+
+@pytest.mark.parametrize(
+    ("state", "seat", "move", "reason"),
+    [
+        (_spoken(), 2, Answer("x"), "wrong_mode"),  # before not_in_faceoff
+        (play(_spoken(), (0, Claim()), (1, Contest())), 0, Contest(), "voting"),
+        (play(_spoken(), (0, Claim()), (1, Contest())), 3, Claim(), "not_in_faceoff"),
+        (laid(4, {}), TABLE, Roll(9), "wrong_phase"),  # before bad_face
+        (laid(4, {}), 1, Turn(7, 0), "not_your_turn"),  # before bad_pile
+        (ok(_spoken(), TABLE, Tie()).state, 0, Turn(7, 0), "not_your_turn"),
+        (_typed(), 0, Vote(True), "no_vote"),
+        (laid(4, {}, phase=Phase.OVER), 9, Turn(0, 0), "game_over"),  # before unknown_seat
+        (laid(4, {}, phase=Phase.OVER), 0, Roll(0), "game_over"),  # before table_only
+    ],
+)
+def test_F44_the_first_reason_in_the_order_is_given(
+    state: Game, seat: int, move: object, reason: str
+) -> None:
+    assert refused(state, seat, move) == reason  # type: ignore[arg-type]
