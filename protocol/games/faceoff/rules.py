@@ -250,7 +250,7 @@ def _answer(state: Game, seat: int, move: Answer) -> Outcome:
     if verdict is Verdict.LISTED:  # F-31: the shipped list accepts it at once
         return Outcome(_win(state, seat))
     assert state.faceoff is not None
-    duel = replace(state.faceoff, claimant=seat, answer=key)
+    duel = replace(state.faceoff, claimant=seat, answer=key, text=move.text)
     return Outcome(replace(state, faceoff=duel))  # F-31: the table decides
 
 
@@ -293,8 +293,7 @@ def _count(state: Game) -> Game:
     assert duel is not None and duel.claimant is not None
     if len(duel.yes) >= len(duel.no):
         return _win(state, duel.claimant)
-    return replace(state, faceoff=replace(duel, claimant=None, answer="", voting=False,
-                                          yes=frozenset(), no=frozenset()))  # fmt: skip
+    return replace(state, faceoff=Faceoff(duel.a, duel.b, duel.tie_card, duel.tie_pile))
 
 
 def _all_voted(state: Game) -> bool:

@@ -43,8 +43,8 @@ class Faceoff:
     """Two players in a face-off; ``a`` came first in the order of F-21. ``tie_card`` is the
     tie-break card both answer (F-36), from draw pile ``tie_pile``. ``claimant`` is the player
     whose claim (spoken) or unlisted answer (typed) waits for its window or its vote; ``answer``
-    that answer's key. ``voting`` while a contest is being voted on, with the seats for and
-    against in ``yes`` and ``no``."""
+    that answer's key and ``text`` the answer as typed. ``voting`` while a contest is being
+    voted on, with the seats for and against in ``yes`` and ``no``."""
 
     a: int
     b: int
@@ -52,6 +52,7 @@ class Faceoff:
     tie_pile: int = 0
     claimant: int | None = None
     answer: str = ""
+    text: str = ""
     voting: bool = False
     yes: frozenset[int] = frozenset()
     no: frozenset[int] = frozenset()

@@ -39,6 +39,7 @@ class FaceoffView:
     tie_card: CardFace | None
     claimant: int | None
     answer: str
+    text: str
     voting: bool
     yes: int
     no: int
@@ -85,6 +86,7 @@ def _faceoff(state: Game) -> FaceoffView | None:
         tie_card=None if duel.tie_card is None else card_face(state, duel.tie_card),
         claimant=duel.claimant,
         answer=duel.answer,
+        text=duel.text,
         voting=duel.voting,
         yes=len(duel.yes),
         no=len(duel.no),
@@ -122,8 +124,8 @@ def _faceoff_form(state: Game) -> list[Any]:
         return []
     tie = -1 if duel.tie_card is None else duel.tie_card
     claimant = -1 if duel.claimant is None else duel.claimant
-    return [duel.a, duel.b, tie, duel.tie_pile, claimant, duel.answer, int(duel.voting),
-            sorted(duel.yes), sorted(duel.no)]  # fmt: skip
+    return [duel.a, duel.b, tie, duel.tie_pile, claimant, duel.answer, duel.text,
+            int(duel.voting), sorted(duel.yes), sorted(duel.no)]  # fmt: skip
 
 
 def public_form(state: Game) -> list[Any]:

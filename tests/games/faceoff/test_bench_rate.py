@@ -16,6 +16,7 @@ def test_F2_F4_the_rate_benchmark_prints_a_rate_per_size() -> None:
         capture_output=True, text=True, timeout=100, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
-    rows = [line.split() for line in done.stdout.splitlines()[1:]]
+    rows = [line.split() for line in done.stdout.splitlines()[1:] if line.strip()[0].isdigit()]
     assert [int(r[0]) for r in rows] == [3, 4, 5, 6, 7, 8]
     assert all(0.1 < float(r[1]) < 1.5 for r in rows)
+    assert "answer check:" in done.stdout

@@ -34,6 +34,7 @@ from dutchblitz.protocol.games.faceoff.state import (
     scores,
     winners,
 )
+from dutchblitz.protocol.games.faceoff.views import view
 
 from tests.games.faceoff.table import EN, card, laid, ok, play, refused
 
@@ -211,6 +212,7 @@ def test_F24_nobody_answers_outside_a_faceoff() -> None:
 def test_F29_F31_an_unlisted_answer_waits_and_silence_accepts() -> None:
     state = ok(_typed(), 0, Answer("my uncle Paul's bagpipes")).state
     assert state.faceoff.claimant == 0 and state.faceoff.answer == "my uncle paul bagpipe"
+    assert view(state).faceoff.text == "my uncle Paul's bagpipes"
     assert refused(state, 1, Answer("queen")) == "pending"
     state = ok(state, TABLE, WindowClosed()).state
     assert state.won[0] == (card(B, 1),) and state.phase is Phase.TURN
