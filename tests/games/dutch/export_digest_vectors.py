@@ -104,6 +104,25 @@ def renamed_game(seed: int = 5) -> LobbyRig:
     raise AssertionError("the renamed table never played a turn")
 
 
+def short_table(seed: int = 7) -> LobbyRig:
+    """Three players of Dutch; one says goodbye before committing, so the round would be
+    dealt to two, fewer than Dutch's fewest (D-4): over unscored, every total 0 (P-239)."""
+    rig = LobbyRig(players=3, seed=seed)
+    first = rig.nodes[0]
+    for node in rig.nodes[1:]:
+        rig.apply(first, Admit(node, 1))
+    for node in rig.nodes:
+        rig.apply(node, Ready(True))
+    rig.apply(first, Start(10, True))
+    rig.goodbye(2)
+    for _ in range(10):
+        if rig.game.phase == Phase.OVER or not rig.step():
+            break
+    # Every total is 0, so all three share the win, written as seat 0 (P-245).
+    assert rig.game.phase == Phase.OVER and rig.game.winner == 0 and not rig.game.results
+    return rig
+
+
 def _reveal_all(rig: Rig) -> None:
     for seat, node in enumerate(rig.nodes):
         kept = rig.kept[seat]
@@ -199,6 +218,11 @@ def build() -> dict[str, Any]:
                 renamed_game(),
                 "a Dutch Blitz table whose START names Dutch, to the round's first turn",
                 ["P-96", "P-241", "P-242", "P-243", "P-244", "P-249", "M-41"],
+            ),
+            run_vector(
+                short_table(),
+                "a table of Dutch left with two players before its first deal: over, unscored",
+                ["P-96", "P-234", "P-239", "P-245", "P-249"],
             ),
         ],
     }

@@ -110,7 +110,7 @@ def test_the_public_bytes_decode_to_the_grammar() -> None:
 def test_a_dutch_table_names_its_game() -> None:
     """P-234, P-242, P-243, P-244: the founding ADMIT names `dutch`, every GAME body carries
     id 2, and every accepted DEAL shows four cards, whatever the number of players."""
-    run, renamed = vectors()["runs"]
+    run, renamed, _ = vectors()["runs"]
     first = _bodies(run)[0][1]
     assert isinstance(first, Admit) and first.game == "dutch" == RULES.tag
     starts = [b for _, b in _bodies(renamed) if isinstance(b, Start) and b.game is not None]
