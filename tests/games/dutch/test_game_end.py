@@ -65,3 +65,25 @@ def test_a_flag_changes_no_dutch_score() -> None:
     flag(game, game.results[0].round, 1, FlagKind.MISMATCH, "a test flag")
     assert (dict(game.totals), game.winner, [r.scores for r in game.results]) == before
     assert RULES.worst_round == 999 and BLITZ.worst_round == -20
+
+
+@pytest.mark.parametrize(
+    ("rules", "seat", "shown", "players", "fits"),
+    [
+        (RULES, 1, (40, 41, 42, 43), 3, True),  # Dutch: four of its own deck
+        (RULES, 1, (40, 41, 42, 43), 8, True),  # whatever the number of players
+        (RULES, 1, (40, 41, 42), 3, False),
+        (RULES, 1, (40, 41, 42, 43, 44), 3, False),  # not R-7's Post row plus one
+        (RULES, 1, (0, 41, 42, 43), 3, False),  # a card of another deck
+        (BLITZ, 0, (0, 1, 2, 3, 4, 5), 2, True),  # Dutch Blitz: R-7's Post row plus one
+        (BLITZ, 0, (0, 1, 2, 3, 4), 3, True),
+        (BLITZ, 0, (0, 1, 2, 3), 4, True),
+        (BLITZ, 0, (0, 1, 2, 3), 2, False),
+    ],
+)
+def test_how_many_cards_a_deal_shows(
+    rules: object, seat: int, shown: tuple[int, ...], players: int, fits: bool
+) -> None:
+    """P-244, P-175, M-29: a DEAL's size is its game's; one that does not fit is `bad_deal`."""
+    known = rules.known_order(seat, shown, players)  # type: ignore[attr-defined]
+    assert (known is not None) == fits
