@@ -92,8 +92,13 @@ def _add(first: Extended, second: Extended) -> Extended:
     return e * f % P, g * h % P, f * g % P, e * h % P
 
 
-G = decode(bytes.fromhex("58" + "66" * 31))
-assert G is not None
+def _base() -> Point:
+    found = decode(bytes.fromhex("58" + "66" * 31))
+    assert found is not None
+    return found
+
+
+G = _base()
 
 
 def valid(data: bytes) -> bool:
@@ -209,5 +214,5 @@ def test_the_cards_and_from_uniform() -> None:
     for _ in range(20):
         data = RANDOM.randbytes(32)
         person = b"any-person"
-        uniform = blake2b(data, digest_size=32, person=person).digest()
-        assert group.hash_to_point(person, data) == from_uniform(uniform)
+        hashed = blake2b(data, digest_size=32, person=person).digest()
+        assert group.hash_to_point(person, data) == from_uniform(hashed)

@@ -116,7 +116,7 @@ def test_moves_take_effect_one_at_a_time_in_the_order() -> None:
     refused against the state the first left."""
     state = peeked(THREE, draw="9s 8s")
     first = ok(state, 0, Draw()).state
-    assert apply(first, 0, Draw()).refusal.reason == "wrong_stage"  # type: ignore[union-attr]
+    assert apply(first, 0, Draw()).refusal.reason == "wrong_stage"
     assert first.drawn == state.draw[0] and first.draw == state.draw[1:]
 
 
