@@ -282,6 +282,8 @@ def parse_options(argv: Sequence[str] | None = None) -> Options | None:
     if not args.join and not args.watch:
         parser.print_help()
         return None
+    if args.join and args.watch:
+        parser.error("--join plays and --watch only watches: give one of them")
     if args.watch and (args.bot or args.players is not None):
         parser.error("--watch plays nothing: leave out --bot and --players")
     if args.headless and not args.bot and not args.watch:

@@ -42,6 +42,7 @@ BAD = [
     (["--web", ":8080"], "--web: expected PORT or HOST:PORT, got ':8080'"),
     (["--join", "--headless"], "--headless needs --bot"),
     (["--join", "--players", "3"], "--players goes with --headless"),
+    (["--join", "--watch"], "--join plays and --watch only watches: give one of them"),
     (["--watch", "--bot"], "--watch plays nothing: leave out --bot and --players"),
     (["--watch", "--headless", "--players", "3"], "--watch plays nothing"),
 ]
