@@ -108,6 +108,20 @@ LOBBY_ACTIONS = {
     "add_bot": "seat a bot",
 }
 
+# What the next bot's level does, said when ``l`` picks it (Dutch's: DUTCH_BOT_LEVELS).
+BOT_LEVELS = {
+    "easy": "easy bot: slow, overlooks many plays, never plans",
+    "normal": "normal bot: steady, overlooks a few plays, takes the plainly best move",
+    "fast": "fast bot: quick, sees almost every play, plans its moves",
+    "flat-out": "flat-out bot: no pause at all, plans, and empties its Blitz pile on purpose",
+}
+
+
+def bot_level_text(level: str) -> str:
+    """One line on what a bot of ``level`` does, in whichever game has that level."""
+    return {**BOT_LEVELS, **DUTCH_BOT_LEVELS}.get(level, f"{level} bot")
+
+
 # A held play that came back: "5R♂ came back: ...", "your flip came back: ...".
 HELD = {"flip": "your flip", "stuck": "your stuck call", "turn": "your turn of the Wood pile"}
 
@@ -290,6 +304,12 @@ DUTCH_STAGES = {
 }
 
 # A special card's name and what it does, for the prompt and the news.
+# What each of Dutch's bot levels does (BOT_LEVELS: Dutch Blitz's).
+DUTCH_BOT_LEVELS = {
+    "forgetful": "forgetful bot: remembers no card, swaps blindly, calls Dutch on a whim",
+    "careful": "careful bot: remembers what it saw, throws matches, uses its specials",
+}
+
 SPECIAL_CARDS = {11: "Jack", 12: "Queen", 1: "Ace"}
 RANK_NAMES = {**SPECIAL_CARDS, 13: "King"}
 SPECIAL_DOES = {
