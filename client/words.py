@@ -210,6 +210,13 @@ def _knocks(told: Told) -> str:
     return "a knock" if told.count <= 1 else f"{told.count} knocks"
 
 
+def _from(told: Told) -> str:
+    """Where the (last) knock came from, if known."""
+    if not told.what:
+        return ""
+    return f" (the last from {told.what})" if told.count > 1 else f" from {told.what}"
+
+
 # Why a door turned our knock away for good (the door's REASONS), and what to check.
 REFUSED_US = {
     "wrong passphrase": "wrong passphrase",
@@ -245,7 +252,7 @@ NEWS: dict[News, Callable[[Told], str]] = {
     News.FAILED: lambda told: f"could not do that: {told.detail}",
     News.DESYNC: lambda told: told.detail,
     News.DOOR_WRONG_PHRASE: lambda told: (
-        f"your door turned away {_knocks(told)} with a wrong passphrase"
+        f"your door turned away {_knocks(told)} with a wrong passphrase{_from(told)}"
     ),
     News.DOOR_GUESSING: lambda told: (
         "someone keeps guessing this table's passphrase: your door slows them down"

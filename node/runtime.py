@@ -366,7 +366,9 @@ class Node:
         return knocking
 
     def _refused_us(self, door_endpoint: str, reason: str) -> None:
-        self.refused_us.add(self._label(), door_endpoint, reason)
+        # Seated at the table our phrase opened, a door with another phrase is a stranger's.
+        seated = self.main is not None and self.main.replica is not None
+        self.refused_us.add(self._label(), door_endpoint, reason, seated)
 
     def _label(self) -> str:
         return self.main.label if self.main is not None else "node"
