@@ -28,7 +28,7 @@ import json
 import logging
 import socket
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -83,6 +83,7 @@ class Options:
     interface: str | None = None
     port: int = 0  # the door's port (0: any free port)
     passphrase: str | None = None  # a private table: only those who know it sit down
+    typed: bool = False  # the phrase was typed at a hidden prompt: founding, ask it again
     bot: bool = False
     bot_level: str = "normal"
     headless: bool = False
@@ -364,6 +365,17 @@ class Node:
         if knocking not in self._tasks:
             self._tasks.append(knocking)
         return knocking
+
+    @property
+    def founded(self) -> bool:
+        """This node's seat founded the table it sits at: it found none to join."""
+        return self.main is not None and self.main.seating.founded
+
+    def set_passphrase(self, passphrase: str) -> None:
+        """The table's phrase from now on, for the door's knocks and ours."""
+        self.options = replace(self.options, passphrase=passphrase)
+        if self.door is not None:
+            self.door.set_passphrase(passphrase)
 
     def _refused_us(self, door_endpoint: str, reason: str) -> None:
         # Seated at the table our phrase opened, a door with another phrase is a stranger's.
