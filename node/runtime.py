@@ -223,7 +223,8 @@ class Node:
         signer = self.signer = store.identity()
         node_id = signer.node_id
         transport = await self._open_transport(signer, self.state_root)
-        name = options.name or default_name(options.bot, node_id, self.lock.profile)
+        kept = None if options.bot else store.name()  # n in the lobby, the last time
+        name = options.name or kept or default_name(options.bot, node_id, self.lock.profile)
         wishes = Wishes(
             name=name,
             ready=options.headless,

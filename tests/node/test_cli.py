@@ -9,7 +9,9 @@ import signal
 import socket
 import subprocess
 import sys
+from collections.abc import Callable, Coroutine
 from pathlib import Path
+from typing import Any
 
 import pytest
 import zmq
@@ -303,6 +305,28 @@ def test_a_node_that_joins_a_private_table_asks_the_phrase_once(
 
     asyncio.run(scenario())
     assert asked == ["Passphrase for table 'blitz': "]
+
+
+def test_a_name_set_at_the_table_is_the_next_starts_unless_name_is_given(tmp_path: Path) -> None:
+    """``n`` in the lobby keeps the name in the state directory; ``--name`` still wins."""
+    named: list[str] = []
+
+    def sitting(rename: str | None) -> Callable[[Session], Coroutine[Any, Any, None]]:
+        async def table(session: Session) -> None:
+            me = next(p for p in session.snapshot().players if p.is_me)
+            named.append(me.name)
+            if rename is not None:
+                assert session.set_name(rename) is None
+
+        return table
+
+    base = ["--join", "--no-discovery", "--interface", "127.0.0.1", "--state-dir", str(tmp_path)]
+    for extra, rename in [([], "Grace"), ([], None), (["--name", "Ada"], None), ([], None)]:
+        options = cli.parse_options([*base, *extra])
+        assert options is not None
+        assert asyncio.run(cli.run_node(options, attach_ui=sitting(rename))) == cli.EXIT_OK
+    assert named[1:] == ["Grace", "Ada", "Grace"]
+    assert named[0] != "Grace"  # the login name, the first time
 
 
 @pytest.mark.parametrize(
