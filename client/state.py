@@ -33,6 +33,7 @@ NOTICE_SECONDS = {
 }
 DEFAULT_NOTICE_SECONDS = 4.0
 NOTICES_SHOWN = 3  # on screen at once: the newest
+NOTICE_INDENT = 10  # the columns before a notice's words: " SCORES  ", and one spare
 ALONE_HINT_SECONDS = 5.0  # with no peer found after this long, say how to get one
 SCORES_SECONDS = 4.0  # the scores show this long after a round ends, unless dismissed
 # A key this soon after a round's end was meant for the table, not for the scores: it
@@ -121,7 +122,8 @@ class ClientState:
 
     def flash(self, notice: Notice) -> None:
         seconds = NOTICE_SECONDS.get(notice.kind, DEFAULT_NOTICE_SECONDS)
-        shown = Notice(notice.kind, notice_text(notice, self.call))
+        width = self.terminal.columns - NOTICE_INDENT
+        shown = Notice(notice.kind, notice_text(notice, self.call, width))
         self.flashes = [*self.flashes, Flash(shown, self.clock() + seconds)][-NOTICES_SHOWN:]
 
     def refuse(self, refused: Refused | None) -> None:

@@ -196,9 +196,21 @@ def _back_at_table(told: Told) -> str:
     return f"you were away, and are back at the table{lost}"
 
 
-def _round_scores(told: Told) -> str:
-    scores = ", ".join(f"{name or 'you'} {points:+d}" for name, points in told.scores)
-    return f"round {told.count}: {scores}"
+NAME_CUTS = (None, 12, 10, 8, 6, 5, 4, 3)  # how far a round's scores cut names to fit
+
+
+def round_scores_text(told: Told, width: int = 0) -> str:
+    """A round's scores in ``width`` columns (0: any): names cut shorter and shorter, then
+    without "round N: ", so that every player's score shows."""
+    text = ""
+    for cut in NAME_CUTS:
+        shown = [(name if cut is None or len(name) <= cut else name[: cut - 1] + "…", points)
+                 for name, points in told.scores]  # fmt: skip
+        scores = ", ".join(f"{name or 'you'} {points:+d}" for name, points in shown)
+        for text in (f"round {told.count}: {scores}", scores):
+            if not width or len(text) <= width:
+                return text
+    return text
 
 
 def _game_won(told: Told) -> str:
@@ -247,7 +259,7 @@ NEWS: dict[News, Callable[[Told], str]] = {
     News.FLAGGED: lambda told: f"round {told.count}: {told.who} {told.what}: {told.detail}",
     News.STALEMATE: lambda told: "stalemate: everyone's hand moved one card",
     News.BLITZ: lambda told: f"{told.who or 'You'} called {told.what or 'Blitz'}!",
-    News.ROUND_SCORES: _round_scores,
+    News.ROUND_SCORES: round_scores_text,
     News.GAME_WON: _game_won,
     News.FAILED: lambda told: f"could not do that: {told.detail}",
     News.DESYNC: lambda told: told.detail,
@@ -269,10 +281,13 @@ def tell(told: Told) -> str:
     return NEWS[told.news](told)
 
 
-def notice_text(notice: Notice, call: str = "Blitz") -> str:
-    """What a notice says on screen; ``call`` is what ends a round early in this game."""
+def notice_text(notice: Notice, call: str = "Blitz", width: int = 0) -> str:
+    """What a notice says on screen; ``call`` is what ends a round early in this game;
+    ``width``: the columns a round's scores must fit in (0: any)."""
     if notice.refused is not None:
         return say(notice.refused)
+    if notice.told is not None and notice.told.news == News.ROUND_SCORES:
+        return round_scores_text(notice.told, width)
     if notice.told is not None and notice.told.news == News.BLITZ:
         return tell(replace(notice.told, what=call))
     return tell(notice.told) if notice.told is not None else notice.text
