@@ -111,7 +111,9 @@ def next_bot_level(state: ClientState) -> None:
         return
     index = levels.index(state.bot_level) if state.bot_level in levels else -1
     state.bot_level = levels[(index + 1) % len(levels)]
-    state.flash(Notice(NoticeKind.INFO, words.bot_level_text(state.bot_level)))
+    level = state.bot_level
+    said = {**words.BOT_LEVELS, **words.DUTCH_BOT_LEVELS}.get(level, f"{level} bot")
+    state.flash(Notice(NoticeKind.INFO, said))
 
 
 def begin_name(state: ClientState) -> None:

@@ -116,12 +116,6 @@ BOT_LEVELS = {
     "flat-out": "flat-out bot: no pause at all, plans, and empties its Blitz pile on purpose",
 }
 
-
-def bot_level_text(level: str) -> str:
-    """One line on what a bot of ``level`` does, in whichever game has that level."""
-    return {**BOT_LEVELS, **DUTCH_BOT_LEVELS}.get(level, f"{level} bot")
-
-
 # A held play that came back: "5R♂ came back: ...", "your flip came back: ...".
 HELD = {"flip": "your flip", "stuck": "your stuck call", "turn": "your turn of the Wood pile"}
 
@@ -196,21 +190,9 @@ def _back_at_table(told: Told) -> str:
     return f"you were away, and are back at the table{lost}"
 
 
-NAME_CUTS = (None, 12, 10, 8, 6, 5, 4, 3)  # how far a round's scores cut names to fit
-
-
-def round_scores_text(told: Told, width: int = 0) -> str:
-    """A round's scores in ``width`` columns (0: any): names cut shorter and shorter, then
-    without "round N: ", so that every player's score shows."""
-    text = ""
-    for cut in NAME_CUTS:
-        shown = [(name if cut is None or len(name) <= cut else name[: cut - 1] + "…", points)
-                 for name, points in told.scores]  # fmt: skip
-        scores = ", ".join(f"{name or 'you'} {points:+d}" for name, points in shown)
-        for text in (f"round {told.count}: {scores}", scores):
-            if not width or len(text) <= width:
-                return text
-    return text
+def round_scores(told: Told, head: bool = True) -> str:
+    scores = ", ".join(f"{name or 'you'} {points:+d}" for name, points in told.scores)
+    return f"round {told.count}: {scores}" if head else scores
 
 
 def _game_won(told: Told) -> str:
@@ -220,13 +202,6 @@ def _game_won(told: Told) -> str:
 
 def _knocks(told: Told) -> str:
     return "a knock" if told.count <= 1 else f"{told.count} knocks"
-
-
-def _from(told: Told) -> str:
-    """Where the (last) knock came from, if known."""
-    if not told.what:
-        return ""
-    return f" (the last from {told.what})" if told.count > 1 else f" from {told.what}"
 
 
 # Why a door turned our knock away for good (the door's REASONS), and what to check.
@@ -259,12 +234,13 @@ NEWS: dict[News, Callable[[Told], str]] = {
     News.FLAGGED: lambda told: f"round {told.count}: {told.who} {told.what}: {told.detail}",
     News.STALEMATE: lambda told: "stalemate: everyone's hand moved one card",
     News.BLITZ: lambda told: f"{told.who or 'You'} called {told.what or 'Blitz'}!",
-    News.ROUND_SCORES: round_scores_text,
+    News.ROUND_SCORES: round_scores,
     News.GAME_WON: _game_won,
     News.FAILED: lambda told: f"could not do that: {told.detail}",
     News.DESYNC: lambda told: told.detail,
     News.DOOR_WRONG_PHRASE: lambda told: (
-        f"your door turned away {_knocks(told)} with a wrong passphrase{_from(told)}"
+        f"your door turned away {_knocks(told)} with a wrong passphrase"
+        + (f" from {told.what}" if told.what else "")
     ),
     News.DOOR_GUESSING: lambda told: (
         "someone keeps guessing this table's passphrase: your door slows them down"
@@ -281,13 +257,10 @@ def tell(told: Told) -> str:
     return NEWS[told.news](told)
 
 
-def notice_text(notice: Notice, call: str = "Blitz", width: int = 0) -> str:
-    """What a notice says on screen; ``call`` is what ends a round early in this game;
-    ``width``: the columns a round's scores must fit in (0: any)."""
+def notice_text(notice: Notice, call: str = "Blitz") -> str:
+    """What a notice says on screen; ``call`` is what ends a round early in this game."""
     if notice.refused is not None:
         return say(notice.refused)
-    if notice.told is not None and notice.told.news == News.ROUND_SCORES:
-        return round_scores_text(notice.told, width)
     if notice.told is not None and notice.told.news == News.BLITZ:
         return tell(replace(notice.told, what=call))
     return tell(notice.told) if notice.told is not None else notice.text
@@ -325,13 +298,12 @@ DUTCH_STAGES = {
     "over": "the round is over",
 }
 
-# A special card's name and what it does, for the prompt and the news.
-# What each of Dutch's bot levels does (BOT_LEVELS: Dutch Blitz's).
-DUTCH_BOT_LEVELS = {
+DUTCH_BOT_LEVELS = {  # what each of Dutch's bot levels does, said when l picks it
     "forgetful": "forgetful bot: remembers no card, swaps blindly, calls Dutch on a whim",
     "careful": "careful bot: remembers what it saw, throws matches, uses its specials",
 }
 
+# A special card's name and what it does, for the prompt and the news.
 SPECIAL_CARDS = {11: "Jack", 12: "Queen", 1: "Ace"}
 RANK_NAMES = {**SPECIAL_CARDS, 13: "King"}
 SPECIAL_DOES = {

@@ -357,7 +357,7 @@ async def run_node(options: Options | argparse.Namespace, attach_ui: UI | None =
                 return EXIT_USAGE
             node.options = replace(options, web=tv.address)  # the port bound, if 0 was asked
         failed = await _start(node)
-        if failed is None and options.typed and node.founded:
+        if failed is None and options.typed and _founded(node):
             failed = await _confirm_passphrase(node, stopping)
         if failed is not None:
             return failed
@@ -420,6 +420,11 @@ async def _start(node: Node) -> int | None:
     logging.getLogger("dutchblitz").setLevel(logging.ERROR)  # the one line says it all
     await node.stop(goodbye=False)
     return code
+
+
+def _founded(node: Node) -> bool:
+    """The node's seat founded the table it sits at: it found none to join."""
+    return node.main is not None and node.main.seating.founded
 
 
 async def _confirm_passphrase(node: Node, stopping: asyncio.Future[int]) -> int | None:

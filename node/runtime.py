@@ -367,11 +367,6 @@ class Node:
             self._tasks.append(knocking)
         return knocking
 
-    @property
-    def founded(self) -> bool:
-        """This node's seat founded the table it sits at: it found none to join."""
-        return self.main is not None and self.main.seating.founded
-
     def set_passphrase(self, passphrase: str) -> None:
         """The table's phrase from now on, for the door's knocks and ours."""
         self.options = replace(self.options, passphrase=passphrase)

@@ -31,7 +31,7 @@ pytestmark = pytest.mark.timeout(30)
         ),
         (
             Told(News.DOOR_WRONG_PHRASE, count=2, what="127.0.0.1"),
-            "your door turned away 2 knocks with a wrong passphrase (the last from 127.0.0.1)",
+            "your door turned away 2 knocks with a wrong passphrase from 127.0.0.1",
         ),
         (
             Told(News.DOOR_GUESSING, count=3),

@@ -69,8 +69,8 @@ def test_choosing_a_bot_level_says_what_that_level_does(game: str) -> None:
             for _ in levels:
                 await drive.press("l")
                 level = drive.state.bot_level
-                said = words.bot_level_text(level)
-                assert said != f"{level} bot" and said.startswith(f"{level} bot: ")
+                said = {**words.BOT_LEVELS, **words.DUTCH_BOT_LEVELS}[level]
+                assert said.startswith(f"{level} bot: ")
                 assert drive.state.notices()[-1].text == said
                 assert any(said in line for line in drive.screen()), said
 

@@ -290,7 +290,7 @@ def test_a_node_that_joins_a_private_table_asks_the_phrase_once(
                             state_dir=tmp_path / "bo", passphrase="heron"))  # fmt: skip
         await host.start()
         try:
-            assert host.door is not None and host.founded
+            assert host.door is not None and host.main is not None and host.main.seating.founded
             door = host.door.endpoint.split("://", 1)[1]
             argv = [*ADA, "--state-dir", str(tmp_path / "ada"), "--peer", door]
             options = cli.parse_options(argv)
