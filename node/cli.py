@@ -82,7 +82,7 @@ def _asked(table: str) -> str:
     return f"Passphrase for table {table!r}: "
 
 
-AGAIN = "No table {table!r} here yet, so you found it: type its passphrase again: "
+AGAIN = "You are the first at table {table!r}: type its passphrase again, to be sure: "
 DIFFER = "the two passphrases differ: type it twice again"
 
 
