@@ -78,6 +78,14 @@ class WindowClosed:
     """F-29: the window the table agreed on has closed (a claim's, an answer's, a vote's)."""
 
 
+@dataclass(frozen=True, slots=True)
+class TurnFrom:
+    """A player's wish to turn the top card of draw pile ``pile``: not a move. The table's
+    hidden-card service opens that card and puts ``Turn(pile, card)`` in the order (F-34)."""
+
+    pile: int
+
+
 PlayerMove = Turn | Answer | Claim | Concede | Contest | Vote | Leave
 TableEvent = Roll | Tie | WindowClosed
 Move = PlayerMove | TableEvent
