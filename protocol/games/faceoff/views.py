@@ -43,6 +43,7 @@ class FaceoffView:
     voting: bool
     yes: int
     no: int
+    voters: frozenset[int] = frozenset()  # who has voted, so a screen stops asking them
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +66,9 @@ class TableView:
     said: tuple[str, ...]
     ending: Ending | None
     winners: tuple[int, ...]
+    turned: int = 0  # cards turned by turns so far (tie-break cards not counted)
+    faceoffs: int = 0  # face-offs started so far: one more with no card turned is a cascade
+    duels: int = 0  # Duels turned so far
 
 
 def card_face(state: Game, card: int) -> CardFace:
@@ -90,6 +94,7 @@ def _faceoff(state: Game) -> FaceoffView | None:
         voting=duel.voting,
         yes=len(duel.yes),
         no=len(duel.no),
+        voters=duel.yes | duel.no,
     )
 
 
@@ -115,6 +120,9 @@ def view(state: Game, seat: int | None = None) -> TableView:
         said=tuple(sorted(state.said)),
         ending=state.ending,
         winners=winners(state) if state.phase is Phase.OVER else (),
+        turned=state.turned,
+        faceoffs=state.faceoffs,
+        duels=len(state.duels),
     )
 
 
@@ -154,3 +162,11 @@ def public_form(state: Game) -> list[Any]:
         state.turned,
         state.faceoffs,
     ]
+
+
+def cascade(before: TableView | None, after: TableView) -> bool:
+    """F-20: whether ``after``'s face-off followed straight from the one in ``before``: a new
+    face-off with no card turned in between (the loser's uncovered card made it)."""
+    if before is None or before.faceoff is None or after.faceoff is None:
+        return False
+    return after.faceoffs > before.faceoffs and after.turned == before.turned
