@@ -1,14 +1,23 @@
 """Blitz!'s keys at the table, by what they do. One key per action; the answer line takes
 every other key while its player may type an answer (F-24).
 
-Which keys are live depends on the moment: ``live(view)`` lists them, for the key bar and
-for a binder that turns a key into an action.
+Which keys are live depends on the moment: ``live(view)`` lists them for the key bar, and
+``press(view, typed, key)`` turns a key into an action for the table (a pure function).
 """
 
 from __future__ import annotations
 
-from typing import Final
+from dataclasses import dataclass
+from typing import Final, TypeAlias
 
+from dutchblitz.protocol.games.faceoff.moves import (
+    Answer,
+    Claim,
+    Concede,
+    Contest,
+    TurnFrom,
+    Vote,
+)
 from dutchblitz.protocol.games.faceoff.state import Mode, Phase
 from dutchblitz.protocol.games.faceoff.views import TableView
 
@@ -21,6 +30,7 @@ CONTEST: Final = "c"  # contest the answer or claim that waits (F-27)
 ACCEPT: Final = "y"  # vote to accept (F-28)
 REFUSE: Final = "n"  # vote to refuse (F-28)
 HELP: Final = "?"
+Action: TypeAlias = Answer | Claim | Concede | Contest | TurnFrom | Vote
 
 
 def in_faceoff(view: TableView) -> bool:
@@ -88,3 +98,53 @@ def live(view: TableView) -> list[tuple[str, str]]:
     if not typing(view):
         keys.append((HELP, "help"))
     return keys
+
+
+# A key as the frame names it: a printable character, or one of these.
+ENTER_KEY: Final = "enter"
+ESCAPE_KEY: Final = "escape"
+TAB_KEY: Final = "tab"
+SPACE_KEY: Final = "space"
+BACKSPACE_KEY: Final = "backspace"
+MAX_TYPED: Final = 60  # an answer's length on the answer line
+
+
+@dataclass(frozen=True, slots=True)
+class Pressed:
+    """What a key did: the answer line after it, and the action it asks for (None: none)."""
+
+    typed: str
+    action: Action | None = None
+    hint: str = ""  # why a key did nothing, for a notice
+
+
+def _typing(view: TableView, typed: str, key: str) -> Pressed:
+    if key == ENTER_KEY:
+        return Pressed("", Answer(typed)) if typed.strip() else Pressed(typed, hint="empty")
+    if key == ESCAPE_KEY:
+        return Pressed("")
+    if key == BACKSPACE_KEY:
+        return Pressed(typed[:-1])
+    if key == TAB_KEY:
+        return Pressed("", Concede())
+    text = " " if key == SPACE_KEY else key
+    if len(text) == 1 and text.isprintable() and len(typed) < MAX_TYPED:
+        return Pressed(typed + text)
+    return Pressed(typed)
+
+
+def press(view: TableView, typed: str, key: str) -> Pressed:
+    """One key at the table, as a pure function of the view and the answer line."""
+    if typing(view):
+        return _typing(view, typed, key)
+    if key in PILE_KEYS and may_turn(view):
+        return Pressed(typed, TurnFrom(PILE_KEYS.index(key)))
+    if key == SPACE_KEY and may_answer(view):
+        return Pressed(typed, Claim())
+    if key == TAB_KEY and in_faceoff(view) and view.faceoff is not None:
+        return Pressed(typed, None if view.faceoff.voting else Concede())
+    if key == CONTEST and may_contest(view):
+        return Pressed(typed, Contest())
+    if key in (ACCEPT, REFUSE) and may_vote(view):
+        return Pressed(typed, Vote(key == ACCEPT))
+    return Pressed(typed, hint="" if key in (HELP, ESCAPE_KEY) else "not_now")

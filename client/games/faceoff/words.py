@@ -149,3 +149,34 @@ def ending_line(view: TableView, names: Sequence[str]) -> str:
     won = view.won[view.winners[0]] if view.winners else 0
     end = ENDINGS[view.ending] if view.ending is not None else ""
     return f"{end} Won by {best}, with {won} card{'s' if won != 1 else ''}."
+
+
+# Why a move was refused (spec/faceoff.md F-44), as the player reads it.
+REFUSALS: Final = {
+    "game_over": "the game is over",
+    "not_active": "you have left this game",
+    "not_your_turn": "it is not your turn",
+    "wrong_phase": "not now",
+    "pile_empty": "that draw pile is empty: take the other",
+    "not_on_top": "that card was turned already",
+    "no_category_card": "that pile has only Duels left: take the other",
+    "not_in_faceoff": "only the two players in the face-off answer",
+    "wrong_mode": "this game's answers are spoken, not typed",
+    "empty_answer": "type an answer first",
+    "repeat": "that was said before in this game: try another",
+    "pending": "an answer already waits: contest it, or wait",
+    "nothing_pending": "nothing waits to be contested",
+    "own_claim": "you cannot contest your own answer",
+    "voting": "a vote is on: y accept, n refuse",
+    "no_vote": "no vote is on",
+    "already_voted": "you have voted already",
+}
+HINTS: Final = {
+    "empty": "type an answer first, then Enter",
+    "not_now": "that key does nothing now (? for help)",
+}
+
+
+def refusal(code: str) -> str:
+    """The words for a refusal code of the rules, or the code itself for another."""
+    return REFUSALS.get(code, code.replace("_", " "))
