@@ -33,6 +33,7 @@ from pathlib import Path
 from dutchblitz.protocol.codec import decode
 from dutchblitz.protocol.core import Replica
 from dutchblitz.protocol.messages import Event, Profile
+
 from tests.protocol.replicas import NODE_IDS, Net
 
 Step = dict[str, object]
@@ -68,7 +69,6 @@ class World:
     submits: dict[int, int] = field(default_factory=dict)
     heals: int = 0
     steps: list[Step] = field(default_factory=list)
-
 
 
 def frozen(world: World) -> bytes:
@@ -168,7 +168,9 @@ def violations(net: Net) -> list[str]:
     return found
 
 
-def final_but_cut(index: int, log: list[tuple[bytes, int]], other: int, replica: Replica) -> list[str]:
+def final_but_cut(
+    index: int, log: list[tuple[bytes, int]], other: int, replica: Replica
+) -> list[str]:
     """Events final in ``log`` (node ``index``) that ``replica`` has agreed to cut."""
     found = []
     settled = replica.liveness.settled
@@ -205,11 +207,9 @@ def replica_state(replica: Replica) -> object:
     liveness = replica.liveness
     streams = []
     for node, s in sorted(replica.streams.items()):
-        streams.append(
-            (node, s.held, s.announced, s.horizon, s.claim_seq, s.claim_clock, s.ack_cap, s.cut)
-            + (s.first_seq, round(s.last_heard, 6), sorted(s.acks.items()))
-            + (sorted(s.events), sorted(s.parked))
-        )
+        counters = (s.held, s.announced, s.horizon, s.claim_seq, s.claim_clock, s.ack_cap, s.cut)
+        heard = (s.first_seq, round(s.last_heard, 6), sorted(s.acks.items()))
+        streams.append((node, counters, heard, sorted(s.events), sorted(s.parked)))
     said = (liveness.suspected, liveness.claims, liveness.settled, liveness.withdrawals)
     return (
         [(e.sender, e.seq) for e in replica.log],
@@ -250,9 +250,9 @@ def moves(world: World, bounds: Bounds) -> Iterator[Step]:
     if world.ticks < bounds.ticks:
         yield {"op": "tick", "seconds": bounds.tick_seconds}
     for node in range(world.members):
-        if node not in net.down and world.submits.get(node, 0) < bounds.submits:
-            if net.replica(node).can_play():
-                yield {"op": "submit", "node": node}
+        budget = world.submits.get(node, 0) < bounds.submits
+        if budget and node not in net.down and net.replica(node).can_play():
+            yield {"op": "submit", "node": node}
     if bounds.heals and world.heals == 0:
         for source, target in sorted(net.cut_links):
             yield {"op": "link_up", "source": source, "target": target}
@@ -315,7 +315,7 @@ def search(start: World, bounds: Bounds, limit: int | None = None) -> Report:
     return report
 
 
-# -- scenarios: where a search starts ---------------------------------------------------------------
+# -- scenarios: where a search starts -------------------------------------------------------------
 
 A, B, X = 0, 1, 2
 
@@ -336,7 +336,9 @@ def drain(world: World, held: Sequence[tuple[int, int]] = ()) -> None:
         )
         if index is None:
             return
-        apply_step(world, {"op": "deliver", "flight": index, "what": describe_flight(world.net, index)})
+        apply_step(
+            world, {"op": "deliver", "flight": index, "what": describe_flight(world.net, index)}
+        )
 
 
 def withdrawal_race() -> World:
@@ -421,7 +423,9 @@ def read_trace(path: Path) -> tuple[int, list[Step]]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tests.rigs.modelcheck", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m tests.rigs.modelcheck", description=__doc__.split("\n")[0]
+    )
     parser.add_argument("--members", type=int, default=3)
     parser.add_argument("--scenario", choices=sorted(SCENARIOS), default="quiet")
     parser.add_argument("--depth", type=int, help="steps searched (8; the race: 16)")
@@ -440,7 +444,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1 if broken else 0
     maker = SCENARIOS[args.scenario]
     start = quiet_table(args.members) if maker is None else maker()
-    bounds = replace(Bounds() if maker is None else RACE_BOUNDS, losses=args.losses, duplicates=args.duplicates)
+    bounds = replace(
+        Bounds() if maker is None else RACE_BOUNDS, losses=args.losses, duplicates=args.duplicates
+    )
     for name in ("depth", "ticks", "submits"):
         if getattr(args, name) is not None:
             setattr(bounds, name, getattr(args, name))

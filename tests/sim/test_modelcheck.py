@@ -48,22 +48,22 @@ def test_the_aimed_search_finds_the_withdrawal_race_P88_P89() -> None:
     report = modelcheck.search(modelcheck.withdrawal_race(), modelcheck.RACE_BOUNDS, limit=3000)
     if OLD_CUT_RULE:
         assert report.counterexample is not None, report.line()
-        assert "final at p0 but cut at p1" in " ".join(
-            modelcheck.replay(report.counterexample, 3)
-        )
+        assert "final at p0 but cut at p1" in " ".join(modelcheck.replay(report.counterexample, 3))
     else:
         assert report.counterexample is None, report.violation
 
 
 # (members, depth, losses, duplicates, ticks, submits, distinct states at least)
 QUIET_TABLES = [
-    (3, 5, 0, 0, 2, 1, 1000),
-    (3, 4, 1, 1, 1, 1, 500),
+    (3, 4, 0, 0, 2, 1, 900),  # 967 distinct states when written
+    (3, 4, 1, 0, 1, 1, 1400),  # 1530
 ]
 
 
 @pytest.mark.timeout(120)
-@pytest.mark.parametrize(("members", "depth", "losses", "duplicates", "ticks", "submits", "least"), QUIET_TABLES)
+@pytest.mark.parametrize(
+    ("members", "depth", "losses", "duplicates", "ticks", "submits", "least"), QUIET_TABLES
+)
 def test_a_quiet_table_stays_safe_P74_P89(
     members: int, depth: int, losses: int, duplicates: int, ticks: int, submits: int, least: int
 ) -> None:
