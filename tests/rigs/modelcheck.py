@@ -2,8 +2,9 @@
 
 Small tables of real ``Replica``s (the in-memory network of tests/protocol/replicas.py)
 are driven through every interleaving a bound allows: each message in flight may be
-delivered next, lost or delivered twice, a node may send an event, and time may move
-(a timer tick on every node, so suspicion can fire). States are told apart by a hash of
+delivered next, lost or delivered twice, a node may send an event, fall silent (a pause)
+and come back, a link cut by the scenario may come back, and time may move (a timer tick
+on every node, so suspicion can fire). States are told apart by a hash of
 what each replica holds and what is in flight; a state seen before is not explored again.
 At every state the safety invariants are checked:
 
@@ -13,9 +14,18 @@ At every state the safety invariants are checked:
 
 A counterexample is written as a trace, a JSON list of steps, that replays it exactly:
 
-    python -m tests.rigs.modelcheck --members 3 --depth 8 --losses 1
-    python -m tests.rigs.modelcheck --scenario withdrawal-race --depth 14
+    python -m tests.rigs.modelcheck --members 3 --depth 6 --losses 1
+    python -m tests.rigs.modelcheck --scenario withdrawal-race
     python -m tests.rigs.modelcheck --replay tests/rigs/traces/withdrawal_race.json
+
+``--walks N --seed S`` walks at random instead, deeper than a search can go:
+
+    python -m tests.rigs.modelcheck --walks 100 --depth 40 --ticks 12 --losses 2 --silences 1
+
+A trace is ``{"members": n, "violation": ..., "steps": [...]}``; each step is one of
+open, deliver, drop, duplicate (``flight``: its index among the messages in flight, and
+``what`` it is, checked on replay), tick (``seconds``), submit (``node``), silence and
+wake (``node``), link_down and link_up (``source``, ``target``).
 """
 
 from __future__ import annotations
@@ -24,6 +34,7 @@ import argparse
 import hashlib
 import json
 import pickle
+import random
 import sys
 import time
 from collections.abc import Iterator, Sequence
@@ -51,6 +62,7 @@ class Bounds:
     submits: int = 1  # events each node may send
     tick_seconds: float = 0.5
     heals: bool = True  # a link cut by the scenario may come back (once)
+    silences: int = 0  # members that fall silent (a pause), each free to come back
     # Aim: deliver only on these directed links (the rest stay in flight, delayed past the
     # bound), and on each link only its oldest message (no reordering within a link).
     links: frozenset[tuple[int, int]] | None = None
@@ -68,6 +80,7 @@ class World:
     ticks: int = 0
     submits: dict[int, int] = field(default_factory=dict)
     heals: int = 0
+    silences: int = 0
     steps: list[Step] = field(default_factory=list)
 
 
@@ -96,6 +109,8 @@ def apply_step(world: World, step: Step) -> None:
         open_table(net, int(str(step.get("settle", 8))))
     elif op in ("deliver", "drop", "duplicate"):
         index = int(str(step["flight"]))
+        if "what" in step and describe_flight(net, index) != step["what"]:
+            raise ValueError(f"the trace has gone another way: no {step['what']} at {index}")
         flight = net.flights[index]
         if op != "duplicate":
             net.flights.pop(index)
@@ -110,6 +125,13 @@ def apply_step(world: World, step: Step) -> None:
         node = int(str(step["node"]))
         world.submits[node] = world.submits.get(node, 0) + 1
         net.submit(node, Profile(f"p{node} #{world.submits[node]}", "pump"))
+    elif op in ("silence", "wake"):
+        node = int(str(step["node"]))
+        if op == "silence":
+            net.down.add(node)  # paused: ticks never; messages to it wait
+            world.silences += 1
+        else:
+            net.down.discard(node)
     elif op in ("link_down", "link_up"):
         link = (int(str(step["source"])), int(str(step["target"])))
         if op == "link_down":
@@ -196,7 +218,8 @@ def state_hash(world: World) -> bytes:
         round(net.now, 6),
         sorted((f.source, f.target, f.data) for f in net.flights),
         sorted(net.cut_links),
-        (world.losses, world.duplicates, world.ticks, sorted(world.submits.items()), world.heals),
+        (world.losses, world.duplicates, world.ticks, sorted(world.submits.items())),
+        (world.heals, world.silences, sorted(net.down)),
     ]
     for node in net.nodes:
         parts.append(replica_state(node.replica))
@@ -237,6 +260,8 @@ def moves(world: World, bounds: Bounds) -> Iterator[Step]:
         link = (flight.source, flight.target)
         if key in seen or (bounds.links is not None and link not in bounds.links):
             continue
+        if flight.target in net.down:
+            continue  # it is paused: the message waits until it wakes
         if bounds.fifo and link in heads:
             continue
         seen.add(key)
@@ -253,6 +278,12 @@ def moves(world: World, bounds: Bounds) -> Iterator[Step]:
         budget = world.submits.get(node, 0) < bounds.submits
         if budget and node not in net.down and net.replica(node).can_play():
             yield {"op": "submit", "node": node}
+    for node in sorted(net.down):
+        yield {"op": "wake", "node": node}
+    if world.silences < bounds.silences:
+        for node in range(world.members):
+            if node not in net.down:
+                yield {"op": "silence", "node": node}
     if bounds.heals and world.heals == 0:
         for source, target in sorted(net.cut_links):
             yield {"op": "link_up", "source": source, "target": target}
@@ -311,6 +342,35 @@ def search(start: World, bounds: Bounds, limit: int | None = None) -> Report:
             break
         if len(child.steps) - base < bounds.depth:
             stack.append((frozen(child), moves(child, bounds)))
+    report.seconds = time.perf_counter() - began
+    return report
+
+
+def walks(start: World, bounds: Bounds, count: int, seed: int) -> Report:
+    """Random walks from ``start``, each to ``bounds.depth`` steps: deeper than a search
+    can go, checking the invariants at every state (distinct states are counted)."""
+    report = Report()
+    began = time.perf_counter()
+    rng = random.Random(seed)
+    seen: set[bytes] = set()
+    blob = frozen(start)
+    for _ in range(count):
+        world: World = pickle.loads(blob)
+        for _depth in range(bounds.depth):
+            options = list(moves(world, bounds))
+            if not options:
+                break
+            apply_step(world, rng.choice(options))
+            key = state_hash(world)
+            report.revisits += key in seen
+            report.states += key not in seen
+            seen.add(key)
+            report.deepest = max(report.deepest, len(world.steps) - len(start.steps))
+            broken = violations(world.net)
+            if broken:
+                report.counterexample, report.violation = world.steps, broken[0]
+                report.seconds = time.perf_counter() - began
+                return report
     report.seconds = time.perf_counter() - began
     return report
 
@@ -431,27 +491,36 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--depth", type=int, help="steps searched (8; the race: 16)")
     parser.add_argument("--losses", type=int, default=0)
     parser.add_argument("--duplicates", type=int, default=0)
+    parser.add_argument("--silences", type=int, default=0, help="members that may fall silent")
     parser.add_argument("--ticks", type=int, help="timer steps (2; the race: 5)")
     parser.add_argument("--submits", type=int, help="events each node may send (1; the race: 0)")
     parser.add_argument("--limit", type=int, default=None, help="stop after this many states")
     parser.add_argument("--out", type=Path, default=Path("modelcheck-trace.json"))
+    parser.add_argument("--walks", type=int, help="random walks to --depth instead of a search")
+    parser.add_argument("--seed", type=int, default=0, help="of the random walks")
     parser.add_argument("--replay", type=Path, help="replay a trace, printing each step")
     args = parser.parse_args(argv)
     if args.replay:
         members, steps = read_trace(args.replay)
         broken = replay(steps, members, show=True)
-        print("violation: " + broken[0] if broken else "no violation")
+        print("violation: " + "; ".join(broken) if broken else "no violation")
         return 1 if broken else 0
     maker = SCENARIOS[args.scenario]
     start = quiet_table(args.members) if maker is None else maker()
     bounds = replace(
-        Bounds() if maker is None else RACE_BOUNDS, losses=args.losses, duplicates=args.duplicates
+        Bounds() if maker is None else RACE_BOUNDS,
+        losses=args.losses,
+        duplicates=args.duplicates,
+        silences=args.silences,
     )
     for name in ("depth", "ticks", "submits"):
         if getattr(args, name) is not None:
             setattr(bounds, name, getattr(args, name))
     members = start.members
-    report = search(start, bounds, args.limit)
+    if args.walks:
+        report = walks(start, bounds, args.walks, args.seed)
+    else:
+        report = search(start, bounds, args.limit)
     print(f"{args.scenario}, {members} members, {bounds}: {report.line()}")
     if report.counterexample is not None:
         write_trace(args.out, members, report.counterexample, report.violation)
