@@ -494,6 +494,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--silences", type=int, default=0, help="members that may fall silent")
     parser.add_argument("--ticks", type=int, help="timer steps (2; the race: 5)")
     parser.add_argument("--submits", type=int, help="events each node may send (1; the race: 0)")
+    parser.add_argument("--links", help="deliver only on these links, in order: 2>0,0>2 (all: any)")
     parser.add_argument("--limit", type=int, default=None, help="stop after this many states")
     parser.add_argument("--out", type=Path, default=Path("modelcheck-trace.json"))
     parser.add_argument("--walks", type=int, help="random walks to --depth instead of a search")
@@ -513,6 +514,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         duplicates=args.duplicates,
         silences=args.silences,
     )
+    if args.links == "all":
+        bounds = replace(bounds, links=None, fifo=False)
+    elif args.links:
+        pairs = [part.split(">") for part in args.links.split(",")]
+        bounds = replace(bounds, links=frozenset((int(a), int(b)) for a, b in pairs), fifo=True)
     for name in ("depth", "ticks", "submits"):
         if getattr(args, name) is not None:
             setattr(bounds, name, getattr(args, name))
