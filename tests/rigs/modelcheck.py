@@ -418,10 +418,15 @@ def withdrawal_race() -> World:
         drain(world)
     apply_step(world, {"op": "submit", "node": X})
     drain(world)
-    while not suspects(world, A, X) or not suspects(world, X, B):
+    for _ in range(40):
+        if suspects(world, A, X) and suspects(world, X, B):
+            break
         apply_step(world, {"op": "tick", "seconds": 0.2})
         drain(world, held=[(A, B), (B, A), (X, B)])
-    index = next(i for i, f in enumerate(world.net.flights) if (f.source, f.target) == (A, B))
+    flights = world.net.flights
+    index = next((i for i, f in enumerate(flights) if (f.source, f.target) == (A, B)), None)
+    if index is None or not suspects(world, X, B):
+        raise ValueError("the rules no longer reach the window: A's SUSPECT of X, X's of B")
     apply_step(world, {"op": "deliver", "flight": index, "what": describe_flight(world.net, index)})
     apply_step(world, {"op": "link_up", "source": X, "target": A})
     world.ticks = world.heals = 0
