@@ -252,6 +252,8 @@ class Game:
             self.end_round()  # the 30th stalemate: a dead round (R-25)
         if self.phase == Phase.DEALING:
             deal.step_on(self)  # each step waits only for present players
+        if self.phase == Phase.OVER and sum(m.present for m in self.members.values()) < 2:
+            lobby.alone_after_the_end(self)
 
     def set_active(self, seat: int, active: bool) -> bool:
         """A dealt player left or came back; True while the round is being played."""

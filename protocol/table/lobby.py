@@ -138,6 +138,22 @@ def game_over(game: Game) -> None:
         member.ready = False
 
 
+def alone_after_the_end(game: Game) -> None:
+    """After a game's end, fewer than two members are left present: no rematch can be
+    played, so the table is a lobby again, for the next game (P-243). Its rounds go on
+    counting as after a rematch (R-52); its options stay."""
+    game.phase = Phase.LOBBY
+    game.players = ()
+    game.totals = {}
+    game.results, game.winner = [], None
+    game.carry = None
+    game.game_number += 1
+    game.rounds_before = game.round
+    game.away.clear()
+    for member in game.members.values():
+        member.ready = False
+
+
 def rematch(game: Game, sender: bytes, body: Start) -> Outcome:
     """The same table plays again (R-49 to R-52): scores reset, round 1 again."""
     if not game.audit_complete():
