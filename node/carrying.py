@@ -80,6 +80,10 @@ class Carrier:
                 self.execute(self.peers.peer_seen(effect.node, effect.endpoint, replica), replica)
             elif isinstance(effect, SpectatorSeen):
                 self.peers.contacts.connect(effect.node, effect.endpoint)
+                if replica is not None:
+                    # Our HELLO lists it: our peers let it in to watch, and it follows
+                    # through one of them should we leave (P-245).
+                    self.execute(replica.hello(None), replica)
             elif isinstance(effect, Timer):
                 self.ticker.by(effect.at)
             else:
