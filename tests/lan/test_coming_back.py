@@ -123,3 +123,39 @@ def test_a_player_who_leaves_at_the_end_and_comes_back_plays_the_rematch(tmp_pat
             await asyncio.gather(*(s.leave() for s in everyone))
 
     run(scenario())
+
+
+def test_the_last_player_left_after_the_end_is_back_in_the_lobby(tmp_path: Path) -> None:
+    """P-243: Bo leaves at the game's end, and Ada, alone, is not left waiting for a rematch
+    nobody can play: her table is a lobby again, where a bot sits down and a game starts."""
+
+    async def scenario() -> None:
+        ada_options, bo_options = two_players(tmp_path, target=1)
+        ada, sa = await seated(ada_options)
+        _bo, sb = await seated(bo_options)
+        try:
+            await all_see([sa, sb], [("Ada", False), ("Bo", False)], "both seated")
+            assert sa.set_ready(True) is None and sb.set_ready(True) is None
+            await until(sa, lambda: sa.snapshot().can_start, "both ready")
+            assert sa.start() is None
+            over = lambda: ada.main is not None and ada.main.game_over.is_set()  # noqa: E731
+            await asyncio.gather(
+                press_until(sa, over, "the game's end"), press_until(sb, over, "the game's end")
+            )
+            assert sa.set_ready(True) is None  # "it starts once everyone does"
+            await sb.leave()
+            lobby = lambda: sa.snapshot().stable.phase == Phase.LOBBY  # noqa: E731
+            await until(sa, lobby, "the lobby again")
+            assert ada.main is not None and not ada.main.game_over.is_set()
+            assert sa.add_bot("flat-out") is None
+            await until(sa, lambda: len(names_and_ready(sa)) == 2, "a bot seated")
+            assert sa.set_ready(True) is None
+            await until(sa, lambda: sa.snapshot().can_start, "Ada and the bot ready")
+            assert sa.start() is None
+            began = lambda: sa.snapshot().stable.phase != Phase.LOBBY  # noqa: E731
+            await until(sa, began, "the next game")
+            assert sa.snapshot().stable.game_number == 2 and sa.snapshot().game.round == 1
+        finally:
+            await sa.leave()
+
+    run(scenario())
