@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from dutchblitz.protocol.core import Replica
-from dutchblitz.protocol.duties import Steward
+from dutchblitz.protocol.duties import Steward, adopt_options
 from dutchblitz.protocol.effects import (
     Alarm,
     Delivered,
@@ -19,6 +19,7 @@ from dutchblitz.protocol.effects import (
     Withdrawn,
 )
 from dutchblitz.protocol.pace import Pace
+from dutchblitz.protocol.table.game import Phase
 
 from .ending import GameEnds
 from .peers import Peers
@@ -107,6 +108,8 @@ class Carrier:
         if entry.sender == self.node_id:
             self.steward.on_own_event(entry, stable)
         at = now()
+        if stable.phase == Phase.LOBBY and replica.optimistic().phase == Phase.LOBBY:
+            adopt_options(self.steward.wishes, replica.optimistic())  # P-246
         pause_ends = self.pace.follow(stable, at)
         if pause_ends is not None:  # look at the duties again when it ends
             self.ticker.wake_at(pause_ends, self.pause_over)

@@ -17,11 +17,12 @@ import logging
 import os
 from collections import deque
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from dutchblitz.protocol.codec import ProtocolError, decode
 from dutchblitz.protocol.core import Identity, Replica
-from dutchblitz.protocol.duties import Steward
+from dutchblitz.protocol.duties import Steward, table_options
 from dutchblitz.protocol.finding import AskAgain, JoinSmaller, Seating, TableFinder
 from dutchblitz.protocol.messages import Body, Bye, Heartbeat, Kind
 from dutchblitz.protocol.peek import holds_a_start, message_kind, own_last_seq, said_goodbye
@@ -220,7 +221,11 @@ class TableSeating:
             # The HELLO naming our epoch goes first, so that no peer takes our events
             # for those of a table without one.
             execute(replica.hello(None), replica)
+            wished = replace(self.config.wishes)  # before the founding ADMIT sets them
             execute(replica.found(at), replica)
+            proposal = table_options(wished, replica.optimistic())
+            if proposal is not None:  # our command line's options are the lobby's (P-246)
+                execute(replica.submit(proposal, at), replica)
             self.finder.began(at, found=True)
         else:
             log.info("%s: asking to join table %s", self.label, epoch.hex()[:8])

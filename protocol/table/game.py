@@ -28,6 +28,7 @@ from ..messages import (
     Cut,
     Deal,
     GameBody,
+    Options,
     Play,
     Profile,
     Ready,
@@ -113,6 +114,8 @@ class Game:
     # scores): never changed once the round is over, and no digest reads it.
     last_table: Any = None
     rounds: int | None = None  # the game's length in rounds, when its START gave one (P-237)
+    # The game the lobby's options name (P-246), for the START to name; None: ``rules``.
+    offered: str | None = None
 
     # -- queries -------------------------------------------------------------------
 
@@ -184,6 +187,7 @@ class Game:
             self.carry,  # a value the game never changes once made
             self.last_table,  # never changed once its round is over
             self.rounds,
+            self.offered,
         )
 
     def shown_round(self, number: int | None = None) -> int:
@@ -409,6 +413,7 @@ class Game:
             # Only while someone is away: the digest of every other state stays as it was.
             *([sorted(self.away)] if self.away else []),
             *([["rounds", self.rounds]] if self.rounds is not None else []),
+            *([["offered", self.offered]] if self.offered is not None else []),
         ]
 
 
@@ -444,6 +449,7 @@ _TRANSITIONS: Mapping[tuple[Phase, type], Handler] = {
     (Phase.LOBBY, Ready): lobby.ready,
     (Phase.DEALING, Ready): lobby.seen,
     (Phase.LOBBY, Start): lobby.start,
+    (Phase.LOBBY, Options): lobby.options,
     (Phase.OVER, Ready): lobby.ready,
     (Phase.OVER, Profile): lobby.profile,
     (Phase.OVER, Start): lobby.rematch,
