@@ -43,6 +43,7 @@ VECTOR_FILES = (
     VectorFile("dutch_rules.json", "games.dutch.rules_vectors", required=False),
     VectorFile("dutch_wire.json", "games.dutch.wire_vectors", required=False),
     VectorFile("gamefile.json", "gamefile_vectors", required=False),
+    VectorFile("dutch_digests.json", "digest_vectors", required=False),  # Dutch's, as digests.json
 )
 VECTORS_PACKAGE = "dutchblitz.vectors"
 
