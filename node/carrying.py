@@ -83,7 +83,7 @@ class Carrier:
                 self.peers.contacts.connect(effect.node, effect.endpoint)
                 if replica is not None:
                     # Our HELLO lists it: our peers let it in to watch, and it follows
-                    # through one of them should we leave (P-245).
+                    # through one of them should we leave (P-260).
                     self.execute(replica.hello(None), replica)
             elif isinstance(effect, Timer):
                 self.ticker.by(effect.at)
@@ -109,7 +109,7 @@ class Carrier:
             self.steward.on_own_event(entry, stable)
         at = now()
         if stable.phase == Phase.LOBBY and replica.optimistic().phase == Phase.LOBBY:
-            adopt_options(self.steward.wishes, replica.optimistic())  # P-246
+            adopt_options(self.steward.wishes, replica.optimistic())  # P-261
         pause_ends = self.pace.follow(stable, at)
         if pause_ends is not None:  # look at the duties again when it ends
             self.ticker.wake_at(pause_ends, self.pause_over)

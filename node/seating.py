@@ -116,7 +116,7 @@ class TableSeating:
         A log of a table still in the lobby, or of a game that ended here when the seat is
         done with it (a headless bot's, or one its player left), is kept aside: the seat
         looks for a table first, and comes back to that log only if its table answers
-        (``settle``, P-242). Otherwise a game that ended is the table's rematch offer
+        (``settle``, P-257). Otherwise a game that ended is the table's rematch offer
         (spec/rules.md R-49), and comes back at once.
         """
         record = self.store.table()
@@ -165,7 +165,7 @@ class TableSeating:
 
     def _back_to_kept(self, handle: Handler) -> bool:
         """The table of the log kept aside answers: reload that log and sit down again
-        there, with every event of our own it holds (P-242). A fresh log could never get
+        there, with every event of our own it holds (P-257). A fresh log could never get
         them back (no node takes its own events from a peer): it would go on without
         them, showing us as a newcomer, never ready, for good."""
         kept, self._kept = self._kept, None
@@ -186,7 +186,7 @@ class TableSeating:
 
     def settle(self, handle: Handler) -> None:
         """The join window is over: back to the table of a log kept aside if it answers
-        (P-242), else ask to join the smallest table heard, or found one."""
+        (P-257), else ask to join the smallest table heard, or found one."""
         live = self._live_epochs(now())
         if self._kept is not None and self._kept in live and self._back_to_kept(handle):
             return
@@ -226,7 +226,7 @@ class TableSeating:
             wished = replace(self.config.wishes)  # before the founding ADMIT sets them
             execute(replica.found(at), replica)
             proposal = table_options(wished, replica.optimistic())
-            if proposal is not None:  # our command line's options are the lobby's (P-246)
+            if proposal is not None:  # our command line's options are the lobby's (P-261)
                 execute(replica.submit(proposal, at), replica)
             self.finder.began(at, found=True)
         else:

@@ -483,7 +483,7 @@ def _bots_on_the_way(node: Node, replica: Replica) -> int:
 
 
 def _propose(seat: LocalSeat, changed: Callable[[], None]) -> Refused | None:
-    """The lobby's options are the table's (P-246): a change of ours goes into the log."""
+    """The lobby's options are the table's (P-261): a change of ours goes into the log."""
     replica = seat.replica
     assert replica is not None
     proposal = table_options(seat.config.wishes, replica.optimistic())

@@ -47,7 +47,7 @@ class Wishes:
 
 
 def table_options(wishes: Wishes, game: Game) -> Options | None:
-    """The OPTIONS our wishes make, or None when they are the lobby's already (P-246)."""
+    """The OPTIONS our wishes make, or None when they are the lobby's already (P-261)."""
     named = started_game(wishes, game)
     rounds = (
         wishes.rounds
@@ -61,7 +61,7 @@ def table_options(wishes: Wishes, game: Game) -> Options | None:
 
 
 def adopt_options(wishes: Wishes, game: Game) -> None:
-    """Our wishes take the lobby's options, the table's own (P-246): every screen shows
+    """Our wishes take the lobby's options, the table's own (P-261): every screen shows
     them, and a START of ours carries them."""
     wishes.target, wishes.post_stacking = game.target, game.post_stacking
     wishes.rounds, wishes.game = game.rounds, game.offered

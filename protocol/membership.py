@@ -40,7 +40,7 @@ class Membership:
         me = replica.me
         known = [(n, e, self.keys.get(n)) for n, e in sorted(self.endpoints.items())]
         # The spectators we feed too, after the peers: the other members then let them in,
-        # to feed them once we leave (P-245).
+        # to feed them once we leave (P-260).
         watching = sorted(replica.spectators.watching.items())
         known += [(n, s.endpoint, self.keys.get(n)) for n, s in watching if n not in self.endpoints]
         peers = tuple(PeerAddress(n, e, k) for n, e, k in known if k is not None)[:MAX_PEERS]

@@ -161,7 +161,7 @@ class Ready:
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    """The lobby's options, one for the whole table (P-246): the game's length, a target
+    """The lobby's options, one for the whole table (P-261): the game's length, a target
     and maybe a number of rounds (0: none, P-237), Post stacking, and the game a START is
     to name (None: the table's own, P-241). Every screen shows these; a START carries them."""
 

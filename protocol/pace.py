@@ -37,7 +37,7 @@ class Pace:
         where = (stable.phase, stable.round)
         if where == self.where:
             if self._under_way(stable, now):
-                self.playing_from = now - self.count_in_s  # nothing to count in (P-244)
+                self.playing_from = now - self.count_in_s  # nothing to count in (P-259)
             return None
         self.where = where
         self.scores_up = stable.phase == Phase.DEALING and stable.shown_round() > 1

@@ -114,7 +114,7 @@ class Game:
     # scores): never changed once the round is over, and no digest reads it.
     last_table: Any = None
     rounds: int | None = None  # the game's length in rounds, when its START gave one (P-237)
-    # The game the lobby's options name (P-246), for the START to name; None: ``rules``.
+    # The game the lobby's options name (P-261), for the START to name; None: ``rules``.
     offered: str | None = None
 
     # -- queries -------------------------------------------------------------------

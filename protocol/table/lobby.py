@@ -102,7 +102,7 @@ def seen(game: Game, sender: bytes, body: Ready) -> Outcome:
 
 
 def options(game: Game, sender: bytes, body: Options) -> Outcome:
-    """The lobby's options, one for the whole table (P-246): the latest accepted OPTIONS
+    """The lobby's options, one for the whole table (P-261): the latest accepted OPTIONS
     sets the length, Post stacking and the game the lobby shows and a START then carries.
     A refused OPTIONS changes nothing."""
     rules = game.rules
@@ -161,7 +161,7 @@ def game_over(game: Game) -> None:
 
 def alone_after_the_end(game: Game) -> None:
     """After a game's end, fewer than two members are left present: no rematch can be
-    played, so the table is a lobby again, for the next game (P-243). Its rounds go on
+    played, so the table is a lobby again, for the next game (P-258). Its rounds go on
     counting as after a rematch (R-52); its options stay."""
     game.phase = Phase.LOBBY
     game.players = ()

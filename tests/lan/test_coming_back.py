@@ -1,5 +1,5 @@
 """A player who leaves with a goodbye and starts again on the same state directory comes
-back to the same table, with the log it left (spec/protocol.md P-242): in the lobby, and
+back to the same table, with the log it left (spec/protocol.md P-257): in the lobby, and
 at a game's end, where the rematch then plays. A fresh log there could never hold this
 node's own earlier events (no peer hands a node its own), so its screen would wedge on a
 state without them: "player 2", not ready, and `r` doing nothing.
@@ -126,7 +126,7 @@ def test_a_player_who_leaves_at_the_end_and_comes_back_plays_the_rematch(tmp_pat
 
 
 def test_the_last_player_left_after_the_end_is_back_in_the_lobby(tmp_path: Path) -> None:
-    """P-243: Bo leaves at the game's end, and Ada, alone, is not left waiting for a rematch
+    """P-258: Bo leaves at the game's end, and Ada, alone, is not left waiting for a rematch
     nobody can play: her table is a lobby again, where a bot sits down and a game starts."""
 
     async def scenario() -> None:

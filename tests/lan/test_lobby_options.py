@@ -1,4 +1,4 @@
-"""The lobby's options are the table's (spec/protocol.md P-246): Ada hosts with
+"""The lobby's options are the table's (spec/protocol.md P-261): Ada hosts with
 ``--target 50``, Bo joins with his own defaults, and both screens show the same length,
 Post stacking and game, whoever changes them; the START carries them."""
 

@@ -1,4 +1,4 @@
-"""A spectator follows on when the member that let it in leaves (spec/protocol.md P-245).
+"""A spectator follows on when the member that let it in leaves (spec/protocol.md P-260).
 
 Ada hosts; Bo and his local bot play with her; a spectator passes Ada's door only. Ada's
 HELLO names the spectator to the others, so they let it in; when Ada's node dies mid-game,

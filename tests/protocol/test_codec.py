@@ -106,7 +106,7 @@ ONE_OF_EACH_BODY = [
     Backdated(BOB, 9, 12, 14),
     GameBody(2, b"\x93\x0b\x01\x00"),
     Unsuspect(BOB),
-    Options(50, False),  # P-246
+    Options(50, False),  # P-261
     Options(75, True, 2, "dutch"),
 ]
 ONE_OF_EACH_KIND = [

@@ -1,4 +1,4 @@
-"""The lobby's options, one for the whole table (spec/protocol.md P-246): an OPTIONS in the
+"""The lobby's options, one for the whole table (spec/protocol.md P-261): an OPTIONS in the
 log sets what every screen shows and what a START then carries."""
 
 from __future__ import annotations
@@ -21,21 +21,21 @@ def lobby(founded: str | None = None) -> Game:
 @pytest.mark.parametrize(
     ("founded", "options", "refusal", "shown"),
     [
-        pytest.param(None, Options(50, False), None, (50, False, None, None), id="P-246 length"),
+        pytest.param(None, Options(50, False), None, (50, False, None, None), id="P-261 length"),
         pytest.param(
             None,
             Options(75, True, 2, "dutch"),
             None,
             (75, True, 2, "dutch"),
-            id="P-246 Dutch in 2 rounds",
+            id="P-261 Dutch in 2 rounds",
         ),
-        pytest.param(None, Options(75, True, 0, "blitz"), "bad_game", None, id="P-246 own game"),
-        pytest.param(None, Options(75, True, 0, "chess"), "unknown_game", None, id="P-246 unknown"),
-        pytest.param(None, Options(75, True, 3), "bad_rounds", None, id="P-246 blitz rounds"),
-        pytest.param("dutch", Options(40, True, 3), None, (40, True, 3, None), id="P-246 dutch"),
+        pytest.param(None, Options(75, True, 0, "blitz"), "bad_game", None, id="P-261 own game"),
+        pytest.param(None, Options(75, True, 0, "chess"), "unknown_game", None, id="P-261 unknown"),
+        pytest.param(None, Options(75, True, 3), "bad_rounds", None, id="P-261 blitz rounds"),
+        pytest.param("dutch", Options(40, True, 3), None, (40, True, 3, None), id="P-261 dutch"),
     ],
 )
-def test_P246_an_options_sets_the_lobbys_options_or_changes_nothing(
+def test_P261_an_options_sets_the_lobbys_options_or_changes_nothing(
     founded: str | None,
     options: Options,
     refusal: str | None,
@@ -52,7 +52,7 @@ def test_P246_an_options_sets_the_lobbys_options_or_changes_nothing(
     assert game.copy().public_form() == game.public_form()
 
 
-def test_P246_options_only_in_the_lobby_and_a_start_carries_them() -> None:
+def test_P261_options_only_in_the_lobby_and_a_start_carries_them() -> None:
     game = lobby()
     events: list[tuple[int, Body]] = [
         (0, Options(75, True, 2, "dutch")),
@@ -70,7 +70,7 @@ def test_P246_options_only_in_the_lobby_and_a_start_carries_them() -> None:
     assert game.apply(NODES[0], Options(50, True)).refusal == "not_in_dealing"
 
 
-def test_P246_a_changed_wish_is_an_options_naming_only_what_the_table_does_not_hold() -> None:
+def test_P261_a_changed_wish_is_an_options_naming_only_what_the_table_does_not_hold() -> None:
     game = lobby("dutch")
     wishes = Wishes("Ada")
     adopt_options(wishes, game)

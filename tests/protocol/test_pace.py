@@ -91,8 +91,8 @@ def test_a_rematchs_first_round_has_no_scores_to_see_R54() -> None:
     assert pace.follow(second, 9.0) == 9.0 + SCORES_S
 
 
-def test_a_round_already_under_way_when_it_is_final_here_has_no_count_in_P244() -> None:
-    """P-244: a node that restores its log, or catches up after a rejoin, applies the round's
+def test_a_round_already_under_way_when_it_is_final_here_has_no_count_in_P259() -> None:
+    """P-259: a node that restores its log, or catches up after a rejoin, applies the round's
     start and its first moves moments apart: it counts in no round being played. A live
     round's first move comes after its mover's count-in, and leaves ours alone."""
     caught_up = Pace()

@@ -138,11 +138,11 @@ def test_R52_screens_show_this_games_flags_with_rounds_counted_from_1() -> None:
 @pytest.mark.parametrize(
     "leaving",
     [
-        pytest.param([(1, Bye()), (2, Bye())], id="P-243 both others say goodbye"),
-        pytest.param([(1, Bye()), (0, Suspect(NODES[2], 0))], id="P-243 the last other removed"),
+        pytest.param([(1, Bye()), (2, Bye())], id="P-258 both others say goodbye"),
+        pytest.param([(1, Bye()), (0, Suspect(NODES[2], 0))], id="P-258 the last other removed"),
     ],
 )
-def test_P243_alone_after_the_end_the_table_is_a_lobby_again(
+def test_P258_alone_after_the_end_the_table_is_a_lobby_again(
     leaving: list[tuple[int, Body]],
 ) -> None:
     """No rematch can be played alone (R-50): the last player is not left waiting for one,
@@ -163,7 +163,7 @@ def test_P243_alone_after_the_end_the_table_is_a_lobby_again(
     assert (game.round, game.shown_round(), game.game_number) == (4, 1, 2)
 
 
-def test_P243_two_left_after_the_end_still_decide_on_a_rematch() -> None:
+def test_P258_two_left_after_the_end_still_decide_on_a_rematch() -> None:
     game = game_over()
     assert run(game, [(2, Bye())]) == [None]
     assert game.phase == Phase.OVER and game.game_number == 1

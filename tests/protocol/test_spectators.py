@@ -266,7 +266,7 @@ def test_a_spectator_hears_its_table_live_while_members_feed_it() -> None:
 
 
 def test_a_member_lists_the_spectators_it_feeds_in_its_hello() -> None:
-    """P-245: a member's HELLO lists the spectators it feeds, with their keys, after its
+    """P-260: a member's HELLO lists the spectators it feeds, with their keys, after its
     peers: the other members let them in to watch, so that a spectator follows through one
     of them should this member leave (the node says this HELLO to its peers at once)."""
     net = playing_net()

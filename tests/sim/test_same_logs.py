@@ -15,7 +15,7 @@ from tests.rigs.sim import run_seed
 
 pytestmark = pytest.mark.timeout(120)
 
-# (faults, seed): (digest, events in the stable log). Recorded again for P-244: a node that
+# (faults, seed): (digest, events in the stable log). Recorded again for P-259: a node that
 # restarts mid-round no longer counts in a round under way, so single-9, overlapping-2 and
 # overlapping-3, whose restarted bots now play at once, give other logs.
 RECORDED = {
