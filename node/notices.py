@@ -93,6 +93,8 @@ class SessionNotices:
             self._flags_seen = (id(replica), len(stable.flags))
             self._games_seen = stable.game_number
             return
+        if stable.phase == Phase.LOBBY and stable.game_number > self._games_seen:
+            self._games_seen = stable.game_number  # alone after the end (P-258): no rematch
         if entry.sender == self.seat.node_id and not outcome.accepted:
             if self.player.lost_race(outcome.refusal or ""):
                 card = self.player.moved_card(outcome.move)

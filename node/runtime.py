@@ -501,6 +501,7 @@ class Node:
             return False
         bot = self.bots.pop()
         self.keep_bots()
+        await bot.seat.sit_down_first()  # a `-` just after its `+`: no seat left behind
         await bot.seat.leave()
         self._notify()
         return True

@@ -64,6 +64,7 @@ log = logging.getLogger("dutchblitz.node")
 
 JOIN_WINDOW_S = 1.5  # how long a new seat listens for an existing table
 MAX_BATCH = 256  # messages handled before the acknowledgement and a yield
+SIT_DOWN_S = 10.0  # how long a seat taken away while it joins waits to sit, to say goodbye
 
 
 @dataclass(slots=True)
@@ -223,6 +224,28 @@ class LocalSeat:
         await self.tasks.cancel()
         self.transport.close()
         self.store.close()
+
+    def sitting_down(self) -> bool:
+        """Whether the seat is still finding its table or waiting to be admitted to it."""
+        replica = self.replica
+        return replica is None or (replica.rejoining and not replica.is_member())
+
+    async def sit_down_first(self, limit: float = SIT_DOWN_S) -> None:
+        """Wait, at most ``limit`` seconds, until the seat has sat down. A seat taken away
+        while it asks to join leaves with no goodbye, yet the table admits it all the same:
+        a member nobody answers for, never ready, whose acknowledgements every event then
+        waits for. Once seated, its goodbye takes the seat away again."""
+        changed = asyncio.Event()
+        self.watchers.append(changed.set)
+        try:
+            async with asyncio.timeout(limit):
+                while self.sitting_down() and not self._closed and self.failure is None:
+                    changed.clear()
+                    await changed.wait()
+        except TimeoutError:
+            log.info("%s: not seated after %.0f s: leaving all the same", self.label, limit)
+        finally:
+            self.watchers.remove(changed.set)
 
     async def leave(self, linger: float = 0.3) -> None:
         """Say goodbye to the table (a BYE) if still playing, then close."""

@@ -18,7 +18,7 @@ from typing import Any
 
 from dutchblitz.protocol.auth import fingerprint
 from dutchblitz.protocol.core import Replica
-from dutchblitz.protocol.duties import can_start, our_start, started_game
+from dutchblitz.protocol.duties import can_start, our_start, started_game, table_options
 from dutchblitz.protocol.games.registry import player_for, rules_for, tags
 from dutchblitz.protocol.limits import MAX_GAME_ROUNDS, MAX_NAME, MAX_PLAYERS, MAX_TARGET
 from dutchblitz.protocol.messages import Ready
@@ -375,8 +375,7 @@ class NodeSession:
         if (why := self._lobby_only("set_post_stacking")) is not None:
             return why
         self.seat.config.wishes.post_stacking = on
-        self._changed()
-        return None
+        return _propose(self.seat, self._changed)
 
     def set_length(self, target: int, rounds: int | None = None) -> Refused | None:
         if not 1 <= target <= MAX_TARGET or not (rounds is None or 1 <= rounds <= MAX_GAME_ROUNDS):
@@ -387,8 +386,7 @@ class NodeSession:
             return why
         wishes = self.seat.config.wishes
         wishes.target, wishes.rounds = target, rounds
-        self._changed()
-        return None
+        return _propose(self.seat, self._changed)
 
     def set_game(self, tag: str) -> Refused | None:
         if tag not in tags():
@@ -397,8 +395,7 @@ class NodeSession:
             return why
         self.seat.config.wishes.game = tag
         relevel_bots(self.node, tag)
-        self._changed()
-        return None
+        return _propose(self.seat, self._changed)
 
     def add_bot(self, level: str) -> Refused | None:
         levels = player_for(self.side.shown()).levels
@@ -483,3 +480,14 @@ def _bots_on_the_way(node: Node, replica: Replica) -> int:
     """Bots this node is seating that the table has not seated yet."""
     seated = set(replica.optimistic().members)
     return sum(1 for bot in node.bots if bot.seat.node_id not in seated)
+
+
+def _propose(seat: LocalSeat, changed: Callable[[], None]) -> Refused | None:
+    """The lobby's options are the table's (P-261): a change of ours goes into the log."""
+    replica = seat.replica
+    assert replica is not None
+    proposal = table_options(seat.config.wishes, replica.optimistic())
+    if proposal is not None and not seat.submit(proposal):
+        return _not_sent(seat)
+    changed()
+    return None

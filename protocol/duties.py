@@ -26,7 +26,7 @@ from .games.blitz.bots import Bot, Level, Rng
 from .games.blitz.playqueue import stuck_call_stands
 from .games.blitz.wire_moves import play_from_move
 from .games.registry import DEFAULT_GAME, level_in, rules_for
-from .messages import Body, MoveKind, Play, Profile, Ready, Reveal, Start
+from .messages import Body, MoveKind, Options, Play, Profile, Ready, Reveal, Start
 from .pace import Pace
 from .table.game import Game, Member, Phase
 from .table.rules import BodyBots, RaceHold, has_rounds_option, has_seat_duties
@@ -44,6 +44,27 @@ class Wishes:
     post_stacking: bool = True  # what our START carries: the table's choice (R-19, P-142)
     game: str | None = None  # the game our START names (P-241); None: the table's own
     rounds: int | None = None  # a number of rounds instead of the target (P-237), if offered
+
+
+def table_options(wishes: Wishes, game: Game) -> Options | None:
+    """The OPTIONS our wishes make, or None when they are the lobby's already (P-261)."""
+    named = started_game(wishes, game)
+    rounds = (
+        wishes.rounds
+        if has_rounds_option(game.rules if named is None else rules_for(named))
+        else None
+    )
+    wished = (wishes.target, wishes.post_stacking, rounds, named)
+    if wished == (game.target, game.post_stacking, game.rounds, game.offered):
+        return None
+    return Options(wishes.target, wishes.post_stacking, rounds or 0, named)
+
+
+def adopt_options(wishes: Wishes, game: Game) -> None:
+    """Our wishes take the lobby's options, the table's own (P-261): every screen shows
+    them, and a START of ours carries them."""
+    wishes.target, wishes.post_stacking = game.target, game.post_stacking
+    wishes.rounds, wishes.game = game.rounds, game.offered
 
 
 def started_game(wishes: Wishes, stable: Game) -> str | None:

@@ -28,6 +28,7 @@ from ..messages import (
     Cut,
     Deal,
     GameBody,
+    Options,
     Play,
     Profile,
     Ready,
@@ -113,6 +114,8 @@ class Game:
     # scores): never changed once the round is over, and no digest reads it.
     last_table: Any = None
     rounds: int | None = None  # the game's length in rounds, when its START gave one (P-237)
+    # The game the lobby's options name (P-261), for the START to name; None: ``rules``.
+    offered: str | None = None
 
     # -- queries -------------------------------------------------------------------
 
@@ -184,6 +187,7 @@ class Game:
             self.carry,  # a value the game never changes once made
             self.last_table,  # never changed once its round is over
             self.rounds,
+            self.offered,
         )
 
     def shown_round(self, number: int | None = None) -> int:
@@ -252,6 +256,8 @@ class Game:
             self.end_round()  # the 30th stalemate: a dead round (R-25)
         if self.phase == Phase.DEALING:
             deal.step_on(self)  # each step waits only for present players
+        if self.phase == Phase.OVER and sum(m.present for m in self.members.values()) < 2:
+            lobby.alone_after_the_end(self)
 
     def set_active(self, seat: int, active: bool) -> bool:
         """A dealt player left or came back; True while the round is being played."""
@@ -407,6 +413,7 @@ class Game:
             # Only while someone is away: the digest of every other state stays as it was.
             *([sorted(self.away)] if self.away else []),
             *([["rounds", self.rounds]] if self.rounds is not None else []),
+            *([["offered", self.offered]] if self.offered is not None else []),
         ]
 
 
@@ -442,6 +449,7 @@ _TRANSITIONS: Mapping[tuple[Phase, type], Handler] = {
     (Phase.LOBBY, Ready): lobby.ready,
     (Phase.DEALING, Ready): lobby.seen,
     (Phase.LOBBY, Start): lobby.start,
+    (Phase.LOBBY, Options): lobby.options,
     (Phase.OVER, Ready): lobby.ready,
     (Phase.OVER, Profile): lobby.profile,
     (Phase.OVER, Start): lobby.rematch,

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from ..games.registry import DEFAULT_GAME, UnknownGame, rules_for
 from ..limits import MAX_NAME
-from ..messages import Admit, Profile, Ready, Start
+from ..messages import Admit, Options, Profile, Ready, Start
 from .records import ACCEPTED, Member, Outcome, Phase
 from .rules import has_rounds_option
 
@@ -101,6 +101,26 @@ def seen(game: Game, sender: bytes, body: Ready) -> Outcome:
     return ACCEPTED
 
 
+def options(game: Game, sender: bytes, body: Options) -> Outcome:
+    """The lobby's options, one for the whole table (P-261): the latest accepted OPTIONS
+    sets the length, Post stacking and the game the lobby shows and a START then carries.
+    A refused OPTIONS changes nothing."""
+    rules = game.rules
+    if body.game is not None:
+        if body.game == rules.tag:
+            return game.refuse("bad_game")  # the table's own game is named by none
+        try:
+            rules = rules_for(body.game)
+        except UnknownGame:
+            return game.refuse("unknown_game")
+    if body.rounds and not has_rounds_option(rules):
+        return game.refuse("bad_rounds")
+    game.target, game.post_stacking = body.target, body.post_stacking
+    game.rounds = body.rounds or None
+    game.offered = body.game
+    return ACCEPTED
+
+
 def start(game: Game, sender: bytes, body: Start) -> Outcome:
     """A START in the lobby (P-170): it may name the game the table plays from here on
     (P-241), whose rules then decide the rest; a refused START changes nothing."""
@@ -123,6 +143,7 @@ def start(game: Game, sender: bytes, body: Start) -> Outcome:
     if body.rounds is not None and not has_rounds_option(rules):
         return game.refuse("bad_rounds")  # P-237
     game.rules = rules
+    game.offered = None  # the START named it: it is the table's game now
     game.players = tuple(m.seat for m in seated)
     game.target, game.post_stacking = body.target, body.post_stacking
     game.rounds = body.rounds
@@ -134,6 +155,22 @@ def start(game: Game, sender: bytes, body: Start) -> Outcome:
 def game_over(game: Game) -> None:
     """The game is over: from now on READY asks for a rematch (R-49)."""
     game.phase = Phase.OVER
+    for member in game.members.values():
+        member.ready = False
+
+
+def alone_after_the_end(game: Game) -> None:
+    """After a game's end, fewer than two members are left present: no rematch can be
+    played, so the table is a lobby again, for the next game (P-258). Its rounds go on
+    counting as after a rematch (R-52); its options stay."""
+    game.phase = Phase.LOBBY
+    game.players = ()
+    game.totals = {}
+    game.results, game.winner = [], None
+    game.carry = None
+    game.game_number += 1
+    game.rounds_before = game.round
+    game.away.clear()
     for member in game.members.values():
         member.ready = False
 
