@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..fairdeal import deck_order, joint_randomness, secret_hash, share_hash
-from ..messages import Commit, Deal, Share, Start
+from ..messages import Commit, Deal, Ready, Share, Start
 from .audit import flag, owed_reveals
 from .lobby import game_over
 from .records import ACCEPTED, FlagKind, Outcome, Phase
@@ -138,6 +138,22 @@ def _order_for(game: Game, seat: int, body: Deal) -> list[Any] | None:
     if own is not None and rules.owner(own) == seat:
         return list(own) if rules.fits(own, body.visible, players) else None
     return known
+
+
+def seen(game: Game, sender: bytes, body: Ready) -> Outcome:
+    """READY while dealing round 2 on: the player has seen the scores (R-54)."""
+    member = game.members[sender]
+    if game.shown_round() < 2:
+        return game.refuse("nothing_to_see")
+    if member.seat not in game.players:
+        return game.refuse("not_a_player")
+    if not body.ready:
+        return game.refuse("seen_only")
+    if member.ready:
+        return game.refuse("already_seen")
+    member.ready = True
+    maybe_begin_play(game)
+    return ACCEPTED
 
 
 def maybe_begin_play(game: Game) -> None:

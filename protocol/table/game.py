@@ -440,7 +440,7 @@ _TRANSITIONS: Mapping[tuple[Phase, type], Handler] = {
     (Phase.DEALING, Share): deal.share,
     (Phase.LOBBY, Profile): lobby.profile,
     (Phase.LOBBY, Ready): lobby.ready,
-    (Phase.DEALING, Ready): lobby.seen,
+    (Phase.DEALING, Ready): deal.seen,
     (Phase.LOBBY, Start): lobby.start,
     (Phase.OVER, Ready): lobby.ready,
     (Phase.OVER, Profile): lobby.profile,
