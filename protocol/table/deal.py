@@ -157,23 +157,16 @@ def seen(game: Game, sender: bytes, body: Ready) -> Outcome:
 
 
 def maybe_begin_play(game: Game) -> None:
-    if game.phase != Phase.DEALING or game.joint is None:
+    dealt = _dealt_seats_if_all_in(game)
+    if dealt is None:
         return
-    present = {m.seat for m in game.members.values() if m.present}
-    expected = present | game.away
-    waiting = [seat for seat in game.dealers if seat in expected and seat not in game.deals]
-    if waiting or not game.deals:
-        return
-    dealt = [seat for seat in game.players if seat in game.deals]
-    seats = game.by_seat()
-    if game.shown_round() > 1 and any(seat in present and not seats[seat].ready for seat in dealt):
-        return  # a player who will play has not seen the scores yet (R-54)
     if len(dealt) < game.rules.min_seats:
         _end_short(game)
         return
     # The game's options for its own deal: the game is ``game.rules`` already, so they name
     # none (a START that names one only ever names another, P-241).
     options = Start(game.target, game.post_stacking, game.rounds)
+    present = {m.seat for m in game.members.values() if m.present}
     game.started_active = frozenset(seat for seat in dealt if seat in present)
     game.table = game.rules.deal(dealt, game.deals, options, len(game.players), game.started_active)
     if isinstance(game.rules, CarriesOver) and game.carry is not None:
@@ -182,6 +175,28 @@ def maybe_begin_play(game: Game) -> None:
     game.phase = Phase.PLAYING
     if game.rules.round_over(game.table):
         game.end_round()  # a game whose round is decided by the deal alone
+
+
+def _dealt_seats_if_all_in(game: Game) -> list[int] | None:
+    """The seats that dealt, in seat order, once play may begin; None while the deal
+    waits: for the joint randomness, for a deal from a dealer present or away, or for a
+    player who will play to have seen the scores (R-54)."""
+    if game.phase != Phase.DEALING or game.joint is None or not game.deals:
+        return None
+    present = {m.seat for m in game.members.values() if m.present}
+    expected = present | game.away
+    if any(seat in expected and seat not in game.deals for seat in game.dealers):
+        return None
+    dealt = [seat for seat in game.players if seat in game.deals]
+    return None if _scores_unseen(game, dealt, present) else dealt
+
+
+def _scores_unseen(game: Game, dealt: list[int], present: set[int]) -> bool:
+    """From round 2 on, a player present who will play has not seen the scores (R-54)."""
+    if game.shown_round() < 2:
+        return False
+    seats = game.by_seat()
+    return any(seat in present and not seats[seat].ready for seat in dealt)
 
 
 def _end_short(game: Game) -> None:
