@@ -178,24 +178,36 @@ def _contents(body: Any, kept_by: bytes) -> GameFile:
         table, epoch, game = body["table"], body["epoch"], body["game"]
         digest, keys, events = body["digest"], body["keys"], body["events"]
         pairs = tuple((bytes(node), bytes(key)) for node, key in keys)
-        sound = (
-            isinstance(table, str)
-            and 0 < len(table.encode()) <= MAX_NAME
-            and isinstance(epoch, bytes)
-            and len(epoch) == NODE_ID_SIZE
-            and isinstance(game, int)
-            and game >= 1
-            and isinstance(digest, bytes)
-            and len(digest) == DIGEST_SIZE
-            and isinstance(events, list)
-            and all(isinstance(raw, bytes) for raw in events)
-            and all(len(n) == NODE_ID_SIZE and len(k) == PUBLIC_KEY_SIZE for n, k in pairs)
-        )
+        sound = _sound_game(table, epoch, game, digest) and _sound_log(events, pairs)
     except (KeyError, TypeError, ValueError):
         sound = False
     if not sound:
         raise GameFileError(DAMAGED, Refusal.DAMAGED)
     return GameFile(table, epoch, game, digest, pairs, tuple(events), kept_by)
+
+
+def _sound_game(table: Any, epoch: Any, game: Any, digest: Any) -> bool:
+    """The game the file names: its table's name, epoch, number and digest, each of its
+    type and size."""
+    return (
+        isinstance(table, str)
+        and 0 < len(table.encode()) <= MAX_NAME
+        and isinstance(epoch, bytes)
+        and len(epoch) == NODE_ID_SIZE
+        and isinstance(game, int)
+        and game >= 1
+        and isinstance(digest, bytes)
+        and len(digest) == DIGEST_SIZE
+    )
+
+
+def _sound_log(events: Any, pairs: tuple[tuple[bytes, bytes], ...]) -> bool:
+    """The file's log: a list of events as bytes, and each player's node id and key."""
+    return (
+        isinstance(events, list)
+        and all(isinstance(raw, bytes) for raw in events)
+        and all(len(n) == NODE_ID_SIZE and len(k) == PUBLIC_KEY_SIZE for n, k in pairs)
+    )
 
 
 def check_game_file(data: bytes) -> CheckedGame:
