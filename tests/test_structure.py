@@ -24,8 +24,7 @@ from tests.structure import (
 )
 
 # (figure, where) for every figure still over its limit; limits by concept.
-STILL_OVER: set[tuple[str, str]] = {
-}
+STILL_OVER: set[tuple[str, str]] = set()
 
 
 def _key(figure: str, where: str) -> tuple[str, str]:
