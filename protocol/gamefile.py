@@ -142,7 +142,18 @@ def read_game_file(data: bytes) -> GameFile:
         raise GameFileError(
             f"the file is larger than a game file can be ({MAX_GAME_FILE} bytes)", Refusal.TOO_LARGE
         )
-    outer = _unpack(data)
+    body, seal = _sealed(_unpack(data))
+    kept_by = node_id_of(seal[:PUBLIC_KEY_SIZE])
+    if not check_auth(kept_by, SEAL_CONTEXT + body, seal):
+        raise GameFileError(
+            "the file's seal does not match its contents: it was changed", Refusal.SEAL
+        )
+    return _contents(_unpack(body), kept_by)
+
+
+def _sealed(outer: Any) -> tuple[bytes, bytes]:
+    """The body and the seal of a file's outer array: its format, a version this reads,
+    then the two as bytes."""
     if not isinstance(outer, list) or not outer or outer[0] != FORMAT:
         raise GameFileError("not a Dutch Blitz game file", Refusal.NOT_A_GAME_FILE)
     if len(outer) < 2 or not isinstance(outer[1], int) or isinstance(outer[1], bool):
@@ -158,12 +169,7 @@ def read_game_file(data: bytes) -> GameFile:
     _, _, body, seal = outer
     if not isinstance(body, bytes) or not isinstance(seal, bytes) or len(seal) != AUTH_SIZE:
         raise GameFileError(DAMAGED, Refusal.DAMAGED)
-    kept_by = node_id_of(seal[:PUBLIC_KEY_SIZE])
-    if not check_auth(kept_by, SEAL_CONTEXT + body, seal):
-        raise GameFileError(
-            "the file's seal does not match its contents: it was changed", Refusal.SEAL
-        )
-    return _contents(_unpack(body), kept_by)
+    return body, seal
 
 
 def _unpack(data: bytes) -> Any:
