@@ -10,6 +10,7 @@ from __future__ import annotations
 from dutchblitz.node.api import Notice, NoticeKind
 from dutchblitz.protocol.games.blitz.cards import ALL_BACKS, STANDARD_BACKS
 
+from . import words
 from .games import registry
 from .state import ClientState
 
@@ -110,6 +111,9 @@ def next_bot_level(state: ClientState) -> None:
         return
     index = levels.index(state.bot_level) if state.bot_level in levels else -1
     state.bot_level = levels[(index + 1) % len(levels)]
+    level = state.bot_level
+    said = {**words.BOT_LEVELS, **words.DUTCH_BOT_LEVELS}.get(level, f"{level} bot")
+    state.flash(Notice(NoticeKind.INFO, said))
 
 
 def begin_name(state: ClientState) -> None:

@@ -166,6 +166,21 @@ def body_text(state: ClientState) -> StyleAndTextTuples:
 
 def title_text(state: ClientState) -> StyleAndTextTuples:
     snap = state.snap
+    parts = _title_parts(state)
+    width = min(TITLE_WIDTH, state.terminal.columns) - 1
+    title = fit_title(parts, "", width)
+    room = TITLE_WIDTH - len(title) - 4
+    banner = flag_banner(snap.stable.flags, state.name_of, room) if room > 12 else ""
+    if not banner and not registry.face_for(state.game).post_stacking:
+        return [("", title)]
+    if not banner:
+        # The table's option on every screen (R-19); a flag, rarer and graver, takes its place.
+        return [("", fit_title(parts, f"Post stacking {stacking_word(snap)}", width))]
+    return [("", title), ("", "  "), ("class:flagged", f" {banner} ")]
+
+
+def _title_parts(state: ClientState) -> list[str]:
+    snap = state.snap
     game = snap.game
     parts = [" " + registry.face_for(state.game).title]
     if snap.table:
@@ -178,21 +193,29 @@ def title_text(state: ClientState) -> StyleAndTextTuples:
         parts.append("lobby")
     elif game.phase == Phase.OVER:
         parts.append("game over")
+    elif game.rounds is not None:  # only the rounds end it (P-238)
+        parts.append(f"round {game.round} of {game.rounds}")
     else:
-        if game.rounds is not None:  # only the rounds end it (P-238)
-            parts.append(f"round {game.round} of {game.rounds}")
-        else:
-            parts.append(f"round {game.round}")
-            parts.append(f"to {game.target}")
-    title = "  ·  ".join(parts)
-    room = TITLE_WIDTH - len(title) - 4
-    banner = flag_banner(snap.stable.flags, state.name_of, room) if room > 12 else ""
-    if not banner and not registry.face_for(state.game).post_stacking:
-        return [("", title)]
-    if not banner:
-        # The table's option on every screen (R-19); a flag, rarer and graver, takes its place.
-        return [("", f"{title}  ·  Post stacking {stacking_word(snap)}")]
-    return [("", title), ("", "  "), ("class:flagged", f" {banner} ")]
+        parts += [f"round {game.round}", f"to {game.target}"]
+    return parts
+
+
+def fit_title(parts: list[str], option: str, width: int) -> str:
+    """The title's parts and the table's option in ``width`` columns, never cut at the end:
+    first narrower gaps, then the option's short words ("stacking on"), then the table's
+    name cut with "…"."""
+    short = option.removeprefix("Post ")
+    for gap, said in (("  ·  ", option), (" · ", option), (" · ", short)):
+        title = gap.join([*parts, *([said] if said else [])])
+        if len(title) <= width:
+            return title
+    table = next((i for i, part in enumerate(parts) if part.startswith("table ")), None)
+    if table is not None:
+        name = parts[table].removeprefix("table ")
+        keep = max(3, len(name) - (len(title) - width) - 1)
+        parts = [*parts[:table], f"table {name[:keep]}…", *parts[table + 1 :]]
+        title = " · ".join([*parts, *([short] if short else [])])
+    return title
 
 
 def notices_text(state: ClientState) -> StyleAndTextTuples:

@@ -36,8 +36,9 @@ from .size import size_needed, too_small
 from .state import ClientState, Screen
 from .text import Text, bar, fit
 
-SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0)  # moves a second
-FIRST_SPEED = 2  # 2 moves a second
+SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0)  # moves a second
+SLOWEST_FIRST = 2  # a replay starts at 2 moves a second or faster
+REPLAY_SECONDS = 60.0  # at its first speed a whole game replays in about this long
 DIGIT_SECONDS = 1.0  # a second digit this soon makes a two-digit round number
 TICK_SECONDS = 0.05
 
@@ -103,6 +104,17 @@ class FrozenSession:
         return None
 
 
+def first_speed(stops: int) -> int:
+    """The first speed (SPEEDS' index): the slowest that replays ``stops`` moves in about
+    ``REPLAY_SECONDS``, so a long game does not take minutes; +/- change it."""
+    fitting = (i for i in range(SLOWEST_FIRST, len(SPEEDS)) if stops / SPEEDS[i] <= REPLAY_SECONDS)
+    return next(fitting, len(SPEEDS) - 1)
+
+
+def _duration(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min"
+
+
 class ReplayState:
     """What the replay's face knows; the layout reads it, the keys call its methods."""
 
@@ -114,7 +126,7 @@ class ReplayState:
         self.table.played_a_card = True  # no first-game hints in a replay
         self.face = registry.face_for(self.table.game)
         self.playing = False
-        self.speed = FIRST_SPEED
+        self.speed = first_speed(replay.stops)
         self.next_move_at = 0.0
         self.help_shown = False
         self.typed = ""
@@ -233,7 +245,13 @@ def hidden_lines(state: ReplayState) -> StyleAndTextTuples:
 def status_text(state: ReplayState) -> StyleAndTextTuples:
     speed = SPEEDS[state.speed]
     pace = f"{speed:g} move{'s' if speed != 1 else ''} a second"
-    said = f" ▶ playing, {pace}" if state.playing else f" ❚❚ paused ({pace} when playing)"
+    left = state.replay.stops - 1 - state.replay.stop
+    to_end = f": about {_duration(left / speed)} to the end" if left > 0 else ""
+    said = (
+        f" ▶ playing, {pace}{to_end}"
+        if state.playing
+        else f" ❚❚ paused ({pace} when playing{to_end})"
+    )
     fragments: StyleAndTextTuples = [("class:strong", said + "\n")]
     if state.note:
         fragments.append(("class:notice.refused", f" {state.note}\n"))

@@ -11,16 +11,27 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from dutchblitz.node.api import Action, Notice, NoticeKind, PlayerInfo, Refused, Session, Snapshot
+from dutchblitz.node.api import (
+    Action,
+    News,
+    Notice,
+    NoticeKind,
+    PlayerInfo,
+    Refused,
+    Session,
+    Snapshot,
+    Told,
+)
 from dutchblitz.protocol.views import AreaView, Phase
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.data_structures import Size
 
 from .games import DEFAULT_GAME
-from .words import notice_text
+from .text import cut_name
+from .words import notice_text, round_scores
 
 # How long each kind of notice stays on screen, in seconds.
 NOTICE_SECONDS = {
@@ -33,6 +44,7 @@ NOTICE_SECONDS = {
 }
 DEFAULT_NOTICE_SECONDS = 4.0
 NOTICES_SHOWN = 3  # on screen at once: the newest
+NOTICE_INDENT = 10  # the columns before a notice's words: " SCORES  ", and one spare
 ALONE_HINT_SECONDS = 5.0  # with no peer found after this long, say how to get one
 SCORES_SECONDS = 4.0  # the scores show this long after a round ends, unless dismissed
 # A key this soon after a round's end was meant for the table, not for the scores: it
@@ -51,6 +63,21 @@ class Screen(StrEnum):
 class Flash:
     notice: Notice
     until: float
+
+
+NAME_CUTS = (0, 12, 10, 8, 6, 5, 4, 3)  # how far a round's scores cut names to fit (0: not)
+
+
+def fit_scores(told: Told, width: int) -> str:
+    """A round's scores in ``width`` columns: names cut shorter and shorter, then without
+    "round N: ", so that every player's score shows."""
+    for cut in NAME_CUTS:
+        cut_told = replace(told, scores=tuple((cut_name(n, cut), p) for n, p in told.scores))
+        for head in (True, False):
+            text = round_scores(cut_told, head)
+            if len(text) <= width:
+                return text
+    return text
 
 
 class ClientState:
@@ -121,7 +148,10 @@ class ClientState:
 
     def flash(self, notice: Notice) -> None:
         seconds = NOTICE_SECONDS.get(notice.kind, DEFAULT_NOTICE_SECONDS)
-        shown = Notice(notice.kind, notice_text(notice, self.call))
+        text = notice_text(notice, self.call)
+        if notice.told is not None and notice.told.news == News.ROUND_SCORES:
+            text = fit_scores(notice.told, self.terminal.columns - NOTICE_INDENT)
+        shown = Notice(notice.kind, text)
         self.flashes = [*self.flashes, Flash(shown, self.clock() + seconds)][-NOTICES_SHOWN:]
 
     def refuse(self, refused: Refused | None) -> None:

@@ -45,6 +45,11 @@ def fit_name(name: str, width: int, tag: str = "") -> str:
     return fit(name + tag, width)
 
 
+def cut_name(name: str, width: int) -> str:
+    """``name`` in at most ``width`` columns (0: whole), cut with "…"."""
+    return name if not width or len(name) <= width else name[: max(0, width - 1)] + "…"
+
+
 def bar(*pairs: tuple[str, str]) -> StyleAndTextTuples:
     """A key bar: each key in bold, then what it does."""
     fragments: StyleAndTextTuples = []

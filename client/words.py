@@ -108,6 +108,14 @@ LOBBY_ACTIONS = {
     "add_bot": "seat a bot",
 }
 
+# What the next bot's level does, said when ``l`` picks it (Dutch's: DUTCH_BOT_LEVELS).
+BOT_LEVELS = {
+    "easy": "easy bot: slow, overlooks many plays, never plans",
+    "normal": "normal bot: steady, overlooks a few plays, takes the plainly best move",
+    "fast": "fast bot: quick, sees almost every play, plans its moves",
+    "flat-out": "flat-out bot: no pause at all, plans, and empties its Blitz pile on purpose",
+}
+
 # A held play that came back: "5R♂ came back: ...", "your flip came back: ...".
 HELD = {"flip": "your flip", "stuck": "your stuck call", "turn": "your turn of the Wood pile"}
 
@@ -182,9 +190,9 @@ def _back_at_table(told: Told) -> str:
     return f"you were away, and are back at the table{lost}"
 
 
-def _round_scores(told: Told) -> str:
+def round_scores(told: Told, head: bool = True) -> str:
     scores = ", ".join(f"{name or 'you'} {points:+d}" for name, points in told.scores)
-    return f"round {told.count}: {scores}"
+    return f"round {told.count}: {scores}" if head else scores
 
 
 def _game_won(told: Told) -> str:
@@ -226,12 +234,13 @@ NEWS: dict[News, Callable[[Told], str]] = {
     News.FLAGGED: lambda told: f"round {told.count}: {told.who} {told.what}: {told.detail}",
     News.STALEMATE: lambda told: "stalemate: everyone's hand moved one card",
     News.BLITZ: lambda told: f"{told.who or 'You'} called {told.what or 'Blitz'}!",
-    News.ROUND_SCORES: _round_scores,
+    News.ROUND_SCORES: round_scores,
     News.GAME_WON: _game_won,
     News.FAILED: lambda told: f"could not do that: {told.detail}",
     News.DESYNC: lambda told: told.detail,
     News.DOOR_WRONG_PHRASE: lambda told: (
         f"your door turned away {_knocks(told)} with a wrong passphrase"
+        + (f" from {told.what}" if told.what else "")
     ),
     News.DOOR_GUESSING: lambda told: (
         "someone keeps guessing this table's passphrase: your door slows them down"
@@ -287,6 +296,11 @@ DUTCH_STAGES = {
     "decide": "discard the card you drew, or put it in place of one of yours",
     "action": "use your card's action, or skip it",
     "over": "the round is over",
+}
+
+DUTCH_BOT_LEVELS = {  # what each of Dutch's bot levels does, said when l picks it
+    "forgetful": "forgetful bot: remembers no card, swaps blindly, calls Dutch on a whim",
+    "careful": "careful bot: remembers what it saw, throws matches, uses its specials",
 }
 
 # A special card's name and what it does, for the prompt and the news.
@@ -425,21 +439,23 @@ def _spot_typed(typed: str, names: tuple[str, ...], me: int | None) -> str:
 
 
 def dutch_prompt(view: RoundView, names: tuple[str, ...], typed: str = "") -> str:
-    """The line under your row: what the game waits for, and from whom."""
+    """The line under your row: what the game waits for (on another's turn, as watched)."""
     if view.mine is None:
         return dutch_watched(view, names)
     if view.phase is Phase.PEEK:
         return _peek_prompt(view, names, typed)
     if typed.startswith("t"):
         return "Throw which of your cards? Press its number."
-    who = Seats(names, view.me).who(view.turn).capitalize()
-    if view.phase is Phase.DRAW:
-        return "Your turn: d draws a card." if view.my_turn else f"{who} is to draw."
-    if view.phase is Phase.DECIDE:
-        return _decide_prompt(view, who)
-    card = SPECIAL_CARDS.get(view.action or 0, "card")
     if not view.my_turn:
-        return f"{who} uses the {card}."
+        return dutch_watched(view, names)
+    if view.phase is Phase.DRAW:
+        return "Your turn: d draws a card."
+    if view.phase is Phase.DECIDE and view.turning_over:
+        return "You drew a card: it is being turned over for you..."
+    if view.phase is Phase.DECIDE:
+        held = card_words(view.drawn.face if view.drawn else None)
+        return f"You drew {held}: x discards it, or a card's number puts it in that card's place."
+    card = SPECIAL_CARDS.get(view.action or 0, "card")
     does = SPECIAL_DOES.get(view.action or 0, "")
     picked = f" Picked: {_spot_typed(typed, names, view.me)}" if typed else ""
     how = "a player's letter" if view.action == 1 else "a player's letter, then a card's number"
@@ -454,15 +470,6 @@ def _peek_prompt(view: RoundView, names: tuple[str, ...], typed: str) -> str:
     if typed:
         return f"Card {typed} picked: now another of your cards."
     return "Look at two of your cards: press two of their numbers."
-
-
-def _decide_prompt(view: RoundView, who: str) -> str:
-    if not view.my_turn:
-        return f"{who} drew a card and is deciding."
-    if view.turning_over:
-        return "You drew a card: it is being turned over for you..."
-    held = card_words(view.drawn.face if view.drawn else None)
-    return f"You drew {held}: x discards it, or a card's number puts it in that card's place."
 
 
 def dutch_watched(view: RoundView, names: tuple[str, ...]) -> str:

@@ -192,7 +192,8 @@ class News(StrEnum):
     GAME_WON = "game_won"  # who ("": you); count: the points
     FAILED = "failed"  # detail: what went wrong
     DESYNC = "desync"  # detail: what the logs disagree on
-    DOOR_WRONG_PHRASE = "door_wrong_phrase"  # count: knocks turned away since the last told
+    DOOR_WRONG_PHRASE = "door_wrong_phrase"  # count: knocks turned away since the last told;
+    # what: where the last came from, if known
     DOOR_GUESSING = "door_guessing"  # count: knocks answered busy since the last told
     DOOR_OTHER_VERSION = "door_other_version"  # count: knocks turned away since the last told
     DOOR_REFUSED_US = "door_refused_us"  # what: the door's HOST:PORT; detail: why (door REASONS)

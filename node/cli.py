@@ -78,6 +78,14 @@ def _passphrase(value: str) -> str:
     return value
 
 
+def _asked(table: str) -> str:
+    return f"Passphrase for table {table!r}: "
+
+
+AGAIN = "You are the first at table {table!r}: type its passphrase again, to be sure: "
+DIFFER = "the two passphrases differ: type it twice again"
+
+
 def _ask_passphrase(parser: argparse.ArgumentParser, table: str) -> str:
     """The phrase for ``--private``: from $BLITZ_PASSPHRASE, or asked at a hidden prompt.
 
@@ -90,7 +98,7 @@ def _ask_passphrase(parser: argparse.ArgumentParser, table: str) -> str:
                 f"--private asks for the passphrase on a terminal, or set {PASSPHRASE_ENV}"
             )
         try:
-            given = getpass.getpass(f"Passphrase for table {table!r}: ")
+            given = getpass.getpass(_asked(table))
         except (EOFError, KeyboardInterrupt):
             parser.error("--private: no passphrase given")
     try:
@@ -282,6 +290,8 @@ def parse_options(argv: Sequence[str] | None = None) -> Options | None:
     if not args.join and not args.watch:
         parser.print_help()
         return None
+    if args.join and args.watch:
+        parser.error("--join plays and --watch only watches: give one of them")
     if args.watch and (args.bot or args.players is not None):
         parser.error("--watch plays nothing: leave out --bot and --players")
     if args.headless and not args.bot and not args.watch:
@@ -292,6 +302,8 @@ def parse_options(argv: Sequence[str] | None = None) -> Options | None:
         if args.passphrase is not None:
             parser.error("give --passphrase PHRASE or --private, not both")
         args.passphrase = _ask_passphrase(parser, args.table)
+        typed = os.environ.get(PASSPHRASE_ENV) is None
+        return replace(options_from_args(args), typed=typed)
     return options_from_args(args)
 
 
@@ -345,6 +357,8 @@ async def run_node(options: Options | argparse.Namespace, attach_ui: UI | None =
                 return EXIT_USAGE
             node.options = replace(options, web=tv.address)  # the port bound, if 0 was asked
         failed = await _start(node)
+        if failed is None and options.typed and _founded(node):
+            failed = await _confirm_passphrase(node, stopping)
         if failed is not None:
             return failed
         return await _run_started(node, attach_ui, stopping, tv, early)
@@ -418,6 +432,42 @@ async def _start(node: Node) -> int | None:
     logging.getLogger("dutchblitz").setLevel(logging.ERROR)  # the one line says it all
     await node.stop(goodbye=False)
     return code
+
+
+def _founded(node: Node) -> bool:
+    """The node's seat founded the table it sits at: it found none to join."""
+    return node.main is not None and node.main.seating.founded
+
+
+async def _confirm_passphrase(node: Node, stopping: asyncio.Future[int]) -> int | None:
+    """A node that founds a private table asks for the phrase a second time, since a typo
+    would keep every friend out; on a mismatch, it asks for both again. None when agreed."""
+    table, first = node.options.table, node.options.passphrase
+    _release_signals()  # the prompt blocks the loop: Ctrl-C stops it at once
+    try:
+        again = getpass.getpass(AGAIN.format(table=table))
+        while again != first:
+            print(f"blitz-node: {DIFFER}", file=sys.stderr)
+            first = _typed_phrase(table)
+            again = getpass.getpass(AGAIN.format(table=table))
+    except (EOFError, KeyboardInterrupt):
+        print("\nblitz-node: --private: no passphrase given", file=sys.stderr)
+        await node.stop(goodbye=False)
+        return EXIT_USAGE
+    finally:
+        _catch_signals(stopping)
+    if again != node.options.passphrase:
+        node.set_passphrase(again)
+    return None
+
+
+def _typed_phrase(table: str) -> str:
+    """A phrase typed at the hidden prompt, asked until it is one."""
+    while True:
+        try:
+            return _passphrase(getpass.getpass(_asked(table)))
+        except argparse.ArgumentTypeError as error:
+            print(f"blitz-node: --private: {error}", file=sys.stderr)
 
 
 def _keep_details(node: Node, what: str, error: BaseException) -> None:

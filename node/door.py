@@ -115,7 +115,8 @@ class Door:
         self._keeper = keeper
         self._on_admit = on_admit
         self._logged = _Logged()
-        self.listeners: list[Callable[[str], object]] = []  # told every note's key (doorbell.py)
+        # Told every note's key, and the knock's address if known ("": not; doorbell.py).
+        self.listeners: list[Callable[[str, str], object]] = []
         self._closed = False
         self._task: asyncio.Task[None] | None = None
 
@@ -228,20 +229,20 @@ class Door:
             self._keeper.receive, routing_id, source, [f.bytes for f in frames[1:]], loop.time()
         )
         if not self._closed:
-            self._carry_out(effects)
+            self._carry_out(effects, source)
 
-    def _carry_out(self, effects: Iterable[Effect]) -> None:
+    def _carry_out(self, effects: Iterable[Effect], source: str = "") -> None:
         for effect in effects:
             if isinstance(effect, Send):
                 self._send(effect.to, effect.data)
             elif isinstance(effect, Admit):
-                self._carry_out(self._keeper.admitted(effect.to, self._admit(effect.card)))
+                self._carry_out(self._keeper.admitted(effect.to, self._admit(effect.card)), source)
             elif isinstance(effect, Note):
-                self._note(effect)
+                self._note(effect, source)
 
-    def _note(self, note: Note) -> None:
+    def _note(self, note: Note, source: str = "") -> None:
         for listener in list(self.listeners):
-            listener(note.key)
+            listener(note.key, source)
         if not note.serious:
             self._logged.once(note.key, "%s", note.text)
         elif self._logged.first(note.key):

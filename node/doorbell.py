@@ -8,7 +8,9 @@ news for the screen: the first of a kind at once, then at most one a
 ``DOOR_NEWS_EVERY_S``, counting the knocks in between. Notes of other kinds (a
 knock for another table, a malformed message) stay in the log. The other way round,
 a door that turns our own knock away for good (a wrong passphrase, another table or
-version: ``FINAL_REFUSALS`` in knocks.py) is told the same way, with its address.
+version: ``FINAL_REFUSALS`` in knocks.py) is told the same way, with its address; but a
+"wrong passphrase" from a door we knocked at while seated at the table our phrase opened
+says that the phrase that differs is the other node's: that node was kept out, not us.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ TOLD = {
 }
 
 
+WRONG_PHRASE = "wrong passphrase"  # the door's reason (knocks.py's FINAL_REFUSALS)
+
 # Shown longer: we cannot get in, or someone is trying to get in by guessing.
 ALARMING = frozenset({News.DOOR_REFUSED_US, News.DOOR_GUESSING})
 
@@ -53,14 +57,21 @@ class Doorbell:
         self._last: dict[News, float] = {}  # when each kind was last told
         self._untold: Counter[News] = Counter()  # knocks of each kind not told yet
 
-    def rang(self, key: str) -> bool:
-        """The door noted ``key``; True if the player is told now."""
+    def rang(self, key: str, source: str = "") -> bool:
+        """The door noted ``key`` of a knock from ``source`` (an address, if known); True if
+        the player is told now."""
         news = TOLD.get(key)
-        return news is not None and self._told(Told(news))
+        where = "" if source.startswith("id:") else source  # a connection, not a place
+        return news is not None and self._told(Told(news, what=where))
 
-    def refused_us(self, door: str, reason: str) -> bool:
-        """A door we knocked at turned us away for good; True if the player is told now."""
+    def refused_us(self, door: str, reason: str, seated: bool = False) -> bool:
+        """A door we knocked at turned us away for good; True if the player is told now.
+
+        ``seated``: we sit at the table our own phrase opened, so a wrong passphrase is
+        the door's: its node was kept out of our table."""
         address = door.split("://", 1)[-1]
+        if seated and reason == WRONG_PHRASE:
+            return self._told(Told(News.DOOR_WRONG_PHRASE, what=address))
         return self._told(Told(News.DOOR_REFUSED_US, what=address, detail=reason))
 
     def _told(self, told: Told) -> bool:
@@ -84,18 +95,22 @@ class Refusals:
     (the table's session begins after the node's first knocks)."""
 
     def __init__(self) -> None:
-        self.said: list[tuple[str, str]] = []  # (door, why), in order
-        self._listeners: list[Callable[[str, str], object]] = []
+        self.said: list[tuple[str, str, bool]] = []  # (door, why, seated), in order
+        self._listeners: list[Callable[[str, str, bool], object]] = []
 
-    def add(self, label: str, door: str, reason: str) -> None:
-        """A door turned us away for good: in the log, and to each listener."""
-        log.error("%s: the door at %s refused us: %s", label, door, reason)
-        self.said.append((door, reason))
+    def add(self, label: str, door: str, reason: str, seated: bool = False) -> None:
+        """A door turned us away for good (``seated``: while we sat at our table): in the
+        log, and to each listener."""
+        if seated and reason == WRONG_PHRASE:
+            log.warning("%s: the node at %s has another passphrase: kept out", label, door)
+        else:
+            log.error("%s: the door at %s refused us: %s", label, door, reason)
+        self.said.append((door, reason, seated))
         for listener in list(self._listeners):
-            listener(door, reason)
+            listener(door, reason, seated)
 
-    def listen(self, listener: Callable[[str, str], object]) -> None:
+    def listen(self, listener: Callable[[str, str, bool], object]) -> None:
         """Hear each refusal: those said so far at once, then each as it comes."""
         self._listeners.append(listener)
-        for door, reason in self.said:
-            listener(door, reason)
+        for door, reason, seated in self.said:
+            listener(door, reason, seated)

@@ -28,7 +28,7 @@ import json
 import logging
 import socket
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -83,6 +83,7 @@ class Options:
     interface: str | None = None
     port: int = 0  # the door's port (0: any free port)
     passphrase: str | None = None  # a private table: only those who know it sit down
+    typed: bool = False  # the phrase was typed at a hidden prompt: founding, ask it again
     bot: bool = False
     bot_level: str = "normal"
     headless: bool = False
@@ -222,7 +223,8 @@ class Node:
         signer = self.signer = store.identity()
         node_id = signer.node_id
         transport = await self._open_transport(signer, self.state_root)
-        name = options.name or default_name(options.bot, node_id, self.lock.profile)
+        kept = None if options.bot else store.name()  # n in the lobby, the last time
+        name = options.name or kept or default_name(options.bot, node_id, self.lock.profile)
         wishes = Wishes(
             name=name,
             ready=options.headless,
@@ -365,8 +367,16 @@ class Node:
             self._tasks.append(knocking)
         return knocking
 
+    def set_passphrase(self, passphrase: str) -> None:
+        """The table's phrase from now on, for the door's knocks and ours."""
+        self.options = replace(self.options, passphrase=passphrase)
+        if self.door is not None:
+            self.door.set_passphrase(passphrase)
+
     def _refused_us(self, door_endpoint: str, reason: str) -> None:
-        self.refused_us.add(self._label(), door_endpoint, reason)
+        # Seated at the table our phrase opened, a door with another phrase is a stranger's.
+        seated = self.main is not None and self.main.replica is not None
+        self.refused_us.add(self._label(), door_endpoint, reason, seated)
 
     def _label(self) -> str:
         return self.main.label if self.main is not None else "node"

@@ -76,6 +76,7 @@ class TableSeating:
         self.steward: Steward = carrier.steward
         self.table_log: TableLog = carrier.table_log
         self.replica: Replica | None = None
+        self.founded = False  # the last fresh log is a table this seat founded
         self.news = GameNews()  # what we overhear of a game we arrived too late for
         self._floor = 0
         # Messages that came before the replica, each with its sender's epoch back then.
@@ -162,6 +163,7 @@ class TableSeating:
         """Start a fresh log: found a new table (no ``epoch``), or ask to join the one at
         ``epoch``; then ``handle`` the messages that came before."""
         seq_floor, found = self._seq_floor(), epoch is None
+        self.founded = found
         at = now()
         epoch = os.urandom(16) if epoch is None else epoch
         self.store.begin_table(TableRecord(self.config.table, epoch, seq_floor))

@@ -11,6 +11,7 @@ count. A move that builds on a play still in flight is held back and goes in its
 from __future__ import annotations
 
 import asyncio
+import logging
 import math
 from collections.abc import Callable, Collection, Coroutine
 from typing import Any
@@ -43,9 +44,12 @@ from .presence import missing_players
 from .runtime import Node, relevel_bots
 from .seat import LocalSeat
 from .statelock import shown
+from .store import StoreError
 from .subscribers import Subscribers
 from .tv.address import tv_link
 from .watch import spectator_snapshot
+
+log = logging.getLogger("dutchblitz.node")
 
 
 class GameSide:
@@ -266,6 +270,10 @@ class NodeSession:
             return why
         self.seat.config.wishes.name = name
         self.seat.label = name
+        try:
+            self.seat.store.save_name(name)  # the next start without --name takes it
+        except StoreError as error:
+            log.warning("%s: the name is not kept for next time: %s", name, error)
         if self.seat.replica is not None:
             self.seat.replica.me.name = name
         self.seat.poke()

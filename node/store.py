@@ -5,6 +5,7 @@ Layout, under ``platformdirs.user_state_dir("dutchblitz")`` or ``--state-dir``::
     lock                  held (flock) by the node that uses this directory; its pid
     profile-<n>/          another node's own directory, when this one was held (statelock.py)
     node-id               16 bytes: this node's id, made once, atomically
+    name                  the player's name as last set at the table (n in the lobby)
     table.json            which table log is current: table name, epoch, seq floor
     tables/<epoch>/       one table's log, named by the epoch's hex
         events.log        every event record held, in the order received
@@ -44,7 +45,7 @@ import msgpack
 import platformdirs
 from dutchblitz.protocol.auth import SEED_SIZE, Signer
 from dutchblitz.protocol.fairdeal import RoundSecret
-from dutchblitz.protocol.limits import NODE_ID_SIZE
+from dutchblitz.protocol.limits import MAX_NAME, NODE_ID_SIZE
 
 MAGIC = b"DBLOG\x00\x01\n"
 HEADER = struct.Struct(">II")  # length, crc32
@@ -259,6 +260,20 @@ class StateDir:
     def node_id(self) -> bytes:
         """This node's id, derived from its key (see ``identity``)."""
         return self.identity().node_id
+
+    # -- the player's name --------------------------------------------------------------
+
+    def name(self) -> str | None:
+        """The name the player last set at the table, if any (and it is still a name)."""
+        try:
+            name = (self.root / "name").read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError):
+            return None
+        return name if name and len(name.encode()) <= MAX_NAME else None
+
+    def save_name(self, name: str) -> None:
+        """Keep the name for the next start without ``--name``."""
+        _write_atomically(self.root / "name", name.encode())
 
     # -- the current table --------------------------------------------------------------
 

@@ -43,6 +43,9 @@ VECTOR_FILES = (
     VectorFile("dutch_rules.json", "games.dutch.rules_vectors", required=False),
     VectorFile("dutch_wire.json", "games.dutch.wire_vectors", required=False),
     VectorFile("gamefile.json", "conformance.gamefile_vectors", required=False),
+    VectorFile(
+        "dutch_digests.json", "conformance.digest_vectors", required=False
+    ),  # Dutch's, as digests.json
 )
 VECTORS_PACKAGE = "dutchblitz.vectors"
 PROTOCOL = "dutchblitz.protocol"  # the vector modules are named within it

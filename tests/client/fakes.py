@@ -112,6 +112,8 @@ class FakeSession:
     left: bool = False
     post_stacking: bool = True  # the lobby's choice, what our START carries
     game_tag: str = ""  # the game the screens show ("": the client's own)
+    bot_levels: tuple[str, ...] = BOT_LEVELS  # the game's levels, as the node offers them
+    profile: int = 1  # the node's profile (2, 3...: the default state directory was taken)
     length: tuple[int, int | None] = (75, None)  # the lobby's choice: a target, maybe rounds
     scores_left: float = 0.0  # as the node would say: seconds until it says "seen" itself
     count_in: float = 0.0  # seconds of count-in left as of each snapshot
@@ -141,7 +143,8 @@ class FakeSession:
             can_start=self.game.phase == Phase.LOBBY
             and all(m.ready for m in self.game.seated())
             and len(self.game.seated()) >= 2,
-            bot_levels=BOT_LEVELS,
+            bot_levels=self.bot_levels,
+            profile=self.profile,
             door=self.door,
             private=self.private,
             post_stacking=self.post_stacking

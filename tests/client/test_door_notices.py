@@ -26,6 +26,14 @@ pytestmark = pytest.mark.timeout(30)
             "your door turned away 7 knocks with a wrong passphrase",
         ),
         (
+            Told(News.DOOR_WRONG_PHRASE, count=1, what="127.0.0.1:5555"),
+            "your door turned away a knock with a wrong passphrase from 127.0.0.1:5555",
+        ),
+        (
+            Told(News.DOOR_WRONG_PHRASE, count=2, what="127.0.0.1"),
+            "your door turned away 2 knocks with a wrong passphrase from 127.0.0.1",
+        ),
+        (
             Told(News.DOOR_GUESSING, count=3),
             "someone keeps guessing this table's passphrase: your door slows them down",
         ),

@@ -11,17 +11,19 @@ import re
 import pytest
 from dutchblitz.client.games import registry
 from dutchblitz.client.games.dutch import face
+from dutchblitz.client.games.dutch.keys import HINT_CARD_NEXT
 from dutchblitz.client.games.dutch.local import LocalGame
 from dutchblitz.client.layout import body_text, keybar_text
 from dutchblitz.client.state import ClientState
-from dutchblitz.client.words import notice_text
+from dutchblitz.client.words import DUTCH_HINTS, notice_text
 from dutchblitz.node.api import News, Notice, NoticeKind, Refused, Snapshot, Told, Why
-from dutchblitz.protocol.games.dutch.moves import Draw, InitialPeek
+from dutchblitz.protocol.games.dutch.moves import Draw, InitialPeek, Spot, Swap
 from dutchblitz.protocol.games.dutch.views import SeatView, round_view
 from prompt_toolkit.formatted_text import to_plain_text
 
 from tests.client.driving import running
 from tests.client.fakes import NAMES, FakeSession, playing_game
+from tests.client.test_dutch_keys import special
 from tests.client.test_dutch_screens import bot_round
 
 
@@ -82,6 +84,24 @@ def test_a_refusal_comes_back_in_dutch_s_words() -> None:
     session.refusal = Refused(Why.OTHER, what="not_play_time")
     face.key(state, "d")
     assert "still being shuffled" in state.notices()[-1].text
+
+
+def test_after_a_jack_swap_its_prompt_and_hint_are_gone() -> None:
+    """The Jack's two spots: the first asks for the other card; the second makes the swap,
+    and neither the half-typed spot nor that hint stays on screen."""
+    local = LocalGame("Ada", 2, seed=5)
+    local.state = special("J")
+    state, session = state_for(local)
+    for pressed in "a1":
+        face.key(state, pressed)
+    assert state.typed == "a1"
+    assert [n.text for n in state.notices()] == [DUTCH_HINTS[HINT_CARD_NEXT]]
+    assert "Picked: your card 1" in plain(face.table_screen(state))
+    for pressed in "c2":
+        face.key(state, pressed)
+    assert session.calls == [("play", Swap(Spot(0, 0), Spot(2, 1)))]
+    assert state.typed == "" and state.notices() == []
+    assert "Picked:" not in plain(face.table_screen(state))
 
 
 def test_a_key_that_does_nothing_answers_with_a_hint() -> None:

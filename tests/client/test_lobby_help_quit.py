@@ -7,9 +7,11 @@ from collections.abc import Coroutine
 from typing import Any
 
 import pytest
+from dutchblitz.client import words
 from dutchblitz.client.app import run_app
 from dutchblitz.client.state import ALONE_HINT_SECONDS, Screen
 from dutchblitz.node.api import NoticeKind, Refused, Why
+from dutchblitz.protocol.games import registry
 from dutchblitz.protocol.messages import Ready
 from prompt_toolkit.input import create_pipe_input
 
@@ -52,6 +54,25 @@ def test_lobby_keys_ask_the_session() -> None:
             assert session.calls[-1] == ("start",)
             await drive.press(ENTER)
             assert session.calls[-1] == ("start",)
+
+    run(go())
+
+
+@pytest.mark.parametrize("game", registry.tags())
+def test_choosing_a_bot_level_says_what_that_level_does(game: str) -> None:
+    """Every game's levels, each worded in one line when l picks it."""
+    levels = tuple(registry.player_for(game).levels)
+    session = lobby_session(game_tag=game, bot_levels=levels)
+
+    async def go() -> None:
+        async with running(session) as drive:
+            for _ in levels:
+                await drive.press("l")
+                level = drive.state.bot_level
+                said = {**words.BOT_LEVELS, **words.DUTCH_BOT_LEVELS}[level]
+                assert said.startswith(f"{level} bot: ")
+                assert drive.state.notices()[-1].text == said
+                assert any(said in line for line in drive.screen()), said
 
     run(go())
 

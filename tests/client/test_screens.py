@@ -11,11 +11,12 @@ from dutchblitz.client.banner import flag_banner
 from dutchblitz.client.games.blitz.screens import card_cell
 from dutchblitz.client.layout import body_text
 from dutchblitz.client.state import Screen
-from dutchblitz.node.api import Action, TvLink
+from dutchblitz.node.api import Action, News, Notice, NoticeKind, Told, TvLink
 from dutchblitz.protocol.games.blitz.cards import Colour, card
 from dutchblitz.protocol.table.game import Flag, FlagKind, Phase, RoundResult
 from prompt_toolkit.formatted_text import to_plain_text
 
+from tests.client import fakes
 from tests.client.driving import Driver, running, screen_text, until, width
 from tests.client.fakes import NAMES, FakeSession, lobby_game, playing_session
 
@@ -100,6 +101,54 @@ def test_every_screen_fits_80x24(name: str, players: int) -> None:
             help_body = to_plain_text(body_text(drive.state)).rstrip("\n").split("\n")
             assert len(help_body) <= BODY_LINES
             assert max(width(line) for line in help_body) <= 80
+
+    run(go())
+
+
+LONG_NAMES = (
+    "Alexandrina-Maria",
+    "Bartholomew Smith",
+    "Cyprianus Longname",
+    "Desdemona Public",
+    "Evangeline Thornbury",
+    "Fitzgerald Kennedy",
+    "Gwendolyn Brooks",
+    "Hildegard Bingen",
+)
+LONG_TABLE = "the-kitchen-table-upstairs-2026"  # 31 of a table name's 32 bytes
+
+
+@pytest.mark.parametrize("players", (4, 5, 6, 7, 8))
+@pytest.mark.parametrize("profile", (1, 2))
+def test_at_80_columns_the_title_keeps_its_option_and_a_round_shows_every_score(
+    players: int, profile: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Long names, a long table name: the title line and a round's scores are shortened,
+    never cut at the end (R-19: the table's option on every screen)."""
+    monkeypatch.setattr(fakes, "NAMES", LONG_NAMES)
+    session = playing_session(players, table=LONG_TABLE)
+    session.profile = profile
+    scores = tuple(
+        ("" if seat == 0 else LONG_NAMES[seat], 3 * seat - 20) for seat in range(players)
+    )
+    told = Told(News.ROUND_SCORES, count=10, scores=scores)
+
+    async def go() -> None:
+        async with running(session, rows=24, columns=80) as drive:
+            session.notices.append(Notice(NoticeKind.ROUND_OVER, told=told))
+            session.notify()
+            await until(lambda: drive.state.notices(), "the round's scores")
+            await drawn(drive)
+            shown = drive.screen()
+            assert width(shown[0].rstrip()) <= 79 and shown[0].rstrip().endswith("stacking on")
+            assert "round 1" in shown[0] and "to 75" in shown[0]
+            assert (profile > 1) == ("profile 2" in shown[0])
+            line = next(line for line in shown if "SCORES" in line)
+            assert width(line.rstrip()) <= 80
+            said = line.split("SCORES", 1)[1]
+            for seat in range(players):
+                assert f"{3 * seat - 20:+d}" in said, f"seat {seat}'s score is missing: {line}"
+            assert said.rstrip().endswith(f"{3 * (players - 1) - 20:+d}")
 
     run(go())
 

@@ -65,7 +65,7 @@ def test_knocks_with_a_wrong_phrase_show_once_on_the_table_screen(tmp_path: Path
                 return bool(told)
 
             await until(session, door_news, "the door's notice")
-            assert told == ["your door turned away a knock with a wrong passphrase"]
+            assert told == ["your door turned away a knock with a wrong passphrase from 127.0.0.1"]
             assert node.door.stats.refused >= 3, "every knock was turned away"
             door_news()
             assert len(told) == 1, "one notice, not one a knock"
@@ -121,9 +121,58 @@ def test_a_node_turned_away_at_a_private_door_tells_its_own_player(tmp_path: Pat
                     changed.clear()
                     await changed.wait()
             assert told[1] == [f"{door} turned you away: wrong passphrase"]
-            assert told[0] == ["your door turned away a knock with a wrong passphrase"]
+            assert told[0] == [
+                "your door turned away a knock with a wrong passphrase from 127.0.0.1"
+            ]
         finally:
             for session in sessions:
                 await session.leave()
+
+    run(scenario())
+
+
+def test_a_seated_player_who_knocks_at_a_door_with_another_phrase_is_not_told_off(
+    tmp_path: Path,
+) -> None:
+    """Seated at the table her phrase opened, Ada knocks at a stranger's door (found on the
+    LAN) that has another phrase: her screen says a knock with a wrong passphrase was turned
+    away, and where, not that she was turned away."""
+
+    async def scenario() -> None:
+        nodes = [
+            Node(
+                Options(
+                    name=name,
+                    interface="127.0.0.1",
+                    discovery=False,
+                    state_dir=tmp_path / name,
+                    passphrase=phrase,
+                )
+            )
+            for name, phrase in (("Ada", "correct horse"), ("Eve", "battery staple"))
+        ]
+        for node in nodes:
+            await node.start()
+        ada, eve = nodes
+        session = NodeSession(ada)
+        try:
+            async with asyncio.timeout(20):  # both found a table of their own
+                while not all(n.main is not None and n.main.replica for n in nodes):
+                    await asyncio.sleep(0.05)
+            assert eve.door is not None
+            eve_door = eve.door.endpoint
+            ada._knock_later(eve_door)  # what a private table does with a door it finds
+            told: list[str] = []
+
+            def door_news() -> bool:
+                told.extend(notice_text(n) for n in session.take_notices() if n.told)
+                return bool(told)
+
+            await until(session, door_news, "the door's notice")
+            where = eve_door.split("://", 1)[1]
+            assert told == [f"your door turned away a knock with a wrong passphrase from {where}"]
+        finally:
+            await session.leave()
+            await eve.stop(goodbye=False)
 
     run(scenario())

@@ -9,12 +9,19 @@ import signal
 import socket
 import subprocess
 import sys
+from collections.abc import Callable, Coroutine
 from pathlib import Path
+from typing import Any
 
 import pytest
 import zmq
+import zmq.asyncio
 from dutchblitz.node import cli
-from dutchblitz.node.runtime import Options, StartError, listen_error, resolve_peer
+from dutchblitz.node.api import Session
+from dutchblitz.node.door import DoorRefused, knock
+from dutchblitz.node.runtime import Node, Options, StartError, listen_error, resolve_peer
+from dutchblitz.protocol.auth import Signer
+from dutchblitz.protocol.door.codec import Card
 
 from tests.netns_helpers import Process, child_env
 
@@ -42,6 +49,7 @@ BAD = [
     (["--web", ":8080"], "--web: expected PORT or HOST:PORT, got ':8080'"),
     (["--join", "--headless"], "--headless needs --bot"),
     (["--join", "--players", "3"], "--players goes with --headless"),
+    (["--join", "--watch"], "--join plays and --watch only watches: give one of them"),
     (["--watch", "--bot"], "--watch plays nothing: leave out --bot and --players"),
     (["--watch", "--headless", "--players", "3"], "--watch plays nothing"),
 ]
@@ -224,6 +232,101 @@ def test_the_private_prompt_is_real_and_hides_the_phrase(tmp_path: Path) -> None
         os.close(leader)
     assert b"\x01" not in seen  # nothing typed was echoed
     assert b"--private: a passphrase is 1 to 256 bytes" in seen
+
+
+def _typed(monkeypatch: pytest.MonkeyPatch, answers: list[str]) -> list[str]:
+    """The hidden prompt answers ``answers`` in turn; returns the prompts it showed."""
+    monkeypatch.delenv(cli.PASSPHRASE_ENV, raising=False)
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True)
+    asked: list[str] = []
+    typing = iter(answers)
+    monkeypatch.setattr(cli.getpass, "getpass", lambda prompt: asked.append(prompt) or next(typing))
+    return asked
+
+
+async def _knocks_in(session: Session, phrase: str) -> bool:
+    """Whether the session's door lets in a knock with ``phrase``."""
+    stranger = Signer(bytes([7]) * 32)
+    mine = Card(stranger.node_id, stranger.public_key, "tcp://127.0.0.1:9", "eve")
+    context = zmq.asyncio.Context()
+    try:
+        await knock(context, session.snapshot().door, signer=stranger, table="blitz",
+                    passphrase=phrase, mine=mine)  # fmt: skip
+        return True
+    except DoorRefused:
+        return False
+    finally:
+        context.destroy(linger=0)
+
+
+ADA = ["--join", "--private", "--no-discovery", "--interface", "127.0.0.1", "--name", "Ada"]
+
+
+def test_a_node_that_founds_a_private_table_asks_the_phrase_twice_until_they_match(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    asked = _typed(monkeypatch, ["heron", "herron", "red fox", "red fox"])
+    options = cli.parse_options([*ADA, "--state-dir", str(tmp_path)])
+    assert options is not None and options.typed
+    let_in: list[bool] = []
+
+    async def table(session: Session) -> None:
+        let_in.extend([await _knocks_in(session, "red fox"), await _knocks_in(session, "heron")])
+
+    assert asyncio.run(cli.run_node(options, attach_ui=table)) == cli.EXIT_OK
+    first, again = "Passphrase for table 'blitz': ", cli.AGAIN.format(table="blitz")
+    assert asked == [first, again, first, again]
+    assert capsys.readouterr().err == f"blitz-node: {cli.DIFFER}\n"
+    assert let_in == [True, False], "the door takes the phrase typed twice alike"
+
+
+def test_a_node_that_joins_a_private_table_asks_the_phrase_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked = _typed(monkeypatch, ["heron"])
+
+    async def scenario() -> None:
+        host = Node(Options(name="Bo", interface="127.0.0.1", discovery=False,
+                            state_dir=tmp_path / "bo", passphrase="heron"))  # fmt: skip
+        await host.start()
+        try:
+            assert host.door is not None and host.main is not None and host.main.seating.founded
+            door = host.door.endpoint.split("://", 1)[1]
+            argv = [*ADA, "--state-dir", str(tmp_path / "ada"), "--peer", door]
+            options = cli.parse_options(argv)
+            assert options is not None
+
+            async def table(session: Session) -> None:
+                assert session.snapshot().private
+
+            assert await cli.run_node(options, attach_ui=table) == cli.EXIT_OK
+        finally:
+            await host.stop(goodbye=False)
+
+    asyncio.run(scenario())
+    assert asked == ["Passphrase for table 'blitz': "]
+
+
+def test_a_name_set_at_the_table_is_the_next_starts_unless_name_is_given(tmp_path: Path) -> None:
+    """``n`` in the lobby keeps the name in the state directory; ``--name`` still wins."""
+    named: list[str] = []
+
+    def sitting(rename: str | None) -> Callable[[Session], Coroutine[Any, Any, None]]:
+        async def table(session: Session) -> None:
+            me = next(p for p in session.snapshot().players if p.is_me)
+            named.append(me.name)
+            if rename is not None:
+                assert session.set_name(rename) is None
+
+        return table
+
+    base = ["--join", "--no-discovery", "--interface", "127.0.0.1", "--state-dir", str(tmp_path)]
+    for extra, rename in [([], "Grace"), ([], None), (["--name", "Ada"], None), ([], None)]:
+        options = cli.parse_options([*base, *extra])
+        assert options is not None
+        assert asyncio.run(cli.run_node(options, attach_ui=sitting(rename))) == cli.EXIT_OK
+    assert named[1:] == ["Grace", "Ada", "Grace"]
+    assert named[0] != "Grace"  # the login name, the first time
 
 
 @pytest.mark.parametrize(

@@ -33,8 +33,15 @@ def test_a_flood_of_wrong_phrases_is_one_notice_then_one_a_while_with_the_count(
         assert not bell.rang("knocker wrong passphrase")  # the same news, from the knocker
     assert heard.told == [Told(News.DOOR_WRONG_PHRASE, count=1)] and heard.changes == 1
     clock.advance(DOOR_NEWS_EVERY_S)
-    assert bell.rang("wrong phrase")
-    assert heard.told[-1] == Told(News.DOOR_WRONG_PHRASE, count=41)
+    assert bell.rang("wrong phrase", "198.18.0.7")
+    assert heard.told[-1] == Told(News.DOOR_WRONG_PHRASE, count=41, what="198.18.0.7")
+
+
+@pytest.mark.parametrize(("source", "where"), [("198.18.0.7", "198.18.0.7"), ("id:00ab", "")])
+def test_a_knock_turned_away_says_where_it_came_from_when_known(source: str, where: str) -> None:
+    heard = Heard()
+    assert Doorbell(heard.tell, heard.changed, Clock()).rang("wrong phrase", source)
+    assert heard.told == [Told(News.DOOR_WRONG_PHRASE, count=1, what=where)]
 
 
 def test_each_kind_is_told_on_its_own() -> None:
@@ -71,3 +78,26 @@ def test_a_door_that_turned_us_away_is_told_with_its_address_even_to_a_late_list
     assert heard.told[-1] == Told(
         News.DOOR_REFUSED_US, count=2, what="127.0.0.1:5557", detail="other table"
     )
+
+
+DOOR, WRONG = "127.0.0.1:5555", "wrong passphrase"
+
+
+@pytest.mark.parametrize(
+    ("reason", "seated", "told"),
+    [
+        # Still looking for the table: our phrase is the one that opens no door.
+        ("wrong passphrase", False, Told(News.DOOR_REFUSED_US, count=1, what=DOOR, detail=WRONG)),
+        # Seated at the table our phrase opened: the node with another phrase was kept out.
+        ("wrong passphrase", True, Told(News.DOOR_WRONG_PHRASE, count=1, what=DOOR)),
+        ("other table", True, Told(News.DOOR_REFUSED_US, count=1, what=DOOR, detail="other table")),
+    ],
+)  # fmt: skip
+def test_a_wrong_passphrase_at_a_strangers_door_while_seated_is_theirs(
+    reason: str, seated: bool, told: Told
+) -> None:
+    refusals = Refusals()
+    heard = Heard()
+    refusals.listen(Doorbell(heard.tell, heard.changed, Clock()).refused_us)
+    refusals.add("Ada", f"tcp://{DOOR}", reason, seated)
+    assert heard.told == [told]

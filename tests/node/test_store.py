@@ -270,3 +270,19 @@ def test_kill_9_never_loses_an_acknowledged_record_nor_reads_garbage(attempt: in
     assert acknowledged == stop_after
     assert len(found.records) >= acknowledged + 1
     assert found.records == [record(n) for n in range(len(found.records))]
+
+
+@pytest.mark.parametrize(
+    ("kept", "read"),
+    [(None, None), (b"Grace", "Grace"), (b"  Grace\n", "Grace"), (b"", None), (b"x" * 33, None),
+     (b"\xff\xfe", None)],
+)  # fmt: skip
+def test_the_players_name_is_kept_and_a_damaged_one_is_none(
+    tmp_path: Path, kept: bytes | None, read: str | None
+) -> None:
+    if kept is not None:
+        (tmp_path / "name").write_bytes(kept)
+    state = StateDir(tmp_path)
+    assert state.name() == read
+    state.save_name("Ada")
+    assert StateDir(tmp_path).name() == "Ada"

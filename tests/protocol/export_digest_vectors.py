@@ -26,7 +26,7 @@ from dutchblitz.protocol.codec import decode
 from dutchblitz.protocol.conformance.digest_vectors import replay
 from dutchblitz.protocol.games.blitz.moves import CentrePlay, PostPlay, StuckCall
 from dutchblitz.protocol.games.blitz.plays import legal_moves
-from dutchblitz.protocol.messages import Commit, Heartbeat, Profile, Ready, Suspect
+from dutchblitz.protocol.messages import Bye, Commit, Heartbeat, Profile, Ready, Start, Suspect
 from dutchblitz.protocol.table.game import Phase
 
 from tests.protocol.replicas import NODE_IDS, TABLE, Net
@@ -146,10 +146,13 @@ def _look(net: Net) -> None:
 Pick = Callable[[list[dict[str, Any]], int], bool]
 
 
-def points(events: list[bytes], sent: dict[int, bytes]) -> list[dict[str, Any]]:
-    """The places worth a vector: each phase, every phase change, and each refusal."""
+def points(
+    events: list[bytes], sent: dict[int, bytes], also: frozenset[int] = frozenset()
+) -> list[dict[str, Any]]:
+    """The places worth a vector: each phase, every phase change, and each refusal (and
+    the places ``also`` names)."""
     steps = list(replay(events))
-    chosen: set[int] = {1, len(steps)}
+    chosen: set[int] = {1, len(steps), *also}
     for index in range(1, len(steps)):
         before, after = steps[index - 1], steps[index]
         if before.phase != after.phase or before.round != after.round:
@@ -231,8 +234,123 @@ def away_vector() -> dict[str, Any]:
     }
 
 
+def _until_round(net: Net, done: Callable[[Any], bool], seed: int) -> None:
+    """Play and deal, every seat honest, until ``done`` holds of replica 0's stable game."""
+    rng = random.Random(seed)
+    idle: dict[int, int] = {}
+    for _ in range(400):
+        game = net.replica(0).stable
+        if done(game):
+            return
+        if game.phase == Phase.PLAYING:
+            _play_once(net, rng, idle)
+        else:
+            net.deal()
+            _owe_reveals(net)
+    raise AssertionError("the game did not get there")
+
+
+def over_game() -> Net:
+    """Three players, one round to the game's end; seat 2 keeps its reveal back, so a
+    rematch is refused `audit_open`; its BYE flags the round `withheld`, which completes the
+    audit and marks its seat inactive on the finished table; it comes back (active again,
+    not ready), and the rematch is refused, then taken (P-250, P-251, P-252)."""
+    net = watched_net(3)
+    net.open_table()
+    net.lobby(target=1)
+    _until_round(net, lambda game: game.phase == Phase.OVER, seed=4)
+    for index in (0, 1):
+        for body in net.deal_duties(index):
+            net.submit(index, body)
+    net.settle()
+    for index in range(3):
+        net.submit(index, Ready(True))
+    net.settle()
+    net.submit(
+        0, Start(1, True)
+    )  # refused audit_open: seat 2's deck is neither revealed nor flagged
+    net.settle()
+    net.submit(2, Bye())
+    net.settle()
+    net.join(2)
+    net.submit(0, Start(1, True))  # refused not_all_ready: seat 2 is back, not ready
+    net.settle()
+    net.submit(2, Ready(True))
+    net.settle()
+    net.submit(0, Start(1, True))
+    net.settle()
+    game = net.replica(0).stable
+    assert game.phase == Phase.DEALING and [f.kind.value for f in game.flags] == ["withheld"]
+    return net
+
+
+def seen_game() -> Net:
+    """Three players; in round 2 every deck is dealt while nobody has said they saw the
+    scores; seat 2 is removed (away) and play begins once the two present have (P-253)."""
+    net = watched_net(3)
+    net.open_table()
+    net.lobby(target=200)
+    _until_round(net, lambda game: game.round == 2, seed=4)
+    net.looking = {0, 1, 2}  # nobody has seen the scores yet: READY is held back
+    net.deal()
+    gone = NODE_IDS[2]
+    net.cut_links |= {(2, 0), (2, 1), (0, 2), (1, 2)}
+    net.submit(0, Suspect(gone, net.replica(0).streams[gone].held))
+    net.settle(until=lambda: not net.replica(0).stable.members[gone].present)
+    net.looking = set()
+    for index in (0, 1):
+        net.submit(index, Ready(True))
+    net.settle(until=lambda: net.replica(0).stable.phase == Phase.PLAYING)
+    net.run()
+    game = net.replica(0).stable
+    assert game.away == {2} and not game.members[gone].ready
+    return net
+
+
+def corner_vector(
+    net: Net, members: list[int], name: str, spec: list[str], last: int
+) -> dict[str, Any]:
+    """The stable log the ``members`` agree on, as a run: every place worth a point, and
+    each of its ``last`` events, where the corner is."""
+    first = net.replica(members[0])
+    events = [first.order.stable_raws[(entry.sender, entry.seq)] for entry in first.log]
+    for index in members[1:]:
+        other = net.replica(index)
+        assert [other.order.stable_raws[(e.sender, e.seq)] for e in other.log] == events
+    return {
+        "spec": ["P-96", *spec],
+        "name": name,
+        "table": TABLE,
+        "members": [node.hex() for node in NODE_IDS[: len(net.nodes)]],
+        "events": [e.hex() for e in events],
+        "points": points(
+            events, _sent_digests(net), frozenset(range(len(events) - last, len(events) + 1))
+        ),
+    }
+
+
 def build() -> dict[str, Any]:
-    return {"about": ABOUT, "runs": [run_vector(), away_vector()]}
+    return {
+        "about": ABOUT,
+        "runs": [
+            run_vector(),
+            away_vector(),
+            corner_vector(
+                over_game(),
+                [0, 1, 2],
+                "after the game: a deck kept back, its owner's BYE and return, and the rematch",
+                ["P-250", "P-251", "P-252"],
+                last=14,
+            ),
+            corner_vector(
+                seen_game(),
+                [0, 1],
+                "a player away does not hold up the scores seen: play begins without it",
+                ["P-253"],
+                last=20,
+            ),
+        ],
+    }
 
 
 def main() -> None:

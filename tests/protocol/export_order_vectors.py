@@ -357,13 +357,53 @@ def goodbye() -> dict[str, Any]:
     return run_vector(net, name, [0, 1], checks, shuffles=40)
 
 
+def cut_and_return() -> dict[str, Any]:
+    """Seat 2, cut off, sends an event nobody else holds; it is suspected and cut below it,
+    comes back at a higher first-seq, and plays on: the event past the cut never counts,
+    and those of its new stay do, however the observer receives them (P-254 to P-256)."""
+    net = Net(3)
+    net.open_table()
+    for index in range(3):
+        net.submit(index, Ready(True))
+    net.settle()
+    gone = NODE_IDS[2]
+    links = {(2, 0), (2, 1), (0, 2), (1, 2)}
+    net.cut_links |= links
+    net.submit(2, Ready(False))  # past the cut the others will agree on
+    late = net.last_own(2)[0]
+    net.settle(until=lambda: not net.replica(0).stable.members[gone].present)
+    cut = net.replica(0).streams[gone].cut
+    assert cut is not None and cut < late
+    net.cut_links -= links
+    net.settle(until=lambda: net.quiet() and net.replica(0).stable.members[gone].present)
+    net.submit(2, Ready(True))
+    net.settle()
+    log = net.logs()[0]
+    assert (gone, late) not in log and (gone, net.last_own(2)[0]) in log
+    checks = [
+        check("P-254", "dropped", "the event past the agreed cut never enters the log, "
+              "whether it arrives before the cut is agreed or after"),
+        check("P-255", "dropped", "nor after the ADMIT that brings its sender back, whose "
+              "first-seq is above it"),
+        check("P-256", "order", "the events of the new stay count from the ADMIT's "
+              "first-seq, even when they arrive before that ADMIT"),
+        check("P-198", "members", "seat 2 is back at its seat"),
+        check("P-96", "digest", "every order ends at the members' digest"),
+    ]  # fmt: skip
+    name = "seat 2 cut below an event nobody else holds, back at a higher first-seq"
+    return run_vector(net, name, [0, 1, 2], checks, shuffles=40)
+
+
 def runs() -> list[dict[str, Any]]:
     first, winner = same_time_race(EPOCH, "two red 5s on one red 4 at the same Lamport time")
     second, other = same_time_race(
         other_epoch(winner), "the same race under another epoch goes the other way"
     )
     assert other != winner
-    return [founding(), first, second, later_loses(), fallback(), membership(), goodbye()]
+    return [
+        founding(), first, second, later_loses(), fallback(), membership(), goodbye(),
+        cut_and_return(),
+    ]  # fmt: skip
 
 
 def document() -> dict[str, Any]:

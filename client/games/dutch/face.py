@@ -196,6 +196,9 @@ def key(state: ClientState, pressed_key: str) -> None:
     if pressed.hint:
         state.flash(Notice(NoticeKind.INFO, words.DUTCH_HINTS[pressed.hint]))
     if pressed.move is not None:
+        # The command is whole: what its first keys asked for ("now the other card") is done.
+        hints = set(words.DUTCH_HINTS.values())
+        state.flashes = [f for f in state.flashes if f.notice.text not in hints]
         refused = state.session.play(pressed.move)
         if refused is not None:
             calling = isinstance(pressed.move, CallDutch)

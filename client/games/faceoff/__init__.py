@@ -1,0 +1,1 @@
+"""Blitz!'s face (word face-offs): its screens and the words its player reads."""

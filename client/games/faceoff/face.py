@@ -1,0 +1,127 @@
+"""Blitz!'s face at a real table, as the client's registry would know it.
+
+The node's snapshot carries the game's view (``views.TableView``, the same for every seat,
+F-43) as ``seat_view``: the screens draw it in the frame. A key goes through ``keys.press``
+with the answer typed so far; the action it makes goes to the session (``Session.play``),
+which has the game build and check its body; a refusal comes back as a notice. A turn is
+``TurnFrom(pile)``: the table's hidden-card service opens that card (F-34).
+"""
+
+from __future__ import annotations
+
+from dutchblitz.node.api import HiddenCards, Notice, NoticeKind, Why
+from dutchblitz.protocol.games.faceoff import TAG, TITLE
+from dutchblitz.protocol.games.faceoff.state import Phase
+from dutchblitz.protocol.games.faceoff.views import TableView
+from prompt_toolkit.filters import Filter
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.keys import Keys
+
+from ...face import GameFace
+from ...state import ClientState
+from ...text import Text, bar
+from . import keys, words
+from .screens import FaceoffTable, help_lines, render
+
+FRAME_ROWS = 4  # the frame's title bar, two lines of notices and the key bar
+SPECIAL_KEYS = {" ": keys.SPACE_KEY, "\r": keys.ENTER_KEY, "\n": keys.ENTER_KEY,
+                "\x1b": keys.ESCAPE_KEY, "\t": keys.TAB_KEY, "\x7f": keys.BACKSPACE_KEY,
+                "\x08": keys.BACKSPACE_KEY}  # fmt: skip
+
+
+def seat_view(state: ClientState) -> TableView | None:
+    view = state.snap.seat_view
+    return view if isinstance(view, TableView) else None
+
+
+def faceoff_table(state: ClientState, view: TableView) -> FaceoffTable:
+    snap = state.snap
+    bots = frozenset(p.seat for p in snap.players if p.is_local_bot)
+    names = tuple(state.name_of(seat) for seat in range(len(view.tops)))
+    return FaceoffTable(view=view, names=names, bots=bots, typed=state.typed)
+
+
+def _size(state: ClientState) -> tuple[int, int]:
+    return state.terminal.columns, max(1, state.terminal.rows - FRAME_ROWS)
+
+
+def _waiting() -> StyleAndTextTuples:
+    return Text().line().line(" Waiting for the first card...", "class:strong").fragments
+
+
+def table_screen(state: ClientState) -> StyleAndTextTuples:
+    view = seat_view(state)
+    if view is None:
+        return _waiting()
+    width, height = _size(state)
+    return render(faceoff_table(state, view), width, height, framed=True)
+
+
+def scores_screen(state: ClientState) -> StyleAndTextTuples:
+    view = seat_view(state)
+    if view is None or view.phase is not Phase.OVER:
+        return _waiting()
+    width, height = _size(state)
+    return render(faceoff_table(state, view), width, height, framed=True)
+
+
+def help_screen(state: ClientState) -> StyleAndTextTuples:
+    text = Text().line(f" How to play {TITLE} (? or Esc closes this)", "class:header")
+    for line in help_lines(state.terminal.columns):
+        for style, part in line:
+            text.add(part, style)
+        text.line()
+    return text.fragments
+
+
+def table_keybar(state: ClientState) -> StyleAndTextTuples:
+    view = seat_view(state)
+    if view is None:
+        return bar(("?", "help"), ("q", "leave"))
+    return bar(*keys.live(view))
+
+
+def key(state: ClientState, pressed_key: str) -> None:
+    """One key at the table: an action for the session, a letter of the answer, or a hint."""
+    view = seat_view(state)
+    if view is None:
+        return
+    pressed = keys.press(view, state.typed, pressed_key)
+    state.typed = pressed.typed
+    if pressed.hint:
+        state.flash(Notice(NoticeKind.INFO, words.HINTS[pressed.hint]))
+    if pressed.action is not None:
+        refused = state.session.play(pressed.action)
+        if refused is not None:
+            code = refused.what if refused.why == Why.OTHER else refused.why.value
+            state.flash(Notice(NoticeKind.REFUSED, words.refusal(code)))
+    state.refresh()
+
+
+def bind_table_keys(bindings: KeyBindings, state: ClientState, playing: Filter) -> None:
+    def handle(event: KeyPressEvent) -> None:
+        data = event.key_sequence[0].data
+        key(state, SPECIAL_KEYS.get(data, data))
+
+    for name in (Keys.Any, "escape", "enter", "space", "tab", "backspace"):
+        bindings.add(name, filter=playing)(handle)
+
+
+def hidden_lines(hidden: HiddenCards) -> StyleAndTextTuples:
+    return [("class:hint", " Nothing in Blitz! is hidden: every turned card is shown to all.")]
+
+
+FACE = GameFace(
+    tag=TAG,
+    title=TITLE,
+    table_screen=table_screen,
+    scores_screen=scores_screen,
+    help_screen=help_screen,
+    table_keybar=table_keybar,
+    bind_table_keys=bind_table_keys,
+    hidden_lines=hidden_lines,
+    post_stacking=False,
+    call="Blitz!",
+    lengths=((0, 1),),  # one game: the piles run out (F-41); no target score
+)

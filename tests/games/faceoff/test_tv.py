@@ -1,0 +1,48 @@
+"""The TV's data for Blitz! (protocol/games/faceoff/tv.py): the public view as plain JSON
+values, the face-off first, live answers and votes (spec/faceoff.md F-4, F-18, F-28,
+F-43)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+import pytest
+from dutchblitz.protocol.games.faceoff.state import Faceoff, Phase
+from dutchblitz.protocol.games.faceoff.tv import tv_view
+from dutchblitz.protocol.games.faceoff.views import view
+
+from .table import EN, card, laid, random_game
+
+NAMES = ("Ann", "Bob", "Cy", "Dee")
+
+
+def test_F18_F28_the_faceoff_headline_with_its_answer_and_vote_live() -> None:
+    state = laid(4, {0: [card(3)], 1: [card(3, 1)], 2: [card(6)]}, die=3)
+    duel = Faceoff(0, 1, claimant=1, answer="zz top", text="ZZ Top", voting=True,
+                   yes=frozenset({2}), no=frozenset({0}))  # fmt: skip
+    state = replace(state, phase=Phase.FACEOFF, faceoff=duel)
+    data = tv_view(view(state), NAMES, cascade=2)
+    shown = data["faceoff"]
+    assert shown["headline"] == "Ann vs Bob"
+    assert shown["cascade"] == 2
+    ann, bob = shown["players"]
+    assert ann["answers"]["category"] == EN.category_of(card(3, 1)).title
+    assert ann["card_of"] == 1 and bob["card_of"] == 0
+    assert shown["waiting"] == {"seat": 1, "name": "Bob", "text": "ZZ Top", "key": "zz top",
+                                "voting": True, "yes": 1, "no": 1, "voted": [0, 2]}  # fmt: skip
+    assert data["duel_pair"] == [{"letter": "A", "shape": "circle"},
+                                 {"letter": "D", "shape": "star"}]  # fmt: skip
+    assert [p["in_faceoff"] for p in data["players"]] == [True, True, False, False]
+    assert data["players"][2]["top"] == {"card": card(6), "letter": "G", "shape": "heart",
+                                         "category": EN.category_of(card(6)).title}  # fmt: skip
+    assert data["players"][3]["top"] is None
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_F43_every_state_of_a_game_is_plain_json(seed: int) -> None:
+    for state in random_game(5, seed)[::7]:
+        data = tv_view(view(state))
+        assert json.loads(json.dumps(data)) == data
+        assert len(data["players"]) == 5
+        assert data["game"] == "faceoff"
