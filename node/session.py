@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Collection, Coroutine
 from typing import Any
 
 from dutchblitz.protocol.auth import fingerprint
@@ -140,21 +140,7 @@ class NodeSession:
         game = self.side.queue.view(replica) if replica is not None else Game()
         stable = replica.stable if replica is not None else Game()
         optimistic, final = game_view(game), game_view(stable)
-        bots = node.local_bot_nodes()
-        players = tuple(
-            PlayerInfo(
-                m.seat,
-                m.node,
-                m.name,
-                m.back,
-                m.ready,
-                m.present,
-                m.node == seat.node_id,
-                m.node in bots,
-                _fingerprint(seat, m.node),
-            )
-            for m in sorted(game.members.values(), key=lambda m: m.seat)
-        )
+        players = _players(game, seat, node.local_bot_nodes())
         loop = asyncio.get_running_loop()
         return Snapshot(
             table=node.options.table,
@@ -455,6 +441,25 @@ def _refused(refusal: ActRefusal) -> Refused:
     except ValueError:
         return Refused(Why.OTHER, what=refusal.code, held=refusal.held)
     return Refused(why, refusal.what, refusal.other, refusal.count, refusal.held)
+
+
+def _players(game: Game, seat: LocalSeat, bots: Collection[bytes]) -> tuple[PlayerInfo, ...]:
+    """The table's members in seat order, as the client shows them: which is this seat,
+    which a bot of this node, and each one's key fingerprint."""
+    return tuple(
+        PlayerInfo(
+            m.seat,
+            m.node,
+            m.name,
+            m.back,
+            m.ready,
+            m.present,
+            m.node == seat.node_id,
+            m.node in bots,
+            _fingerprint(seat, m.node),
+        )
+        for m in sorted(game.members.values(), key=lambda m: m.seat)
+    )
 
 
 def _fingerprint(seat: LocalSeat, node: bytes) -> str:

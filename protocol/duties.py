@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .core import Replica
 from .dealer import Grace, deal_duties, grace_duty, owned
@@ -30,6 +31,9 @@ from .messages import Body, MoveKind, Options, Play, Profile, Ready, Reveal, Sta
 from .pace import Pace
 from .table.game import Game, Member, Phase
 from .table.rules import BodyBots, RaceHold, has_rounds_option, has_seat_duties
+
+if TYPE_CHECKING:
+    from .games.blitz.state import Table
 
 
 @dataclass(slots=True)
@@ -296,29 +300,26 @@ class Steward:
         if bot.level is not level and isinstance(level, Level):
             bot = self.bot = Bot(level, bot.rng)
         for _ in range(bot.level.in_flight):
-            pending = replica.pending_own()
-            if len(pending) >= bot.level.in_flight or not all(map(_own_cards_only, pending)):
+            body = self._bot_body_now(replica, bot, now)
+            if body is None or not self.submit(body):
                 return
-            game = replica.optimistic()
-            me = game.members.get(self.node_id)
-            table = game.table
-            if game.phase != Phase.PLAYING or me is None or table is None:
-                return
-            if self.pace is not None and self.pace.count_in_left(game, now) > 0:
-                return  # nobody plays before their own count-in ends (R-55)
-            if isinstance(game.rules, BodyBots):  # a game whose bots send GAME bodies
-                body = game.rules.bot_body(table, me.seat, game.round)
-                if body is None or not self.submit(body):
-                    return
-                continue
-            area = table.areas.get(me.seat)
-            if area is None or not area.active or area.stuck:
-                return  # a stuck player waits for a centre play or the stalemate
-            if stuck_call_stands(replica.stable, me.seat, game.round):
-                return  # ... until the lapse of the call is final, as a person does (P-153)
-            move = bot.choose(table, me.seat)
-            if move is None or not self.submit(play_from_move(move, game.round)):
-                return
+
+    def _bot_body_now(self, replica: Replica, bot: Bot, now: float) -> Body | None:
+        """The bot's next move if it may make one now: only behind moves of its own cards
+        and no more than its level keeps in flight, during play, after its count-in."""
+        pending = replica.pending_own()
+        if len(pending) >= bot.level.in_flight or not all(map(_own_cards_only, pending)):
+            return None
+        game = replica.optimistic()
+        me = game.members.get(self.node_id)
+        table = game.table
+        if game.phase != Phase.PLAYING or me is None or table is None:
+            return None
+        if self.pace is not None and self.pace.count_in_left(game, now) > 0:
+            return None  # nobody plays before their own count-in ends (R-55)
+        if isinstance(game.rules, BodyBots):  # a game whose bots send GAME bodies
+            return game.rules.bot_body(table, me.seat, game.round)
+        return _blitz_move(replica.stable, table, bot, me.seat, game.round)
 
     def _seat_bot(self, replica: Replica, now: float, level: str) -> None:
         """A bot of a game with seats' duties: one move at a time, after its duties."""
@@ -362,3 +363,15 @@ def silence(replica: Replica) -> Callable[[bytes], float]:
 def _own_cards_only(body: Body) -> bool:
     """Whether an event of ours is a move that only touches our own cards."""
     return isinstance(body, Play) and body.move in (MoveKind.POST, MoveKind.FLIP, MoveKind.TURN)
+
+
+def _blitz_move(stable: Game, table: Table, bot: Bot, seat: int, round_number: int) -> Play | None:
+    """A Dutch Blitz bot's next play; none while it is stuck, which it stays until a centre
+    play or the stalemate, and until the lapse of its stuck call is final (P-153)."""
+    area = table.areas.get(seat)
+    if area is None or not area.active or area.stuck:
+        return None
+    if stuck_call_stands(stable, seat, round_number):
+        return None  # as a person does
+    move = bot.choose(table, seat)
+    return None if move is None else play_from_move(move, round_number)

@@ -447,7 +447,7 @@ _TRANSITIONS: Mapping[tuple[Phase, type], Handler] = {
     (Phase.DEALING, Share): deal.share,
     (Phase.LOBBY, Profile): lobby.profile,
     (Phase.LOBBY, Ready): lobby.ready,
-    (Phase.DEALING, Ready): lobby.seen,
+    (Phase.DEALING, Ready): deal.seen,
     (Phase.LOBBY, Start): lobby.start,
     (Phase.LOBBY, Options): lobby.options,
     (Phase.OVER, Ready): lobby.ready,

@@ -83,24 +83,6 @@ def ready(game: Game, sender: bytes, body: Ready) -> Outcome:
     return ACCEPTED
 
 
-def seen(game: Game, sender: bytes, body: Ready) -> Outcome:
-    """READY while dealing round 2 on: the player has seen the scores (R-54)."""
-    from .deal import maybe_begin_play
-
-    member = game.members[sender]
-    if game.shown_round() < 2:
-        return game.refuse("nothing_to_see")
-    if member.seat not in game.players:
-        return game.refuse("not_a_player")
-    if not body.ready:
-        return game.refuse("seen_only")
-    if member.ready:
-        return game.refuse("already_seen")
-    member.ready = True
-    maybe_begin_play(game)
-    return ACCEPTED
-
-
 def options(game: Game, sender: bytes, body: Options) -> Outcome:
     """The lobby's options, one for the whole table (P-261): the latest accepted OPTIONS
     sets the length, Post stacking and the game the lobby shows and a START then carries.

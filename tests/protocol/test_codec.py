@@ -20,7 +20,7 @@ from dutchblitz.protocol.codec import (
     play_from_move,
 )
 from dutchblitz.protocol.codec_fields import Record
-from dutchblitz.protocol.codec_vectors import cases, from_json
+from dutchblitz.protocol.conformance.codec_vectors import cases, from_json
 from dutchblitz.protocol.games.blitz.cards import Colour, card, new_deck
 from dutchblitz.protocol.games.blitz.moves import (
     MOVE_TYPES,
