@@ -16,7 +16,6 @@ from .games.blitz.cards import Card, card_from_code
 from .games.blitz.state import Slot, Table
 from .messages import Bye, Play, Reveal, Suspect
 from .table.game import FlagKind, Game, Phase
-from .table.rules import has_moves_counted
 from .views import GameView, game_view
 
 
@@ -103,7 +102,7 @@ def _moves(game: Game) -> int:
     """The players' moves a game that counts them (Dutch's GAME bodies) has taken this
     round; 0 for one whose moves are PLAYs (Dutch Blitz)."""
     rules, table = game.rules, game.table
-    return rules.moves(table) if table is not None and has_moves_counted(rules) else 0
+    return rules.moves(table) if table is not None else 0
 
 
 def _worth_a_stop(entry: Entry, before: tuple[Phase, int, int], game: Game) -> bool:

@@ -1,6 +1,6 @@
 """The fair deal's events: commit, share, deal, and a START that deals on without those
 away (spec/rules.md R-40 to R-43, R-56, R-57). What a deck is and what a DEAL shows of it
-is the game's (``GameRules``); the order of the steps is the table's."""
+is the game's (``TableGame``); the order of the steps is the table's."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from ..messages import Commit, Deal, Share, Start
 from .audit import flag, owed_reveals
 from .lobby import game_over
 from .records import ACCEPTED, FlagKind, Outcome, Phase
-from .rules import CarriesOver
 
 if TYPE_CHECKING:
     from .game import Game
@@ -160,7 +159,7 @@ def maybe_begin_play(game: Game) -> None:
     options = Start(game.target, game.post_stacking, game.rounds)
     game.started_active = frozenset(seat for seat in dealt if seat in present)
     game.table = game.rules.deal(dealt, game.deals, options, len(game.players), game.started_active)
-    if isinstance(game.rules, CarriesOver) and game.carry is not None:
+    if game.carry is not None:
         game.rules.carried(game.table, game.carry)
     game.steps = []
     game.phase = Phase.PLAYING

@@ -6,7 +6,7 @@ body type) to a handler, and a missing pair is a refusal that names the phase.
 Every node applies the same events in the same order and so reaches the same
 public state. A node's own secret (its deck orders) comes in from outside.
 
-This is the table; the game it hosts is ``rules`` (a ``GameRules``, table/rules.py).
+This is the table; the game it hosts is ``rules``, its ``TableGame`` (table/rules.py).
 The lobby's handlers are in lobby.py, the fair deal's in deal.py, the audit's in audit.py.
 """
 
@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..fairdeal import RoundRecord, Step
-from ..games.registry import DEFAULT_GAME, rules_for
+from ..games.registry import DEFAULT_GAME, game_for
 from ..limits import DEFAULT_TARGET
 from ..messages import (
     Admit,
@@ -47,7 +47,7 @@ from .records import (
     Phase,
     RoundResult,
 )
-from .rules import CarriesOver, GameRules, has_body_findings, has_rounds_option
+from .rules import AnyGame
 
 __all__ = [
     "ACCEPTED",
@@ -106,8 +106,8 @@ class Game:
     # Players removed without a goodbye whom the deal still waits for (R-56): a short
     # absence costs no round. Emptied by a START in the deal, left by each one's return.
     away: set[int] = field(default_factory=set)
-    rules: GameRules = field(default_factory=lambda: rules_for(DEFAULT_GAME))
-    # What the last round of this game handed the next (``CarriesOver``), None for none.
+    rules: AnyGame = field(default_factory=lambda: game_for(DEFAULT_GAME))
+    # The last round of this game, when it hands the next something (``TableGame.carry``).
     carry: Any = None
     # The last finished round's state, for the screens between rounds (its reveal and
     # scores): never changed once the round is over, and no digest reads it.
@@ -306,7 +306,7 @@ class Game:
         try:
             round_number, move = self.rules.move_from_body(body.payload, seat)
         except ValueError as unread:
-            if has_body_findings(self.rules) and self.table is not None:
+            if self.table is not None:
                 self.rules.refused_body(self.table, seat, str(unread))
                 audit.game_findings(self)
             return self.refuse("bad_body")
@@ -348,8 +348,7 @@ class Game:
                 audit.flag(
                     self, self.round, seat, FlagKind.UNAUDITED, "left before the round's end"
                 )
-        if isinstance(self.rules, CarriesOver):
-            self.carry = self.rules.carry(self.table)
+        self.carry = self.rules.carry(self.table)
         self.last_table = self.table
         self.winner = _winner(self)
         if self.winner is not None:
@@ -417,7 +416,7 @@ def _winner(game: Game) -> int | None:
     """The game's winner after this round, or None while it goes on (P-238)."""
     if game.rounds is None:
         return game.rules.game_winner(game.totals, game.target)
-    if len(game.results) < game.rounds or not has_rounds_option(game.rules):
+    if len(game.results) < game.rounds or not game.rules.rounds_option:
         return None
     return game.rules.final_winner(game.totals)
 
