@@ -4,7 +4,7 @@ is the game's (``TableGame``); the order of the steps is the table's."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..fairdeal import deck_order, joint_randomness, secret_hash, share_hash
 from ..messages import Commit, Deal, Share, Start
@@ -14,6 +14,7 @@ from .records import ACCEPTED, FlagKind, Outcome, Phase
 
 if TYPE_CHECKING:
     from .game import Game
+    from .rules import Card
 
 
 def present_players(game: Game) -> list[int]:
@@ -117,7 +118,7 @@ def deal(game: Game, sender: bytes, body: Deal) -> Outcome:
     return ACCEPTED
 
 
-def _order_for(game: Game, seat: int, body: Deal) -> list[Any] | None:
+def _order_for(game: Game, seat: int, body: Deal) -> list[Card | None] | None:
     """The deck order this replica knows: the full one for its own seat."""
     rules, players = game.rules, len(game.players)
     known = rules.known_order(seat, body.visible, players)

@@ -12,7 +12,7 @@ The lobby's handlers are in lobby.py, the fair deal's in deal.py, the audit's in
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -47,7 +47,7 @@ from .records import (
     Phase,
     RoundResult,
 )
-from .rules import AnyGame
+from .rules import AnyGame, Card, Form
 
 __all__ = [
     "ACCEPTED",
@@ -71,7 +71,7 @@ class Game:
     target: int = DEFAULT_TARGET
     post_stacking: bool = True
     round: int = 0
-    deals: dict[int, list[Any]] = field(default_factory=dict)  # seat -> its known order
+    deals: dict[int, list[Card | None]] = field(default_factory=dict)  # seat -> its known order
     # The round's state: the game's own object (Dutch Blitz: games/blitz/state.py Table).
     table: Any = None
     totals: dict[int, int] = field(default_factory=dict)
@@ -82,7 +82,7 @@ class Game:
     events: int = 0
     # This node's own secret: its deck order for each round, top first. Never shared
     # until the reveal; it lets this node's replica know its own hidden cards.
-    own_orders: dict[int, list[Any]] = field(default_factory=dict)
+    own_orders: dict[int, Sequence[Card]] = field(default_factory=dict)
     # The fair deal of the current round (spec/rules.md R-40 on): who has committed, the
     # shares revealed, and once every share is in, the joint randomness and the dealers.
     commits: dict[int, tuple[bytes, bytes]] = field(default_factory=dict)
@@ -269,7 +269,7 @@ class Game:
             return []
         return [seat for seat in self.players if seat in self.away]
 
-    def refuse(self, reason: str, by: int | None = None, move: Any = None) -> Outcome:
+    def refuse(self, reason: str, by: int | None = None, move: object = None) -> Outcome:
         self.refused += 1
         if by is not None:
             self.races_lost += 1
@@ -314,7 +314,7 @@ class Game:
             return self.refuse("wrong_round")
         return self._move(seat, move)
 
-    def _move(self, seat: int, move: Any) -> Outcome:
+    def _move(self, seat: int, move: object) -> Outcome:
         refusal = self.rules.apply(self.table, move)
         audit.game_findings(self)
         if refusal is not None:
@@ -381,7 +381,8 @@ class Game:
 
     # -- the public state, for digests and views ----------------------------------------
 
-    def public_form(self) -> list[Any]:
+    def public_form(self) -> list[Form]:
+        length: list[Form] = [] if self.rounds is None else [["rounds", self.rounds]]
         return [
             self.phase.value,
             sorted(
@@ -405,7 +406,7 @@ class Game:
             [[f.round, f.seat, f.kind.value, f.detail] for f in self.flags],
             # Only while someone is away: the digest of every other state stays as it was.
             *([sorted(self.away)] if self.away else []),
-            *([["rounds", self.rounds]] if self.rounds is not None else []),
+            *length,
         ]
 
 
