@@ -309,7 +309,7 @@ def parse_options(argv: Sequence[str] | None = None) -> Options | None:
 
 def _bot_levels() -> tuple[str, ...]:
     """Every registered game's bot levels, the default game's first."""
-    levels = (level for tag in registry.tags() for level in registry.player_for(tag).levels)
+    levels = (level for tag in registry.tags() for level in registry.game_for(tag).levels)
     return tuple(dict.fromkeys(levels))
 
 

@@ -11,7 +11,7 @@ from collections import deque
 from dutchblitz.protocol.effects import Alarm, Delivered, Effect, LogEntry, Withdrawn
 from dutchblitz.protocol.messages import Admit, Bye, Profile, Ready, Start, Suspect
 from dutchblitz.protocol.table.game import Game, Phase
-from dutchblitz.protocol.table.player import PlayerRules
+from dutchblitz.protocol.table.rules import AnyGame
 
 from .api import MAX_NOTICES, News, Notice, NoticeKind, Refused, Told
 from .seat import LocalSeat
@@ -22,7 +22,7 @@ GONE_TOGETHER_S = 1.5  # players gone this close are told as one (a node and its
 class SessionNotices:
     """The notices of one seat's session, and what it has told already."""
 
-    def __init__(self, table: str, seat: LocalSeat, player: PlayerRules) -> None:
+    def __init__(self, table: str, seat: LocalSeat, player: AnyGame) -> None:
         self.table = table  # the table's name, as the player gave it
         self.seat = seat
         self.player = player

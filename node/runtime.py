@@ -40,9 +40,9 @@ from dutchblitz.protocol.duties import Wishes
 from dutchblitz.protocol.games.registry import (
     DEFAULT_GAME,
     all_levels,
+    game_for,
     level_in,
     level_name,
-    player_for,
 )
 from dutchblitz.protocol.limits import DEFAULT_TARGET
 from dutchblitz.protocol.limits import MAX_NAME as MAX_NAME_BYTES
@@ -233,7 +233,7 @@ class Node:
             post_stacking=options.post_stacking,
             rounds=options.rounds,
         )
-        level = player_for(options.game).levels[options.bot_level] if options.bot else None
+        level = game_for(options.game).levels[options.bot_level] if options.bot else None
         kind = WatchSeat if options.watch else LocalSeat
         self.main = kind(self._config(wishes, level), store, transport, node_id)
         self.main.watchers.append(self._notify)

@@ -41,7 +41,7 @@ from dutchblitz.protocol.core import Replica, Settings
 from dutchblitz.protocol.duties import Steward, Wishes
 from dutchblitz.protocol.effects import Effect
 from dutchblitz.protocol.finding import TableFinder
-from dutchblitz.protocol.games.registry import level_in, player_for
+from dutchblitz.protocol.games.registry import game_for, level_in
 from dutchblitz.protocol.messages import Body, Bye, Kind
 from dutchblitz.protocol.pace import COUNT_IN_S, Pace
 from dutchblitz.protocol.peek import message_kind, message_sender
@@ -72,7 +72,7 @@ class SeatConfig:
     table: str
     wishes: Wishes
     settings: Settings = field(default_factory=Settings)
-    bot: Any = None  # the bot's level (the game's PlayerRules.levels), or None: a person
+    bot: Any = None  # the bot's level (the game's ``TableGame.levels``), or None: a person
     seed: int | None = None
     join_window: float = JOIN_WINDOW_S
     restore: bool = True  # reload an unfinished game left in the state directory
@@ -384,7 +384,7 @@ class LocalSeat:
             if bot is not None:
                 tag = self.game_tag()
                 level = level_in(tag, self.steward.level)
-                pause = player_for(tag).think_time(level, self.think_rng)
+                pause = game_for(tag).think_time(level, self.think_rng)
                 if pause > 0:
                     await asyncio.sleep(pause)
             try:

@@ -1,11 +1,12 @@
 """``NodeSession``: the client's ``Session`` (node/api.py) over a running ``Node``.
 
-Everything here runs on the node's event loop. ``act`` has the game's ``PlayerRules``
-(protocol/table/player.py) build the move on the optimistic table, the one with our own
-moves in flight (and those held back) already applied, and refuses it here, with the
-reason, when the rules would refuse it: a fast key press never sends a move that cannot
-count. A move that builds on a play still in flight is held back and goes in its turn
-(the game's play queue). Notices come from what becomes final (node/notices.py).
+Everything here runs on the node's event loop. ``act`` has the game (its ``TableGame``,
+protocol/table/rules.py, whose seat's part is in table/player.py) build the move on the
+optimistic table, the one with our own moves in flight (and those held back) already
+applied, and refuses it here, with the reason, when the rules would refuse it: a fast key
+press never sends a move that cannot count. A move that builds on a play still in flight
+is held back and goes in its turn (the game's play queue). Notices come from what becomes
+final (node/notices.py).
 """
 
 from __future__ import annotations
@@ -19,12 +20,12 @@ from typing import Any
 from dutchblitz.protocol.auth import fingerprint
 from dutchblitz.protocol.core import Replica
 from dutchblitz.protocol.duties import can_start, our_start, started_game, table_options
-from dutchblitz.protocol.games.registry import player_for, rules_for, tags
+from dutchblitz.protocol.games.registry import game_for, tags
 from dutchblitz.protocol.limits import MAX_GAME_ROUNDS, MAX_NAME, MAX_PLAYERS, MAX_TARGET
 from dutchblitz.protocol.messages import Ready
 from dutchblitz.protocol.table.game import Game, Phase
-from dutchblitz.protocol.table.player import ActRefusal, PlayerRules
-from dutchblitz.protocol.table.rules import has_rounds_option
+from dutchblitz.protocol.table.player import ActRefusal
+from dutchblitz.protocol.table.rules import AnyGame
 from dutchblitz.protocol.views import game_view
 
 from .api import (
@@ -53,20 +54,21 @@ log = logging.getLogger("dutchblitz.node")
 
 
 class GameSide:
-    """The game's side of a seat (its ``PlayerRules`` and play queue), of the game the
-    table plays now: a START may start another game than the one before (P-241)."""
+    """The game's side of a seat (the game, whose ``SeatPlayer`` part it asks, and its play
+    queue), of the game the table plays now: a START may start another game than the one
+    before (P-241)."""
 
     def __init__(self, seat: LocalSeat) -> None:
         self.seat = seat
         self.tag = seat.game_tag()
-        self.player = player_for(self.tag)
+        self.player = game_for(self.tag)
         self.queue = self.player.plays(seat.node_id, seat.submit)
         self.notices: SessionNotices | None = None
 
     def follow(self) -> None:
         tag = self.seat.game_tag()
         if tag != self.tag:
-            self.tag, self.player = tag, player_for(tag)
+            self.tag, self.player = tag, game_for(tag)
             self.queue = self.player.plays(self.seat.node_id, self.seat.submit)
             if self.notices is not None:
                 self.notices.player = self.player
@@ -160,7 +162,7 @@ class NodeSession:
             peers_seen=seat.peers_seen,
             seconds_running=loop.time() - node.started_at,
             can_start=self._why_not_start() is None,
-            bot_levels=tuple(player_for(face_game).levels),
+            bot_levels=tuple(game_for(face_game).levels),
             game_tag=face_game,
             post_stacking=(
                 self.seat.config.wishes.post_stacking
@@ -280,7 +282,7 @@ class NodeSession:
         return None
 
     def set_back(self, back: str) -> Refused | None:
-        backs = rules_for(self.side.shown()).backs
+        backs = game_for(self.side.shown()).backs
         if back not in backs:
             return Refused(Why.NO_BACK, what=back, other=", ".join(backs))
         if (why := self._lobby_only("set_back")) is not None:
@@ -353,7 +355,7 @@ class NodeSession:
         waiting = [m.name for m in seated if not m.ready]
         if waiting:
             return Refused(Why.WAITING_READY, what=", ".join(waiting))
-        rules = stable.rules if named is None else rules_for(named)
+        rules = stable.rules if named is None else game_for(named)
         backs = rules.check_backs([m.back for m in seated])
         return Refused(Why.BACKS_CHOICE, what=backs) if backs else Refused(Why.NO_SEAT)
 
@@ -366,7 +368,7 @@ class NodeSession:
     def set_length(self, target: int, rounds: int | None = None) -> Refused | None:
         if not 1 <= target <= MAX_TARGET or not (rounds is None or 1 <= rounds <= MAX_GAME_ROUNDS):
             return Refused(Why.BAD_LENGTH, what=str(MAX_TARGET), other=str(MAX_GAME_ROUNDS))
-        if rounds is not None and not has_rounds_option(rules_for(self.side.shown())):
+        if rounds is not None and not game_for(self.side.shown()).rounds_option:
             return Refused(Why.NO_ROUNDS)
         if (why := self._lobby_only("set_length")) is not None:
             return why
@@ -384,7 +386,7 @@ class NodeSession:
         return _propose(self.seat, self._changed)
 
     def add_bot(self, level: str) -> Refused | None:
-        levels = player_for(self.side.shown()).levels
+        levels = game_for(self.side.shown()).levels
         if level not in levels:
             return Refused(Why.NO_BOT_LEVEL, what=level, other=", ".join(levels))
         if (why := self._lobby_only("add_bot")) is not None:
@@ -468,7 +470,7 @@ def _fingerprint(seat: LocalSeat, node: bytes) -> str:
     return fingerprint(key) if key is not None else ""
 
 
-def _seat_view(seat: LocalSeat, player: PlayerRules, replica: Replica, game: Game) -> object | None:
+def _seat_view(seat: LocalSeat, player: AnyGame, replica: Replica, game: Game) -> object | None:
     """The game's own view of the round for this seat (None for a game without one):
     the round being played, with this seat's secrets; between rounds, the last one. A
     seat not dealt in (a person who sat down after the deal) sees the public view."""

@@ -26,11 +26,10 @@ from .gameduties import PRIVATE_SIZE, GameDuties, wants_private
 from .games.blitz.bots import Bot, Level, Rng
 from .games.blitz.playqueue import stuck_call_stands
 from .games.blitz.wire_moves import play_from_move
-from .games.registry import DEFAULT_GAME, level_in, rules_for
+from .games.registry import DEFAULT_GAME, game_for, level_in
 from .messages import Body, MoveKind, Options, Play, Profile, Ready, Reveal, Start
 from .pace import Pace
 from .table.game import Game, Member, Phase
-from .table.rules import BodyBots, RaceHold, has_rounds_option, has_seat_duties
 
 if TYPE_CHECKING:
     from .games.blitz.state import Table
@@ -53,11 +52,8 @@ class Wishes:
 def table_options(wishes: Wishes, game: Game) -> Options | None:
     """The OPTIONS our wishes make, or None when they are the lobby's already (P-261)."""
     named = started_game(wishes, game)
-    rounds = (
-        wishes.rounds
-        if has_rounds_option(game.rules if named is None else rules_for(named))
-        else None
-    )
+    offered = (game.rules if named is None else game_for(named)).rounds_option
+    rounds = wishes.rounds if offered else None
     wished = (wishes.target, wishes.post_stacking, rounds, named)
     if wished == (game.target, game.post_stacking, game.rounds, game.offered):
         return None
@@ -80,7 +76,7 @@ def our_start(wishes: Wishes, stable: Game) -> Start:
     """The START our player's choices make: the game, its length, Post stacking. Rounds
     go only to a game that offers them (P-237)."""
     named = started_game(wishes, stable)
-    offered = has_rounds_option(stable.rules if named is None else rules_for(named))
+    offered = (stable.rules if named is None else game_for(named)).rounds_option
     rounds = wishes.rounds if offered else None
     return Start(wishes.target, wishes.post_stacking, rounds, named)
 
@@ -132,7 +128,7 @@ def can_start(game: Game, node: bytes, at_least: int = 2, named: str | None = No
         return False
     if not all(m.ready for m in seated):
         return False
-    rules = game.rules if named is None else rules_for(named)
+    rules = game.rules if named is None else game_for(named)
     return rules.check_backs([m.back for m in seated]) is None
 
 
@@ -165,7 +161,7 @@ class Steward:
         self.secrets: dict[int, RoundSecret] = {}
         self.start_sent = False
         self.level = level
-        # The level of the game the seat was made for (PlayerRules.levels); each move asks
+        # The level of the game the seat was made for (TableGame.levels); each move asks
         # for the level of the game the table plays then (``level_in``).
         self.bot = None if level is None else Bot(_blitz_level(level), draw("bot"))
         self.grace = Grace() if grace is None else grace
@@ -201,13 +197,13 @@ class Steward:
             if reveals_only and not isinstance(body, Reveal):
                 continue
             self.submit(body)
-        if reveals_only:  # leaving: the game's farewell goes before the BYE (SeatDuties)
+        if reveals_only:  # leaving: the game's farewell goes before the BYE (seat_farewell)
             for body in self.game.farewell(replica):
                 self.submit(body)
         return bool(bodies)
 
     def game_duties(self, replica: Replica) -> bool:
-        """Send what the game's own round asks of this seat now (``SeatDuties``); True if
+        """Send what the game's own round asks of this seat now (``seat_duties``); True if
         it asked for anything."""
         bodies = self.game.owed(replica)
         for body in bodies:
@@ -293,7 +289,7 @@ class Steward:
         event of ours (a deal step, a profile) is on its way.
         """
         tag = replica.stable.rules.tag
-        if has_seat_duties(replica.stable.rules):
+        if replica.stable.rules.owes_bodies:
             self._seat_bot(replica, now, str(level_in(tag, self.level)))
             return
         level = level_in(tag, self.level)  # the table's game may be another than at first
@@ -317,7 +313,7 @@ class Steward:
             return None
         if self.pace is not None and self.pace.count_in_left(game, now) > 0:
             return None  # nobody plays before their own count-in ends (R-55)
-        if isinstance(game.rules, BodyBots):  # a game whose bots send GAME bodies
+        if game.rules.bots_send_bodies:  # a game whose bots send GAME bodies
             return game.rules.bot_body(table, me.seat, game.round)
         return _blitz_move(replica.stable, table, bot, me.seat, game.round)
 
@@ -336,10 +332,10 @@ class Steward:
             self.submit(body)
 
     def _holding(self, game: Game, seat: int, now: float) -> bool:
-        """Whether the bot waits before a move that closes a race (``RaceHold``), so that a
+        """Whether the bot waits before a move that closes a race (``race_hold``), so that a
         person has a chance at it: timed from when the table last changed."""
         rules = game.rules
-        if self.pace is None or not isinstance(rules, RaceHold):
+        if self.pace is None:
             return False  # the simulator's bots never wait
         hold = rules.race_hold(game.table, seat)
         if hold <= 0:

@@ -16,7 +16,7 @@ from .clock import OrderKey, order_key
 from .codec import MAX_PEERS, encode
 from .digest import chain_step, log_digest
 from .effects import Alarm, Delivered, Effect, LogEntry, Persist, PersistClock, Send, Withdrawn
-from .games.registry import rules_for
+from .games.registry import game_for
 from .guard import MAX_GUEST_AHEAD, MAX_GUEST_RAWS
 from .messages import (
     Ack,
@@ -48,7 +48,7 @@ class Order:
     def __init__(self, replica: Replica) -> None:
         self.replica = replica
         self.pending: list[tuple[OrderKey, bytes, int]] = []  # (key, sender, seq)
-        self.stable = Game(rules=rules_for(replica.settings.game))
+        self.stable = Game(rules=game_for(replica.settings.game))
         self.log: list[LogEntry] = []
         self.stable_raws: dict[tuple[bytes, int], bytes] = {}  # to serve repairs
         self.chain = b""

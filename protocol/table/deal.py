@@ -1,20 +1,20 @@
 """The fair deal's events: commit, share, deal, and a START that deals on without those
 away (spec/rules.md R-40 to R-43, R-56, R-57). What a deck is and what a DEAL shows of it
-is the game's (``GameRules``); the order of the steps is the table's."""
+is the game's (``TableGame``); the order of the steps is the table's."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..fairdeal import deck_order, joint_randomness, secret_hash, share_hash
 from ..messages import Commit, Deal, Ready, Share, Start
 from .audit import flag, owed_reveals
 from .lobby import game_over
 from .records import ACCEPTED, FlagKind, Outcome, Phase
-from .rules import CarriesOver
 
 if TYPE_CHECKING:
     from .game import Game
+    from .rules import Card
 
 
 def present_players(game: Game) -> list[int]:
@@ -118,7 +118,7 @@ def deal(game: Game, sender: bytes, body: Deal) -> Outcome:
     return ACCEPTED
 
 
-def _order_for(game: Game, seat: int, body: Deal) -> list[Any] | None:
+def _order_for(game: Game, seat: int, body: Deal) -> list[Card | None] | None:
     """The deck order this replica knows: the full one for its own seat."""
     rules, players = game.rules, len(game.players)
     known = rules.known_order(seat, body.visible, players)
@@ -169,7 +169,7 @@ def maybe_begin_play(game: Game) -> None:
     present = {m.seat for m in game.members.values() if m.present}
     game.started_active = frozenset(seat for seat in dealt if seat in present)
     game.table = game.rules.deal(dealt, game.deals, options, len(game.players), game.started_active)
-    if isinstance(game.rules, CarriesOver) and game.carry is not None:
+    if game.carry is not None:
         game.rules.carried(game.table, game.carry)
     game.steps = []
     game.phase = Phase.PLAYING

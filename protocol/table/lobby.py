@@ -8,11 +8,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..games.registry import DEFAULT_GAME, UnknownGame, rules_for
+from ..games.registry import DEFAULT_GAME, UnknownGame, game_for
 from ..limits import MAX_NAME
 from ..messages import Admit, Options, Profile, Ready, Start
 from .records import ACCEPTED, Member, Outcome, Phase
-from .rules import has_rounds_option
 
 if TYPE_CHECKING:
     from .game import Game
@@ -50,7 +49,7 @@ def _found(game: Game, sender: bytes, body: Admit) -> Outcome:
     if body.game == DEFAULT_GAME:
         return game.refuse("bad_game")  # Dutch Blitz's founding ADMIT names none
     try:
-        game.rules = rules_for(DEFAULT_GAME if body.game is None else body.game)
+        game.rules = game_for(DEFAULT_GAME if body.game is None else body.game)
     except UnknownGame:
         return game.refuse("unknown_game")
     return _seat(game, body)
@@ -92,10 +91,10 @@ def options(game: Game, sender: bytes, body: Options) -> Outcome:
         if body.game == rules.tag:
             return game.refuse("bad_game")  # the table's own game is named by none
         try:
-            rules = rules_for(body.game)
+            rules = game_for(body.game)
         except UnknownGame:
             return game.refuse("unknown_game")
-    if body.rounds and not has_rounds_option(rules):
+    if body.rounds and not rules.rounds_option:
         return game.refuse("bad_rounds")
     game.target, game.post_stacking = body.target, body.post_stacking
     game.rounds = body.rounds or None
@@ -111,7 +110,7 @@ def start(game: Game, sender: bytes, body: Start) -> Outcome:
         if body.game == rules.tag:
             return game.refuse("bad_game")  # a START that keeps the game names none
         try:
-            rules = rules_for(body.game)
+            rules = game_for(body.game)
         except UnknownGame:
             return game.refuse("unknown_game")
     seated = game.seated()
@@ -122,7 +121,7 @@ def start(game: Game, sender: bytes, body: Start) -> Outcome:
         return game.refuse("bad_backs")
     if body.target < 1:
         return game.refuse("bad_target")
-    if body.rounds is not None and not has_rounds_option(rules):
+    if body.rounds is not None and not rules.rounds_option:
         return game.refuse("bad_rounds")  # P-237
     game.rules = rules
     game.offered = None  # the START named it: it is the table's game now

@@ -26,7 +26,7 @@ from dutchblitz.protocol.codec import encode
 from dutchblitz.protocol.conformance.digest_vectors import Step, replay
 from dutchblitz.protocol.dealer import deal_duties
 from dutchblitz.protocol.digest import log_digest
-from dutchblitz.protocol.games.dutch.game import RULES
+from dutchblitz.protocol.games.dutch.game import GAME as RULES
 from dutchblitz.protocol.games.dutch.table import DutchTable
 from dutchblitz.protocol.messages import Admit, Envelope, Event, Profile, Ready, Start
 from dutchblitz.protocol.signing import sign_encoded
