@@ -77,6 +77,16 @@ class Game:
         """Some node saw the game's first round begin."""
         return any("round 1: playing" in node.log_text() for node in self.nodes)
 
+    def why_behind(self, label: str) -> str:
+        """What a node that wrote no result of the game says happened to it."""
+        node = next(node for node in self.nodes if node.host.label == label)
+        text = node.log_text()
+        if f"{label} left the table (removed)" in text:
+            return "removed from the table, not back before the end"
+        if label in self.stragglers:
+            return "still at the table when stopped, with no result"
+        return f"no result written (exits {node.exits})"
+
     def summaries(self) -> dict[str, dict[str, Any]]:
         found: dict[str, dict[str, Any]] = {}
         for node in self.nodes:
@@ -299,18 +309,20 @@ class Bench:
             summaries = self.summaries_of(game)
             digests = {s["log_digest"] for s in summaries.values()}
             first = next(iter(summaries.values()), None)
-            seated = {p["name"] for p in first["players"]} if first else set()
             agreed = all(
                 s[key] == first[key] for s in summaries.values() for key in AGREED
             ) if first else True  # fmt: skip
-            finished = first is not None and bool(first["over"]) and seated <= set(summaries)
+            # The table goes on with a strict majority (P-85): a node it removed, and that
+            # did not come back before the end, writes no result of the game.
+            finished = first is not None and 2 * len(summaries) > len(game.nodes)
+            behind = [node.host.label for node in game.nodes if node.host.label not in summaries]
             games.append(
                 {
                     "game": game.number,
                     "started": game.started() or first is not None,
                     "finished": finished,
                     "summaries": sorted(summaries),
-                    "seated_at_end": sorted(seated),
+                    "left_behind": {label: game.why_behind(label) for label in behind},
                     "digests_equal": len(digests) <= 1 and agreed,
                     "log_digest": sorted(digests),
                     "stragglers": game.stragglers,
@@ -327,10 +339,14 @@ class Bench:
         failures += [
             f"game {g['game']}: the nodes' digests differ" for g in games if not g["digests_equal"]
         ]
+        # Nodes launched, every fault healed, and still no first round: the table is stuck.
+        stuck = [g for g in games if not g["started"]]
+        failures += [f"game {g['game']} never started in {g['seconds']} s" for g in stuck]
         if not finished:
             failures.append("no game finished")
         return {
             "seed": self.args.seed,
+            "lab": self.lab.prefix,
             "minutes": self.args.minutes,
             "nodes": len(self.lab.hosts),
             "netem": self.lab.netem_why,
@@ -338,6 +354,7 @@ class Bench:
             "faults_total": sum(self.nemesis.counts.values()),
             "games_started": len(started),
             "games_finished": len(finished),
+            "games_never_started": len(stuck),
             "digests_equal": all(g["digests_equal"] for g in games),
             "unplanned_exits": self.unplanned,
             "games": games,
@@ -355,10 +372,15 @@ def print_report(report: dict[str, Any]) -> None:
     print(f"\nnemesis: seed {report['seed']}, {report['minutes']} min, {report['nodes']} nodes")
     print(f"  delay/jitter: {report['netem']}")
     print(f"  faults injected: {report['faults_total']} ({faults})")
-    print(f"  games started: {report['games_started']}, finished: {report['games_finished']}")
+    print(
+        f"  games started: {report['games_started']}, finished: {report['games_finished']}, "
+        f"never started: {report['games_never_started']}"
+    )
     for game in report["games"]:
         mark = "ok" if game["finished"] and game["digests_equal"] else "--"
         straggled = f", stopped {','.join(game['stragglers'])}" if game["stragglers"] else ""
+        behind = "; ".join(f"{label}: {why}" for label, why in game["left_behind"].items())
+        straggled += f" (left behind: {behind})" if behind else ""
         print(
             f"    {mark} game {game['game']}: {game['seconds']} s, summaries from "
             f"{','.join(game['summaries']) or 'nobody'}{straggled}"
