@@ -117,7 +117,7 @@ class Nemesis:
 
     def inject(self, now: float) -> None:
         kind = self.rng.choice(self.kinds)
-        hosts = self.rng.sample(self.lab.hosts, 2)
+        hosts = tuple(self.rng.sample(self.lab.hosts, 2))
         if kind in PROCESS_KINDS and self.busy(hosts[0]):
             return
         duration = self.rng.uniform(0.5, 6.0)
@@ -314,13 +314,13 @@ class Bench:
             ) if first else True  # fmt: skip
             # The table goes on with a strict majority (P-85): a node it removed, and that
             # did not come back before the end, writes no result of the game.
-            finished = first is not None and 2 * len(summaries) > len(game.nodes)
+            ended = first is not None and 2 * len(summaries) > len(game.nodes)
             behind = [node.host.label for node in game.nodes if node.host.label not in summaries]
             games.append(
                 {
                     "game": game.number,
                     "started": game.started() or first is not None,
-                    "finished": finished,
+                    "finished": ended,
                     "summaries": sorted(summaries),
                     "left_behind": {label: game.why_behind(label) for label in behind},
                     "digests_equal": len(digests) <= 1 and agreed,
@@ -331,8 +331,6 @@ class Bench:
             )
         started = [g for g in games if g["started"]]
         finished = [g for g in started if g["finished"]]
-        # The last game may begin just as time runs out and be cut short by the drain:
-        # it counts only if it got going.
         failures = [
             f"game {g['game']} started but did not finish" for g in started if not g["finished"]
         ]
