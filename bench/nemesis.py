@@ -400,7 +400,7 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=1, help="draws the faults and the shuffles")
     parser.add_argument("--nodes", type=int, default=4, choices=range(4, 7), help="4 to 6")
     parser.add_argument("--target", type=int, default=75, help="the score that ends a game")
-    parser.add_argument("--fault-every-s", type=float, default=4.0, help="mean gap between faults")
+    parser.add_argument("--fault-every-s", type=float, default=10.0, help="mean gap between faults")
     parser.add_argument("--max-faults", type=int, default=3, help="faults at once, at most")
     parser.add_argument("--drain-s", type=float, default=180.0, help="the last game's time to end")
     parser.add_argument("--straggle-s", type=float, default=60.0, help="wait for the last nodes")
