@@ -288,7 +288,10 @@ class Bench:
                 self.log(f"time is up: every fault healed, {self.args.drain_s:.0f} s to finish")
             if draining_since is None and now >= next_fault:
                 if len(self.nemesis.active) < self.args.max_faults:
-                    self.nemesis.inject(now)
+                    try:
+                        self.nemesis.inject(now)
+                    except LabError as error:  # a fault refused: said, and the run goes on
+                        self.log(f"a fault could not be applied: {error}")
                 next_fault = now + self.rng.expovariate(1 / self.args.fault_every_s)
             done = self.supervise(game)
             if first_done_s is None and any(0 in node.exits for node in game.nodes):
