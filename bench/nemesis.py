@@ -72,6 +72,7 @@ class Game:
     started_s: float
     ended_s: float | None = None
     stragglers: list[str] = field(default_factory=list)
+    touched: set[str] = field(default_factory=set)  # the nodes a fault hit during the game
 
     def started(self) -> bool:
         """Some node saw the game's first round begin."""
@@ -110,6 +111,7 @@ class Nemesis:
         self.numbered = 0
         self.nodes: dict[str, NodeRun] = {}  # each host's node in the game now
         self.full_disk: set[str] = set()  # nodes whose disk was full in this game
+        self.touched: set[str] = set()  # the nodes a fault hit in this game
 
     def busy(self, host: Host) -> bool:
         """A process fault already holds this node (one at a time)."""
@@ -159,6 +161,7 @@ class Nemesis:
         fault = Fault(self.numbered, kind, hosts, now, now + duration, what, heal)
         self.active.append(fault)
         self.counts[kind] += 1
+        self.touched.update(host.label for host in hosts)
         self.log(f"fault {fault.number} {kind}: {what}, for {duration:.1f} s")
 
     def _process_fault(
@@ -237,6 +240,10 @@ class Bench:
         game = Game(number, nodes, self.now())
         self.games.append(game)
         self.nemesis.nodes = {node.host.label: node for node in nodes}
+        # Faults still in force when the game begins hit it too.
+        game.touched = self.nemesis.touched = {
+            h.label for f in self.nemesis.active for h in f.hosts
+        }
         self.nemesis.full_disk.clear()
         for node in nodes:
             node.start()
@@ -307,7 +314,7 @@ class Bench:
                 game, first_done_s = self.start_game(), None
 
     def report(self) -> dict[str, Any]:
-        games = []
+        games: list[dict[str, Any]] = []
         for game in self.games:
             summaries = self.summaries_of(game)
             digests = {s["log_digest"] for s in summaries.values()}
@@ -315,10 +322,12 @@ class Bench:
             agreed = all(
                 s[key] == first[key] for s in summaries.values() for key in AGREED
             ) if first else True  # fmt: skip
-            # The table goes on with a strict majority (P-85): a node it removed, and that
-            # did not come back before the end, writes no result of the game.
-            ended = first is not None and 2 * len(summaries) > len(game.nodes)
+            # A node the table removed, and that did not come back before the end, writes
+            # no result of the game; nor does one killed as it ended (a restarted node finds
+            # nobody left to rejoin). Such a node must have been hit by a fault.
+            ended = first is not None
             behind = [node.host.label for node in game.nodes if node.host.label not in summaries]
+            unhit = [label for label in behind if label not in game.touched]
             games.append(
                 {
                     "game": game.number,
@@ -326,6 +335,7 @@ class Bench:
                     "finished": ended,
                     "summaries": sorted(summaries),
                     "left_behind": {label: game.why_behind(label) for label in behind},
+                    "left_behind_unhit": unhit,
                     "digests_equal": len(digests) <= 1 and agreed,
                     "log_digest": sorted(digests),
                     "stragglers": game.stragglers,
@@ -341,6 +351,12 @@ class Bench:
             f"game {g['game']}: the nodes' digests differ" for g in games if not g["digests_equal"]
         ]
         # Nodes launched, every fault healed, and still no first round: the table is stuck.
+        failures += [
+            f"game {g['game']}: {', '.join(g['left_behind_unhit'])} wrote no result, "
+            "though no fault hit it"
+            for g in started
+            if g["finished"] and g["left_behind_unhit"]
+        ]
         stuck = [g for g in games if not g["started"]]
         failures += [f"game {g['game']} never started in {g['seconds']} s" for g in stuck]
         if not finished:
