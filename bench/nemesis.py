@@ -73,6 +73,7 @@ class Game:
     ended_s: float | None = None
     stragglers: list[str] = field(default_factory=list)
     touched: set[str] = field(default_factory=set)  # the nodes a fault hit during the game
+    state_kib: dict[str, int] = field(default_factory=dict)  # each node's state at the end
 
     def started(self) -> bool:
         """Some node saw the game's first round begin."""
@@ -262,6 +263,7 @@ class Bench:
             if code is None or code == 0:
                 continue
             if code == 1 and node.host.label in self.nemesis.full_disk:
+                self.nemesis.full_disk.discard(node.host.label)  # one stop per filled disk
                 self.log(f"{node.host.label} had stopped on its full disk: restarted")
             else:
                 self.unplanned.append(f"game {game.number}: {node.host.label} exited {code}")
@@ -276,6 +278,10 @@ class Bench:
                 game.stragglers.append(node.host.label)
                 node.stop()
         game.ended_s = self.now()
+        for node in game.nodes:
+            files = node.state_dir.rglob("*") if node.state_dir.exists() else iter(())
+            size = sum(path.stat().st_size for path in files if path.is_file())
+            game.state_kib[node.host.label] = size >> 10
         left = f", stopped {', '.join(game.stragglers)} ({why})" if game.stragglers else ""
         self.log(f"game {game.number} ends after {game.ended_s - game.started_s:.0f} s{left}")
 
@@ -339,6 +345,7 @@ class Bench:
                     "digests_equal": len(digests) <= 1 and agreed,
                     "log_digest": sorted(digests),
                     "stragglers": game.stragglers,
+                    "state_kib": game.state_kib,
                     "seconds": round((game.ended_s or self.now()) - game.started_s, 1),
                 }
             )
@@ -396,6 +403,8 @@ def print_report(report: dict[str, Any]) -> None:
     for game in report["games"]:
         mark = "ok" if game["finished"] and game["digests_equal"] else "--"
         straggled = f", stopped {','.join(game['stragglers'])}" if game["stragglers"] else ""
+        if game["state_kib"]:
+            straggled += f", state dirs up to {max(game['state_kib'].values())} KiB"
         behind = "; ".join(f"{label}: {why}" for label, why in game["left_behind"].items())
         straggled += f" (left behind: {behind})" if behind else ""
         print(
