@@ -348,10 +348,41 @@ def test_a_member_withdraws_once_another_has_P228() -> None:
     heard = lambda f: f.source == D and f.target == A and _kind(f) is Heartbeat  # noqa: E731
     assert net.deliver_where(heard)
     assert NODE_IDS[D] not in replica.liveness.suspected
-    assert replica.streams[NODE_IDS[D]].ack_cap is None
+    assert NODE_IDS[D] in replica.liveness.flushes.pending, "P-242: capped until flushed"
     assert _own_bodies(net, A, Unsuspect) == [Unsuspect(NODE_IDS[D])]
     net.settle()
     assert all(log == net.logs()[A] for log in net.logs())
+
+
+def test_a_withdrawal_acknowledges_again_once_flushed_P242() -> None:
+    """P-242: node 0 withdraws its suspicion of node 3; its acknowledgements of node 3 stay
+    at its held until nodes 1 and 2 have acknowledged its UNSUSPECT and it holds their
+    streams up to where they stood then, and not a moment longer."""
+    net = Net(4)
+    net.open_table()
+    replica = net.replica(A)
+    net.advance(1.0)
+    net.tick_all()
+    net.run()
+    doubted = NODE_IDS[D]
+    quiet = net.replica(C)  # it has suspected node 3 already: nothing of node 0's moves it
+    quiet.liveness.suspected[doubted] = quiet.streams[doubted].held
+    _suspect_then_withdraw(net, B, D, A)
+    net.advance(0.3)
+    net.tick(D)
+    net.deliver_where(lambda f: f.source == D and f.target == A)
+    assert doubted in replica.liveness.flushes.pending
+    capped = replica.streams[doubted].ack_cap
+    assert capped is not None
+    net.advance(1.2)  # node 1 now hears no majority: it does not join node 0's SUSPECT again
+    for other in (B, C):
+        net.deliver_where(lambda f, o=other: f.source == A and f.target == o)
+        assert replica.streams[doubted].ack_cap == capped, "not all have taken it in yet"
+        net.tick(other)
+        net.deliver_where(lambda f, o=other: f.source == o and f.target == A)
+    net.tick(A)
+    assert doubted not in replica.liveness.flushes.pending
+    assert replica.streams[doubted].ack_cap is None
 
 
 # -- agreeing on the cut --------------------------------------------------------------------------
