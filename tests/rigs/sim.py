@@ -44,6 +44,7 @@ from dutchblitz.protocol.effects import (
     Withdrawn,
 )
 from dutchblitz.protocol.fairdeal import RoundSecret
+from dutchblitz.protocol.flush import Flushes
 from dutchblitz.protocol.games.blitz.bots import LEVELS, Bot, think_time
 from dutchblitz.protocol.games.blitz.rules import Reason
 from dutchblitz.protocol.games.blitz.wire_moves import play_from_move
@@ -616,21 +617,24 @@ def run_seed(seed: int, faults: str = "single", verbose: bool = False) -> dict[s
 Outcome = tuple[int, str | None, dict[str, object] | None, str]  # seed, error, summary, kind
 
 
-def _outcome(job: tuple[int, str]) -> Outcome:
-    seed, faults = job
+def _outcome(job: tuple[int, str, bool]) -> Outcome:
+    seed, faults, old_withdrawal = job
+    Flushes.enabled = not old_withdrawal  # in this worker process only
     try:
         return seed, None, run_seed(seed, faults), "held"
     except InvariantViolated as error:
         return seed, str(error), None, error.kind
 
 
-def sweep(seeds: Sequence[int], faults: str, workers: int) -> list[Outcome]:
+def sweep(
+    seeds: Sequence[int], faults: str, workers: int, old_withdrawal: bool = False
+) -> list[Outcome]:
     """Run many seeds, on ``workers`` processes; results come back in seed order.
 
     Each result is (seed, error or None, summary or None, kind): ``held`` when every
     invariant held, else the kind of the violation (``diverged``, ``stalled``, ``broken``).
     """
-    jobs = [(seed, faults) for seed in seeds]
+    jobs = [(seed, faults, old_withdrawal) for seed in seeds]
     if workers <= 1:
         return [_outcome(job) for job in jobs]
     with multiprocessing.get_context("spawn").Pool(workers) as pool:
@@ -667,8 +671,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--workers", type=int, default=os.cpu_count() or 1, help="processes for a sweep"
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="print the trace")
+    parser.add_argument(
+        "--old-withdrawal",
+        action="store_true",
+        help="test only: the withdrawal rule before P-242 (no flush), to show what it breaks",
+    )
     args = parser.parse_args(argv)
     started = time.perf_counter()
+    Flushes.enabled = not args.old_withdrawal
     if args.seed is not None:
         try:
             print(run_seed(args.seed, args.faults, verbose=True))
@@ -680,7 +690,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     seeds = range(args.first, args.first + args.seeds)
     failures = 0
-    results = sweep(seeds, args.faults, args.workers)
+    results = sweep(seeds, args.faults, args.workers, args.old_withdrawal)
     for seed, error, summary, _kind in results:
         if error is not None:
             failures += 1
