@@ -385,6 +385,31 @@ def test_a_withdrawal_acknowledges_again_once_flushed_P242() -> None:
     assert replica.streams[doubted].ack_cap is None
 
 
+def test_a_fresh_suspicion_states_what_it_acknowledges_P243() -> None:
+    """P-243: node 0 holds an event of node 3 past its cut while its withdrawal is not yet
+    flushed; suspecting node 3 afresh, it states the held it acknowledges, not the one it
+    holds, so the fresh SUSPECT lifts nothing."""
+    net = Net(4)
+    net.open_table()
+    replica = net.replica(A)
+    net.advance(1.0)
+    net.tick_all()
+    net.run()
+    doubted = NODE_IDS[D]
+    _suspect_then_withdraw(net, B, D, A)
+    capped = replica.streams[doubted].ack_cap
+    assert capped is not None
+    net.submit(D, Ready(True))
+    net.advance(0.3)
+    net.tick(D)
+    net.deliver_where(lambda f: f.source == D and f.target == A)
+    assert doubted in replica.liveness.flushes.pending
+    assert replica.streams[doubted].held == capped + 1
+    replica.liveness.suspect(doubted, net.now)
+    assert replica.liveness.suspected[doubted] == capped
+    assert replica.streams[doubted].ack_level() == capped
+
+
 # -- agreeing on the cut --------------------------------------------------------------------------
 
 
