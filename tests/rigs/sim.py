@@ -25,7 +25,7 @@ import os
 import random
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 
@@ -634,11 +634,19 @@ def sweep(
     Each result is (seed, error or None, summary or None, kind): ``held`` when every
     invariant held, else the kind of the violation (``diverged``, ``stalled``, ``broken``).
     """
+    return list(sweep_iter(seeds, faults, workers, old_withdrawal))
+
+
+def sweep_iter(
+    seeds: Sequence[int], faults: str, workers: int, old_withdrawal: bool = False
+) -> Iterator[Outcome]:
+    """``sweep``, yielding each result (in seed order) as soon as it and those before are in."""
     jobs = [(seed, faults, old_withdrawal) for seed in seeds]
     if workers <= 1:
-        return [_outcome(job) for job in jobs]
+        yield from map(_outcome, jobs)
+        return
     with multiprocessing.get_context("spawn").Pool(workers) as pool:
-        return pool.map(_outcome, jobs, chunksize=4)
+        yield from pool.imap(_outcome, jobs, chunksize=2)
 
 
 def tally(results: Sequence[Outcome]) -> list[str]:
@@ -690,14 +698,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     seeds = range(args.first, args.first + args.seeds)
     failures = 0
-    results = sweep(seeds, args.faults, args.workers, args.old_withdrawal)
-    for seed, error, summary, _kind in results:
+    results: list[Outcome] = []
+    for outcome in sweep_iter(seeds, args.faults, args.workers, args.old_withdrawal):
+        results.append(outcome)
+        seed, error, summary, _kind = outcome
         if error is not None:
             failures += 1
             print(f"seed {seed}: FAILED: {error}")
             print(f"  replay: python -m tests.rigs.sim --seed {seed} --faults {args.faults}")
         elif args.verbose:
             print(summary)
+        sys.stdout.flush()  # a long sweep in the background shows how far it has come
     elapsed = time.perf_counter() - started
     count = len(seeds)
     print(f"sim: {count} seeds in {elapsed:.1f} s ({count / elapsed:.1f} seeds/s)")
