@@ -119,6 +119,10 @@ class Liveness:
                 replica.senders.stream(target).ack_cap = body.held
         if target == me or target in self.suspected or sender in self.suspected:
             return []
+        if target in self.withdrawn and self.flushes.enabled:
+            # P-86: we have suspected it already (withdrawn, its SUSPECT still counts); joining
+            # again would drop our flush (P-242) and withdraw again, round and round
+            return []
         if target in self.settled or me in self.settled:
             return []  # its cut is agreed already, or we are being removed: as suspect_silent
         if not replica.is_member() or sender == me or not self.hears_majority():
