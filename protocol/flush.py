@@ -8,7 +8,7 @@ a view change in virtual synchrony (Birman and Joseph, 1987): its acknowledgemen
 capped until every other member has either acknowledged the UNSUSPECT, and this node holds
 that member's stream up to the last number it stated with that acknowledgement, or suspected
 this node (its word then counts for no cut there, P-89). A CUT of X sent before the member
-took in the UNSUSPECT is then held here, and adopted (P-90), before the cap lifts (P-242).
+took in the UNSUSPECT is then held here, and adopted (P-90), before the cap lifts (P-262).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ class Flush:
 class Flushes:
     """Our withdrawals whose flush is not complete, by the node we withdrew our suspicion of."""
 
-    # Test only: False restores the rule before P-242, under which a withdrawal acknowledges
+    # Test only: False restores the rule before P-262, under which a withdrawal acknowledges
     # the node's events again at once (the simulator's sweeps show what that breaks).
     enabled: ClassVar[bool] = True
 
@@ -67,7 +67,7 @@ class Flushes:
                 flush.marks[sender] = last_seq
 
     def finish(self) -> None:
-        """Lift the cap of every withdrawal whose flush is complete (P-242)."""
+        """Lift the cap of every withdrawal whose flush is complete (P-262)."""
         liveness = self.replica.liveness
         for target, flush in list(self.pending.items()):
             if target in liveness.settled or target in liveness.suspected:

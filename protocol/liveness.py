@@ -41,7 +41,7 @@ class Liveness:
         self.withdrawals: dict[bytes, dict[bytes, int]] = {}
         self.cuts_applied: dict[bytes, int] = {}  # node -> highest cut of it in the stable log
         self.majority_since: float | None = None  # when we last came to hear a majority
-        self.flushes = Flushes(replica)  # our withdrawals still capped (P-242)
+        self.flushes = Flushes(replica)  # our withdrawals still capped (P-262)
 
     # -- suspicion ---------------------------------------------------------------------------
 
@@ -92,7 +92,7 @@ class Liveness:
         self.withdrawn.discard(node)
         self.flushes.drop(node)
         stream = self.replica.senders.stream(node)
-        held = stream.ack_level()  # a withdrawal still flushing caps it (P-243)
+        held = stream.ack_level()  # a withdrawal still flushing caps it (P-263)
         self.suspected[node] = held
         stream.ack_cap = held
         self.suspect_seqs[node] = self.replica.my_seq + 1
@@ -121,7 +121,7 @@ class Liveness:
             return []
         if target in self.withdrawn and self.flushes.enabled:
             # P-86: we have suspected it already (withdrawn, its SUSPECT still counts); joining
-            # again would drop our flush (P-242) and withdraw again, round and round
+            # again would drop our flush (P-262) and withdraw again, round and round
             return []
         if target in self.settled or me in self.settled:
             return []  # its cut is agreed already, or we are being removed: as suspect_silent
@@ -160,7 +160,7 @@ class Liveness:
 
     def retract(self, node: bytes, unsuspect_seq: int) -> None:
         """We no longer suspect ``node``: send no CUT of it, and acknowledge it again once
-        the UNSUSPECT numbered ``unsuspect_seq`` is flushed (P-242)."""
+        the UNSUSPECT numbered ``unsuspect_seq`` is flushed (P-262)."""
         self.suspected.pop(node, None)
         self.suspect_seqs.pop(node, None)
         self.withdrawn.add(node)

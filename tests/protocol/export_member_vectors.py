@@ -262,7 +262,7 @@ def withdrawal() -> dict[str, Any]:
     net.advance(0.3)
     net.tick(OBSERVER)
     flushing, beat = _last_beat(net)
-    assert [doubted.hex(), held] in _acks_of(beat), "P-242"
+    assert [doubted.hex(), held] in _acks_of(beat), "P-262"
     net.settle()
     assert all(log == net.logs()[OBSERVER] for log in net.logs())
     checks = [
@@ -286,7 +286,7 @@ def withdrawal() -> dict[str, Any]:
         check("P-88", "sends", "it withdraws its suspicion", since=quiet + 1, step=withdrew,
               to=None,
               message=envelope({"type": "Event", "body": {"type": "Unsuspect", "node": hid}})),
-        check("P-242", "acks", "but acknowledges no more of the member's events while the "
+        check("P-262", "acks", "but acknowledges no more of the member's events while the "
               "other members have not taken in its UNSUSPECT", step=flushing,
               acks=_acks_of(beat)),
         check("P-92", "members", "seat 2's SUSPECT, applied in order, removes it all the same; "
@@ -328,7 +328,7 @@ def race() -> dict[str, Any]:
     Before seat 0's CUT reaches anyone, seat 2 withdraws and the observer, hearing seat 3
     again, withdraws too (P-228). Had it acknowledged E at once, E would be final at the
     observer and at seat 2 and cut at seat 0: it keeps its acknowledgements at its held
-    until seats 0 and 2 have taken in its UNSUSPECT (P-242), by when it holds seat 0's CUT.
+    until seats 0 and 2 have taken in its UNSUSPECT (P-262), by when it holds seat 0's CUT.
     """
     net = RecordingNet(4, OBSERVER)
     net.open_table()
@@ -362,8 +362,8 @@ def race() -> dict[str, Any]:
     net.advance(0.3)
     net.tick(OBSERVER)
     flushing, beat = _last_beat(net)
-    assert [doubted.hex(), held] in _acks_of(beat), "P-242"
-    assert (doubted, early) not in set(net.logs()[OBSERVER]), "P-242"
+    assert [doubted.hex(), held] in _acks_of(beat), "P-262"
+    assert (doubted, early) not in set(net.logs()[OBSERVER]), "P-262"
     net.settle()
     assert all(log == net.logs()[OBSERVER] for log in net.logs())
     assert (doubted, early) not in set(net.logs()[OBSERVER]), "P-91"
@@ -375,10 +375,10 @@ def race() -> dict[str, Any]:
         check("P-228", "sends", "hearing seat 3 again after seat 2's UNSUSPECT, it withdraws",
               since=joined + 1, step=withdrew, to=None,
               message=envelope({"type": "Event", "body": {"type": "Unsuspect", "node": hid}})),
-        check("P-242", "acks", "its acknowledgements of seat 3 stay at its held while seat 0, "
+        check("P-262", "acks", "its acknowledgements of seat 3 stay at its held while seat 0, "
               "which agreed on the cut there, has not taken in its UNSUSPECT", step=flushing,
               acks=_acks_of(beat)),
-        check("P-242", "unstable", "so E, which it holds and every other member acknowledged, "
+        check("P-262", "unstable", "so E, which it holds and every other member acknowledged, "
               "is not final", step=flushing, events=[[hid, early]]),
         check("P-90", "order", "it adopts seat 0's CUT: E never counts anywhere (P-91)"),
         check("P-92", "members", "the first SUSPECT in the order removes seat 3"),

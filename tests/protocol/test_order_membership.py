@@ -349,14 +349,14 @@ def test_a_member_withdraws_once_another_has_P228() -> None:
     heard = lambda f: f.source == D and f.target == A and _kind(f) is Heartbeat  # noqa: E731
     assert net.deliver_where(heard)
     assert NODE_IDS[D] not in replica.liveness.suspected
-    assert NODE_IDS[D] in replica.liveness.flushes.pending, "P-242: capped until flushed"
+    assert NODE_IDS[D] in replica.liveness.flushes.pending, "P-262: capped until flushed"
     assert _own_bodies(net, A, Unsuspect) == [Unsuspect(NODE_IDS[D])]
     net.settle()
     assert all(log == net.logs()[A] for log in net.logs())
 
 
 def test_a_withdrawal_acknowledges_again_once_flushed_P242() -> None:
-    """P-242: node 0 withdraws its suspicion of node 3; its acknowledgements of node 3 stay
+    """P-262: node 0 withdraws its suspicion of node 3; its acknowledgements of node 3 stay
     at its held until nodes 1 and 2 have acknowledged its UNSUSPECT and it holds their
     streams up to where they stood then, and not a moment longer."""
     net = Net(4)
@@ -387,7 +387,7 @@ def test_a_withdrawal_acknowledges_again_once_flushed_P242() -> None:
 
 
 def test_a_fresh_suspicion_states_what_it_acknowledges_P243() -> None:
-    """P-243: node 0 holds an event of node 3 past its cut while its withdrawal is not yet
+    """P-263: node 0 holds an event of node 3 past its cut while its withdrawal is not yet
     flushed; suspecting node 3 afresh, it states the held it acknowledges, not the one it
     holds, so the fresh SUSPECT lifts nothing."""
     net = Net(4)
@@ -642,7 +642,7 @@ def test_a_healed_even_split_removes_nobody_P85_P92() -> None:
 
 
 def _race(net: Net) -> tuple[int, int]:
-    """P-242's race on a table of four: nodes 0 and 2 hold an event of node 3 that node 1
+    """P-262's race on a table of four: nodes 0 and 2 hold an event of node 3 that node 1
     lacks; all three suspect node 3, node 1 with the lowest held, and node 0 agrees on the
     cut there. Node 2 withdraws, and node 1, hearing node 3 again, withdraws too, before
     node 0's CUT reaches either. Returns node 1's held and the number of the event."""
@@ -673,12 +673,12 @@ def _race(net: Net) -> tuple[int, int]:
 
 
 @pytest.mark.parametrize(
-    ("flush", "final"), [(True, False), (False, True)], ids=["P-242", "the old rule"]
+    ("flush", "final"), [(True, False), (False, True)], ids=["P-262", "the old rule"]
 )
 def test_a_withdrawal_races_a_cut_agreed_from_it_P242(
     monkeypatch: pytest.MonkeyPatch, flush: bool, final: bool
 ) -> None:
-    """P-242: with the flush, the event node 0 cut off never becomes final at node 1. Under
+    """P-262: with the flush, the event node 0 cut off never becomes final at node 1. Under
     the rule before it, node 1 acknowledges it at once and it is final there, while node 0
     holds a cut below it: two nodes disagree on a final event."""
     monkeypatch.setattr(Flushes, "enabled", flush)

@@ -682,7 +682,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--old-withdrawal",
         action="store_true",
-        help="test only: the withdrawal rule before P-242 (no flush), to show what it breaks",
+        help="test only: the withdrawal rule before P-262 (no flush), to show what it breaks",
     )
     args = parser.parse_args(argv)
     started = time.perf_counter()
