@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from .codec import MAX_PEERS
 from .effects import Effect, Withdrawn
+from .flush import Flushes
 from .guard import MAX_CLAIM_TARGETS, MAX_SETTLED
 from .messages import Admit, Body, Bye, Cut, Event, Suspect, Unsuspect
 from .streams import Held
@@ -40,6 +41,7 @@ class Liveness:
         self.withdrawals: dict[bytes, dict[bytes, int]] = {}
         self.cuts_applied: dict[bytes, int] = {}  # node -> highest cut of it in the stable log
         self.majority_since: float | None = None  # when we last came to hear a majority
+        self.flushes = Flushes(replica)  # our withdrawals still capped (P-262)
 
     # -- suspicion ---------------------------------------------------------------------------
 
@@ -88,11 +90,13 @@ class Liveness:
 
     def suspect(self, node: bytes, now: float) -> list[Effect]:
         self.withdrawn.discard(node)
+        self.flushes.drop(node)
         stream = self.replica.senders.stream(node)
-        self.suspected[node] = stream.held
-        stream.ack_cap = stream.held
+        held = stream.ack_level()  # a withdrawal still flushing caps it (P-263)
+        self.suspected[node] = held
+        stream.ack_cap = held
         self.suspect_seqs[node] = self.replica.my_seq + 1
-        return self.replica.send_event(Suspect(node, stream.held), now)
+        return self.replica.send_event(Suspect(node, held), now)
 
     def note_suspect(self, sender: bytes, seq: int, body: Suspect, now: float) -> list[Effect]:
         replica = self.replica
@@ -114,6 +118,10 @@ class Liveness:
             if target not in self.settled:
                 replica.senders.stream(target).ack_cap = body.held
         if target == me or target in self.suspected or sender in self.suspected:
+            return []
+        if target in self.withdrawn and self.flushes.enabled:
+            # P-86: we have suspected it already (withdrawn, its SUSPECT still counts); joining
+            # again would drop our flush (P-262) and withdraw again, round and round
             return []
         if target in self.settled or me in self.settled:
             return []  # its cut is agreed already, or we are being removed: as suspect_silent
@@ -147,15 +155,16 @@ class Liveness:
         gave_up = [n for n in self.withdrawals.get(node, {}) if n in unsuspected]
         if len(unsuspected) * 2 > len(present) and not gave_up:
             return []
-        self.retract(node)
+        self.retract(node, self.replica.my_seq + 1)
         return self.replica.send_event(Unsuspect(node), now)
 
-    def retract(self, node: bytes) -> None:
-        """We no longer suspect ``node``: acknowledge it again, and send no CUT of it."""
+    def retract(self, node: bytes, unsuspect_seq: int) -> None:
+        """We no longer suspect ``node``: send no CUT of it, and acknowledge it again once
+        the UNSUSPECT numbered ``unsuspect_seq`` is flushed (P-262)."""
         self.suspected.pop(node, None)
         self.suspect_seqs.pop(node, None)
         self.withdrawn.add(node)
-        if node not in self.settled:
+        if node not in self.settled and not self.flushes.begin(node, unsuspect_seq):
             self.replica.senders.stream(node).ack_cap = None
 
     def note_unsuspect(self, sender: bytes, seq: int, body: Unsuspect) -> None:
@@ -172,7 +181,7 @@ class Liveness:
             del self.claims[target]
         self.withdrawals.setdefault(target, {})[sender] = held
         if sender == self.replica.me.node and target in self.suspected:
-            self.retract(target)
+            self.retract(target, seq)
 
     def doubted(self, present: list[bytes]) -> set[bytes]:
         """The members a present member has suspected: their word on a cut does not count.
@@ -209,6 +218,8 @@ class Liveness:
         replica = self.replica
         present = [m.node for m in replica.order.stable.members.values() if m.present]
         effects: list[Effect] = self.adopt_cuts() if self.cut_notes else []
+        if self.flushes.pending:
+            self.flushes.finish()
         for target, claims in list(self.claims.items()):
             if target in self.settled or target == replica.me.node or target not in present:
                 continue
@@ -305,6 +316,7 @@ class Liveness:
                 replica.senders.stream(target).ack_cap = None
         self.suspected.clear()
         self.suspect_seqs.clear()
+        self.flushes.clear()
         return []
 
     # -- a fresh stay --------------------------------------------------------------------------
@@ -345,7 +357,9 @@ class Liveness:
             for s, c in self.cut_notes
             if c.node != node or (c.seq >= earlier and c.seq > applied)
         ]
+        self.flushes.drop(node)
         if node == replica.me.node:
+            self.flushes.clear()
             replica.rejoining = False
             replica.my_seq = max(replica.my_seq, body.first_seq - 1)
             for target in list(self.suspected):

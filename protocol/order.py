@@ -350,6 +350,7 @@ class Order:
                 continue  # about a node we have no room to follow
             stream.acks[ack.node] = max(stream.acks.get(ack.node, 0), ack.held)
             senders.stream(ack.node).announced = max(senders.stream(ack.node).announced, ack.held)
+        self.replica.liveness.flushes.note_beat(envelope.sender, beat.last_seq)
         if beat.digest:
             effects += self.compare_digest(envelope.sender, beat.digest_index, beat.digest)
         return effects

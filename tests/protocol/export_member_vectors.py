@@ -248,7 +248,6 @@ def withdrawal() -> dict[str, Any]:
     net.deliver_where(from_seat(2, Event))
     joined = net.last_step()
     net.submit(3, Ready(True))  # heard by the observer, past the held it stated
-    later = net.last_own(3)[0]
     net.deliver_where(from_seat(3, Event))
     capped, beat = _last_beat(net)
     assert [doubted.hex(), held] in _acks_of(beat), "P-87"
@@ -263,8 +262,8 @@ def withdrawal() -> dict[str, Any]:
     assert Event(Unsuspect(doubted)) in bodies, "P-228"
     net.advance(0.3)
     net.tick(OBSERVER)
-    again, beat = _last_beat(net)
-    assert [doubted.hex(), later] in _acks_of(beat), "P-88"
+    flushing, beat = _last_beat(net)
+    assert [doubted.hex(), held] in _acks_of(beat), "P-262"
     net.settle()
     assert all(log == net.logs()[OBSERVER] for log in net.logs())
     checks = [
@@ -285,13 +284,107 @@ def withdrawal() -> dict[str, Any]:
         check("P-226", "sends", "and says so on the wire, to every peer", since=quiet + 1,
               step=withdrew, to=None,
               message=envelope({"type": "Event", "body": {"type": "Unsuspect", "node": hid}})),
-        check("P-88", "acks", "then acknowledges the member's events again", step=again,
+        check("P-88", "sends", "it withdraws its suspicion", since=quiet + 1, step=withdrew,
+              to=None,
+              message=envelope({"type": "Event", "body": {"type": "Unsuspect", "node": hid}})),
+        check("P-262", "acks", "but acknowledges no more of the member's events while the "
+              "other members have not taken in its UNSUSPECT", step=flushing,
               acks=_acks_of(beat)),
         check("P-92", "members", "seat 2's SUSPECT, applied in order, removes it all the same; "
               "it is admitted again"),
         check("P-229", "order", "the UNSUSPECTs enter the log and change nothing in the game"),
     ]  # fmt: skip
     return vector(net, "a member observer: a suspicion joined, held to, and taken back", checks)
+
+
+def _flush(net: RecordingNet, member: int, others: tuple[int, ...]) -> None:
+    """``member``'s events reach ``others``, whose HEARTBEATs (acknowledging them) come back."""
+    for other in others:
+        net.deliver_where(lambda f, o=other: f.source == member and f.target == o)
+        net.tick(other)
+        net.deliver_where(
+            lambda f, o=other: (
+                f.source == o
+                and f.target == member
+                and isinstance(f.envelope().payload, (Event, Heartbeat))
+            )
+        )
+
+
+def between(source: int, target: int, kind: type | tuple[type, ...]) -> Callable[[Flight], bool]:
+    """Picks the flights of one kind from seat ``source`` to seat ``target``."""
+
+    def wanted(flight: Flight) -> bool:
+        payload = flight.envelope().payload
+        return flight.source == source and flight.target == target and isinstance(payload, kind)
+
+    return wanted
+
+
+def race() -> dict[str, Any]:
+    """The race of a withdrawal with a cut agreed from the SUSPECT it withdraws.
+
+    Seats 0 and 2 hold an event E of seat 3 that the observer lacks; all three suspect
+    seat 3, the observer with the lowest held, and seat 0 agrees on the cut there at once.
+    Before seat 0's CUT reaches anyone, seat 2 withdraws and the observer, hearing seat 3
+    again, withdraws too (P-228). Had it acknowledged E at once, E would be final at the
+    observer and at seat 2 and cut at seat 0: it keeps its acknowledgements at its held
+    until seats 0 and 2 have taken in its UNSUSPECT (P-262), by when it holds seat 0's CUT.
+    """
+    net = RecordingNet(4, OBSERVER)
+    net.open_table()
+    net.advance(1.0)
+    net.tick_all()
+    net.run()
+    doubted, hid = NODE_IDS[3], NODE_IDS[3].hex()
+    held = net.replica(OBSERVER).streams[doubted].held
+    net.submit(3, Ready(True))  # E: seats 0 and 2 take it in, the observer's copy waits
+    early = net.last_own(3)[0]
+    for seat in (0, 2):
+        net.deliver_where(between(3, seat, Event))
+    net.tick_all()
+    net.deliver_where(lambda f: f.target != OBSERVER or f.source != 3)
+    net.submit(2, Suspect(doubted, net.replica(2).streams[doubted].held))
+    since = net.last_step() + 1
+    net.deliver_where(between(2, OBSERVER, Event))
+    joined = net.last_step()
+    net.deliver_where(lambda f: f.target == 0 and f.source in (1, 2))
+    assert net.replica(0).liveness.settled.get(doubted) == held, "P-89"
+    net.submit(2, Unsuspect(doubted))
+    net.deliver_where(between(2, OBSERVER, Event))
+    net.advance(0.3)
+    net.tick(3)
+    net.deliver_where(between(3, OBSERVER, (Event, Heartbeat)))
+    withdrew = net.last_step()
+    bodies = [decode(s.data).payload for _i, s in net.sent_since(since)]
+    assert Event(Unsuspect(doubted)) in bodies, "P-228"
+    net.deliver_where(between(2, OBSERVER, Heartbeat))
+    net.deliver_where(between(0, OBSERVER, Heartbeat))
+    net.advance(0.3)
+    net.tick(OBSERVER)
+    flushing, beat = _last_beat(net)
+    assert [doubted.hex(), held] in _acks_of(beat), "P-262"
+    assert (doubted, early) not in set(net.logs()[OBSERVER]), "P-262"
+    net.settle()
+    assert all(log == net.logs()[OBSERVER] for log in net.logs())
+    assert (doubted, early) not in set(net.logs()[OBSERVER]), "P-91"
+    checks = [
+        check("P-86", "sends", "it joins seat 2's SUSPECT with the lower held it has",
+              since=since, step=joined, to=None,
+              message=envelope({"type": "Event", "body": {"type": "Suspect", "node": hid,
+                                                          "held": held}})),
+        check("P-228", "sends", "hearing seat 3 again after seat 2's UNSUSPECT, it withdraws",
+              since=joined + 1, step=withdrew, to=None,
+              message=envelope({"type": "Event", "body": {"type": "Unsuspect", "node": hid}})),
+        check("P-262", "acks", "its acknowledgements of seat 3 stay at its held while seat 0, "
+              "which agreed on the cut there, has not taken in its UNSUSPECT", step=flushing,
+              acks=_acks_of(beat)),
+        check("P-262", "unstable", "so E, which it holds and every other member acknowledged, "
+              "is not final", step=flushing, events=[[hid, early]]),
+        check("P-90", "order", "it adopts seat 0's CUT: E never counts anywhere (P-91)"),
+        check("P-92", "members", "the first SUSPECT in the order removes seat 3"),
+    ]  # fmt: skip
+    return vector(net, "a member observer: a withdrawal flushed past a cut agreed from it", checks)
 
 
 def _beat_at(net: RecordingNet, step: int) -> Heartbeat:
@@ -302,4 +395,4 @@ def _beat_at(net: RecordingNet, step: int) -> Heartbeat:
 
 
 def member_runs() -> list[dict[str, Any]]:
-    return [acknowledgements(), silence(), withdrawal()]
+    return [acknowledgements(), silence(), withdrawal(), race()]

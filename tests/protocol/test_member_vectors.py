@@ -7,7 +7,9 @@ import json
 from importlib import resources
 from typing import Any
 
+import pytest
 from dutchblitz.protocol.conformance import member_vectors
+from dutchblitz.protocol.flush import Flushes
 
 
 def runs() -> list[dict[str, Any]]:
@@ -32,7 +34,7 @@ def test_the_runs_pass_and_cover_the_member_ids() -> None:
         assert failures(run) == {}
         named |= {check["spec"] for check in run["checks"]}
     assert {"P-66", "P-70", "P-76", "P-77", "P-85", "P-89", "P-196"} <= named
-    assert {"P-86", "P-87", "P-88", "P-226", "P-227", "P-228"} <= named
+    assert {"P-86", "P-87", "P-88", "P-226", "P-227", "P-228", "P-262"} <= named
 
 
 def test_wrong_acknowledgements_are_caught() -> None:
@@ -83,3 +85,17 @@ def test_without_the_other_withdrawal_the_observer_holds_on() -> None:
         if case.run() is not None
     }
     assert {"P-226", "P-228", "P-88"} <= failed
+
+
+def test_the_old_withdrawal_rule_fails_the_race(monkeypatch: pytest.MonkeyPatch) -> None:
+    """P-262: under the rule before it (the cap lifts with the UNSUSPECT), the observer
+    acknowledges seat 3's event E past the cut seat 0 agreed on, and E becomes final."""
+    race = next(run for run in runs() if "flushed past a cut" in run["name"])
+    assert failures(race) == {}
+    monkeypatch.setattr(Flushes, "enabled", False)
+    failed = {
+        (case.spec_id, case.name.rsplit(": ", 1)[1])
+        for case in member_vectors.cases({"member_runs": [race]})
+        if case.run() is not None
+    }
+    assert {("P-262", "acks"), ("P-262", "unstable")} <= failed

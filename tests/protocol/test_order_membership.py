@@ -10,6 +10,7 @@ from collections.abc import Callable
 import pytest
 from dutchblitz.protocol.codec import decode, encode
 from dutchblitz.protocol.effects import Send
+from dutchblitz.protocol.flush import Flushes
 from dutchblitz.protocol.games.blitz.plays import legal_moves
 from dutchblitz.protocol.messages import (
     Admit,
@@ -348,10 +349,66 @@ def test_a_member_withdraws_once_another_has_P228() -> None:
     heard = lambda f: f.source == D and f.target == A and _kind(f) is Heartbeat  # noqa: E731
     assert net.deliver_where(heard)
     assert NODE_IDS[D] not in replica.liveness.suspected
-    assert replica.streams[NODE_IDS[D]].ack_cap is None
+    assert NODE_IDS[D] in replica.liveness.flushes.pending, "P-262: capped until flushed"
     assert _own_bodies(net, A, Unsuspect) == [Unsuspect(NODE_IDS[D])]
     net.settle()
     assert all(log == net.logs()[A] for log in net.logs())
+
+
+def test_a_withdrawal_acknowledges_again_once_flushed_P242() -> None:
+    """P-262: node 0 withdraws its suspicion of node 3; its acknowledgements of node 3 stay
+    at its held until nodes 1 and 2 have acknowledged its UNSUSPECT and it holds their
+    streams up to where they stood then, and not a moment longer."""
+    net = Net(4)
+    net.open_table()
+    replica = net.replica(A)
+    net.advance(1.0)
+    net.tick_all()
+    net.run()
+    doubted = NODE_IDS[D]
+    quiet = net.replica(C)  # it has suspected node 3 already: nothing of node 0's moves it
+    quiet.liveness.suspected[doubted] = quiet.streams[doubted].held
+    _suspect_then_withdraw(net, B, D, A)
+    net.advance(0.3)
+    net.tick(D)
+    net.deliver_where(lambda f: f.source == D and f.target == A)
+    assert doubted in replica.liveness.flushes.pending
+    capped = replica.streams[doubted].ack_cap
+    assert capped is not None
+    net.advance(1.2)  # node 1 now hears no majority: it does not join node 0's SUSPECT again
+    for other in (B, C):
+        net.deliver_where(lambda f, o=other: f.source == A and f.target == o)
+        assert replica.streams[doubted].ack_cap == capped, "not all have taken it in yet"
+        net.tick(other)
+        net.deliver_where(lambda f, o=other: f.source == o and f.target == A)
+    net.tick(A)
+    assert doubted not in replica.liveness.flushes.pending
+    assert replica.streams[doubted].ack_cap is None
+
+
+def test_a_fresh_suspicion_states_what_it_acknowledges_P243() -> None:
+    """P-263: node 0 holds an event of node 3 past its cut while its withdrawal is not yet
+    flushed; suspecting node 3 afresh, it states the held it acknowledges, not the one it
+    holds, so the fresh SUSPECT lifts nothing."""
+    net = Net(4)
+    net.open_table()
+    replica = net.replica(A)
+    net.advance(1.0)
+    net.tick_all()
+    net.run()
+    doubted = NODE_IDS[D]
+    _suspect_then_withdraw(net, B, D, A)
+    capped = replica.streams[doubted].ack_cap
+    assert capped is not None
+    net.submit(D, Ready(True))
+    net.advance(0.3)
+    net.tick(D)
+    net.deliver_where(lambda f: f.source == D and f.target == A)
+    assert doubted in replica.liveness.flushes.pending
+    assert replica.streams[doubted].held == capped + 1
+    replica.liveness.suspect(doubted, net.now)
+    assert replica.liveness.suspected[doubted] == capped
+    assert replica.streams[doubted].ack_level() == capped
 
 
 # -- agreeing on the cut --------------------------------------------------------------------------
@@ -582,3 +639,55 @@ def test_a_healed_even_split_removes_nobody_P85_P92() -> None:
     assert all(log == net.logs()[A] for log in net.logs())
     assert all(all(_present(net, i)) for i in range(4))
     assert not any(_own_bodies(net, i, Suspect) for i in range(4))
+
+
+def _race(net: Net) -> tuple[int, int]:
+    """P-262's race on a table of four: nodes 0 and 2 hold an event of node 3 that node 1
+    lacks; all three suspect node 3, node 1 with the lowest held, and node 0 agrees on the
+    cut there. Node 2 withdraws, and node 1, hearing node 3 again, withdraws too, before
+    node 0's CUT reaches either. Returns node 1's held and the number of the event."""
+    net.open_table()
+    net.advance(1.0)
+    net.tick_all()
+    net.run()
+    doubted = NODE_IDS[D]
+    held = net.replica(B).streams[doubted].held
+    net.submit(D, Ready(True))
+    early = max(net[D].own)
+    net.deliver_where(lambda f: f.source == D and f.target in (A, C))
+    net.tick_all()
+    net.deliver_where(lambda f: f.target != B or f.source != D)
+    net.submit(C, Suspect(doubted, net.replica(C).streams[doubted].held))
+    net.deliver_where(lambda f: f.source == C and f.target == B and _kind(f) is Event)
+    net.deliver_where(lambda f: f.target == A and f.source in (B, C))
+    assert net.replica(A).liveness.settled.get(doubted) == held
+    net.submit(C, Unsuspect(doubted))
+    net.deliver_where(lambda f: f.source == C and f.target == B and _kind(f) is Event)
+    net.advance(0.3)
+    net.tick(D)
+    net.deliver_where(lambda f: f.source == D and f.target == B)
+    net.deliver_where(lambda f: f.source in (A, C) and f.target == B and _kind(f) is Heartbeat)
+    net.advance(0.3)
+    net.tick(B)
+    return held, early
+
+
+@pytest.mark.parametrize(
+    ("flush", "final"), [(True, False), (False, True)], ids=["P-262", "the old rule"]
+)
+def test_a_withdrawal_races_a_cut_agreed_from_it_P242(
+    monkeypatch: pytest.MonkeyPatch, flush: bool, final: bool
+) -> None:
+    """P-262: with the flush, the event node 0 cut off never becomes final at node 1. Under
+    the rule before it, node 1 acknowledges it at once and it is final there, while node 0
+    holds a cut below it: two nodes disagree on a final event."""
+    monkeypatch.setattr(Flushes, "enabled", flush)
+    net = Net(4)
+    held, early = _race(net)
+    doubted = NODE_IDS[D]
+    assert ((doubted, early) in set(net.logs()[B])) is final
+    assert net.replica(A).liveness.settled[doubted] == held < early
+    if flush:
+        net.settle()
+        assert all(log == net.logs()[B] for log in net.logs())
+        assert (doubted, early) not in set(net.logs()[B])

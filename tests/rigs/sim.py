@@ -3,11 +3,14 @@
 N real protocol replicas (the same sans-IO code a node runs) play with bots on
 a virtual clock. One seed draws the table size, the bots' choices, latencies and
 every fault: loss, duplication, reordering and delay, partitions (symmetric and
-one-way) that heal, crashes with a restart from the persisted log, pauses, and
-clock skew. Invariants are checked as the run goes and after everything heals.
+one-way) that heal, faults of single links (one direction down, or lossy, slow and
+duplicating: ``tests/rigs/links.py``), crashes with a restart from the persisted log, pauses,
+and clock skew. Invariants are checked as the run goes (``tests/rigs/watch.py``) and after
+everything heals; a failing seed is counted as diverged or stalled.
 
-    python -m tests.rigs.sim --seeds 300       # a sweep
-    python -m tests.rigs.sim --seed 1234 -v    # replay one seed, with its trace
+    python -m tests.rigs.sim --seeds 300                   # a sweep
+    python -m tests.rigs.sim --seeds 1000 --faults links   # faults of single links
+    python -m tests.rigs.sim --seed 1234 -v                # replay one seed, with its trace
 
 The same seed always gives the same trace.
 """
@@ -22,7 +25,7 @@ import os
 import random
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 
@@ -41,6 +44,7 @@ from dutchblitz.protocol.effects import (
     Withdrawn,
 )
 from dutchblitz.protocol.fairdeal import RoundSecret
+from dutchblitz.protocol.flush import Flushes
 from dutchblitz.protocol.games.blitz.bots import LEVELS, Bot, think_time
 from dutchblitz.protocol.games.blitz.rules import Reason
 from dutchblitz.protocol.games.blitz.wire_moves import play_from_move
@@ -49,12 +53,15 @@ from dutchblitz.protocol.messages import Body, Profile, Ready, Start
 from dutchblitz.protocol.pace import Pace
 from dutchblitz.protocol.table.game import FlagKind, Game, Phase
 
+from tests.rigs.links import LinkFault, draw_links, link_fate
+from tests.rigs.watch import DIVERGED, STALLED, Diverged, InvariantViolated, Stalled, Watch
+
 TABLE = "sim"
 SIM_GRACE = Grace(seconds=5.0, step=0.5)  # the simulation's suspicion timeout is 1 s, not 2
+FAULT_PLANS = ("none", "single", "overlapping", "links")
+PROGRESS_BOUND = 30.0  # virtual seconds without a log growing, once healed, that is a stall
 
-
-class InvariantViolated(AssertionError):
-    pass
+__all__ = ["InvariantViolated", "Scenario", "SimNode", "Simulation", "run_seed", "sweep"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,16 +78,22 @@ class Scenario:
     pauses: tuple[tuple[float, float, int], ...]  # at, resume at, node
     skews: tuple[float, ...]
     heal_at: float
+    links: tuple[LinkFault, ...] = field(default=(), repr=False)
+    # Once healed, a log must grow within this many seconds (None: only by the run's end).
+    progress_bound: float | None = field(default=None, repr=False)
 
     @staticmethod
     def draw(rng: random.Random, faults: str = "single") -> Scenario:
-        """Draw a table and its faults. ``faults`` is none, single or overlapping.
+        """Draw a table and its faults. ``faults`` is none, single, overlapping or links.
 
         ``single`` (what CI sweeps) injects message loss, duplication, reordering, delay and
         clock skew throughout, plus one membership fault: a partition that cuts off a
         minority (symmetric or one-way), a crash with a restart, or a pause. ``overlapping``
         lets several of them (and even splits) overlap; see docs/testing.md for what it finds.
+        ``links`` draws faults of single links instead, on 3 to 5 players (``draw_links``).
         """
+        if faults == "links":
+            return Scenario.draw_links(rng)
         players = rng.choice((2, 3, 3, 4, 4, 5))
         skews = tuple(rng.uniform(-0.05, 0.05) if faults != "none" else 0.0 for _ in range(players))
         if faults == "none":
@@ -120,6 +133,27 @@ class Scenario:
             pauses=tuple(pauses),
             skews=skews,
             heal_at=30.0,
+        )
+
+    @staticmethod
+    def draw_links(rng: random.Random) -> Scenario:
+        """3 to 5 players, 5 to 15 % loss, and 2 to 4 link faults that start together."""
+        players = rng.choice((3, 3, 4, 4, 5))
+        skews = tuple(rng.uniform(-0.05, 0.05) for _ in range(players))
+        links = draw_links(rng, players)
+        return Scenario(
+            players=players,
+            target=rng.choice((8, 12, 20)),
+            loss=rng.choice((0.05, 0.1, 0.15)),
+            duplicate=rng.choice((0.0, 0.02, 0.1)),
+            latency=rng.choice(((0.0005, 0.003), (0.001, 0.02), (0.002, 0.15))),
+            partitions=(),
+            crashes=(),
+            pauses=(),
+            skews=skews,
+            heal_at=30.0,
+            links=links,
+            progress_bound=PROGRESS_BOUND,
         )
 
 
@@ -195,6 +229,7 @@ class Simulation:
         self.epoch = hashlib.blake2b(f"epoch-{seed}".encode(), digest_size=16).digest()
         self.reference: list[tuple[bytes, int]] = []  # the longest stable log seen
         self.messages = 0
+        self.watch = Watch()
         self.signers: dict[bytes, Signer] = {}
         for index in range(self.scenario.players):
             signer = Signer(hashlib.blake2b(f"key-{seed}-{index}".encode()).digest()[:32])
@@ -218,6 +253,8 @@ class Simulation:
 
     def run(self, limit: float = 600.0) -> dict[str, object]:
         self.log(f"scenario {self.scenario}")
+        for fault in self.scenario.links:
+            self.log(f"link fault {fault}")
         for node in self.nodes:
             self.log(f"node {node.index} is {node.node_id.hex()[:4]}")
         self._schedule_faults()
@@ -236,6 +273,8 @@ class Simulation:
             action()
             if self._finished():
                 break
+            if self.watch.stalled(when, self.scenario.heal_at, self.scenario.progress_bound):
+                self._stall(f"no log grew for {self.scenario.progress_bound:.0f} s after healing")
         self._check_final(limit)
         return self._summary()
 
@@ -310,9 +349,17 @@ class Simulation:
             elif isinstance(effect, Withdrawn):
                 node.settled_seqs.add(effect.seq)
             elif isinstance(effect, Alarm) and effect.kind == "desync":
-                raise InvariantViolated(f"node {node.index}: {effect.detail}")
+                raise Diverged(f"node {node.index}: {effect.detail}")
             elif isinstance(effect, Timer):
                 pass  # the simulation ticks every node on a fixed period
+        self._check_step(node)
+
+    def _check_step(self, node: SimNode) -> None:
+        """After every step of a node: its cuts and its latest digest against everyone's."""
+        order = node.replica.order
+        self.watch.cuts_held(node.index, node.replica.liveness.settled)
+        length, digest = order.last_digest
+        self.watch.digest(node.index, length, digest)
 
     def _send(self, sender: SimNode, effect: Send) -> None:
         targets = (
@@ -323,9 +370,19 @@ class Simulation:
                 continue
             if self.rng.random() < self.scenario.loss and self.now < self.scenario.heal_at:
                 continue
-            copies = 2 if self.rng.random() < self.scenario.duplicate else 1
-            for _ in range(copies):
-                delay = self.rng.uniform(*self.scenario.latency)
+            extra = 0.0
+            copies = 1
+            if self.scenario.links:  # drawn only where the plan has link faults
+                fate = link_fate(
+                    self.scenario.links, sender.index, target.index, self.now, self.rng
+                )
+                if fate.lost:
+                    continue
+                extra = fate.delay
+                copies += fate.duplicate > 0.0 and self.rng.random() < fate.duplicate
+            copies += self.rng.random() < self.scenario.duplicate
+            for _ in range(min(copies, 2)):
+                delay = self.rng.uniform(*self.scenario.latency) + extra
                 self.messages += 1
                 incarnation = target.incarnation
                 self.at(self.now + delay, partial(self._deliver, target, effect.data, incarnation))
@@ -483,11 +540,14 @@ class Simulation:
         log = node.replica.log
         if entry.index < len(self.reference):
             if self.reference[entry.index] != ident:
-                raise InvariantViolated(
+                raise Diverged(
                     f"node {node.index} has a different event at log index {entry.index}"
                 )
         else:
             self.reference.append(ident)
+        self.watch.last_progress = self.now
+        cuts = (other.replica.liveness.settled for other in self.nodes)
+        self.watch.delivered(node.index, entry, cuts)
         if entry.sender == node.node_id:
             node.settled_seqs.add(entry.seq)
         if entry.outcome.refusal == Reason.PILE_TAKEN:
@@ -509,21 +569,21 @@ class Simulation:
             if count != 40:
                 raise InvariantViolated(f"node {node.index}: deck {seat} has {count} cards")
 
+    def _stall(self, why: str) -> None:
+        phases = [n.replica.stable.phase.value for n in self.nodes]
+        lengths = [len(n.replica.log) for n in self.nodes]
+        raise Stalled(f"{why} by t={self.now:.1f}: phases {phases}, log lengths {lengths}")
+
     def _check_final(self, limit: float) -> None:
         logs = [[(e.sender, e.seq) for e in node.replica.log] for node in self.nodes]
         for node, log in zip(self.nodes, logs, strict=True):
             if len(set(log)) != len(log):
                 raise InvariantViolated(f"node {node.index} applied an event twice")
         if not self._finished():
-            phases = [n.replica.stable.phase.value for n in self.nodes]
-            lengths = [len(n.replica.log) for n in self.nodes]
-            raise InvariantViolated(
-                f"no progress to the end of the game by t={self.now:.1f}: phases {phases}, "
-                f"log lengths {lengths}"
-            )
+            self._stall("no progress to the end of the game")
         digests = {node.replica.digest() for node in self.nodes}
         if len(digests) != 1:
-            raise InvariantViolated("nodes with the same log have different digests")
+            raise Diverged("nodes with the same log have different digests")
         for node in self.nodes:
             flags = [f for f in node.replica.stable.flags if f.kind != FlagKind.UNAUDITED]
             if flags:
@@ -531,9 +591,7 @@ class Simulation:
         for node in self.nodes:
             lost = [seq for seq in node.submitted if seq not in node.settled_seqs]
             if lost:
-                raise InvariantViolated(
-                    f"node {node.index}: submitted events {lost[:5]} never settled"
-                )
+                raise Stalled(f"node {node.index}: submitted events {lost[:5]} never settled")
 
     def _summary(self) -> dict[str, object]:
         game = self.nodes[0].replica.stable
@@ -555,23 +613,52 @@ def run_seed(seed: int, faults: str = "single", verbose: bool = False) -> dict[s
     return Simulation(seed, faults, trace).run()
 
 
-def _outcome(job: tuple[int, str]) -> tuple[int, str | None, dict[str, object] | None]:
-    seed, faults = job
+Outcome = tuple[int, str | None, dict[str, object] | None, str]  # seed, error, summary, kind
+
+
+def _outcome(job: tuple[int, str, bool]) -> Outcome:
+    seed, faults, old_withdrawal = job
+    Flushes.enabled = not old_withdrawal  # in this worker process only
     try:
-        return seed, None, run_seed(seed, faults)
+        return seed, None, run_seed(seed, faults), "held"
     except InvariantViolated as error:
-        return seed, str(error), None
+        return seed, str(error), None, error.kind
 
 
 def sweep(
-    seeds: Sequence[int], faults: str, workers: int
-) -> list[tuple[int, str | None, dict[str, object] | None]]:
-    """Run many seeds, on ``workers`` processes; results come back in seed order."""
-    jobs = [(seed, faults) for seed in seeds]
+    seeds: Sequence[int], faults: str, workers: int, old_withdrawal: bool = False
+) -> list[Outcome]:
+    """Run many seeds, on ``workers`` processes; results come back in seed order.
+
+    Each result is (seed, error or None, summary or None, kind): ``held`` when every
+    invariant held, else the kind of the violation (``diverged``, ``stalled``, ``broken``).
+    """
+    return list(sweep_iter(seeds, faults, workers, old_withdrawal))
+
+
+def sweep_iter(
+    seeds: Sequence[int], faults: str, workers: int, old_withdrawal: bool = False
+) -> Iterator[Outcome]:
+    """``sweep``, yielding each result (in seed order) as soon as it and those before are in."""
+    jobs = [(seed, faults, old_withdrawal) for seed in seeds]
     if workers <= 1:
-        return [_outcome(job) for job in jobs]
+        yield from map(_outcome, jobs)
+        return
     with multiprocessing.get_context("spawn").Pool(workers) as pool:
-        return pool.map(_outcome, jobs, chunksize=4)
+        yield from pool.imap(_outcome, jobs, chunksize=2)
+
+
+def tally(results: Sequence[Outcome]) -> list[str]:
+    """The sweep's summary lines: how many seeds held, stalled and diverged, and which."""
+    kinds: dict[str, list[int]] = {"held": [], STALLED: [], DIVERGED: []}
+    for seed, _error, _summary, kind in results:
+        kinds.setdefault(kind, []).append(seed)
+    counts = ", ".join(f"{kind} {len(seeds)}" for kind, seeds in kinds.items())
+    lines = [f"summary: {counts}"]
+    for kind, seeds in kinds.items():
+        if kind != "held" and seeds:
+            lines.append(f"  {kind}: {' '.join(map(str, seeds))}")
+    return lines
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -583,7 +670,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, help="replay this one seed, printing its trace")
     parser.add_argument(
         "--faults",
-        choices=("none", "single", "overlapping"),
+        choices=FAULT_PLANS,
         default="single",
         help="which faults to draw (default: single)",
     )
@@ -591,8 +678,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--workers", type=int, default=os.cpu_count() or 1, help="processes for a sweep"
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="print the trace")
+    parser.add_argument(
+        "--old-withdrawal",
+        action="store_true",
+        help="test only: the withdrawal rule before P-262 (no flush), to show what it breaks",
+    )
     args = parser.parse_args(argv)
     started = time.perf_counter()
+    Flushes.enabled = not args.old_withdrawal
     if args.seed is not None:
         try:
             print(run_seed(args.seed, args.faults, verbose=True))
@@ -604,17 +697,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     seeds = range(args.first, args.first + args.seeds)
     failures = 0
-    for seed, error, summary in sweep(seeds, args.faults, args.workers):
+    results: list[Outcome] = []
+    for outcome in sweep_iter(seeds, args.faults, args.workers, args.old_withdrawal):
+        results.append(outcome)
+        seed, error, summary, _kind = outcome
         if error is not None:
             failures += 1
             print(f"seed {seed}: FAILED: {error}")
             print(f"  replay: python -m tests.rigs.sim --seed {seed} --faults {args.faults}")
         elif args.verbose:
             print(summary)
+        sys.stdout.flush()  # a long sweep in the background shows how far it has come
     elapsed = time.perf_counter() - started
     count = len(seeds)
     print(f"sim: {count} seeds in {elapsed:.1f} s ({count / elapsed:.1f} seeds/s)")
     print(f"{count - failures} passed, {failures} failed")
+    print("\n".join(tally(results)))
     return 1 if failures else 0
 
 

@@ -1,0 +1,97 @@
+"""Invariants the simulator checks at every step, across all its nodes at once.
+
+- No event is final at one node and cut at another: once some node has applied event s of
+  X's stay, no node may hold an agreed cut of that stay below s, and the other way round.
+- Nodes whose logs have the same length have the same digest there (each digest a node
+  computes is compared with the first computed anywhere for that length).
+- The table makes progress once the network heals: some node's stable log grows at least
+  once every ``bound`` virtual seconds until the game is over everywhere.
+
+A violation says whether the table ``diverged`` (two nodes disagree on what is final) or
+``stalled`` (it stopped going forward), so that a sweep can count each.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from dutchblitz.protocol.effects import LogEntry
+from dutchblitz.protocol.messages import Admit
+
+DIVERGED = "diverged"
+STALLED = "stalled"
+
+
+class InvariantViolated(AssertionError):
+    """An invariant broken by a run; ``kind`` says how (``diverged``, ``stalled``, ``broken``)."""
+
+    kind = "broken"
+
+
+class Diverged(InvariantViolated):
+    """Two nodes disagree on what is final."""
+
+    kind = DIVERGED
+
+
+class Stalled(InvariantViolated):
+    """The table stopped going forward."""
+
+    kind = STALLED
+
+
+@dataclass(slots=True)
+class Watch:
+    """What every node has made final, agreed as a cut, and digested, as the run goes."""
+
+    finals: dict[bytes, set[int]] = field(default_factory=dict)  # sender -> final seqs
+    highest: dict[bytes, int] = field(default_factory=dict)  # sender -> highest final seq
+    stays: dict[bytes, set[int]] = field(default_factory=dict)  # node -> ADMITs' first-seqs
+    digests: dict[int, bytes] = field(default_factory=dict)  # log length -> digest
+    last_progress: float = 0.0
+
+    def delivered(self, index: int, entry: LogEntry, cuts: Iterable[Mapping[bytes, int]]) -> None:
+        """``entry`` became final at node ``index``: no node may have cut it off."""
+        self.finals.setdefault(entry.sender, set()).add(entry.seq)
+        self.highest[entry.sender] = max(self.highest.get(entry.sender, 0), entry.seq)
+        body = entry.body
+        if isinstance(body, Admit) and entry.outcome.accepted:
+            self.stays.setdefault(body.node, set()).add(body.first_seq)
+        for settled in cuts:
+            cut = settled.get(entry.sender)
+            if cut is not None and self._cut_off(entry.sender, cut, entry.seq):
+                raise Diverged(
+                    f"event {entry.seq} of {entry.sender.hex()[:4]} is final at node {index}"
+                    f" and cut at {cut} elsewhere"
+                )
+
+    def cuts_held(self, index: int, settled: Mapping[bytes, int]) -> None:
+        """Node ``index`` holds these agreed cuts: none may cut off an event final anywhere."""
+        for node, cut in settled.items():
+            if self.highest.get(node, 0) <= cut:
+                continue
+            for seq in self.finals[node]:
+                if seq > cut and self._cut_off(node, cut, seq):
+                    raise Diverged(
+                        f"node {index} cut {node.hex()[:4]} at {cut} but its event {seq}"
+                        " is final elsewhere"
+                    )
+
+    def _cut_off(self, node: bytes, cut: int, seq: int) -> bool:
+        """Whether a cut at ``cut`` ends the stay that event ``seq`` of ``node`` belongs to."""
+        if seq <= cut:
+            return False
+        return not any(cut + 1 < first <= seq for first in self.stays.get(node, ()))
+
+    def digest(self, index: int, length: int, digest: bytes) -> None:
+        """Node ``index`` computed ``digest`` after ``length`` events."""
+        if not digest:
+            return
+        known = self.digests.setdefault(length, digest)
+        if known != digest:
+            raise Diverged(f"node {index} has another digest than its peers after {length} events")
+
+    def stalled(self, now: float, heal_at: float, bound: float | None) -> bool:
+        """Whether no log has grown for ``bound`` seconds since the network healed."""
+        return bound is not None and now - max(self.last_progress, heal_at) > bound
