@@ -155,7 +155,11 @@ class SessionNotices:
             names = tuple(sorted(m.name for n, m in stable.members.items() if n in self._away))
             self._away.clear()
             if not old:
-                told = Told(News.GOES_ON_WITHOUT, names=names, count=stable.round)
+                # The round as players count it (a rematch's go on from the last game's);
+                # a deal left with too few players ends the game instead (P-239).
+                ended = stable.phase == Phase.OVER
+                news = News.ENDS_WITHOUT if ended else News.GOES_ON_WITHOUT
+                told = Told(news, names=names, count=0 if ended else stable.shown_round())
                 self.notice(NoticeKind.LEFT, told)
 
     def _old_news(self, entry: LogEntry) -> bool:
@@ -208,6 +212,15 @@ class SessionNotices:
         me = stable.seat_of(self.seat.node_id)
         for result in stable.results[seen:]:
             names = {m.seat: m.name for m in stable.members.values()}
+            if result.void:  # a leaver took the only key to some cards with it
+                gone = tuple(
+                    names.get(seat, "?")
+                    for seat, m in sorted(stable.by_seat().items())
+                    if seat in result.scores and not m.present
+                )
+                told = Told(News.ROUND_VOID, count=stable.shown_round(result.round), names=gone)
+                self.notice(NoticeKind.ROUND_OVER, told)
+                continue
             if result.blitz_by is not None:
                 who = "" if result.blitz_by == me else names.get(result.blitz_by, "?")
                 self.notice(NoticeKind.BLITZ, Told(News.BLITZ, who=who))
@@ -226,6 +239,9 @@ class SessionNotices:
             points = stable.totals.get(stable.winner, 0)
             who = "" if stable.winner == me else winner.name
             self.notice(NoticeKind.GAME_OVER, Told(News.GAME_WON, who=who, count=points))
+        elif over and game not in self._over_noticed and stable.results:
+            self._over_noticed.add(game)  # every round dealt was void
+            self.notice(NoticeKind.GAME_OVER, Told(News.NO_WINNER))
 
 
 def _lost_race(game: Game, by: int | None, card: str) -> Told:

@@ -84,9 +84,18 @@ def dutch_table(state: ClientState, view: SeatView) -> DutchTable | None:
         news=view.news,
         typed=state.typed,
         game_over=over,
-        winners=tuple(i for i, total in enumerate(final) if total == best) if over else (),
+        winners=_winners(final, best) if over and _scored(snap) else (),
         sits_later=shown.watching and not snap.watching and _seated_not_dealt(snap),
     )
+
+
+def _scored(snap: Snapshot) -> bool:
+    """Whether a round of this game was scored: when every one was void, nobody won (R-61)."""
+    return any(not result.void for result in snap.game.results)
+
+
+def _winners(final: list[int], best: int) -> tuple[int, ...]:
+    return tuple(i for i, total in enumerate(final) if total == best)
 
 
 def _seated_not_dealt(snap: Snapshot) -> bool:
