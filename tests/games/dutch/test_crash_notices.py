@@ -63,7 +63,7 @@ def test_r57_the_round_that_goes_on_is_counted_as_players_count_it() -> None:
     rig.game.rounds_before = 2
     start = _grace_over(rig)
     said = _told(rig, 0, [(rig.nodes[1], start)])
-    assert [line for line in said if " is void: " in line][0].startswith("round 1 is void")
+    assert next(line for line in said if " is void: " in line).startswith("round 1 is void")
     assert [line for line in said if "goes on without" in line] == [
         "round 2 goes on without player 4"
     ]
