@@ -36,16 +36,7 @@ def peer_address(endpoint: str) -> str:
 def lobby_screen(state: ClientState) -> StyleAndTextTuples:
     snap = state.snap
     text = Text()
-    address = peer_address(snap.door or snap.endpoint)
-    table = f"{snap.table} (private)" if snap.table and snap.private else snap.table
-    text.add(" Table    ", "class:header").cell(table or "(none yet)", 24)
-    text.add("Address  ", "class:header").line(address or "(not listening yet)")
-    text.add(" Network  ", "class:header").line(snap.interface or "(finding...)")
-    if snap.tv is not None:
-        text.add(" TV       ", "class:header").line(words.tv_text(snap.tv))
-    if snap.profile > 1:
-        text.add(" Profile  ", "class:header").line(profile_line(snap.profile, snap.state_dir))
-    text.line()
+    address = where_lines(text, snap)
     late = game_on_lines(snap)
     for style, line in late:  # we came during a game: say so instead of an empty lobby
         text.line(line, style)
@@ -53,22 +44,8 @@ def lobby_screen(state: ClientState) -> StyleAndTextTuples:
         return text.fragments
     if snap.watching and not snap.players:
         text.line(" Watching: waiting for the table's players to send the game...", "class:hint")
-    text.add("  #  ").cell("Player", 22, "class:header").cell("Back", 10, "class:header")
-    text.cell("Ready", 11, "class:header").line("Key", "class:header")
     players = sorted((p for p in snap.players if p.present), key=lambda p: p.seat)
-    for player in players:
-        name = shown_name(player.name, player.is_local_bot)
-        tag = " (you)" if player.is_me else ""
-        text.add(f"  {player.seat + 1:<3}").name(name, 22, "class:name", tag=tag)
-        text.cell(player.back or "-", 10)
-        text.cell(
-            "ready" if player.ready else "not ready",
-            11,
-            "class:ready" if player.ready else "class:notready",
-        )
-        text.line(player.fingerprint, "class:count")
-    if len(players) > 1:
-        text.line(" Each Key must read the same on every player's screen: compare them aloud.")
+    seat_rows(text, players)
     text.line()
     text.line(seated_line(state, players), "class:count")
     if len(players) < 2:
@@ -85,9 +62,51 @@ def lobby_screen(state: ClientState) -> StyleAndTextTuples:
         )
     if state.alone():
         peer_hint(text, address)
+    start_choices(text, state)
+    return text.fragments
+
+
+def where_lines(text: Text, snap: Snapshot) -> str:
+    """The table, the address others join it at, the network, the TV view and the
+    profile, at the top of the lobby; the address, as ``--peer`` takes it."""
+    address = peer_address(snap.door or snap.endpoint)
+    table = f"{snap.table} (private)" if snap.table and snap.private else snap.table
+    text.add(" Table    ", "class:header").cell(table or "(none yet)", 24)
+    text.add("Address  ", "class:header").line(address or "(not listening yet)")
+    text.add(" Network  ", "class:header").line(snap.interface or "(finding...)")
+    if snap.tv is not None:
+        text.add(" TV       ", "class:header").line(words.tv_text(snap.tv))
+    if snap.profile > 1:
+        text.add(" Profile  ", "class:header").line(profile_line(snap.profile, snap.state_dir))
+    text.line()
+    return address
+
+
+def seat_rows(text: Text, players: Sequence[PlayerInfo]) -> None:
+    """One row a seated player: seat, name, back, ready and the key to compare aloud."""
+    text.add("  #  ").cell("Player", 22, "class:header").cell("Back", 10, "class:header")
+    text.cell("Ready", 11, "class:header").line("Key", "class:header")
+    for player in players:
+        name = shown_name(player.name, player.is_local_bot)
+        tag = " (you)" if player.is_me else ""
+        text.add(f"  {player.seat + 1:<3}").name(name, 22, "class:name", tag=tag)
+        text.cell(player.back or "-", 10)
+        text.cell(
+            "ready" if player.ready else "not ready",
+            11,
+            "class:ready" if player.ready else "class:notready",
+        )
+        text.line(player.fingerprint, "class:count")
+    if len(players) > 1:
+        text.line(" Each Key must read the same on every player's screen: compare them aloud.")
+
+
+def start_choices(text: Text, state: ClientState) -> None:
+    """The choices a START from this node carries: whoever starts the game decides (R-19,
+    P-237, P-241): the next bot, the game (g), its length (t), and Dutch Blitz's Post
+    stacking (p); then whether it may start."""
+    snap = state.snap
     text.add(" Next bot: ", "class:header").cell(state.bot_level, 11, "class:name")
-    # The choices a START from this node carries: whoever starts the game decides (R-19,
-    # P-237, P-241): the game (g), its length (t), and Dutch Blitz's Post stacking (p).
     face = registry.face_for(state.game)
     game = f"{face.title}, {length_words(snap.length)}"
     text.add("Game: ", "class:header").cell(game, len(game) + 2, "class:name")
@@ -96,7 +115,6 @@ def lobby_screen(state: ClientState) -> StyleAndTextTuples:
     text.line()
     if snap.can_start:  # else s says whom it waits for (the Ready column shows it too)
         text.line(f" Everyone is ready: press {keymap.START} to start!", "class:strong")
-    return text.fragments
 
 
 def seated_line(state: ClientState, players: Sequence[PlayerInfo]) -> str:

@@ -439,37 +439,37 @@ def _spot_typed(typed: str, names: tuple[str, ...], me: int | None) -> str:
 
 
 def dutch_prompt(view: RoundView, names: tuple[str, ...], typed: str = "") -> str:
-    """The line under your row: what the game waits for, and from whom."""
+    """The line under your row: what the game waits for (on another's turn, as watched)."""
     if view.mine is None:
         return dutch_watched(view, names)
-    seats = Seats(names, view.me)
     if view.phase is Phase.PEEK:
-        if view.mine.peeked:
-            waiting = [names[p.seat] for p in view.players if p.at_table and not p.peeked]
-            return f"Waiting for {listed(tuple(waiting))} to look at their cards."
-        if typed:
-            return f"Card {typed} picked: now another of your cards."
-        return "Look at two of your cards: press two of their numbers."
+        return _peek_prompt(view, names, typed)
     if typed.startswith("t"):
         return "Throw which of your cards? Press its number."
-    who = seats.who(view.turn)
+    if not view.my_turn:
+        return dutch_watched(view, names)
     if view.phase is Phase.DRAW:
-        return "Your turn: d draws a card." if view.my_turn else f"{who.capitalize()} is to draw."
+        return "Your turn: d draws a card."
+    if view.phase is Phase.DECIDE and view.turning_over:
+        return "You drew a card: it is being turned over for you..."
     if view.phase is Phase.DECIDE:
-        if not view.my_turn:
-            return f"{who.capitalize()} drew a card and is deciding."
-        if view.turning_over:
-            return "You drew a card: it is being turned over for you..."
         held = card_words(view.drawn.face if view.drawn else None)
         return f"You drew {held}: x discards it, or a card's number puts it in that card's place."
     card = SPECIAL_CARDS.get(view.action or 0, "card")
-    if not view.my_turn:
-        return f"{who.capitalize()} uses the {card}."
     does = SPECIAL_DOES.get(view.action or 0, "")
     picked = f" Picked: {_spot_typed(typed, names, view.me)}" if typed else ""
     how = "a player's letter" if view.action == 1 else "a player's letter, then a card's number"
     twice = ", twice" if view.action == 11 else ""
     return f"{card}: {does}: {how}{twice}; s skips.{picked}"
+
+
+def _peek_prompt(view: RoundView, names: tuple[str, ...], typed: str) -> str:
+    if view.mine is not None and view.mine.peeked:
+        waiting = [names[p.seat] for p in view.players if p.at_table and not p.peeked]
+        return f"Waiting for {listed(tuple(waiting))} to look at their cards."
+    if typed:
+        return f"Card {typed} picked: now another of your cards."
+    return "Look at two of your cards: press two of their numbers."
 
 
 def dutch_watched(view: RoundView, names: tuple[str, ...]) -> str:

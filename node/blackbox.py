@@ -24,9 +24,9 @@ from importlib import resources
 from dutchblitz.protocol.auth import Signer, check_signature, node_id_of
 from dutchblitz.protocol.clock import order_key
 from dutchblitz.protocol.codec import ProtocolError, decode, encode
-from dutchblitz.protocol.codec_vectors import vector_bytes
-from dutchblitz.protocol.conformance import VECTORS_PACKAGE, Result
-from dutchblitz.protocol.digest_vectors import replay
+from dutchblitz.protocol.conformance.codec_vectors import vector_bytes
+from dutchblitz.protocol.conformance.digest_vectors import replay
+from dutchblitz.protocol.conformance.runner import VECTORS_PACKAGE, Result
 from dutchblitz.protocol.messages import (
     Envelope,
     Event,

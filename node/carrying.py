@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from dutchblitz.protocol.core import Replica
-from dutchblitz.protocol.duties import Steward
+from dutchblitz.protocol.duties import Steward, adopt_options
 from dutchblitz.protocol.effects import (
     Alarm,
     Delivered,
@@ -19,6 +19,7 @@ from dutchblitz.protocol.effects import (
     Withdrawn,
 )
 from dutchblitz.protocol.pace import Pace
+from dutchblitz.protocol.table.game import Phase
 
 from .ending import GameEnds
 from .peers import Peers
@@ -80,6 +81,10 @@ class Carrier:
                 self.execute(self.peers.peer_seen(effect.node, effect.endpoint, replica), replica)
             elif isinstance(effect, SpectatorSeen):
                 self.peers.contacts.connect(effect.node, effect.endpoint)
+                if replica is not None:
+                    # Our HELLO lists it: our peers let it in to watch, and it follows
+                    # through one of them should we leave (P-260).
+                    self.execute(replica.hello(None), replica)
             elif isinstance(effect, Timer):
                 self.ticker.by(effect.at)
             else:
@@ -103,6 +108,8 @@ class Carrier:
         if entry.sender == self.node_id:
             self.steward.on_own_event(entry, stable)
         at = now()
+        if stable.phase == Phase.LOBBY and replica.optimistic().phase == Phase.LOBBY:
+            adopt_options(self.steward.wishes, replica.optimistic())  # P-261
         pause_ends = self.pace.follow(stable, at)
         if pause_ends is not None:  # look at the duties again when it ends
             self.ticker.wake_at(pause_ends, self.pause_over)

@@ -309,7 +309,7 @@ def parse_options(argv: Sequence[str] | None = None) -> Options | None:
 
 def _bot_levels() -> tuple[str, ...]:
     """Every registered game's bot levels, the default game's first."""
-    levels = (level for tag in registry.tags() for level in registry.player_for(tag).levels)
+    levels = (level for tag in registry.tags() for level in registry.game_for(tag).levels)
     return tuple(dict.fromkeys(levels))
 
 
@@ -361,20 +361,32 @@ async def run_node(options: Options | argparse.Namespace, attach_ui: UI | None =
             failed = await _confirm_passphrase(node, stopping)
         if failed is not None:
             return failed
-        if attach_ui is not None and node.state_root is not None:
-            _log_to_file(node.state_root, early)
-        keep_games(node)  # the games a crash left pending, then each that ends here
-        session = _session(node) if attach_ui is not None or tv is not None else None
-        if tv is not None and session is not None:
-            tv.watch(session)
-            _say_tv(node, tv)
-        if attach_ui is not None and session is not None:
-            return await _with_ui(node, attach_ui, stopping, session)
-        return await _headless(node, stopping)
+        return await _run_started(node, attach_ui, stopping, tv, early)
     finally:
         if tv is not None:
             await tv.close()
         _release_signals()
+
+
+async def _run_started(
+    node: Node,
+    attach_ui: UI | None,
+    stopping: asyncio.Future[int],
+    tv: TvServer | None,
+    early: logging.handlers.MemoryHandler,
+) -> int:
+    """Once the node is up: keep its games, show it (the player's UI, the TV view), and
+    run until the UI returns or, headless, the game ends."""
+    if attach_ui is not None and node.state_root is not None:
+        _log_to_file(node.state_root, early)
+    keep_games(node)  # the games a crash left pending, then each that ends here
+    session = _session(node) if attach_ui is not None or tv is not None else None
+    if tv is not None and session is not None:
+        tv.watch(session)
+        _say_tv(node, tv)
+    if attach_ui is not None and session is not None:
+        return await _with_ui(node, attach_ui, stopping, session)
+    return await _headless(node, stopping)
 
 
 def _session(node: Node) -> Session:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from dutchblitz.protocol.gamefile import GameFileError, Refusal
-from dutchblitz.protocol.games.registry import UnknownGame, rules_for
+from dutchblitz.protocol.games.registry import UnknownGame, game_for
 from dutchblitz.protocol.limits import MAX_GAME_FILE
 
 from .archive import Archive, KeptGame, PlayerStats
@@ -136,7 +136,7 @@ def show_games(archive: Archive, games: list[KeptGame]) -> int:
 def game_name(tag: str) -> str:
     """A game's name as players read it; its tag when this node does not know it."""
     try:
-        return rules_for(tag).name
+        return game_for(tag).name
     except UnknownGame:
         return tag
 

@@ -18,8 +18,8 @@ import json
 from collections.abc import Sequence
 from importlib import resources
 
-from dutchblitz.protocol import conformance
-from dutchblitz.protocol.conformance_case import Case
+from dutchblitz.protocol.conformance import runner
+from dutchblitz.protocol.conformance.case import Case
 
 from . import blackbox, framing_vectors
 
@@ -37,7 +37,7 @@ def node_cases() -> tuple[list[Case], list[str]]:
     cases: list[Case] = []
     notes: list[str] = []
     for name, make in NODE_VECTOR_FILES:
-        source = resources.files(conformance.VECTORS_PACKAGE).joinpath(name)
+        source = resources.files(runner.VECTORS_PACKAGE).joinpath(name)
         if not source.is_file():
             notes.append(f"skipped {name}: the vector file does not exist yet")
             continue
@@ -69,22 +69,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _report(asyncio.run(blackbox.check(target)), [], args.json)
     cases: list[Case] = []
     notes: list[str] = []
-    for vector_file in conformance.VECTOR_FILES:
-        found, note = conformance.load_cases(vector_file)
+    for vector_file in runner.VECTOR_FILES:
+        found, note = runner.load_cases(vector_file)
         cases.extend(found)
         notes.extend([note] if note else [])
     found, more = node_cases()
     cases.extend(found)
     notes.extend(more)
-    results = [conformance.run_case(case) for case in cases]
+    results = [runner.run_case(case) for case in cases]
     return _report(results, notes, args.json)
 
 
-def _report(results: list[conformance.Result], notes: list[str], path: str | None) -> int:
-    print("\n".join(conformance.report_lines(results, notes)))
+def _report(results: list[runner.Result], notes: list[str], path: str | None) -> int:
+    print("\n".join(runner.report_lines(results, notes)))
     if path:
         with open(path, "w", encoding="utf-8") as out:
-            json.dump(conformance.report_json(results, notes), out, indent=1)
+            json.dump(runner.report_json(results, notes), out, indent=1)
     return 0 if results and all(r.passed for r in results) else 1
 
 

@@ -25,7 +25,7 @@ from typing import Any
 import zmq
 import zmq.asyncio
 from dutchblitz.protocol.auth import Signer
-from dutchblitz.protocol.conformance_case import Case
+from dutchblitz.protocol.conformance.case import Case
 from zmq.utils import z85
 
 from .roster import Roster, Source

@@ -11,7 +11,8 @@ from collections import deque
 from dutchblitz.protocol.effects import Alarm, Delivered, Effect, LogEntry, Withdrawn
 from dutchblitz.protocol.messages import Admit, Bye, Profile, Ready, Start, Suspect
 from dutchblitz.protocol.table.game import Game, Phase
-from dutchblitz.protocol.table.player import PlayerRules
+from dutchblitz.protocol.table.records import RoundResult
+from dutchblitz.protocol.table.rules import AnyGame
 
 from .api import MAX_NOTICES, News, Notice, NoticeKind, Refused, Told
 from .seat import LocalSeat
@@ -22,7 +23,7 @@ GONE_TOGETHER_S = 1.5  # players gone this close are told as one (a node and its
 class SessionNotices:
     """The notices of one seat's session, and what it has told already."""
 
-    def __init__(self, table: str, seat: LocalSeat, player: PlayerRules) -> None:
+    def __init__(self, table: str, seat: LocalSeat, player: AnyGame) -> None:
         self.table = table  # the table's name, as the player gave it
         self.seat = seat
         self.player = player
@@ -83,84 +84,124 @@ class SessionNotices:
         replica = self.seat.replica
         if replica is None:
             return
-        entry = effect.entry
-        stable = replica.stable
-        outcome = entry.outcome
-        body = entry.body
+        entry, stable = effect.entry, replica.stable
         if self._old_news(entry):
             # Told before this node restarted: what it ended or flagged is no news either.
             self._results_seen = (id(replica), stable.game_number, len(stable.results))
             self._flags_seen = (id(replica), len(stable.flags))
             self._games_seen = stable.game_number
             return
-        if entry.sender == self.seat.node_id and not outcome.accepted:
-            if self.player.lost_race(outcome.refusal or ""):
-                card = self.player.moved_card(outcome.move)
-                self.notice(NoticeKind.LOST_RACE, _lost_race(stable, outcome.by, card))
-            elif not isinstance(body, Start | Admit | Suspect):  # a second one: harmless
-                self.refused(Refused.of(outcome.refusal or ""))
-        elif outcome.accepted and isinstance(body, Start) and stable.game_number > self._games_seen:
-            self._games_seen = stable.game_number  # (a START in a deal ends a wait: R-57)
-            self._away.clear()  # a rematch seats those present (R-51)
-            self.notice(NoticeKind.INFO, Told(News.REMATCH))
-        elif outcome.accepted and isinstance(body, Ready) and stable.phase == Phase.OVER:
-            member = stable.members.get(entry.sender)
-            if member is not None and entry.sender != self.seat.node_id and body.ready:
-                self.notice(NoticeKind.JOINED, Told(News.WANTS_REMATCH, who=member.name))
-        elif outcome.accepted and isinstance(body, Bye):
-            member = stable.members.get(entry.sender)
-            if member is not None:
-                self._note_gone(member.name, removed=False)
+        if stable.phase == Phase.LOBBY and stable.game_number > self._games_seen:
+            self._games_seen = stable.game_number  # alone after the end (P-258): no rematch
+        if entry.sender == self.seat.node_id and not entry.outcome.accepted:
+            self._on_own_refused(entry, stable)
+        elif entry.outcome.accepted:
+            told = _ACCEPTED_NEWS.get(type(entry.body))
+            if told is not None:
+                told(self, entry, stable)
         self._notice_flags(id(replica), stable)
         self._notice_stalemate(id(replica), stable)
         ended = replica.ended
         over = ended is not None and ended[2].game_number == stable.game_number
         self._notice_results(over, id(replica), stable)
 
+    def _on_own_refused(self, entry: LogEntry, stable: Game) -> None:
+        """Our own event, refused: a race lost to another player's card, or a refusal."""
+        outcome = entry.outcome
+        if self.player.lost_race(outcome.refusal or ""):
+            card = self.player.moved_card(outcome.move)
+            self.notice(NoticeKind.LOST_RACE, _lost_race(stable, outcome.by, card))
+        elif not isinstance(entry.body, Start | Admit | Suspect):  # a second one: harmless
+            self.refused(Refused.of(outcome.refusal or ""))
+
+    def _on_started(self, entry: LogEntry, stable: Game) -> None:
+        """A START that began a new game: a rematch (a START in a deal ends a wait: R-57)."""
+        if stable.game_number > self._games_seen:
+            self._games_seen = stable.game_number
+            self._away.clear()  # a rematch seats those present (R-51)
+            self.notice(NoticeKind.INFO, Told(News.REMATCH))
+
+    def _on_ready(self, entry: LogEntry, stable: Game) -> None:
+        """Another player's READY once the game is over: it wants a rematch."""
+        assert isinstance(entry.body, Ready)
+        member = stable.members.get(entry.sender)
+        if stable.phase != Phase.OVER or member is None or not entry.body.ready:
+            return
+        if entry.sender != self.seat.node_id:
+            self.notice(NoticeKind.JOINED, Told(News.WANTS_REMATCH, who=member.name))
+
+    def _on_bye(self, entry: LogEntry, stable: Game) -> None:
+        member = stable.members.get(entry.sender)
+        if member is not None:
+            self._note_gone(member.name, removed=False)
+
     def _on_presence(self, effect: Delivered) -> None:
         """Who sat down, who is back, who was removed, and a deal that went on without some."""
         entry, replica = effect.entry, self.seat.replica
         if replica is None or not entry.outcome.accepted:
             return
-        body, stable, me = entry.body, replica.stable, self.seat.node_id
-        old = self._old_news(entry)
-        if isinstance(body, Admit):
-            member = stable.members.get(body.node)
-            returning = body.node in self._seen_members
-            self._seen_members.add(body.node)
-            self._away.discard(body.node)
-            if old:
-                return
-            if body.node == me and returning:
-                void, self._void_moves = self._void_moves, 0
-                self.notice(NoticeKind.JOINED, Told(News.BACK_AT_TABLE, count=void))
-            elif member is not None and body.node != me and returning:
-                self.notice(NoticeKind.JOINED, Told(News.BACK, who=member.name))
-            elif member is not None and body.node != me:
-                self._unnamed.add(body.node)  # "sat down" waits for the name the table shows
-            elif body.node == me and stable.phase == Phase.OVER:
-                self.notice(NoticeKind.INFO, Told(News.NEXT_GAME, what=self.table))
-        elif isinstance(body, Profile) and entry.sender in self._unnamed:
-            self._unnamed.discard(entry.sender)
-            member = stable.members.get(entry.sender)
-            if member is not None and not old:
-                self.notice(NoticeKind.JOINED, Told(News.SAT_DOWN, who=member.name))
-        elif isinstance(body, Suspect):
-            member = stable.members.get(body.node)
-            if stable.phase != Phase.LOBBY:
-                self._away.add(body.node)
-            if member is not None and body.node != me and not old:
-                self._note_gone(member.name, removed=True)
-        elif isinstance(body, Start) and self._away and stable.phase != Phase.LOBBY:
-            names = tuple(sorted(m.name for n, m in stable.members.items() if n in self._away))
-            self._away.clear()
-            if not old:
-                # The round as players count it (a rematch's go on from the last game's);
-                # a deal left with too few players ends the game instead (P-239).
-                ended = stable.phase == Phase.OVER
-                news = News.ENDS_WITHOUT if ended else News.GOES_ON_WITHOUT
-                told = Told(news, names=names, count=0 if ended else stable.shown_round())
-                self.notice(NoticeKind.LEFT, told)
+        change = _PRESENCE.get(type(entry.body))
+        if change is not None:
+            change(self, entry, replica.stable, self._old_news(entry))
+
+    def _on_admitted(self, entry: LogEntry, stable: Game, old: bool) -> None:
+        """ADMIT: ourselves back (with the moves that did not count), another back, a
+        newcomer (told once named), or ourselves seated for the next game."""
+        body, me = entry.body, self.seat.node_id
+        assert isinstance(body, Admit)
+        returning = body.node in self._seen_members
+        self._seen_members.add(body.node)
+        self._away.discard(body.node)
+        if old:
+            return
+        if body.node == me:
+            self._on_admitted_myself(returning, stable)
+            return
+        member = stable.members.get(body.node)
+        if member is not None and returning:
+            self.notice(NoticeKind.JOINED, Told(News.BACK, who=member.name))
+        elif member is not None:
+            self._unnamed.add(body.node)  # "sat down" waits for the name the table shows
+
+    def _on_admitted_myself(self, returning: bool, stable: Game) -> None:
+        if returning:
+            void, self._void_moves = self._void_moves, 0
+            self.notice(NoticeKind.JOINED, Told(News.BACK_AT_TABLE, count=void))
+        elif stable.phase == Phase.OVER:
+            self.notice(NoticeKind.INFO, Told(News.NEXT_GAME, what=self.table))
+
+    def _on_named(self, entry: LogEntry, stable: Game, old: bool) -> None:
+        """A newcomer's first PROFILE: it sat down, under the name the table shows."""
+        if entry.sender not in self._unnamed:
+            return
+        self._unnamed.discard(entry.sender)
+        member = stable.members.get(entry.sender)
+        if member is not None and not old:
+            self.notice(NoticeKind.JOINED, Told(News.SAT_DOWN, who=member.name))
+
+    def _on_suspected(self, entry: LogEntry, stable: Game, old: bool) -> None:
+        """SUSPECT: a player removed, away from the game until it is back."""
+        body = entry.body
+        assert isinstance(body, Suspect)
+        member = stable.members.get(body.node)
+        if stable.phase != Phase.LOBBY:
+            self._away.add(body.node)
+        if member is not None and body.node != self.seat.node_id and not old:
+            self._note_gone(member.name, removed=True)
+
+    def _on_went_on(self, entry: LogEntry, stable: Game, old: bool) -> None:
+        """A START in a deal that went on without the players away (R-57)."""
+        if not self._away or stable.phase == Phase.LOBBY:
+            return
+        names = tuple(sorted(m.name for n, m in stable.members.items() if n in self._away))
+        self._away.clear()
+        if not old:
+            # The round as players count it (a rematch's go on from the last game's);
+            # a deal left with too few players ends the game instead (P-239).
+            ended = stable.phase == Phase.OVER
+            news = News.ENDS_WITHOUT if ended else News.GOES_ON_WITHOUT
+            told = Told(news, names=names, count=0 if ended else stable.shown_round())
+            self.notice(NoticeKind.LEFT, told)
 
     def _old_news(self, entry: LogEntry) -> bool:
         """An event this node held before it restarted (final only now): told already."""
@@ -211,26 +252,8 @@ class SessionNotices:
             seen = 0
         me = stable.seat_of(self.seat.node_id)
         for result in stable.results[seen:]:
-            names = {m.seat: m.name for m in stable.members.values()}
-            if result.void:  # R-61: a leaver took the only key to some cards with it
-                gone = tuple(
-                    names.get(seat, "?")
-                    for seat, m in sorted(stable.by_seat().items())
-                    if seat in result.scores and not m.present
-                )
-                told = Told(News.ROUND_VOID, count=stable.shown_round(result.round), names=gone)
-                self.notice(NoticeKind.ROUND_OVER, told)
-                continue
-            if result.blitz_by is not None:
-                who = "" if result.blitz_by == me else names.get(result.blitz_by, "?")
-                self.notice(NoticeKind.BLITZ, Told(News.BLITZ, who=who))
-            scores = tuple(  # "" names this node's own player: the words say "you"
-                ("" if seat == me else names.get(seat, "?"), points)
-                for seat, points in sorted(result.scores.items())
-            )
-            shown = stable.shown_round(result.round)
-            told = Told(News.ROUND_SCORES, count=shown, scores=scores)
-            self.notice(NoticeKind.ROUND_OVER, told)
+            for kind, told in _result_news(result, stable, me):
+                self.notice(kind, told)
         self._results_seen = (replica_id, stable.game_number, len(stable.results))
         game = (replica_id, stable.game_number)
         if over and game not in self._over_noticed and stable.winner is not None:
@@ -244,7 +267,48 @@ class SessionNotices:
             self.notice(NoticeKind.GAME_OVER, Told(News.NO_WINNER))
 
 
+def _result_news(
+    result: RoundResult, stable: Game, me: int | None
+) -> list[tuple[NoticeKind, Told]]:
+    """A round's end: who called, and the scores; or, for a void round, that it is void and
+    who left holding cards only their key could open (spec/rules.md R-61, spec/dutch.md D-46)."""
+    names = {m.seat: m.name for m in stable.members.values()}
+    shown = stable.shown_round(result.round)
+    if result.void:
+        gone = tuple(
+            names.get(seat, "?")
+            for seat, m in sorted(stable.by_seat().items())
+            if seat in result.scores and not m.present
+        )
+        return [(NoticeKind.ROUND_OVER, Told(News.ROUND_VOID, count=shown, names=gone))]
+    news: list[tuple[NoticeKind, Told]] = []
+    if result.blitz_by is not None:
+        who = "" if result.blitz_by == me else names.get(result.blitz_by, "?")
+        news.append((NoticeKind.BLITZ, Told(News.BLITZ, who=who)))
+    scores = tuple(  # "" names this node's own player: the words say "you"
+        ("" if seat == me else names.get(seat, "?"), points)
+        for seat, points in sorted(result.scores.items())
+    )
+    news.append((NoticeKind.ROUND_OVER, Told(News.ROUND_SCORES, count=shown, scores=scores)))
+    return news
+
+
 def _lost_race(game: Game, by: int | None, card: str) -> Told:
     winner = game.by_seat().get(by) if by is not None else None
     name = winner.name if winner is not None else ""
     return Told(News.LOST_RACE, who=name, what=card)
+
+
+# What an accepted event tells the player, by its body's type (the others tell nothing).
+_ACCEPTED_NEWS = {
+    Start: SessionNotices._on_started,
+    Ready: SessionNotices._on_ready,
+    Bye: SessionNotices._on_bye,
+}
+# How an accepted event changes who is at the table, by its body's type.
+_PRESENCE = {
+    Admit: SessionNotices._on_admitted,
+    Profile: SessionNotices._on_named,
+    Suspect: SessionNotices._on_suspected,
+    Start: SessionNotices._on_went_on,
+}

@@ -8,7 +8,6 @@ the table's own screens draw it.
 from __future__ import annotations
 
 from dutchblitz.protocol.gamefile import CheckedGame, check_game_file
-from dutchblitz.protocol.games.registry import player_for
 from dutchblitz.protocol.replay import Replay
 from dutchblitz.protocol.table.game import Game
 from dutchblitz.protocol.views import GameView, Phase, game_view
@@ -121,4 +120,4 @@ def public_view(game: Game) -> object | None:
     replay hold no secrets): the round being played; between rounds, the last one. None
     for a game whose screens read the table's views."""
     table = game.table if game.table is not None else game.last_table
-    return None if table is None else player_for(game.rules.tag).seat_view(table, None, None)
+    return None if table is None else game.rules.seat_view(table, None, None)

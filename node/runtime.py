@@ -40,9 +40,9 @@ from dutchblitz.protocol.duties import Wishes
 from dutchblitz.protocol.games.registry import (
     DEFAULT_GAME,
     all_levels,
+    game_for,
     level_in,
     level_name,
-    player_for,
 )
 from dutchblitz.protocol.limits import DEFAULT_TARGET
 from dutchblitz.protocol.limits import MAX_NAME as MAX_NAME_BYTES
@@ -233,7 +233,7 @@ class Node:
             post_stacking=options.post_stacking,
             rounds=options.rounds,
         )
-        level = player_for(options.game).levels[options.bot_level] if options.bot else None
+        level = game_for(options.game).levels[options.bot_level] if options.bot else None
         kind = WatchSeat if options.watch else LocalSeat
         self.main = kind(self._config(wishes, level), store, transport, node_id)
         self.main.watchers.append(self._notify)
@@ -459,23 +459,15 @@ class Node:
         assert main is not None and self.interface is not None and self.state_root is not None
         used = {bot.number for bot in self.bots}
         if number is None or number in used:
-            # A new bot is a new player: a folder never used, so never a key and log of a bot
-            # taken away earlier, which the table holds as gone (its folder stays, as all logs).
-            taken = used | {int(p.name) for p in self._bot_folders() if p.name.isdigit()}
-            number = next(n for n in range(1, 10_000) if n not in taken)
+            number = _new_bot_number(used, self._bot_folders())
         store = StateDir(self.state_root / "bots" / str(number))
         signer = store.identity()
         node_id = signer.node_id
         transport = await self._open_transport(signer, store.root)
-        roster = transport.roster
-        for other, key in main.roster.keys.items():
-            # Local seats vouch for each other; the rest the bot learns as the player did.
-            local = other == main.node_id or other in self.local_bot_nodes()
-            if local or main.roster.allows(other):
-                roster.learn(other, key, Source.LOCAL if local else Source.HELLO)
-        main.roster.learn(node_id, signer.public_key, Source.LOCAL)
-        for bot in self.bots:
-            bot.seat.roster.learn(node_id, signer.public_key, Source.LOCAL)
+        local = {main.node_id, *self.local_bot_nodes()}
+        _introduce(transport.roster, main.roster, local)
+        for seat_here in [main, *(bot.seat for bot in self.bots)]:
+            seat_here.roster.learn(node_id, signer.public_key, Source.LOCAL)
         found = level_in(bot_game(self), level)
         level = level_name(found)
         wishes = Wishes(name=bot_name(level, node_id), ready=True, target=self.options.target)
@@ -501,6 +493,7 @@ class Node:
             return False
         bot = self.bots.pop()
         self.keep_bots()
+        await bot.seat.sit_down_first()  # a `-` just after its `+`: no seat left behind
         await bot.seat.leave()
         self._notify()
         return True
@@ -582,3 +575,20 @@ def relevel_bots(node: Node, tag: str) -> None:
         bot.seat.config.wishes.name = bot_name(bot.level, bot.seat.node_id)
         bot.seat.poke()
     node.keep_bots()
+
+
+def _new_bot_number(used: set[int], folders: list[Path]) -> int:
+    """A new bot is a new player: a folder never used, so never a key and log of a bot
+    taken away earlier, which the table holds as gone (its folder stays, as all logs)."""
+    taken = used | {int(p.name) for p in folders if p.name.isdigit()}
+    return next(n for n in range(1, 10_000) if n not in taken)
+
+
+def _introduce(roster: Roster, players: Roster, local: set[bytes]) -> None:
+    """What a new bot's roster learns of the player's: the local seats vouch for each
+    other; the rest it learns as the player did."""
+    for other, key in players.keys.items():
+        if other in local:
+            roster.learn(other, key, Source.LOCAL)
+        elif players.allows(other):
+            roster.learn(other, key, Source.HELLO)

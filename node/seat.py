@@ -41,7 +41,7 @@ from dutchblitz.protocol.core import Replica, Settings
 from dutchblitz.protocol.duties import Steward, Wishes
 from dutchblitz.protocol.effects import Effect
 from dutchblitz.protocol.finding import TableFinder
-from dutchblitz.protocol.games.registry import level_in, player_for
+from dutchblitz.protocol.games.registry import game_for, level_in
 from dutchblitz.protocol.messages import Body, Bye, Kind
 from dutchblitz.protocol.pace import COUNT_IN_S, Pace
 from dutchblitz.protocol.peek import message_kind, message_sender
@@ -64,6 +64,7 @@ log = logging.getLogger("dutchblitz.node")
 
 JOIN_WINDOW_S = 1.5  # how long a new seat listens for an existing table
 MAX_BATCH = 256  # messages handled before the acknowledgement and a yield
+SIT_DOWN_S = 10.0  # how long a seat taken away while it joins waits to sit, to say goodbye
 
 
 @dataclass(slots=True)
@@ -71,7 +72,7 @@ class SeatConfig:
     table: str
     wishes: Wishes
     settings: Settings = field(default_factory=Settings)
-    bot: Any = None  # the bot's level (the game's PlayerRules.levels), or None: a person
+    bot: Any = None  # the bot's level (the game's ``TableGame.levels``), or None: a person
     seed: int | None = None
     join_window: float = JOIN_WINDOW_S
     restore: bool = True  # reload an unfinished game left in the state directory
@@ -224,6 +225,28 @@ class LocalSeat:
         self.transport.close()
         self.store.close()
 
+    def sitting_down(self) -> bool:
+        """Whether the seat is still finding its table or waiting to be admitted to it."""
+        replica = self.replica
+        return replica is None or (replica.rejoining and not replica.is_member())
+
+    async def sit_down_first(self, limit: float = SIT_DOWN_S) -> None:
+        """Wait, at most ``limit`` seconds, until the seat has sat down. A seat taken away
+        while it asks to join leaves with no goodbye, yet the table admits it all the same:
+        a member nobody answers for, never ready, whose acknowledgements every event then
+        waits for. Once seated, its goodbye takes the seat away again."""
+        changed = asyncio.Event()
+        self.watchers.append(changed.set)
+        try:
+            async with asyncio.timeout(limit):
+                while self.sitting_down() and not self._closed and self.failure is None:
+                    changed.clear()
+                    await changed.wait()
+        except TimeoutError:
+            log.info("%s: not seated after %.0f s: leaving all the same", self.label, limit)
+        finally:
+            self.watchers.remove(changed.set)
+
     async def leave(self, linger: float = 0.3) -> None:
         """Say goodbye to the table (a BYE) if still playing, then close."""
         replica = self.replica
@@ -361,7 +384,7 @@ class LocalSeat:
             if bot is not None:
                 tag = self.game_tag()
                 level = level_in(tag, self.steward.level)
-                pause = player_for(tag).think_time(level, self.think_rng)
+                pause = game_for(tag).think_time(level, self.think_rng)
                 if pause > 0:
                     await asyncio.sleep(pause)
             try:

@@ -17,11 +17,12 @@ import logging
 import os
 from collections import deque
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from dutchblitz.protocol.codec import ProtocolError, decode
 from dutchblitz.protocol.core import Identity, Replica
-from dutchblitz.protocol.duties import Steward
+from dutchblitz.protocol.duties import Steward, table_options
 from dutchblitz.protocol.finding import AskAgain, JoinSmaller, Seating, TableFinder
 from dutchblitz.protocol.messages import Body, Bye, Heartbeat, Kind
 from dutchblitz.protocol.peek import holds_a_start, message_kind, own_last_seq, said_goodbye
@@ -79,6 +80,7 @@ class TableSeating:
         self.founded = False  # the last fresh log is a table this seat founded
         self.news = GameNews()  # what we overhear of a game we arrived too late for
         self._floor = 0
+        self._kept: bytes | None = None  # the epoch of a log kept aside by ``restore``
         # Messages that came before the replica, each with its sender's epoch back then.
         self._early: deque[tuple[bytes, bytes, bytes | None]] = deque(maxlen=EARLY_LIMIT)
 
@@ -111,16 +113,15 @@ class TableSeating:
     def restore(self) -> bool:
         """Reload a game that a previous run left unfinished; False if there is none.
 
-        A log of a table still in the lobby holds nothing worth keeping: the seat starts
-        afresh (and finds the same table again if it is still there), remembering only
-        how far its stream had counted. So does the log of a game that ended here when
-        the seat is done with it: a headless bot's, or one its player left. Otherwise a
-        game that ended is the table's rematch offer (spec/rules.md R-49), and comes back.
+        A log of a table still in the lobby, or of a game that ended here when the seat is
+        done with it (a headless bot's, or one its player left), is kept aside: the seat
+        looks for a table first, and comes back to that log only if its table answers
+        (``settle``, P-257). Otherwise a game that ended is the table's rematch offer
+        (spec/rules.md R-49), and comes back at once.
         """
         record = self.store.table()
         if record is None or record.table != self.config.table:
             return False
-        at = now()
         found = self.store.open_events()
         if found.problem:
             log.warning(
@@ -136,27 +137,60 @@ class TableSeating:
         )
         if not self.config.restore or finished or not holds_a_start(found.records):
             self._floor = max(record.seq_floor, own_last_seq(found.records, self.node_id))
+            headless_done = finished and self.config.bot is not None
+            if self.config.restore and found.records and not headless_done:
+                self._kept = record.epoch
             return False
+        self._reload(record, found.records)
+        return True
+
+    def _reload(self, record: TableRecord, records: list[bytes]) -> None:
+        at = now()
         replica = Replica(self._identity(record.epoch), at, self.config.settings, self.signer)
         self.steward.take_secrets(replica, self.store.deal_secrets())
         self._give_keys(replica)
         self._take_up(replica)
-        effects = replica.restore(found.records, self.store.clock_mark(), at)
+        effects = replica.restore(records, self.store.clock_mark(), at)
         self.carrier.execute(effects, replica, live=False)
         replica.my_seq = max(replica.my_seq, record.seq_floor)
         self.table_log.caught_up(replica.stable)
         log.info(
-            "%s: restored %d events of the game at table %s; rejoining",
+            "%s: restored %d events of table %s; rejoining",
             self.label,
-            len(found.records),
+            len(records),
             record.epoch.hex()[:8],
         )
         self.finder.restored(at)
         self.carrier.execute(replica.hello(None), replica)
+
+    def _back_to_kept(self, handle: Handler) -> bool:
+        """The table of the log kept aside answers: reload that log and sit down again
+        there, with every event of our own it holds (P-257). A fresh log could never get
+        them back (no node takes its own events from a peer): it would go on without
+        them, showing us as a newcomer, never ready, for good."""
+        kept, self._kept = self._kept, None
+        record = self.store.table()
+        if kept is None or record is None or record.epoch != kept:
+            return False
+        found = self.store.open_events()
+        self._reload(record, found.records)
+        early, self._early = list(self._early), deque(maxlen=EARLY_LIMIT)
+        replica = self.replica
+        assert replica is not None
+        for sender, data, epoch_then in early:
+            if message_kind(data) == Kind.HELLO:
+                self.carrier.execute(replica.receive(data, now()), replica)
+            elif epoch_then in (None, kept):
+                handle(sender, data, now())
         return True
 
     def settle(self, handle: Handler) -> None:
-        """The join window is over: ask to join the smallest table heard, or found one."""
+        """The join window is over: back to the table of a log kept aside if it answers
+        (P-257), else ask to join the smallest table heard, or found one."""
+        live = self._live_epochs(now())
+        if self._kept is not None and self._kept in live and self._back_to_kept(handle):
+            return
+        self._kept = None
         self._begin(self._smallest_live_epoch(), handle)
 
     def _begin(self, epoch: bytes | None, handle: Handler) -> None:
@@ -189,7 +223,11 @@ class TableSeating:
             # The HELLO naming our epoch goes first, so that no peer takes our events
             # for those of a table without one.
             execute(replica.hello(None), replica)
+            wished = replace(self.config.wishes)  # before the founding ADMIT sets them
             execute(replica.found(at), replica)
+            proposal = table_options(wished, replica.optimistic())
+            if proposal is not None:  # our command line's options are the lobby's (P-261)
+                execute(replica.submit(proposal, at), replica)
             self.finder.began(at, found=True)
         else:
             log.info("%s: asking to join table %s", self.label, epoch.hex()[:8])

@@ -1,11 +1,12 @@
 """``NodeSession``: the client's ``Session`` (node/api.py) over a running ``Node``.
 
-Everything here runs on the node's event loop. ``act`` has the game's ``PlayerRules``
-(protocol/table/player.py) build the move on the optimistic table, the one with our own
-moves in flight (and those held back) already applied, and refuses it here, with the
-reason, when the rules would refuse it: a fast key press never sends a move that cannot
-count. A move that builds on a play still in flight is held back and goes in its turn
-(the game's play queue). Notices come from what becomes final (node/notices.py).
+Everything here runs on the node's event loop. ``act`` has the game (its ``TableGame``,
+protocol/table/rules.py, whose seat's part is in table/player.py) build the move on the
+optimistic table, the one with our own moves in flight (and those held back) already
+applied, and refuses it here, with the reason, when the rules would refuse it: a fast key
+press never sends a move that cannot count. A move that builds on a play still in flight
+is held back and goes in its turn (the game's play queue). Notices come from what becomes
+final (node/notices.py).
 """
 
 from __future__ import annotations
@@ -13,18 +14,18 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Collection, Coroutine
 from typing import Any
 
 from dutchblitz.protocol.auth import fingerprint
 from dutchblitz.protocol.core import Replica
-from dutchblitz.protocol.duties import can_start, our_start, started_game
-from dutchblitz.protocol.games.registry import player_for, rules_for, tags
+from dutchblitz.protocol.duties import can_start, our_start, started_game, table_options
+from dutchblitz.protocol.games.registry import game_for, tags
 from dutchblitz.protocol.limits import MAX_GAME_ROUNDS, MAX_NAME, MAX_PLAYERS, MAX_TARGET
 from dutchblitz.protocol.messages import Ready
 from dutchblitz.protocol.table.game import Game, Phase
-from dutchblitz.protocol.table.player import ActRefusal, PlayerRules
-from dutchblitz.protocol.table.rules import has_rounds_option
+from dutchblitz.protocol.table.player import ActRefusal
+from dutchblitz.protocol.table.rules import AnyGame
 from dutchblitz.protocol.views import game_view
 
 from .api import (
@@ -53,20 +54,21 @@ log = logging.getLogger("dutchblitz.node")
 
 
 class GameSide:
-    """The game's side of a seat (its ``PlayerRules`` and play queue), of the game the
-    table plays now: a START may start another game than the one before (P-241)."""
+    """The game's side of a seat (the game, whose ``SeatPlayer`` part it asks, and its play
+    queue), of the game the table plays now: a START may start another game than the one
+    before (P-241)."""
 
     def __init__(self, seat: LocalSeat) -> None:
         self.seat = seat
         self.tag = seat.game_tag()
-        self.player = player_for(self.tag)
+        self.player = game_for(self.tag)
         self.queue = self.player.plays(seat.node_id, seat.submit)
         self.notices: SessionNotices | None = None
 
     def follow(self) -> None:
         tag = self.seat.game_tag()
         if tag != self.tag:
-            self.tag, self.player = tag, player_for(tag)
+            self.tag, self.player = tag, game_for(tag)
             self.queue = self.player.plays(self.seat.node_id, self.seat.submit)
             if self.notices is not None:
                 self.notices.player = self.player
@@ -140,21 +142,7 @@ class NodeSession:
         game = self.side.queue.view(replica) if replica is not None else Game()
         stable = replica.stable if replica is not None else Game()
         optimistic, final = game_view(game), game_view(stable)
-        bots = node.local_bot_nodes()
-        players = tuple(
-            PlayerInfo(
-                m.seat,
-                m.node,
-                m.name,
-                m.back,
-                m.ready,
-                m.present,
-                m.node == seat.node_id,
-                m.node in bots,
-                _fingerprint(seat, m.node),
-            )
-            for m in sorted(game.members.values(), key=lambda m: m.seat)
-        )
+        players = _players(game, seat, node.local_bot_nodes())
         loop = asyncio.get_running_loop()
         return Snapshot(
             table=node.options.table,
@@ -174,7 +162,7 @@ class NodeSession:
             peers_seen=seat.peers_seen,
             seconds_running=loop.time() - node.started_at,
             can_start=self._why_not_start() is None,
-            bot_levels=tuple(player_for(face_game).levels),
+            bot_levels=tuple(game_for(face_game).levels),
             game_tag=face_game,
             post_stacking=(
                 self.seat.config.wishes.post_stacking
@@ -294,7 +282,7 @@ class NodeSession:
         return None
 
     def set_back(self, back: str) -> Refused | None:
-        backs = rules_for(self.side.shown()).backs
+        backs = game_for(self.side.shown()).backs
         if back not in backs:
             return Refused(Why.NO_BACK, what=back, other=", ".join(backs))
         if (why := self._lobby_only("set_back")) is not None:
@@ -367,7 +355,7 @@ class NodeSession:
         waiting = [m.name for m in seated if not m.ready]
         if waiting:
             return Refused(Why.WAITING_READY, what=", ".join(waiting))
-        rules = stable.rules if named is None else rules_for(named)
+        rules = stable.rules if named is None else game_for(named)
         backs = rules.check_backs([m.back for m in seated])
         return Refused(Why.BACKS_CHOICE, what=backs) if backs else Refused(Why.NO_SEAT)
 
@@ -375,20 +363,18 @@ class NodeSession:
         if (why := self._lobby_only("set_post_stacking")) is not None:
             return why
         self.seat.config.wishes.post_stacking = on
-        self._changed()
-        return None
+        return _propose(self.seat, self._changed)
 
     def set_length(self, target: int, rounds: int | None = None) -> Refused | None:
         if not 1 <= target <= MAX_TARGET or not (rounds is None or 1 <= rounds <= MAX_GAME_ROUNDS):
             return Refused(Why.BAD_LENGTH, what=str(MAX_TARGET), other=str(MAX_GAME_ROUNDS))
-        if rounds is not None and not has_rounds_option(rules_for(self.side.shown())):
+        if rounds is not None and not game_for(self.side.shown()).rounds_option:
             return Refused(Why.NO_ROUNDS)
         if (why := self._lobby_only("set_length")) is not None:
             return why
         wishes = self.seat.config.wishes
         wishes.target, wishes.rounds = target, rounds
-        self._changed()
-        return None
+        return _propose(self.seat, self._changed)
 
     def set_game(self, tag: str) -> Refused | None:
         if tag not in tags():
@@ -397,11 +383,10 @@ class NodeSession:
             return why
         self.seat.config.wishes.game = tag
         relevel_bots(self.node, tag)
-        self._changed()
-        return None
+        return _propose(self.seat, self._changed)
 
     def add_bot(self, level: str) -> Refused | None:
-        levels = player_for(self.side.shown()).levels
+        levels = game_for(self.side.shown()).levels
         if level not in levels:
             return Refused(Why.NO_BOT_LEVEL, what=level, other=", ".join(levels))
         if (why := self._lobby_only("add_bot")) is not None:
@@ -460,13 +445,32 @@ def _refused(refusal: ActRefusal) -> Refused:
     return Refused(why, refusal.what, refusal.other, refusal.count, refusal.held)
 
 
+def _players(game: Game, seat: LocalSeat, bots: Collection[bytes]) -> tuple[PlayerInfo, ...]:
+    """The table's members in seat order, as the client shows them: which is this seat,
+    which a bot of this node, and each one's key fingerprint."""
+    return tuple(
+        PlayerInfo(
+            m.seat,
+            m.node,
+            m.name,
+            m.back,
+            m.ready,
+            m.present,
+            m.node == seat.node_id,
+            m.node in bots,
+            _fingerprint(seat, m.node),
+        )
+        for m in sorted(game.members.values(), key=lambda m: m.seat)
+    )
+
+
 def _fingerprint(seat: LocalSeat, node: bytes) -> str:
     """The player's key fingerprint, if this seat has learnt the key ("" if not)."""
     key = seat.roster.key_of(node)
     return fingerprint(key) if key is not None else ""
 
 
-def _seat_view(seat: LocalSeat, player: PlayerRules, replica: Replica, game: Game) -> object | None:
+def _seat_view(seat: LocalSeat, player: AnyGame, replica: Replica, game: Game) -> object | None:
     """The game's own view of the round for this seat (None for a game without one):
     the round being played, with this seat's secrets; between rounds, the last one. A
     seat not dealt in (a person who sat down after the deal) sees the public view."""
@@ -483,3 +487,14 @@ def _bots_on_the_way(node: Node, replica: Replica) -> int:
     """Bots this node is seating that the table has not seated yet."""
     seated = set(replica.optimistic().members)
     return sum(1 for bot in node.bots if bot.seat.node_id not in seated)
+
+
+def _propose(seat: LocalSeat, changed: Callable[[], None]) -> Refused | None:
+    """The lobby's options are the table's (P-261): a change of ours goes into the log."""
+    replica = seat.replica
+    assert replica is not None
+    proposal = table_options(seat.config.wishes, replica.optimistic())
+    if proposal is not None and not seat.submit(proposal):
+        return _not_sent(seat)
+    changed()
+    return None

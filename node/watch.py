@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from dutchblitz.protocol.effects import Delivered, Effect
-from dutchblitz.protocol.games.registry import player_for
+from dutchblitz.protocol.games.registry import game_for
 from dutchblitz.protocol.table.game import Game, Phase
 from dutchblitz.protocol.views import game_view
 
@@ -217,7 +217,7 @@ def spectator_snapshot(node: Node, seat: LocalSeat) -> Snapshot:
         peers_seen=seat.peers_seen,
         seconds_running=loop.time() - node.started_at,
         can_start=False,
-        bot_levels=tuple(player_for(game.rules.tag).levels),
+        bot_levels=tuple(game_for(game.rules.tag).levels),
         post_stacking=game.post_stacking,
         length=(game.target, game.rounds),
         game_tag=game.rules.tag,

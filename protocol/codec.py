@@ -77,6 +77,7 @@ from .messages import (
     Hello,
     Kind,
     MoveKind,
+    Options,
     PeerAddress,
     Play,
     Profile,
@@ -173,6 +174,16 @@ BODIES: dict[BodyKind, Record] = {
             ("game", NAME),
         ),
         optional=2,
+    ),
+    BodyKind.OPTIONS: Record(
+        Options,
+        (
+            ("target", Int(1, MAX_TARGET)),
+            ("post_stacking", Flag()),
+            ("rounds", Int(0, MAX_GAME_ROUNDS)),
+            ("game", NAME),
+        ),
+        optional=1,
     ),
     BodyKind.DEAL: Record(
         Deal,

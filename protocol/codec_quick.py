@@ -146,23 +146,12 @@ class Shape:
         self.record, self.cls, self.check = record, record.cls, record.check
         self.plain = twin(record.cls)
         self.values_of = _values_of(names)
-        self.texts = tuple((i, f.high) for i, f in enumerate(fields) if isinstance(f, Text))
-        self.sizes = tuple(
-            (i, frozenset(f.sizes))
-            for i, f in enumerate(fields)
-            if isinstance(f, Blob) and not _spans(f.sizes)
-        )
-        self.lists = tuple(
-            (i, Shape(f.item))
-            for i, f in enumerate(fields)
-            if isinstance(f, ListOf) and isinstance(f.item, Record)
-        )
+        self.texts, self.sizes = _text_highs(fields), _fixed_sizes(fields)
+        self.lists = tuple((i, Shape(item)) for i, item in _list_items(fields, records=True))
         self.allowed = tuple(_exact_types(field) for field in fields)
         self.passed = {tuple(allowed[0] for allowed in self.allowed)}
         self.items = tuple(
-            (i, frozenset(_exact_types(f.item)))
-            for i, f in enumerate(fields)
-            if isinstance(f, ListOf) and not isinstance(f.item, Record)
+            (i, frozenset(_exact_types(item))) for i, item in _list_items(fields, records=False)
         )
         self.measured = bool(self.texts or self.sizes)
         plain = not (self.measured or self.lists or self.check)
@@ -246,6 +235,29 @@ class Shape:
             if not allowed.issuperset(map(type, values[index])):
                 return False
         return not self.measured or self.fits(values)
+
+
+def _text_highs(fields: Sequence[Field]) -> tuple[tuple[int, int], ...]:
+    """Each text field's index and its most bytes: msgspec counts characters, not bytes."""
+    return tuple((i, f.high) for i, f in enumerate(fields) if isinstance(f, Text))
+
+
+def _fixed_sizes(fields: Sequence[Field]) -> tuple[tuple[int, frozenset[int]], ...]:
+    """Each blob field whose sizes are a few, not a span msgspec checks, and those sizes."""
+    return tuple(
+        (i, frozenset(f.sizes))
+        for i, f in enumerate(fields)
+        if isinstance(f, Blob) and not _spans(f.sizes)
+    )
+
+
+def _list_items(fields: Sequence[Field], records: bool) -> list[tuple[int, Any]]:
+    """Each list field's index and its item: the lists of records, or those of scalars."""
+    return [
+        (i, f.item)
+        for i, f in enumerate(fields)
+        if isinstance(f, ListOf) and isinstance(f.item, Record) == records
+    ]
 
 
 def _is_one_of(value: Any, allowed: tuple[type, ...]) -> bool:

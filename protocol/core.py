@@ -180,31 +180,16 @@ class Replica:
         if self.spectators.is_watching(envelope.sender):
             return self.dropped("from_spectator", "a spectator sent more than WATCH")
         if isinstance(payload, Event):
-            if self.senders.is_duplicate(envelope):
-                # Held already (or too far ahead): unchecked, so it may not move the clock.
-                self.counters.duplicates += 1
-                return []
-            direct = via is not None and via == envelope.sender
-            if not (direct and not self.settings.verify_direct) and not authentic(
-                envelope.sender, data, envelope.auth
-            ):
-                return self.forged(envelope, "" if direct else "relayed")
+            turned_away = _event_turned_away(self, envelope, data, via)
+            if turned_away is not None:
+                return turned_away
         if not self.senders.clock_near(envelope.lamport):
             return self.dropped("clock_jump", f"a clock of {envelope.lamport}")
         if not self.senders.room_for(envelope.sender):
             return self.dropped("too_many_peers", "no room for another sender")
         self.clock.observe(envelope.lamport)
         self.senders.stream(envelope.sender).last_heard = now
-        if isinstance(payload, Event):
-            effects = self.order.take_event(envelope, data, now, persist=True)
-        elif isinstance(payload, Heartbeat):
-            effects = self.order.take_heartbeat(envelope, payload, now)
-        elif isinstance(payload, Hello):
-            effects = self.membership.take_hello(envelope, payload, now)
-        elif isinstance(payload, RepairRequest):
-            effects = self.repairs.serve(envelope.sender, payload)
-        else:
-            effects = self.repairs.take(payload, now)
+        effects = _take(self, envelope, data, now)
         return (effects + self.advance(now)) if advance else effects
 
     def advance(self, now: float) -> list[Effect]:
@@ -326,3 +311,38 @@ class Replica:
         """Count a message refused for ``reason``; an alarm the first time that reason comes."""
         first = self.counters.drop(reason)
         return [Alarm("dropped", detail)] if first else []
+
+
+def _event_turned_away(
+    replica: Replica, envelope: Envelope, data: bytes, via: bytes | None
+) -> list[Effect] | None:
+    """What an event not taken comes to, or None to take it: a duplicate is dropped
+    unchecked (held already, or too far ahead: it may not move the clock), and an event
+    whose signature does not hold is forged. One its sender handed over itself, on a link
+    the transport authenticated, is trusted unless the settings ask to verify it."""
+    if replica.senders.is_duplicate(envelope):
+        replica.counters.duplicates += 1
+        return []
+    direct = via is not None and via == envelope.sender
+    if direct and not replica.settings.verify_direct:
+        return None
+    if authentic(envelope.sender, data, envelope.auth):
+        return None
+    return replica.forged(envelope, "" if direct else "relayed")
+
+
+def _take(replica: Replica, envelope: Envelope, data: bytes, now: float) -> list[Effect]:
+    """Hand a member's message to the part of the replica that takes it: an event or a
+    heartbeat to the order, a HELLO to the membership, a repair's ask or answer to the
+    repairs."""
+    payload = envelope.payload
+    if isinstance(payload, Event):
+        return replica.order.take_event(envelope, data, now, persist=True)
+    if isinstance(payload, Heartbeat):
+        return replica.order.take_heartbeat(envelope, payload, now)
+    if isinstance(payload, Hello):
+        return replica.membership.take_hello(envelope, payload, now)
+    if isinstance(payload, RepairRequest):
+        return replica.repairs.serve(envelope.sender, payload)
+    assert not isinstance(payload, Watch)  # a spectator's, taken before
+    return replica.repairs.take(payload, now)

@@ -28,51 +28,76 @@ def deal_duties(
     if member is None or not member.present:
         return []
     seat = member.seat
-    owed: list[Body] = []
-
-    def due(kind: type, number: int) -> bool:
-        return not any(isinstance(b, kind) and getattr(b, "round", None) == number for b in pending)
-
     # Reveals come first: a commitment to a new round with one still owed is withheld.
-    # (This runs after every message a seat handles: the rounds already revealed, nearly
-    # all of them, are passed over before anything else is looked at.)
-    revealed = stable.revealed
+    owed: list[Body] = list(_reveals_due(stable, seat, pending, secrets))
+    if stable.phase != Phase.DEALING or seat not in stable.players:
+        return owed
+    step: Body | None
+    if seat not in stable.commits:
+        step = _commitment_due(stable, node, pending, secrets, fresh)
+    else:
+        step = _share_or_deal_due(stable, seat, pending, secrets)
+    return owed if step is None else [*owed, step]
+
+
+def _due(pending: list[Body], kind: type, number: int) -> bool:
+    """No event of this kind for this round is already on its way."""
+    return not any(isinstance(b, kind) and getattr(b, "round", None) == number for b in pending)
+
+
+def _reveals_due(
+    stable: Game, seat: int, pending: list[Body], secrets: Mapping[int, RoundSecret]
+) -> list[Reveal]:
+    """The seat's secret, and its deck, for every round it dealt in and has not revealed.
+
+    This runs after every message a seat handles: the rounds already revealed, nearly
+    all of them, are passed over before anything else is looked at."""
+    revealed, owed = stable.revealed, []
     for number in sorted(n for n in stable.records if (n, seat) not in revealed):
         record = stable.records[number]
         kept = secrets.get(number)
-        if seat not in record.seats or kept is None:
-            continue
-        if due(Reveal, number):
+        if seat in record.seats and kept is not None and _due(pending, Reveal, number):
             deck = deck_order(stable.rules.deck(seat), kept.secret, record.joint)
-            codes = tuple(c.code for c in deck)
-            owed.append(Reveal(number, kept.secret, codes))
-    if stable.phase != Phase.DEALING or seat not in stable.players:
-        return owed
+            owed.append(Reveal(number, kept.secret, tuple(c.code for c in deck)))
+    return owed
+
+
+def _commitment_due(
+    stable: Game,
+    node: bytes,
+    pending: list[Body],
+    secrets: Mapping[int, RoundSecret],
+    fresh: Callable[[int], RoundSecret],
+) -> Commit | None:
+    """The seat's commitment to this round's secret and share (drawn now if new), while
+    the commitments are open."""
     number = stable.round
-    if seat not in stable.commits:
-        if not stable.commits_closed and due(Commit, number):
-            kept = secrets.get(number) or fresh(number)
-            stable.own_secrets[number] = kept.secret
-            owed.append(
-                Commit(
-                    number,
-                    secret_hash(node, number, kept.secret),
-                    share_hash(node, number, kept.share),
-                )
-            )
-        return owed
+    if stable.commits_closed or not _due(pending, Commit, number):
+        return None
+    kept = secrets.get(number) or fresh(number)
+    stable.own_secrets[number] = kept.secret
+    return Commit(
+        number, secret_hash(node, number, kept.secret), share_hash(node, number, kept.share)
+    )
+
+
+def _share_or_deal_due(
+    stable: Game, seat: int, pending: list[Body], secrets: Mapping[int, RoundSecret]
+) -> Share | Deal | None:
+    """Once committed: the seat's share when the commitments close, then its deal once
+    the joint randomness is known; nothing if its secret is lost (it sits the round out)."""
+    number = stable.round
     kept = secrets.get(number)
     if kept is None:
-        return owed  # the secret is lost: this seat sits the round out
+        return None
     stable.own_secrets[number] = kept.secret
-    sharing = stable.commits_closed and stable.joint is None and seat not in stable.shares
-    dealing = stable.joint is not None and seat in stable.dealers and seat not in stable.deals
-    if sharing and due(Share, number):
-        owed.append(Share(number, kept.share))
-    elif dealing and stable.joint is not None and due(Deal, number):
-        order = deck_order(stable.rules.deck(seat), kept.secret, stable.joint)
-        owed.append(Deal(number, stable.rules.shown(order, len(stable.players)), b""))
-    return owed
+    if stable.joint is None:
+        sharing = stable.commits_closed and seat not in stable.shares
+        return Share(number, kept.share) if sharing and _due(pending, Share, number) else None
+    if seat not in stable.dealers or seat in stable.deals or not _due(pending, Deal, number):
+        return None
+    order = deck_order(stable.rules.deck(seat), kept.secret, stable.joint)
+    return Deal(number, stable.rules.shown(order, len(stable.players)), b"")
 
 
 def owned(secrets: Mapping[int, RoundSecret]) -> dict[int, bytes]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .core import Replica
 from .dealer import Grace, deal_duties, grace_duty, owned
@@ -25,11 +26,13 @@ from .gameduties import PRIVATE_SIZE, GameDuties, wants_private
 from .games.blitz.bots import Bot, Level, Rng
 from .games.blitz.playqueue import stuck_call_stands
 from .games.blitz.wire_moves import play_from_move
-from .games.registry import DEFAULT_GAME, level_in, rules_for
-from .messages import Body, MoveKind, Play, Profile, Ready, Reveal, Start
+from .games.registry import DEFAULT_GAME, game_for, level_in
+from .messages import Body, MoveKind, Options, Play, Profile, Ready, Reveal, Start
 from .pace import Pace
 from .table.game import Game, Member, Phase
-from .table.rules import BodyBots, RaceHold, has_rounds_option, has_seat_duties
+
+if TYPE_CHECKING:
+    from .games.blitz.state import Table
 
 
 @dataclass(slots=True)
@@ -46,6 +49,24 @@ class Wishes:
     rounds: int | None = None  # a number of rounds instead of the target (P-237), if offered
 
 
+def table_options(wishes: Wishes, game: Game) -> Options | None:
+    """The OPTIONS our wishes make, or None when they are the lobby's already (P-261)."""
+    named = started_game(wishes, game)
+    offered = (game.rules if named is None else game_for(named)).rounds_option
+    rounds = wishes.rounds if offered else None
+    wished = (wishes.target, wishes.post_stacking, rounds, named)
+    if wished == (game.target, game.post_stacking, game.rounds, game.offered):
+        return None
+    return Options(wishes.target, wishes.post_stacking, rounds or 0, named)
+
+
+def adopt_options(wishes: Wishes, game: Game) -> None:
+    """Our wishes take the lobby's options, the table's own (P-261): every screen shows
+    them, and a START of ours carries them."""
+    wishes.target, wishes.post_stacking = game.target, game.post_stacking
+    wishes.rounds, wishes.game = game.rounds, game.offered
+
+
 def started_game(wishes: Wishes, stable: Game) -> str | None:
     """The game a START of ours names: none when it is the one the table hosts (P-241)."""
     return None if wishes.game in (None, stable.rules.tag) else wishes.game
@@ -55,7 +76,7 @@ def our_start(wishes: Wishes, stable: Game) -> Start:
     """The START our player's choices make: the game, its length, Post stacking. Rounds
     go only to a game that offers them (P-237)."""
     named = started_game(wishes, stable)
-    offered = has_rounds_option(stable.rules if named is None else rules_for(named))
+    offered = (stable.rules if named is None else game_for(named)).rounds_option
     rounds = wishes.rounds if offered else None
     return Start(wishes.target, wishes.post_stacking, rounds, named)
 
@@ -107,7 +128,7 @@ def can_start(game: Game, node: bytes, at_least: int = 2, named: str | None = No
         return False
     if not all(m.ready for m in seated):
         return False
-    rules = game.rules if named is None else rules_for(named)
+    rules = game.rules if named is None else game_for(named)
     return rules.check_backs([m.back for m in seated]) is None
 
 
@@ -140,7 +161,7 @@ class Steward:
         self.secrets: dict[int, RoundSecret] = {}
         self.start_sent = False
         self.level = level
-        # The level of the game the seat was made for (PlayerRules.levels); each move asks
+        # The level of the game the seat was made for (TableGame.levels); each move asks
         # for the level of the game the table plays then (``level_in``).
         self.bot = None if level is None else Bot(_blitz_level(level), draw("bot"))
         self.grace = Grace() if grace is None else grace
@@ -176,13 +197,13 @@ class Steward:
             if reveals_only and not isinstance(body, Reveal):
                 continue
             self.submit(body)
-        if reveals_only:  # leaving: the game's farewell goes before the BYE (SeatDuties)
+        if reveals_only:  # leaving: the game's farewell goes before the BYE (seat_farewell)
             for body in self.game.farewell(replica):
                 self.submit(body)
         return bool(bodies)
 
     def game_duties(self, replica: Replica) -> bool:
-        """Send what the game's own round asks of this seat now (``SeatDuties``); True if
+        """Send what the game's own round asks of this seat now (``seat_duties``); True if
         it asked for anything."""
         bodies = self.game.owed(replica)
         for body in bodies:
@@ -268,36 +289,33 @@ class Steward:
         event of ours (a deal step, a profile) is on its way.
         """
         tag = replica.stable.rules.tag
-        if has_seat_duties(replica.stable.rules):
+        if replica.stable.rules.owes_bodies:
             self._seat_bot(replica, now, str(level_in(tag, self.level)))
             return
         level = level_in(tag, self.level)  # the table's game may be another than at first
         if bot.level is not level and isinstance(level, Level):
             bot = self.bot = Bot(level, bot.rng)
         for _ in range(bot.level.in_flight):
-            pending = replica.pending_own()
-            if len(pending) >= bot.level.in_flight or not all(map(_own_cards_only, pending)):
+            body = self._bot_body_now(replica, bot, now)
+            if body is None or not self.submit(body):
                 return
-            game = replica.optimistic()
-            me = game.members.get(self.node_id)
-            table = game.table
-            if game.phase != Phase.PLAYING or me is None or table is None:
-                return
-            if self.pace is not None and self.pace.count_in_left(game, now) > 0:
-                return  # nobody plays before their own count-in ends (R-55)
-            if isinstance(game.rules, BodyBots):  # a game whose bots send GAME bodies
-                body = game.rules.bot_body(table, me.seat, game.round)
-                if body is None or not self.submit(body):
-                    return
-                continue
-            area = table.areas.get(me.seat)
-            if area is None or not area.active or area.stuck:
-                return  # a stuck player waits for a centre play or the stalemate
-            if stuck_call_stands(replica.stable, me.seat, game.round):
-                return  # ... until the lapse of the call is final, as a person does (P-153)
-            move = bot.choose(table, me.seat)
-            if move is None or not self.submit(play_from_move(move, game.round)):
-                return
+
+    def _bot_body_now(self, replica: Replica, bot: Bot, now: float) -> Body | None:
+        """The bot's next move if it may make one now: only behind moves of its own cards
+        and no more than its level keeps in flight, during play, after its count-in."""
+        pending = replica.pending_own()
+        if len(pending) >= bot.level.in_flight or not all(map(_own_cards_only, pending)):
+            return None
+        game = replica.optimistic()
+        me = game.members.get(self.node_id)
+        table = game.table
+        if game.phase != Phase.PLAYING or me is None or table is None:
+            return None
+        if self.pace is not None and self.pace.count_in_left(game, now) > 0:
+            return None  # nobody plays before their own count-in ends (R-55)
+        if game.rules.bots_send_bodies:  # a game whose bots send GAME bodies
+            return game.rules.bot_body(table, me.seat, game.round)
+        return _blitz_move(replica.stable, table, bot, me.seat, game.round)
 
     def _seat_bot(self, replica: Replica, now: float, level: str) -> None:
         """A bot of a game with seats' duties: one move at a time, after its duties."""
@@ -314,10 +332,10 @@ class Steward:
             self.submit(body)
 
     def _holding(self, game: Game, seat: int, now: float) -> bool:
-        """Whether the bot waits before a move that closes a race (``RaceHold``), so that a
+        """Whether the bot waits before a move that closes a race (``race_hold``), so that a
         person has a chance at it: timed from when the table last changed."""
         rules = game.rules
-        if self.pace is None or not isinstance(rules, RaceHold):
+        if self.pace is None:
             return False  # the simulator's bots never wait
         hold = rules.race_hold(game.table, seat)
         if hold <= 0:
@@ -341,3 +359,15 @@ def silence(replica: Replica) -> Callable[[bytes], float]:
 def _own_cards_only(body: Body) -> bool:
     """Whether an event of ours is a move that only touches our own cards."""
     return isinstance(body, Play) and body.move in (MoveKind.POST, MoveKind.FLIP, MoveKind.TURN)
+
+
+def _blitz_move(stable: Game, table: Table, bot: Bot, seat: int, round_number: int) -> Play | None:
+    """A Dutch Blitz bot's next play; none while it is stuck, which it stays until a centre
+    play or the stalemate, and until the lapse of its stuck call is final (P-153)."""
+    area = table.areas.get(seat)
+    if area is None or not area.active or area.stuck:
+        return None
+    if stuck_call_stands(stable, seat, round_number):
+        return None  # as a person does
+    move = bot.choose(table, seat)
+    return None if move is None else play_from_move(move, round_number)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .messages import Body
-from .table.game import Outcome
+from .table.records import Outcome
 
 
 @dataclass(frozen=True, slots=True)

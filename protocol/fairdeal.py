@@ -23,7 +23,7 @@ from .limits import HASH_SIZE
 from .limits import SECRET_SIZE as SECRET_SIZE  # protocol/duties.py draws secrets of this size
 
 if TYPE_CHECKING:
-    from .table.rules import GameRules
+    from .table.rules import AnyGame
 
 SHARE_SIZE = 32
 T = TypeVar("T")
@@ -103,7 +103,7 @@ def deck_order(deck: Sequence[T], secret: bytes, joint: bytes) -> list[T]:
 @dataclass(frozen=True, slots=True)
 class RoundSecret:
     """What a player keeps to itself for one round: its secret until the reveal, its share
-    until the deal, and for a game with seats' duties (table/rules.py ``SeatDuties``) a
+    until the deal, and for a game with seats' duties (table/rules.py ``owes_bodies``) a
     private seed that never leaves the node (empty for any other game)."""
 
     secret: bytes
@@ -135,7 +135,7 @@ class RoundRecord:
 
 
 def audit_reveal(
-    record: RoundRecord, seat: int, secret: bytes, order: Sequence[int], rules: GameRules
+    record: RoundRecord, seat: int, secret: bytes, order: Sequence[int], rules: AnyGame
 ) -> str | None:
     """Why a seat's REVEAL does not fit the round (a mismatch), or None if it does."""
     node = record.nodes[seat]

@@ -112,25 +112,36 @@ class TableFinder:
             smaller = min((e for e in live if e < seat.epoch), default=None)
             if smaller is not None:
                 return [JoinSmaller(smaller)]
-        steps: list[Step] = []
+        steps: list[Step] = self._asked_again(now, seat)
         alive = seat.epoch in live
-        if self.admission_due is not None and now >= self.admission_due:
-            self.admission_due = None
-            if not seat.member and not seat.rejoining:
-                self.joining_since = now
-                steps.append(AskAgain())
-        if self.restored_at is not None:
-            if alive:
-                self.restored_at = None  # the table lives on: the protocol takes it from here
-            elif now - self.restored_at > self.patience:
-                self.restored_at = None
-                return [*steps, StartAfresh(restored=True)]
+        if self._restored_table_gone(now, alive):
+            return [*steps, StartAfresh(restored=True)]
         joining = None if self.joining_since is None else now - self.joining_since
         if seat.member:
             self.joining_since = None
         elif joining is not None and joining > self.patience and not alive:
             steps.append(StartAfresh(restored=False))
         return steps
+
+    def _asked_again(self, now: float, seat: Seating) -> list[Step]:
+        """Once the wait for an admission is over, a seat not admitted asks again."""
+        if self.admission_due is None or now < self.admission_due:
+            return []
+        self.admission_due = None
+        if seat.member or seat.rejoining:
+            return []
+        self.joining_since = now
+        return [AskAgain()]
+
+    def _restored_table_gone(self, now: float, alive: bool) -> bool:
+        """Whether the table of a restored log is gone: nobody of it heard for the patience.
+        Once it is heard, the protocol takes it from here."""
+        if self.restored_at is None:
+            return False
+        if alive or now - self.restored_at > self.patience:
+            self.restored_at = None
+            return not alive
+        return False
 
     def finish(self, now: float, end_index: int, others: Iterable[bytes]) -> Finish | None:
         """Whether the seat may finish, ``end_index`` events after the game's end became

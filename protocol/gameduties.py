@@ -1,5 +1,5 @@
-"""What a seat owes its game's own round, for a game with seats' duties (table/rules.py
-``SeatDuties``): Dutch's keys, shuffles and decryption shares, sent for a person's seat and
+"""What a seat owes its game's own round, for a game whose seats owe bodies (table/player.py
+``owes_bodies``): Dutch's keys, shuffles and decryption shares, sent for a person's seat and
 a bot's alike, and a bot's moves decided with the seat's secrets.
 
 The node hands in what the game may not find in the log: the round's private seed (drawn
@@ -20,14 +20,14 @@ from .fairdeal import RoundSecret
 from .limits import SECRET_SIZE
 from .messages import Body, GameBody
 from .table.game import Game, Phase
-from .table.rules import SeatSecrets, has_seat_duties
+from .table.rules import SeatSecrets
 
 PRIVATE_SIZE = SECRET_SIZE  # 32 random bytes, fresh each round (spec/dutch-deal.md M-5)
 
 
 def wants_private(game: Game) -> bool:
     """Whether the game's seats draw a private seed each round beside the deal's secret."""
-    return has_seat_duties(game.rules)
+    return game.rules.owes_bodies
 
 
 class GameDuties:
@@ -76,7 +76,7 @@ class GameDuties:
     def owed(self, replica: Replica) -> list[Body]:
         """The bodies this seat owes its game's round now, less those on their way."""
         stable = replica.stable
-        if not has_seat_duties(stable.rules) or stable.phase != Phase.PLAYING:
+        if not stable.rules.owes_bodies or stable.phase != Phase.PLAYING:
             return []
         me = stable.members.get(self.node_id)
         secrets = self._for(replica, stable)
@@ -88,9 +88,9 @@ class GameDuties:
 
     def farewell(self, replica: Replica) -> list[Body]:
         """What this seat sends before its goodbye so that the round goes on without it
-        (``SeatDuties.seat_farewell``; spec/dutch-deal.md M-37), less what is on its way."""
+        (``TableGame.seat_farewell``; spec/dutch-deal.md M-37), less what is on its way."""
         stable = replica.stable
-        if not has_seat_duties(stable.rules) or stable.phase != Phase.PLAYING:
+        if not stable.rules.owes_bodies or stable.phase != Phase.PLAYING:
             return []
         me = stable.members.get(self.node_id)
         secrets = self._for(replica, stable)
@@ -102,7 +102,7 @@ class GameDuties:
 
     def bot_body(self, replica: Replica, game: Game, seat: int, level: str) -> GameBody | None:
         """A bot's next move at ``seat`` on ``game`` (the optimistic one), or None."""
-        if not has_seat_duties(game.rules) or game.table is None:
+        if not game.rules.owes_bodies or game.table is None:
             return None
         secrets = self._for(replica, game)
         if secrets is None:

@@ -142,7 +142,18 @@ def read_game_file(data: bytes) -> GameFile:
         raise GameFileError(
             f"the file is larger than a game file can be ({MAX_GAME_FILE} bytes)", Refusal.TOO_LARGE
         )
-    outer = _unpack(data)
+    body, seal = _sealed(_unpack(data))
+    kept_by = node_id_of(seal[:PUBLIC_KEY_SIZE])
+    if not check_auth(kept_by, SEAL_CONTEXT + body, seal):
+        raise GameFileError(
+            "the file's seal does not match its contents: it was changed", Refusal.SEAL
+        )
+    return _contents(_unpack(body), kept_by)
+
+
+def _sealed(outer: Any) -> tuple[bytes, bytes]:
+    """The body and the seal of a file's outer array: its format, a version this reads,
+    then the two as bytes."""
     if not isinstance(outer, list) or not outer or outer[0] != FORMAT:
         raise GameFileError("not a Dutch Blitz game file", Refusal.NOT_A_GAME_FILE)
     if len(outer) < 2 or not isinstance(outer[1], int) or isinstance(outer[1], bool):
@@ -158,12 +169,7 @@ def read_game_file(data: bytes) -> GameFile:
     _, _, body, seal = outer
     if not isinstance(body, bytes) or not isinstance(seal, bytes) or len(seal) != AUTH_SIZE:
         raise GameFileError(DAMAGED, Refusal.DAMAGED)
-    kept_by = node_id_of(seal[:PUBLIC_KEY_SIZE])
-    if not check_auth(kept_by, SEAL_CONTEXT + body, seal):
-        raise GameFileError(
-            "the file's seal does not match its contents: it was changed", Refusal.SEAL
-        )
-    return _contents(_unpack(body), kept_by)
+    return body, seal
 
 
 def _unpack(data: bytes) -> Any:
@@ -178,24 +184,36 @@ def _contents(body: Any, kept_by: bytes) -> GameFile:
         table, epoch, game = body["table"], body["epoch"], body["game"]
         digest, keys, events = body["digest"], body["keys"], body["events"]
         pairs = tuple((bytes(node), bytes(key)) for node, key in keys)
-        sound = (
-            isinstance(table, str)
-            and 0 < len(table.encode()) <= MAX_NAME
-            and isinstance(epoch, bytes)
-            and len(epoch) == NODE_ID_SIZE
-            and isinstance(game, int)
-            and game >= 1
-            and isinstance(digest, bytes)
-            and len(digest) == DIGEST_SIZE
-            and isinstance(events, list)
-            and all(isinstance(raw, bytes) for raw in events)
-            and all(len(n) == NODE_ID_SIZE and len(k) == PUBLIC_KEY_SIZE for n, k in pairs)
-        )
+        sound = _sound_game(table, epoch, game, digest) and _sound_log(events, pairs)
     except (KeyError, TypeError, ValueError):
         sound = False
     if not sound:
         raise GameFileError(DAMAGED, Refusal.DAMAGED)
     return GameFile(table, epoch, game, digest, pairs, tuple(events), kept_by)
+
+
+def _sound_game(table: Any, epoch: Any, game: Any, digest: Any) -> bool:
+    """The game the file names: its table's name, epoch, number and digest, each of its
+    type and size."""
+    return (
+        isinstance(table, str)
+        and 0 < len(table.encode()) <= MAX_NAME
+        and isinstance(epoch, bytes)
+        and len(epoch) == NODE_ID_SIZE
+        and isinstance(game, int)
+        and game >= 1
+        and isinstance(digest, bytes)
+        and len(digest) == DIGEST_SIZE
+    )
+
+
+def _sound_log(events: Any, pairs: tuple[tuple[bytes, bytes], ...]) -> bool:
+    """The file's log: a list of events as bytes, and each player's node id and key."""
+    return (
+        isinstance(events, list)
+        and all(isinstance(raw, bytes) for raw in events)
+        and all(len(n) == NODE_ID_SIZE and len(k) == PUBLIC_KEY_SIZE for n, k in pairs)
+    )
 
 
 def check_game_file(data: bytes) -> CheckedGame:

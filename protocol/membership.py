@@ -38,7 +38,11 @@ class Membership:
         """Our HELLO for one peer, or every peer: where we listen, whom we know, which log."""
         replica = self.replica
         me = replica.me
-        known = ((n, e, self.keys.get(n)) for n, e in sorted(self.endpoints.items()))
+        known = [(n, e, self.keys.get(n)) for n, e in sorted(self.endpoints.items())]
+        # The spectators we feed too, after the peers: the other members then let them in,
+        # to feed them once we leave (P-260).
+        watching = sorted(replica.spectators.watching.items())
+        known += [(n, s.endpoint, self.keys.get(n)) for n, s in watching if n not in self.endpoints]
         peers = tuple(PeerAddress(n, e, k) for n, e, k in known if k is not None)[:MAX_PEERS]
         # Skip one number past anything used, so a stale CUT of our old stream (which ends at
         # most at my_seq) can never be mistaken for one of the new stream.

@@ -49,6 +49,7 @@ class BodyKind(IntEnum):
     BACKDATED = 13
     UNSUSPECT = 14
     GAME = 16
+    OPTIONS = 18  # 17 stays unknown: its vector (body-kind-17) says so
 
 
 class MoveKind(IntEnum):
@@ -156,6 +157,18 @@ class Profile:
 @dataclass(frozen=True, slots=True)
 class Ready:
     ready: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """The lobby's options, one for the whole table (P-261): the game's length, a target
+    and maybe a number of rounds (0: none, P-237), Post stacking, and the game a START is
+    to name (None: the table's own, P-241). Every screen shows these; a START carries them."""
+
+    target: int
+    post_stacking: bool
+    rounds: int = 0
+    game: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,6 +308,7 @@ Body = (
     | Backdated
     | GameBody
     | Unsuspect
+    | Options
 )
 
 

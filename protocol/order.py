@@ -16,7 +16,7 @@ from .clock import OrderKey, order_key
 from .codec import MAX_PEERS, encode
 from .digest import chain_step, log_digest
 from .effects import Alarm, Delivered, Effect, LogEntry, Persist, PersistClock, Send, Withdrawn
-from .games.registry import rules_for
+from .games.registry import game_for
 from .guard import MAX_GUEST_AHEAD, MAX_GUEST_RAWS
 from .messages import (
     Ack,
@@ -48,7 +48,7 @@ class Order:
     def __init__(self, replica: Replica) -> None:
         self.replica = replica
         self.pending: list[tuple[OrderKey, bytes, int]] = []  # (key, sender, seq)
-        self.stable = Game(rules=rules_for(replica.settings.game))
+        self.stable = Game(rules=game_for(replica.settings.game))
         self.log: list[LogEntry] = []
         self.stable_raws: dict[tuple[bytes, int], bytes] = {}  # to serve repairs
         self.chain = b""
@@ -234,11 +234,7 @@ class Order:
         assert isinstance(envelope.payload, Event)
         body = envelope.payload.body
         counts = self.counts(sender, seq, body)
-        seated = counts or sender in self.stable.members or sender == replica.me.node
-        if seated or self.guest_raws < MAX_GUEST_RAWS:
-            # A void event is still served in repairs; of senders nobody has seated, a few.
-            self.guest_raws += not seated
-            self.stable_raws[(sender, seq)] = held.raw
+        self._keep_raw(sender, seq, held.raw, counts)
         replica.liveness.note_applied_cut(sender, seq, body)
         if not counts:
             # Only members present at this point of the order make the log: a node that
@@ -253,22 +249,41 @@ class Order:
         self.log.append(entry)
         # The optimistic game already had this event (the head of the order) applied to
         # the same stable game: it stays as it is.
-        if (
-            self.stable.phase == Phase.OVER
-            and (self.ended is None or self.ended[2].game_number != self.stable.game_number)
-            and self.stable.audit_complete()
-        ):  # each game of a table ends once (a rematch is the next game: R-52)
-            self.ended = (len(self.log), self.digest(), self.stable.copy())
+        self._note_game_ended()
         effects: list[Effect] = [Delivered(entry)]
+        effects += self._membership_follows(body, outcome.accepted, now)
+        effects += self.check_peer_digests()
+        return effects
+
+    def _keep_raw(self, sender: bytes, seq: int, raw: bytes, counts: bool) -> None:
+        """Keep a stable event's bytes to serve in repairs: a void event too, and of
+        senders nobody has seated, a few."""
+        seated = counts or sender in self.stable.members or sender == self.replica.me.node
+        if seated or self.guest_raws < MAX_GUEST_RAWS:
+            self.guest_raws += not seated
+            self.stable_raws[(sender, seq)] = raw
+
+    def _note_game_ended(self) -> None:
+        """Keep the game as it ended, with the log's length and digest then, once it is
+        over and audited: each game of a table ends once (a rematch is the next game: R-52)."""
+        stable = self.stable
+        if stable.phase != Phase.OVER:
+            return
+        if self.ended is not None and self.ended[2].game_number == stable.game_number:
+            return  # ended already
+        if stable.audit_complete():
+            self.ended = (len(self.log), self.digest(), stable.copy())
+
+    def _membership_follows(self, body: Body, accepted: bool, now: float) -> list[Effect]:
+        """What a final ADMIT or SUSPECT changes for the replica's membership and liveness."""
+        replica = self.replica
         if isinstance(body, Admit):
             # Our own offer to admit it has had its turn: a later hello may need a new one.
             replica.membership.forget_offer(body.node)
-        if outcome.accepted and isinstance(body, Admit):
-            effects += replica.liveness.on_admitted(body, now)
+            return replica.liveness.on_admitted(body, now) if accepted else []
         if isinstance(body, Suspect) and body.node == replica.me.node and not replica.is_member():
-            effects += replica.ask_to_join(now)
-        effects += self.check_peer_digests()
-        return effects
+            return replica.ask_to_join(now)
+        return []
 
     def counts(self, sender: bytes, seq: int, body: Body) -> bool:
         """Whether an event enters the log: its sender is present here (or founds the table)."""

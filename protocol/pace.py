@@ -36,6 +36,8 @@ class Pace:
         """Note where the stable game is now; the time a wait that began now ends, if any."""
         where = (stable.phase, stable.round)
         if where == self.where:
+            if self._under_way(stable, now):
+                self.playing_from = now - self.count_in_s  # nothing to count in (P-259)
             return None
         self.where = where
         self.scores_up = stable.phase == Phase.DEALING and stable.shown_round() > 1
@@ -46,6 +48,15 @@ class Pace:
             self.playing_from = now
             return now + self.count_in_s
         return None
+
+    def _under_way(self, stable: Game, now: float) -> bool:
+        """A move of the round already final here moments after its play began here: the
+        round was under way before this node saw it (a restore, or catching up after a
+        rejoin), and a round being played is no round to count in. An honest first move
+        comes only after its mover's own count-in, never this soon."""
+        if stable.phase != Phase.PLAYING or now - self.playing_from >= self.count_in_s / 2:
+            return False
+        return any(not isinstance(step[1], bool) for step in stable.steps)
 
     def look(self) -> bool:
         """The person has seen the scores; False when none are waiting to be seen."""

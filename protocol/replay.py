@@ -9,14 +9,15 @@ knew them at the time. Stepping back replays from the start of the round.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .gamefile import CheckedGame, Entry
-from .games.blitz.cards import Card, card_from_code
+from .games.blitz.cards import card_from_code
 from .games.blitz.state import Slot, Table
 from .messages import Bye, Play, Reveal, Suspect
 from .table.game import FlagKind, Game, Phase
-from .table.rules import has_moves_counted
+from .table.rules import Card as TableCard
 from .views import GameView, game_view
 
 
@@ -103,7 +104,7 @@ def _moves(game: Game) -> int:
     """The players' moves a game that counts them (Dutch's GAME bodies) has taken this
     round; 0 for one whose moves are PLAYs (Dutch Blitz)."""
     rules, table = game.rules, game.table
-    return rules.moves(table) if table is not None and has_moves_counted(rules) else 0
+    return rules.moves(table) if table is not None else 0
 
 
 def _worth_a_stop(entry: Entry, before: tuple[Phase, int, int], game: Game) -> bool:
@@ -114,12 +115,12 @@ def _worth_a_stop(entry: Entry, before: tuple[Phase, int, int], game: Game) -> b
     return isinstance(entry.body, Play | Bye | Suspect)
 
 
-def _revealed_orders(checked: CheckedGame) -> dict[int, dict[int, list[Card]]]:
+def _revealed_orders(checked: CheckedGame) -> dict[int, dict[int, Sequence[TableCard]]]:
     """Seat -> round -> its deck order, from the REVEALs the audit found sound."""
     final = checked.final
     seats = {m.node: m.seat for m in final.members.values()}
     unsound = {(f.round, f.seat) for f in final.flags if f.kind == FlagKind.MISMATCH}
-    orders: dict[int, dict[int, list[Card]]] = {}
+    orders: dict[int, dict[int, Sequence[TableCard]]] = {}
     for entry in checked.entries:
         body = entry.body
         seat = seats.get(entry.sender)

@@ -9,7 +9,10 @@ Figures (the "Done when" of the table's re-layout, see docs/architecture.md):
 - methods per class: every ``def`` in a class body, properties included, at most 25;
 - lines per module: at most 600, except a module whose first lines carry the marker
   ``# Code generated ... DO NOT EDIT.``;
-- cyclomatic complexity per function: at most 15, as ruff's mccabe rule (C901) counts it;
+- cyclomatic complexity per function: at most 15, as radon counts it (``radon cc``);
+- import circles: modules that import each other, directly or round a circle (a strongly
+  connected component of the import graph), none. An import under ``if TYPE_CHECKING:``
+  is no edge; one inside a function is (it runs, only later);
 - limits defined twice: a limit (a module-level constant named ``MAX_*``, ``MIN_*``,
   ``*_LIMIT``, ``*_SIZE`` or ``*_BYTES`` and given a number, not another name) whose
   concept (its name less MAX_ and the unit words) is given a number in more than one module.
@@ -18,9 +21,7 @@ Figures (the "Done when" of the table's re-layout, see docs/architecture.md):
 from __future__ import annotations
 
 import ast
-import json
 import re
-import subprocess
 import sys
 from collections import defaultdict
 from collections.abc import Iterator
@@ -29,9 +30,20 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("protocol", "node", "client")
+PROJECT = "dutchblitz"
 MAX_METHODS = 25
 MAX_LINES = 600
 MAX_COMPLEXITY = 15
+# Functions over the complexity limit that stay over for now, each with why. A module
+# named here is being redesigned on its own (the replica's liveness and membership
+# parts); its functions are split there, then struck off here.
+ALLOWED_COMPLEXITY: dict[str, str] = {
+    "protocol/liveness.py:Liveness.note_suspect": "liveness.py is being reworked apart",
+    "protocol/liveness.py:Liveness.settle_leaves": "liveness.py is being reworked apart",
+}
+# Import circles that stay for now (the sorted modules of each), each with why. None:
+# a circle closed by an import inside a function is a circle all the same.
+ALLOWED_CIRCLES: dict[tuple[str, ...], str] = {}
 GENERATED = re.compile(r"^# Code generated .* DO NOT EDIT\.$")
 LIMIT_NAME = re.compile(r"^(MAX|MIN)_[A-Z0-9_]+$|^[A-Z0-9_]+_(LIMIT|SIZE|BYTES)$")
 # Words that name no concept of their own ("the most bytes of ..."), and two that the
@@ -85,29 +97,143 @@ def lines_per_module() -> list[tuple[str, int, bool]]:
 
 
 def complexity_per_function() -> list[tuple[str, int]]:
-    """Functions over the limit, as ruff's C901 reports them (it lists only those)."""
-    command = [
-        sys.executable,
-        "-m",
-        "ruff",
-        "check",
-        "--select",
-        "C901",
-        "--config",
-        f"lint.mccabe.max-complexity = {MAX_COMPLEXITY}",
-        "--output-format",
-        "json",
-        "--exit-zero",
-        *PACKAGES,
-    ]
-    result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=True)
+    """Every function and method with its cyclomatic complexity as radon counts it.
+
+    Radon counts every ``and``/``or``, comprehension and ``assert`` as a branch, where
+    ruff's mccabe rule does not: the stricter count is the one a reader feels.
+    A nested function is a function of its own (``outer.inner``).
+    """
+    from radon.complexity import cc_visit
+    from radon.visitors import Function
+
+    def walk(where: str, functions: list[Function]) -> Iterator[tuple[str, int]]:
+        for function in functions:
+            yield f"{where}{function.fullname}", function.complexity
+            yield from walk(f"{where}{function.fullname}.", function.closures)
+
     found = []
-    for item in json.loads(result.stdout or "[]"):
-        score = int(re.search(r"\((\d+) > \d+\)", item["message"]).group(1))  # type: ignore[union-attr]
-        function = re.search(r"`([^`]+)`", item["message"])
-        where = f"{_name(Path(item['filename']))}:{item['location']['row']}"
-        found.append((f"{where}:{function.group(1) if function else '?'}", score))
+    for path in modules():
+        blocks = cc_visit(path.read_text())  # functions and methods; classes aside
+        for name, score in walk("", [b for b in blocks if isinstance(b, Function)]):
+            found.append((f"{_name(path)}:{name}", score))
     return sorted(found, key=lambda pair: -pair[1])
+
+
+def _module_name(path: Path) -> str:
+    """``protocol/games/registry.py`` -> ``dutchblitz.protocol.games.registry``."""
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join([PROJECT, *parts])
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Import:
+    """One import of a shipping module by another: where it is written, and whether
+    it runs when the importing module loads or only when a function is called."""
+
+    source: str
+    target: str
+    line: int
+    in_function: bool
+
+
+def imports_in(source: str, text: str, known: set[str], package: bool = False) -> Iterator[Import]:
+    """The imports of the modules in ``known`` that module ``source`` (a package's
+    ``__init__`` when ``package``) makes in ``text``, relative ones resolved."""
+    anchor = source if package else source.rpartition(".")[0]
+
+    def visit(node: ast.AST, in_function: bool) -> Iterator[Import]:
+        if isinstance(node, ast.If) and _is_type_checking(node.test):
+            for child in node.orelse:  # the type-only block itself is left out
+                yield from visit(child, in_function)
+            return
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name in known:
+                    yield Import(source, alias.name, node.lineno, in_function)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = anchor.rsplit(".", node.level - 1)[0] if node.level > 1 else anchor
+                base = f"{parent}.{base}" if base else parent
+            for alias in node.names:
+                target = f"{base}.{alias.name}"
+                if target in known:
+                    yield Import(source, target, node.lineno, in_function)
+                elif base in known:
+                    yield Import(source, base, node.lineno, in_function)
+        inside = in_function or isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        for child in ast.iter_child_nodes(node):
+            yield from visit(child, inside)
+
+    yield from visit(ast.parse(text), False)
+
+
+def imports() -> list[Import]:
+    """Every import between shipping modules, type-only imports (``if TYPE_CHECKING:``)
+    left out, imports inside a function kept: they run, only later."""
+    paths = list(modules())
+    known = {_module_name(path) for path in paths}
+    found = {
+        edge
+        for path in paths
+        for edge in imports_in(
+            _module_name(path), path.read_text(), known, package=path.name == "__init__.py"
+        )
+    }
+    return sorted(found, key=lambda i: (i.source, i.line, i.target))
+
+
+def import_circles(edges: list[Import] | None = None) -> list[list[str]]:
+    """The modules that import each other in a circle: each strongly connected component
+    of the import graph with more than one module (Tarjan's algorithm), sorted."""
+    graph: dict[str, set[str]] = defaultdict(set)
+    for edge in imports() if edges is None else edges:
+        if edge.target != edge.source:
+            graph[edge.source].add(edge.target)
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    circles: list[list[str]] = []
+
+    def connect(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        on_stack.add(module)
+        for target in sorted(graph[module]):
+            if target not in index:
+                connect(target)
+                low[module] = min(low[module], low[target])
+            elif target in on_stack:
+                low[module] = min(low[module], index[target])
+        if low[module] == index[module]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == module:
+                    break
+            if len(component) > 1:
+                circles.append(sorted(component))
+
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 10 * len(graph) + 100))
+    try:
+        for module in sorted(graph):
+            if module not in index:
+                connect(module)
+    finally:
+        sys.setrecursionlimit(limit)
+    return sorted(circles)
 
 
 def _concept(name: str) -> str:
@@ -163,6 +289,12 @@ def over_limits() -> list[Over]:
     over += [
         Over("complexity", where, score, MAX_COMPLEXITY)
         for where, score in complexity_per_function()
+        if score > MAX_COMPLEXITY and where not in ALLOWED_COMPLEXITY
+    ]
+    over += [
+        Over("circle", " ".join(circle), len(circle), 1)
+        for circle in import_circles()
+        if tuple(circle) not in ALLOWED_CIRCLES
     ]
     over += [
         Over("limit", f"{concept}: {', '.join(where)}", len(where), 1)
@@ -182,6 +314,17 @@ def main(argv: list[str]) -> int:
         print(f"classes: {len(classes)}, most methods: {classes[0][1]} ({classes[0][0]})")
         lines = lines_per_module()
         print(f"modules: {len(lines)}, most lines: {lines[0][1]} ({lines[0][0]})")
+        scores = complexity_per_function()
+        print(f"functions: {len(scores)}, most complex: {scores[0][1]} ({scores[0][0]})")
+        edges = imports()
+        late = [edge for edge in edges if edge.in_function]
+        print(f"imports between modules: {len(edges)}, {len(late)} inside a function:")
+        for edge in late:
+            print(f"  {edge.source}:{edge.line} -> {edge.target}")
+        for where, why in ALLOWED_COMPLEXITY.items():
+            print(f"allowed: complexity {where} ({why})")
+        for circle, why in ALLOWED_CIRCLES.items():
+            print(f"allowed: circle {' '.join(circle)} ({why})")
     over = over_limits()
     for item in over:
         print(item)
@@ -194,6 +337,7 @@ _FIGURES = {
     "methods": f"classes over {MAX_METHODS} methods",
     "lines": f"modules over {MAX_LINES} lines",
     "complexity": f"functions over complexity {MAX_COMPLEXITY}",
+    "circle": "import circles",
     "limit": "limits defined more than once",
 }
 

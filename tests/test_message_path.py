@@ -24,15 +24,22 @@ def test_a_module_entered_twice_on_one_chain_is_a_return() -> None:
     assert found.returns == ((CORE, ORDER, LIVENESS, CORE),)
     assert found.deepest_receive == (SEAT, CORE, ORDER, LIVENESS, CORE)
     assert found.deepest_redraw == (LAYOUT, SCREENS)
+    assert message_path.deepest(found) == 5
+    assert "deepest call chain 5 modules (5 receiving, 2 drawing), 1 returns" in (
+        message_path.report(found)
+    )
 
 
 @pytest.mark.timeout(120)
 def test_a_real_play_is_followed_from_the_socket_to_the_screen() -> None:
     """Two bots on 127.0.0.1 in this process: the path starts at the transport, goes
-    through the seat and the replica, and ends in the client's screens."""
+    through the seat and the replica, and ends in the client's screens, never coming back
+    into a module its call had left."""
     found = figures(asyncio.run(message_path._trace()))
     assert found.crossed[:2] == (PROJECT + "node.transport", SEAT)
     assert {CORE, PROJECT + "node.session", PROJECT + "client.state", LAYOUT} <= set(found.crossed)
     assert found.deepest_receive[0] == SEAT
     assert found.deepest_redraw[0] in {LAYOUT, PROJECT + "client.app"}  # a frame's first step
-    assert "modules crossed" in message_path.report(found)
+    assert found.returns == (), message_path.report(found)
+    assert message_path.deepest(found) >= 2
+    assert "deepest call chain" in message_path.report(found)

@@ -30,7 +30,7 @@ from spake2 import SPAKE2_Symmetric
 from spake2.parameters.ed25519 import ParamsEd25519
 
 from ..auth import Signer, check_signature
-from ..conformance_case import Case
+from ..conformance.case import Case
 from .codec import Card, Malformed, decode
 from .handshake import (
     DOOR_LABEL,

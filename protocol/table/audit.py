@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 from ..fairdeal import audit_reveal
 from ..messages import Backdated, Reveal
 from .records import ACCEPTED, PENALISED, Flag, FlagKind, Outcome, Phase, RoundResult
-from .rules import has_game_findings
 
 if TYPE_CHECKING:
     from .game import Game
@@ -52,10 +51,9 @@ def backdated(game: Game, sender: bytes, body: Backdated) -> Outcome:
 
 
 def game_findings(game: Game) -> None:
-    """Flag every cheat the game's round has found (``GameFindings``), once each."""
-    if has_game_findings(game.rules):
-        for seat, detail in game.rules.findings(game.table):
-            flag(game, game.round, seat, FlagKind.MISMATCH, detail)
+    """Flag every cheat the game's round has found (``TableGame.findings``), once each."""
+    for seat, detail in game.rules.findings(game.table):
+        flag(game, game.round, seat, FlagKind.MISMATCH, detail)
 
 
 def owed_reveals(game: Game, seat: int, kind: FlagKind, detail: str) -> None:

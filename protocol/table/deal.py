@@ -1,21 +1,21 @@
 """The fair deal's events: commit, share, deal, and a START that deals on without those
 away (spec/rules.md R-40 to R-43, R-56, R-57). What a deck is and what a DEAL shows of it
-is the game's (``GameRules``); the order of the steps is the table's."""
+is the game's (``TableGame``); the order of the steps is the table's."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..fairdeal import deck_order, joint_randomness, secret_hash, share_hash
-from ..messages import Commit, Deal, Share, Start
+from ..messages import Commit, Deal, Ready, Share, Start
 from . import absence
 from .audit import flag, owed_reveals
 from .lobby import game_over
 from .records import ACCEPTED, FlagKind, Outcome, Phase
-from .rules import CarriesOver
 
 if TYPE_CHECKING:
     from .game import Game
+    from .rules import Card
 
 
 def present_players(game: Game) -> list[int]:
@@ -119,7 +119,7 @@ def deal(game: Game, sender: bytes, body: Deal) -> Outcome:
     return ACCEPTED
 
 
-def _order_for(game: Game, seat: int, body: Deal) -> list[Any] | None:
+def _order_for(game: Game, seat: int, body: Deal) -> list[Card | None] | None:
     """The deck order this replica knows: the full one for its own seat."""
     rules, players = game.rules, len(game.players)
     known = rules.known_order(seat, body.visible, players)
@@ -141,33 +141,64 @@ def _order_for(game: Game, seat: int, body: Deal) -> list[Any] | None:
     return known
 
 
+def seen(game: Game, sender: bytes, body: Ready) -> Outcome:
+    """READY while dealing round 2 on: the player has seen the scores (R-54)."""
+    member = game.members[sender]
+    if game.shown_round() < 2:
+        return game.refuse("nothing_to_see")
+    if member.seat not in game.players:
+        return game.refuse("not_a_player")
+    if not body.ready:
+        return game.refuse("seen_only")
+    if member.ready:
+        return game.refuse("already_seen")
+    member.ready = True
+    maybe_begin_play(game)
+    return ACCEPTED
+
+
 def maybe_begin_play(game: Game) -> None:
-    if game.phase != Phase.DEALING or game.joint is None:
+    dealt = _dealt_seats_if_all_in(game)
+    if dealt is None:
         return
-    present = {m.seat for m in game.members.values() if m.present}
-    expected = present | game.away
-    waiting = [seat for seat in game.dealers if seat in expected and seat not in game.deals]
-    if waiting or not game.deals:
-        return
-    dealt = [seat for seat in game.players if seat in game.deals]
-    seats = game.by_seat()
-    if game.shown_round() > 1 and any(seat in present and not seats[seat].ready for seat in dealt):
-        return  # a player who will play has not seen the scores yet (R-54)
     if len(dealt) < game.rules.min_seats:
         _end_short(game)
         return
     # The game's options for its own deal: the game is ``game.rules`` already, so they name
     # none (a START that names one only ever names another, P-241).
     options = Start(game.target, game.post_stacking, game.rounds)
+    present = {m.seat for m in game.members.values() if m.present}
     game.started_active = frozenset(seat for seat in dealt if seat in present)
     game.table = game.rules.deal(dealt, game.deals, options, len(game.players), game.started_active)
-    if isinstance(game.rules, CarriesOver) and game.carry is not None:
+    if game.carry is not None:
         game.rules.carried(game.table, game.carry)
     absence.settle(game)
     game.steps = []
     game.phase = Phase.PLAYING
     if game.rules.round_over(game.table):
         game.end_round()  # a game whose round is decided by the deal alone
+
+
+def _dealt_seats_if_all_in(game: Game) -> list[int] | None:
+    """The seats that dealt, in seat order, once play may begin; None while the deal
+    waits: for the joint randomness, for a deal from a dealer present or away, or for a
+    player who will play to have seen the scores (R-54)."""
+    if game.phase != Phase.DEALING or game.joint is None or not game.deals:
+        return None
+    present = {m.seat for m in game.members.values() if m.present}
+    expected = present | game.away
+    if any(seat in expected and seat not in game.deals for seat in game.dealers):
+        return None
+    dealt = [seat for seat in game.players if seat in game.deals]
+    return None if _scores_unseen(game, dealt, present) else dealt
+
+
+def _scores_unseen(game: Game, dealt: list[int], present: set[int]) -> bool:
+    """From round 2 on, a player present who will play has not seen the scores (R-54)."""
+    if game.shown_round() < 2:
+        return False
+    seats = game.by_seat()
+    return any(seat in present and not seats[seat].ready for seat in dealt)
 
 
 def _end_short(game: Game) -> None:

@@ -6,18 +6,18 @@ body type) to a handler, and a missing pair is a refusal that names the phase.
 Every node applies the same events in the same order and so reaches the same
 public state. A node's own secret (its deck orders) comes in from outside.
 
-This is the table; the game it hosts is ``rules`` (a ``GameRules``, table/rules.py).
+This is the table; the game it hosts is ``rules``, its ``TableGame`` (table/rules.py).
 The lobby's handlers are in lobby.py, the fair deal's in deal.py, the audit's in audit.py.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..fairdeal import RoundRecord, Step
-from ..games.registry import DEFAULT_GAME, rules_for
+from ..games.registry import DEFAULT_GAME, game_for
 from ..limits import DEFAULT_TARGET
 from ..messages import (
     Admit,
@@ -28,6 +28,7 @@ from ..messages import (
     Cut,
     Deal,
     GameBody,
+    Options,
     Play,
     Profile,
     Ready,
@@ -47,7 +48,7 @@ from .records import (
     Phase,
     RoundResult,
 )
-from .rules import CarriesOver, GameRules, has_body_findings, has_rounds_option
+from .rules import AnyGame, Card, Form
 
 __all__ = [
     "ACCEPTED",
@@ -71,7 +72,7 @@ class Game:
     target: int = DEFAULT_TARGET
     post_stacking: bool = True
     round: int = 0
-    deals: dict[int, list[Any]] = field(default_factory=dict)  # seat -> its known order
+    deals: dict[int, list[Card | None]] = field(default_factory=dict)  # seat -> its known order
     # The round's state: the game's own object (Dutch Blitz: games/blitz/state.py Table).
     table: Any = None
     totals: dict[int, int] = field(default_factory=dict)
@@ -82,7 +83,7 @@ class Game:
     events: int = 0
     # This node's own secret: its deck order for each round, top first. Never shared
     # until the reveal; it lets this node's replica know its own hidden cards.
-    own_orders: dict[int, list[Any]] = field(default_factory=dict)
+    own_orders: dict[int, Sequence[Card]] = field(default_factory=dict)
     # The fair deal of the current round (spec/rules.md R-40 on): who has committed, the
     # shares revealed, and once every share is in, the joint randomness and the dealers.
     commits: dict[int, tuple[bytes, bytes]] = field(default_factory=dict)
@@ -106,13 +107,15 @@ class Game:
     # Players removed without a goodbye whom the deal still waits for (R-56): a short
     # absence costs no round. Emptied by a START in the deal, left by each one's return.
     away: set[int] = field(default_factory=set)
-    rules: GameRules = field(default_factory=lambda: rules_for(DEFAULT_GAME))
-    # What the last round of this game handed the next (``CarriesOver``), None for none.
+    rules: AnyGame = field(default_factory=lambda: game_for(DEFAULT_GAME))
+    # The last round of this game, when it hands the next something (``TableGame.carry``).
     carry: Any = None
     # The last finished round's state, for the screens between rounds (its reveal and
     # scores): never changed once the round is over, and no digest reads it.
     last_table: Any = None
     rounds: int | None = None  # the game's length in rounds, when its START gave one (P-237)
+    # The game the lobby's options name (P-261), for the START to name; None: ``rules``.
+    offered: str | None = None
 
     # -- queries -------------------------------------------------------------------
 
@@ -184,6 +187,7 @@ class Game:
             self.carry,  # a value the game never changes once made
             self.last_table,  # never changed once its round is over
             self.rounds,
+            self.offered,
         )
 
     def shown_round(self, number: int | None = None) -> int:
@@ -255,6 +259,8 @@ class Game:
             self.end_round()  # the 30th stalemate: a dead round (R-25); a void one (R-60)
         if self.phase == Phase.DEALING:
             deal.step_on(self)  # each step waits only for present players
+        if self.phase == Phase.OVER and sum(m.present for m in self.members.values()) < 2:
+            lobby.alone_after_the_end(self)
 
     def set_active(self, seat: int, active: bool) -> bool:
         """A dealt player left or came back; True while the round is being played."""
@@ -275,7 +281,7 @@ class Game:
             return absence.waiting(self)
         return [seat for seat in self.players if seat in self.away]
 
-    def refuse(self, reason: str, by: int | None = None, move: Any = None) -> Outcome:
+    def refuse(self, reason: str, by: int | None = None, move: object = None) -> Outcome:
         self.refused += 1
         if by is not None:
             self.races_lost += 1
@@ -312,7 +318,7 @@ class Game:
         try:
             round_number, move = self.rules.move_from_body(body.payload, seat)
         except ValueError as unread:
-            if has_body_findings(self.rules) and self.table is not None:
+            if self.table is not None:
                 self.rules.refused_body(self.table, seat, str(unread))
                 audit.game_findings(self)
             return self.refuse("bad_body")
@@ -320,7 +326,7 @@ class Game:
             return self.refuse("wrong_round")
         return self._move(seat, move)
 
-    def _move(self, seat: int, move: Any) -> Outcome:
+    def _move(self, seat: int, move: object) -> Outcome:
         refusal = self.rules.apply(self.table, move)
         audit.game_findings(self)
         if refusal is not None:
@@ -355,8 +361,7 @@ class Game:
                 audit.flag(
                     self, self.round, seat, FlagKind.UNAUDITED, "left before the round's end"
                 )
-        if isinstance(self.rules, CarriesOver):
-            self.carry = self.rules.carry(self.table)
+        self.carry = self.rules.carry(self.table)
         self.last_table = self.table
         self.winner = _winner(self)
         if self.winner is not None:
@@ -389,7 +394,10 @@ class Game:
 
     # -- the public state, for digests and views ----------------------------------------
 
-    def public_form(self) -> list[Any]:
+    def public_form(self) -> list[Form]:
+        length: list[Form] = [] if self.rounds is None else [["rounds", self.rounds]]
+        if self.offered is not None:
+            length.append(["offered", self.offered])
         return [
             self.phase.value,
             sorted(
@@ -416,7 +424,7 @@ class Game:
             [[f.round, f.seat, f.kind.value, f.detail] for f in self.flags],
             # Only while someone is away: the digest of every other state stays as it was.
             *([sorted(self.away)] if self.away else []),
-            *([["rounds", self.rounds]] if self.rounds is not None else []),
+            *length,
         ]
 
 
@@ -427,7 +435,7 @@ def _winner(game: Game) -> int | None:
     """The game's winner after this round, or None while it goes on (P-238)."""
     if game.rounds is None:
         return game.rules.game_winner(game.totals, game.target)
-    if absence.counted_rounds(game) < game.rounds or not has_rounds_option(game.rules):
+    if absence.counted_rounds(game) < game.rounds or not game.rules.rounds_option:
         return None
     return game.rules.final_winner(game.totals)
 
@@ -450,8 +458,9 @@ _TRANSITIONS: Mapping[tuple[Phase, type], Handler] = {
     (Phase.DEALING, Share): deal.share,
     (Phase.LOBBY, Profile): lobby.profile,
     (Phase.LOBBY, Ready): lobby.ready,
-    (Phase.DEALING, Ready): lobby.seen,
+    (Phase.DEALING, Ready): deal.seen,
     (Phase.LOBBY, Start): lobby.start,
+    (Phase.LOBBY, Options): lobby.options,
     (Phase.OVER, Ready): lobby.ready,
     (Phase.OVER, Profile): lobby.profile,
     (Phase.OVER, Start): lobby.rematch,

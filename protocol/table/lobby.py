@@ -8,11 +8,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..games.registry import DEFAULT_GAME, UnknownGame, rules_for
+from ..games.registry import DEFAULT_GAME, UnknownGame, game_for
 from ..limits import MAX_NAME
-from ..messages import Admit, Profile, Ready, Start
+from ..messages import Admit, Options, Profile, Ready, Start
 from .records import ACCEPTED, Member, Outcome, Phase
-from .rules import has_rounds_option
 
 if TYPE_CHECKING:
     from .game import Game
@@ -50,7 +49,7 @@ def _found(game: Game, sender: bytes, body: Admit) -> Outcome:
     if body.game == DEFAULT_GAME:
         return game.refuse("bad_game")  # Dutch Blitz's founding ADMIT names none
     try:
-        game.rules = rules_for(DEFAULT_GAME if body.game is None else body.game)
+        game.rules = game_for(DEFAULT_GAME if body.game is None else body.game)
     except UnknownGame:
         return game.refuse("unknown_game")
     return _seat(game, body)
@@ -83,21 +82,23 @@ def ready(game: Game, sender: bytes, body: Ready) -> Outcome:
     return ACCEPTED
 
 
-def seen(game: Game, sender: bytes, body: Ready) -> Outcome:
-    """READY while dealing round 2 on: the player has seen the scores (R-54)."""
-    from .deal import maybe_begin_play
-
-    member = game.members[sender]
-    if game.shown_round() < 2:
-        return game.refuse("nothing_to_see")
-    if member.seat not in game.players:
-        return game.refuse("not_a_player")
-    if not body.ready:
-        return game.refuse("seen_only")
-    if member.ready:
-        return game.refuse("already_seen")
-    member.ready = True
-    maybe_begin_play(game)
+def options(game: Game, sender: bytes, body: Options) -> Outcome:
+    """The lobby's options, one for the whole table (P-261): the latest accepted OPTIONS
+    sets the length, Post stacking and the game the lobby shows and a START then carries.
+    A refused OPTIONS changes nothing."""
+    rules = game.rules
+    if body.game is not None:
+        if body.game == rules.tag:
+            return game.refuse("bad_game")  # the table's own game is named by none
+        try:
+            rules = game_for(body.game)
+        except UnknownGame:
+            return game.refuse("unknown_game")
+    if body.rounds and not rules.rounds_option:
+        return game.refuse("bad_rounds")
+    game.target, game.post_stacking = body.target, body.post_stacking
+    game.rounds = body.rounds or None
+    game.offered = body.game
     return ACCEPTED
 
 
@@ -109,7 +110,7 @@ def start(game: Game, sender: bytes, body: Start) -> Outcome:
         if body.game == rules.tag:
             return game.refuse("bad_game")  # a START that keeps the game names none
         try:
-            rules = rules_for(body.game)
+            rules = game_for(body.game)
         except UnknownGame:
             return game.refuse("unknown_game")
     seated = game.seated()
@@ -120,9 +121,10 @@ def start(game: Game, sender: bytes, body: Start) -> Outcome:
         return game.refuse("bad_backs")
     if body.target < 1:
         return game.refuse("bad_target")
-    if body.rounds is not None and not has_rounds_option(rules):
+    if body.rounds is not None and not rules.rounds_option:
         return game.refuse("bad_rounds")  # P-237
     game.rules = rules
+    game.offered = None  # the START named it: it is the table's game now
     game.players = tuple(m.seat for m in seated)
     game.target, game.post_stacking = body.target, body.post_stacking
     game.rounds = body.rounds
@@ -134,6 +136,22 @@ def start(game: Game, sender: bytes, body: Start) -> Outcome:
 def game_over(game: Game) -> None:
     """The game is over: from now on READY asks for a rematch (R-49)."""
     game.phase = Phase.OVER
+    for member in game.members.values():
+        member.ready = False
+
+
+def alone_after_the_end(game: Game) -> None:
+    """After a game's end, fewer than two members are left present: no rematch can be
+    played, so the table is a lobby again, for the next game (P-258). Its rounds go on
+    counting as after a rematch (R-52); its options stay."""
+    game.phase = Phase.LOBBY
+    game.players = ()
+    game.totals = {}
+    game.results, game.winner = [], None
+    game.carry = None
+    game.game_number += 1
+    game.rounds_before = game.round
+    game.away.clear()
     for member in game.members.values():
         member.ready = False
 

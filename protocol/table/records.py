@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
 
 
 class Phase(StrEnum):
@@ -20,7 +19,7 @@ class Outcome:
 
     refusal: str | None = None
     by: int | None = None  # for a lost race: the seat that won it
-    move: Any = None  # the game's move, for a play (Dutch Blitz: games/blitz/moves.py)
+    move: object = None  # the game's move, for a play (Dutch Blitz: games/blitz/moves.py)
 
     @property
     def accepted(self) -> bool:

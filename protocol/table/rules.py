@@ -1,22 +1,35 @@
-"""What the table asks of a game: ``GameRules``. A game is a folder that implements it.
+"""The one interface of a game: ``TableGame``. A game is a folder with one object of it.
 
-The table deals, orders, audits and keeps scores across rounds; the game says what a
-seat's deck is, what a DEAL shows of it, how a round is laid out, what a move is and
-does, when a round is over and what it scores. A round's state is the game's own
-object, opaque to the table. Moves travel in the wire's PLAY body as it is: a game maps
-its moves onto that body's int fields (``move_from_play``), and may carry moves of its
-own in GAME bodies, tagged with its ``game_id`` (``move_from_body``).
+The table (lobby, fair deal, order, audit, scores across rounds) and the node (a seat's
+player, its bots, its duties) know a game only through ``TableGame``, as OpenSpiel's
+framework knows a game through its ``Game`` and ``State``. It is generic in the game's
+types: ``S``, a round's state (the game's own object, opaque to the table); ``M``, a move
+as ``apply`` takes it; ``V``, what a seat's screen shows of a round (None for a game
+whose screens read the table's views, protocol/views.py); ``C``, a card of a seat's deck
+as the fair deal shuffles it; and ``L``, a bot level. As boardgame.io's ``Game``, every
+member a game may leave out has its default here, once; the table never asks whether a
+game has one.
+
+``TableGame`` is three parts, one class each: ``SeatDecks`` (what the fair deal deals:
+a deck per seat, what a DEAL shows of it, the audit's replay), ``RoundRules`` (the round:
+laid out, moved, ended, scored and made public) here, and ``SeatPlayer`` (a seat's
+player, its bots and its duties, table/player.py). Moves travel in the wire's PLAY body
+as it is (``move_from_play``), or in GAME bodies tagged with the game's ``game_id``
+(``move_from_body``).
 """
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol, TypeGuard, runtime_checkable
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeAlias, TypeVar
+
+from .player import SeatPlayer
 
 if TYPE_CHECKING:
     from ..fairdeal import RoundRecord
-    from ..messages import GameBody, Play, Start
+    from ..messages import Play, Start
 
 
 class MoveRefusal(Protocol):
@@ -36,103 +49,14 @@ class Card(Protocol):
     def code(self) -> int: ...
 
 
-class GameRules(Protocol):
-    """A game as the table knows it. Every method is pure."""
+S = TypeVar("S")  # a round's state
+M = TypeVar("M")  # a move, as ``apply`` takes it
+V = TypeVar("V")  # what a seat's screen shows of a round
+C = TypeVar("C", bound=Card)  # a card of a seat's deck
+L = TypeVar("L")  # a bot level
 
-    tag: str  # the registry's key (games/registry.py)
-    game_id: int  # its id in a GAME body, 1 to 255 (spec/protocol.md P-223)
-    name: str  # as players read it
-    backs: tuple[str, ...]  # the card backs a player may choose
-    worst_round: int  # the score of a round lost to a penalised flag (R-46)
-    min_seats: int  # the fewest seats a round can be dealt to (P-239)
-
-    def check_backs(self, backs: Sequence[str]) -> str | None:
-        """Why these players' backs cannot start a game, or None."""
-        ...
-
-    def deck(self, seat: int) -> Sequence[Card]:
-        """A seat's deck in its canonical order: what the fair deal shuffles."""
-        ...
-
-    def owner(self, order: Sequence[Any]) -> int:
-        """The seat whose deck a full order is."""
-        ...
-
-    def shown(self, order: Sequence[Any], players: int) -> tuple[int, ...]:
-        """The codes of the cards a DEAL shows of a seat's shuffled deck."""
-        ...
-
-    def known_order(self, seat: int, shown: Sequence[int], players: int) -> list[Any] | None:
-        """A seat's deck as others know it from its DEAL (None: a malformed DEAL)."""
-        ...
-
-    def fits(self, order: Sequence[Any], shown: Sequence[int], players: int) -> bool:
-        """Whether a full order is the one a DEAL showed."""
-        ...
-
-    def deal(
-        self,
-        seats: Sequence[int],
-        orders: Mapping[int, Any],
-        options: Start,
-        players: int,
-        active: frozenset[int],
-    ) -> Any:
-        """A round's state, laid out from each dealt seat's known order; ``players`` is
-        the game's count, ``active`` the seats present, ``options`` the game's START."""
-        ...
-
-    def seats(self, state: Any) -> tuple[int, ...]:
-        """The seats dealt into the round, in seat order."""
-        ...
-
-    def set_active(self, state: Any, seat: int, active: bool) -> None:
-        """A player left or came back during the round."""
-        ...
-
-    def move_from_play(self, play: Play, seat: int) -> Any:
-        """The move a PLAY body describes; ValueError if it describes none."""
-        ...
-
-    def move_from_body(self, payload: bytes, seat: int) -> tuple[int, Any]:
-        """The round a GAME body's payload names and the move it describes, as
-        ``apply`` takes it; ValueError if the payload describes none (a game with no
-        bodies of its own refuses every payload)."""
-        ...
-
-    def apply(self, state: Any, move: Any) -> MoveRefusal | None:
-        """Apply a move, or say why not (and change nothing)."""
-        ...
-
-    def round_over(self, state: Any) -> bool: ...
-
-    def round_scores(self, state: Any) -> dict[int, int]: ...
-
-    def ended_by(self, state: Any) -> int | None:
-        """The seat that ended the round, if one did."""
-        ...
-
-    def game_winner(self, totals: Mapping[int, int], target: int) -> int | None:
-        """The winner of the game on these totals, or None while it goes on."""
-        ...
-
-    def public_form(self, state: Any) -> list[Any]:
-        """The round's state every node agrees on, for digests."""
-        ...
-
-    def copy(self, state: Any) -> Any: ...
-
-    def replay(self, record: RoundRecord, seat: int, deck: Sequence[Any]) -> str | None:
-        """The round replayed with ``seat``'s whole deck known: why a move of its did not
-        fit, or None (the audit, R-45)."""
-        ...
-
-
-@runtime_checkable
-class BodyBots(Protocol):
-    """A game whose bots play by GAME bodies: what a bot seat sends next, or None."""
-
-    def bot_body(self, state: Any, seat: int, round_number: int) -> GameBody | None: ...
+# The public form of a round, for digests: plain values the digest encodes canonically.
+Form: TypeAlias = "int | str | bytes | bool | Sequence[Form] | None"
 
 
 @dataclass(slots=True)
@@ -149,129 +73,158 @@ class SeatSecrets:
     curve_public: bytes
     curve_secret: bytes
     node_key: Callable[[int], bytes | None]  # a table seat's Ed25519 node key, if known
-    memo: dict[str, Any] = field(default_factory=dict)
+    memo: dict[str, Any] = field(default_factory=dict)  # the game's own, of its own types
 
 
-@runtime_checkable
-class SeatDuties(Protocol):
-    """A game whose every seat, a person's or a bot's, owes it GAME bodies of its own while a
-    round is played (Dutch: its keys, its shuffle, its decryption shares), decided from the
-    round's state and the seat's secrets. protocol/duties.py asks it for each seat; a bot
-    seat also asks it for its next move. The node knows nothing of what the bodies mean."""
+class SeatDecks(ABC, Generic[C]):
+    """What the fair deal deals (spec/rules.md R-40 to R-45): a deck per seat, shuffled by
+    the joint randomness; a DEAL shows some of it, a REVEAL lets every node check it. A
+    game that deals its cards another way (Dutch's masked deck, dealt in its own GAME
+    bodies) still deals a stand-in deck here, which starts its round and binds its proofs."""
 
-    def seat_duties(self, state: Any, seat: int, secrets: SeatSecrets) -> list[GameBody]:
-        """The bodies ``seat`` owes now, in order (the node leaves out those on their way)."""
-        ...
+    @abstractmethod
+    def deck(self, seat: int) -> Sequence[C]:
+        """A seat's deck in its canonical order: what the fair deal shuffles."""
 
-    def seat_bot(self, state: Any, seat: int, secrets: SeatSecrets, level: str) -> GameBody | None:
-        """A bot of ``level`` at ``seat``: its next move, or None to wait."""
-        ...
+    @abstractmethod
+    def owner(self, order: Sequence[C]) -> int:
+        """The seat whose deck a full order is."""
 
-    def seat_farewell(self, state: Any, seat: int, secrets: SeatSecrets) -> list[GameBody]:
-        """What ``seat`` sends just before its goodbye (a BYE) so that the round can go on
-        without it (Dutch: its share of every card); empty when nothing is owed."""
-        ...
+    @abstractmethod
+    def shown(self, order: Sequence[C], players: int) -> tuple[int, ...]:
+        """The codes of the cards a DEAL shows of a seat's shuffled deck."""
 
+    @abstractmethod
+    def known_order(self, seat: int, shown: Sequence[int], players: int) -> list[C | None] | None:
+        """A seat's deck as others know it from its DEAL (None: a malformed DEAL)."""
 
-@runtime_checkable
-class RaceHold(Protocol):
-    """A game with a race a bot would close before a person could join it (Dutch: the
-    next player's draw closes the matching race, D-20): a bot about to close it waits."""
+    @abstractmethod
+    def fits(self, order: Sequence[C], shown: Sequence[int], players: int) -> bool:
+        """Whether a full order is the one a DEAL showed."""
 
-    def race_hold(self, state: Any, seat: int) -> float:
-        """Seconds a bot at ``seat`` waits, from when it finds the table so, before its
-        next move (0: no wait)."""
-        ...
-
-
-@runtime_checkable
-class GameFindings(Protocol):
-    """A game that finds cheats in its own bodies (Dutch: a false share, a dishonest shuffle):
-    the table flags each as it flags a reveal that does not fit (table/audit.py)."""
-
-    def findings(self, state: Any) -> Sequence[tuple[int, str]]:
-        """Every cheat the round has found so far: the table seat, and what it did."""
-        ...
+    def replay(self, record: RoundRecord, seat: int, deck: Sequence[C]) -> str | None:
+        """The round replayed with ``seat``'s whole deck known: why a move of its did not
+        fit, or None (the audit, R-45). By default no move names a card of the deck."""
+        return None
 
 
-@runtime_checkable
-class BodyFindings(Protocol):
-    """A game for which a GAME body of its own that does not read is a cheat by its sender
-    (Dutch: spec/dutch-deal.md M-39). The table refuses the body ``bad_body`` as for every
-    game, then tells the game, which adds the cheat to its ``findings``."""
+class RoundRules(ABC, Generic[S, M, C]):
+    """A round of the game: laid out from the deal, moved, ended, scored, made public.
+    Every method is pure but ``apply``, ``set_active``, ``carried`` and ``refused_body``,
+    which change the state they are handed."""
 
-    def refused_body(self, state: Any, seat: int, reason: str) -> None:
-        """``seat`` sent a body of this game that does not read, for ``reason``."""
-        ...
+    @abstractmethod
+    def check_backs(self, backs: Sequence[str]) -> str | None:
+        """Why these players' backs cannot start a game (too few, too many, a back
+        twice), or None."""
 
+    @abstractmethod
+    def deal(
+        self,
+        seats: Sequence[int],
+        orders: Mapping[int, Sequence[C | None]],
+        options: Start,
+        players: int,
+        active: frozenset[int],
+    ) -> S:
+        """A round's state, laid out from each dealt seat's known order; ``players`` is
+        the game's count, ``active`` the seats present, ``options`` the game's START."""
 
-@runtime_checkable
-class RoundsOption(Protocol):
-    """A game that may be played for a number of rounds chosen at its START instead of to a
-    target (Dutch: spec/dutch.md D-37; spec/protocol.md P-237, P-238)."""
+    @abstractmethod
+    def seats(self, state: S) -> tuple[int, ...]:
+        """The seats dealt into the round, in seat order."""
+
+    def set_active(self, state: S, seat: int, active: bool) -> None:
+        """A player left or came back during the round. By default the round goes on."""
+
+    def move_from_play(self, play: Play, seat: int) -> M:
+        """The move a PLAY body describes; ValueError if it describes none. By default a
+        game's moves travel in GAME bodies."""
+        raise ValueError("this game's moves travel in GAME bodies")
+
+    def move_from_body(self, payload: bytes, seat: int) -> tuple[int, M]:
+        """The round a GAME body's payload names and the move it describes, as ``apply``
+        takes it; ValueError if the payload describes none. By default a game's moves
+        travel in PLAY bodies, and every payload is refused."""
+        raise ValueError("this game's moves travel in PLAY bodies")
+
+    @abstractmethod
+    def apply(self, state: S, move: M) -> MoveRefusal | None:
+        """Apply a move, or say why not (and change nothing)."""
+
+    @abstractmethod
+    def round_over(self, state: S) -> bool:
+        """Whether the round is over (a round decided by its deal is over at once)."""
+
+    @abstractmethod
+    def round_scores(self, state: S) -> dict[int, int]:
+        """Each dealt seat's score for the round (a shared best may score for each)."""
+
+    @abstractmethod
+    def ended_by(self, state: S) -> int | None:
+        """The seat that ended the round, if one did."""
+
+    @abstractmethod
+    def game_winner(self, totals: Mapping[int, int], target: int) -> int | None:
+        """The winner of the game on these totals once one reaches ``target`` (the
+        highest, or the lowest in a game where the lowest wins), or None while it goes
+        on or no one seat wins."""
 
     def final_winner(self, totals: Mapping[int, int]) -> int | None:
-        """The winner once the rounds are played, on these totals."""
-        ...
+        """The winner once the rounds a START chose are played (``rounds_option``)."""
+        return None
+
+    @abstractmethod
+    def public_form(self, state: S) -> list[Form]:
+        """The round's state every node agrees on, for digests: never a card that only
+        one seat may see."""
+
+    @abstractmethod
+    def copy(self, state: S) -> S:
+        """A copy that ``apply`` may change without changing this one."""
+
+    def carry(self, state: S) -> S | None:
+        """A finished round that the next round of the same game takes something from
+        (Dutch: who starts it, who is dealt a fifth card), or None: by default nothing."""
+        return None
+
+    def carried(self, state: S, last: S) -> None:
+        """The next round, just laid out, takes what the ``last`` one handed on."""
+
+    def findings(self, state: S) -> Sequence[tuple[int, str]]:
+        """Every cheat the round has found in the game's own bodies so far (Dutch: a false
+        share, a dishonest shuffle): the table seat, and what it did. The table flags each
+        as it flags a reveal that does not fit (table/audit.py)."""
+        return ()
+
+    def refused_body(self, state: S, seat: int, reason: str) -> None:
+        """``seat`` sent a GAME body of this game that does not read, for ``reason``. The
+        table refuses it ``bad_body`` for every game; a game for which that is a cheat
+        (Dutch: M-39) adds it to its ``findings``."""
+
+    def moves(self, state: S) -> int:
+        """How many players' moves the round has taken, for a game whose moves ride GAME
+        bodies among bodies of its own machinery, so that a replay stops after each
+        (0: every event of the round is a stop)."""
+        return 0
 
 
-@runtime_checkable
-class CarriesOver(Protocol):
-    """A game whose round hands something to the next round of the same game (Dutch: who
-    starts it, and who is dealt a fifth card). The table keeps it between the rounds."""
+class TableGame(SeatDecks[C], RoundRules[S, M, C], SeatPlayer[S, M, V, L], Generic[S, M, V, C, L]):
+    """A game as the table and the node know it: the one object a game registers
+    (games/registry.py). Its data, then its parts' members (``SeatDecks``,
+    ``RoundRules``, ``SeatPlayer``)."""
 
-    def carry(self, state: Any) -> Any:
-        """What a finished round hands on, the same on every node."""
-        ...
-
-    def carried(self, state: Any, carry: Any) -> None:
-        """The next round, just laid out, takes what the last one handed on."""
-        ...
-
-
-@runtime_checkable
-class MovesCounted(Protocol):
-    """A game whose moves ride GAME bodies among bodies of its own machinery (Dutch: keys,
-    shuffles, shares): it counts the players' moves, so that a replay stops after each."""
-
-    def moves(self, state: Any) -> int:
-        """How many players' moves the round ``state`` has taken."""
-        ...
+    tag: str  # the registry's key (games/registry.py)
+    game_id: int  # its id in a GAME body, 1 to 255 (spec/protocol.md P-223)
+    name: str  # as players read it
+    backs: tuple[str, ...]  # the card backs a player may choose
+    worst_round: int  # the score of a round lost to a penalised flag (R-46)
+    min_seats: int = 1  # the fewest seats a round can be dealt to (P-239)
+    # Whether a START may choose a number of rounds instead of a target (P-237, P-238):
+    # the game then names the winner once they are played (``final_winner``).
+    rounds_option: bool = False
 
 
-_IMPLEMENTS: dict[tuple[type, type], bool] = {}
-
-
-def _implements(rules: object, protocol: Any) -> bool:
-    """``isinstance(rules, protocol)`` for the method-only protocols above, worked out once
-    per rules class: a runtime protocol's own check walks every member each time, and the
-    table asks on every move."""
-    key = (type(rules), protocol)
-    found = _IMPLEMENTS.get(key)
-    if found is None:
-        found = _IMPLEMENTS[key] = isinstance(rules, protocol)
-    return found
-
-
-def has_seat_duties(rules: object) -> TypeGuard[SeatDuties]:
-    return _implements(rules, SeatDuties)
-
-
-def has_game_findings(rules: object) -> TypeGuard[GameFindings]:
-    return _implements(rules, GameFindings)
-
-
-def has_body_findings(rules: object) -> TypeGuard[BodyFindings]:
-    return _implements(rules, BodyFindings)
-
-
-def has_rounds_option(rules: object) -> TypeGuard[RoundsOption]:
-    return _implements(rules, RoundsOption)
-
-
-def has_moves_counted(rules: object) -> TypeGuard[MovesCounted]:
-    return _implements(rules, MovesCounted)
-
-
-def has_body_bots(rules: object) -> TypeGuard[BodyBots]:
-    return _implements(rules, BodyBots)
+# A game of whatever types, as the table holds it: the table hands a game's state, moves
+# and cards back only to the same game, so it needs none of their types.
+AnyGame: TypeAlias = "TableGame[Any, Any, Any, Any, Any]"

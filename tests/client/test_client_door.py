@@ -21,6 +21,8 @@ DOOR = {"dutchblitz.node.api", "dutchblitz.protocol.views"}
 # Dutch's face reads a seat's view of a round, its cards, and the moves its keys make.
 DUTCH = "dutchblitz.protocol.games.dutch"
 DUTCH_DOOR = {f"{DUTCH}.views", f"{DUTCH}.cards", f"{DUTCH}.moves"}
+# Blitz!'s face reads its views, the phases and modes of its state, and its moves.
+FACEOFF = "dutchblitz.protocol.games.faceoff"
 # What each folder of client/ may import from the node and the protocol. The frame (the
 # top of client/: app, layout, keys, lobby, replay's frame...) sees the API and the
 # public views; a game's face also sees its own game's public types, and no other game's.
@@ -29,6 +31,7 @@ FOLDERS = {
     "games": DOOR,
     "games/blitz": DOOR | {"dutchblitz.protocol.games.blitz.cards"},
     "games/dutch": DOOR | DUTCH_DOOR,
+    "games/faceoff": DOOR | {f"{FACEOFF}{m}" for m in ("", ".moves", ".state", ".views")},
 }
 # The files allowed more. The entry point starts a node (which owns the sockets): it alone
 # reaches the command line. The lobby offers Dutch Blitz's deck backs. words.py is the one

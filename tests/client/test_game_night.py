@@ -236,13 +236,13 @@ def test_the_node_tells_every_screen_of_each_stalemate_rotation_once() -> None:
 
     from dutchblitz.client.words import tell
     from dutchblitz.node.notices import SessionNotices
-    from dutchblitz.protocol.games.registry import DEFAULT_GAME, player_for
+    from dutchblitz.protocol.games.registry import DEFAULT_GAME, game_for
 
     said: list[str] = []
     fake = SimpleNamespace(
         _stalemates_seen=(0, 0, 0),
         notice=lambda kind, told: said.append(tell(told)),
-        player=player_for(DEFAULT_GAME),
+        player=game_for(DEFAULT_GAME),
     )
     game = playing_session(2).game
     table = game.table

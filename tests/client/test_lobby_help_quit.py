@@ -61,7 +61,7 @@ def test_lobby_keys_ask_the_session() -> None:
 @pytest.mark.parametrize("game", registry.tags())
 def test_choosing_a_bot_level_says_what_that_level_does(game: str) -> None:
     """Every game's levels, each worded in one line when l picks it."""
-    levels = tuple(registry.player_for(game).levels)
+    levels = tuple(registry.game_for(game).levels)
     session = lobby_session(game_tag=game, bot_levels=levels)
 
     async def go() -> None:

@@ -175,6 +175,45 @@ def describe(session: NodeSession) -> str:
     return f"pending {snapshot.pending_moves}, areas {areas}, piles {len(table.piles)}"
 
 
+def test_a_bot_taken_off_while_it_sits_down_leaves_no_seat_behind(tmp_path: Path) -> None:
+    """`-` pressed while the bot `+` seated still asks to join: the table admits it all the
+    same, so it says goodbye once seated. No member nobody answers for is left, never ready,
+    holding back every event: the player's READY becomes final."""
+
+    async def scenario() -> None:
+        node = Node(options(tmp_path))
+        await node.start()
+        session = NodeSession(node)
+        try:
+            await until(session, lambda: session.snapshot().players[0].name == "Ada", "profile")
+            assert session.add_bot("normal") is None
+            main = node.main
+            assert main is not None and main.replica is not None
+            table = main.replica
+
+            def admitting() -> bool:  # the player's node admits the bot, not yet seated
+                return (
+                    len(node.bots) == 1 and node.bots[0].seat.node_id in table.optimistic().members
+                )
+
+            await until(session, admitting, "the bot's ADMIT")
+            assert session.remove_bot() is None
+
+            def alone(ready: bool) -> bool:
+                replica = main.replica
+                assert replica is not None
+                present = [m for m in replica.stable.members.values() if m.present]
+                return [m.node for m in present if m.ready == ready] == [main.node_id]
+
+            await until(session, lambda: alone(False), "the bot gone from the table")
+            assert session.set_ready(True) is None
+            await until(session, lambda: alone(True), "Ada's READY final")
+        finally:
+            await session.leave()
+
+    run(scenario())
+
+
 def test_a_bot_taken_off_and_put_back_is_a_fresh_ready_bot(tmp_path: Path) -> None:
     """`+`, `-`, `+` in the lobby: the new bot is ready, and no node sees its state differ."""
 

@@ -68,7 +68,7 @@ def test_a_bot_level_of_one_game_stands_for_the_same_place_in_another(
     tag: str, level: object, expected: object
 ) -> None:
     assert registry.level_in(tag, level) == expected
-    assert registry.level_name(expected) in registry.player_for(tag).levels
+    assert registry.level_name(expected) in registry.game_for(tag).levels
 
 
 def test_every_game_s_levels_are_known() -> None:

@@ -1,4 +1,4 @@
-"""Every key's ``Action`` (node/api.py) is one the game's ``PlayerRules`` knows, and every
+"""Every key's ``Action`` (node/api.py) is one the game's ``TableGame`` knows, and every
 refusal it gives is a ``Why`` the client words (client/words.py)."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import pytest
 from dutchblitz.node.api import Action, Why
 from dutchblitz.protocol.games.blitz.cards import Colour, card
 from dutchblitz.protocol.games.blitz.state import Area, Table
-from dutchblitz.protocol.games.registry import DEFAULT_GAME, player_for
+from dutchblitz.protocol.games.registry import DEFAULT_GAME, game_for
 from dutchblitz.protocol.table.player import ActRefusal
 
 EMPTY = Table((0,), {0: Area(0, [[], [], []], [], [], [])}, post_stacking=False)
@@ -17,7 +17,7 @@ FULL = Table((0,), {0: Area(0, [[card(0, Colour.RED, 2)]], [card(0, Colour.RED, 
 @pytest.mark.parametrize("table", [EMPTY, FULL])
 @pytest.mark.parametrize("action", list(Action))
 def test_every_action_is_a_move_or_a_worded_refusal(action: Action, table: Table) -> None:
-    player = player_for(DEFAULT_GAME)
+    player = game_for(DEFAULT_GAME)
     for slot in (0, 7):
         built = player.build(table, 0, action.value, slot)
         if isinstance(built, ActRefusal):

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from dutchblitz.protocol.codec import decode
-from dutchblitz.protocol.digest_vectors import replay
+from dutchblitz.protocol.conformance.digest_vectors import replay
 from dutchblitz.protocol.games.blitz.moves import CentrePlay, PostPlay, StuckCall
 from dutchblitz.protocol.games.blitz.plays import legal_moves
 from dutchblitz.protocol.messages import Bye, Commit, Heartbeat, Profile, Ready, Start, Suspect
@@ -35,7 +35,7 @@ TARGET = Path(__file__).resolve().parents[2] / "spec" / "vectors" / "digests.jso
 GAME_TARGET = 20  # low, so that the game ends after two rounds
 ABOUT = (
     "Digest conformance vectors for spec/protocol.md section 13 (P-95 to P-97, P-157 "
-    "on): see protocol/digest_vectors.py for the format. Each run is the stable log of "
+    "on): see protocol/conformance/digest_vectors.py for the format. Each run is the stable log of "
     "one table as a list of EVENT messages (hex) in log order; each point gives, after "
     "the first index events of the log, the phase, the chain, the canonical bytes of the "
     "public state and the digest. Regenerate with python -m tests.protocol.export_digest_vectors."

@@ -17,7 +17,8 @@ from typing import Any
 TARGET = Path(__file__).resolve().parents[2] / "spec" / "vectors" / "fairdeal.json"
 ABOUT = (
     "Fair-deal vectors for spec/protocol.md section 15 (P-107): see "
-    "protocol/fairdeal_vectors.py for the format. commitments: a node id, round, secret and "
+    "protocol/conformance/fairdeal_vectors.py for the format. commitments: a node id, round, "
+    "secret and "
     "share, and the secret-hash and share-hash they give. joints: a round and the dealers' "
     "shares in seat order, and the joint randomness. decks: a seat, secret and joint, the "
     "deck seed and the deck order (card codes, top first). draws: a deck seed and the first "

@@ -24,8 +24,9 @@ from tests.rigs.sim import Simulation
 
 TARGET = Path(__file__).resolve().parents[2] / "spec" / "vectors" / "gamefile.json"
 ABOUT = (
-    "Vectors for the game file (spec/replay.md): see protocol/gamefile_vectors.py for the "
-    "format. Regenerate with python -m tests.protocol.export_gamefile_vectors."
+    "Vectors for the game file (spec/replay.md): see "
+    "protocol/conformance/gamefile_vectors.py for the format. "
+    "Regenerate with python -m tests.protocol.export_gamefile_vectors."
 )
 SEED = 3
 KEEPER_SEED = bytes([7]) * 32

@@ -3,7 +3,8 @@
 Each run plays a real table on ``replicas.Net`` with one replica as the observer, and
 records every message that replica took, every time its timers ran and when it asked to
 join, as the run's steps; the checks are then read off what it really sent. The format
-is in protocol/member_vectors.py; export_order_vectors writes these runs with the others.
+is in protocol/conformance/member_vectors.py; export_order_vectors writes these runs with
+the others.
 """
 
 from __future__ import annotations

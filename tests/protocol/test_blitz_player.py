@@ -1,14 +1,14 @@
 """Dutch Blitz's side of a seat (protocol/games/blitz/player.py): a key's action turned
 into a move on the table the player sees, or refused with a code; and the registry's
-``player_for``."""
+``game_for``."""
 
 from __future__ import annotations
 
 import pytest
 from dutchblitz.protocol.games import registry
 from dutchblitz.protocol.games.blitz.cards import Colour, card
+from dutchblitz.protocol.games.blitz.game import GAME as PLAYER
 from dutchblitz.protocol.games.blitz.moves import CentrePlay, Source, StuckCall, WoodFlip
-from dutchblitz.protocol.games.blitz.player import PLAYER
 from dutchblitz.protocol.games.blitz.playqueue import CameBack
 from dutchblitz.protocol.games.blitz.rules import Reason
 from dutchblitz.protocol.games.blitz.state import Area, Table
@@ -97,7 +97,7 @@ def test_a_lost_race_and_its_card() -> None:
 
 
 def test_the_registry_hands_out_each_games_player() -> None:
-    assert registry.player_for(registry.DEFAULT_GAME) is PLAYER
+    assert registry.game_for(registry.DEFAULT_GAME) is PLAYER
     assert list(PLAYER.levels) == ["easy", "normal", "fast", "flat-out"]
     with pytest.raises(registry.UnknownGame):
-        registry.player_for("no-such-game")
+        registry.game_for("no-such-game")

@@ -20,7 +20,7 @@ from dutchblitz.protocol.codec import (
     play_from_move,
 )
 from dutchblitz.protocol.codec_fields import Record
-from dutchblitz.protocol.codec_vectors import cases, from_json
+from dutchblitz.protocol.conformance.codec_vectors import cases, from_json
 from dutchblitz.protocol.games.blitz.cards import Colour, card, new_deck
 from dutchblitz.protocol.games.blitz.moves import (
     MOVE_TYPES,
@@ -49,6 +49,7 @@ from dutchblitz.protocol.messages import (
     Hello,
     Kind,
     MoveKind,
+    Options,
     PeerAddress,
     Play,
     Profile,
@@ -105,6 +106,8 @@ ONE_OF_EACH_BODY = [
     Backdated(BOB, 9, 12, 14),
     GameBody(2, b"\x93\x0b\x01\x00"),
     Unsuspect(BOB),
+    Options(50, False),  # P-261
+    Options(75, True, 2, "dutch"),
 ]
 ONE_OF_EACH_KIND = [
     Envelope("kitchen", ANN, 0, 0, Hello("Ann", "pump", "tcp://h:1", (), b"", 1)),

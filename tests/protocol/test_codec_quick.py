@@ -30,6 +30,7 @@ from dutchblitz.protocol.messages import (
     Heartbeat,
     Hello,
     MoveKind,
+    Options,
     PeerAddress,
     Play,
     Start,
@@ -68,10 +69,11 @@ def test_every_valid_vector_takes_the_quick_path_but_repairs_admits_and_starts()
         quick = codec._quick_decode(data)
         reference = reference_decode(data)
         assert not isinstance(reference, ProtocolError)
-        # A REPAIR's relayed events, an ADMIT (its optional game, P-233) and a START (its
-        # optional rounds and game, P-237, P-240) are checked the reference way.
+        # A REPAIR's relayed events, an ADMIT (its optional game, P-233), a START (its
+        # optional rounds and game, P-237, P-240) and an OPTIONS (its optional game, P-261)
+        # are checked the reference way.
         body = getattr(reference.payload, "body", None)
-        if data[2] == 5 or isinstance(body, Admit | Start):
+        if data[2] == 5 or isinstance(body, Admit | Start | Options):
             assert quick is None and codec._quick_encode(reference) is None
         else:
             assert quick == reference

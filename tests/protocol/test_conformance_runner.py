@@ -9,9 +9,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from dutchblitz.protocol import codec_vectors, conformance
-from dutchblitz.protocol.conformance import VectorFile, load_cases, main
-from dutchblitz.protocol.conformance_case import Case
+from dutchblitz.protocol.conformance import codec_vectors
+from dutchblitz.protocol.conformance import runner as conformance
+from dutchblitz.protocol.conformance.case import Case
+from dutchblitz.protocol.conformance.runner import VectorFile, load_cases, main
 
 TOTAL = re.compile(r"^(\d+) passed, (\d+) failed$")
 
@@ -76,13 +77,17 @@ def test_a_missing_optional_module_is_skipped_with_a_note() -> None:
 
 
 def test_a_missing_optional_file_is_skipped_with_a_note() -> None:
-    found, note = load_cases(VectorFile("no-such-file.json", "codec_vectors", required=False))
+    found, note = load_cases(
+        VectorFile("no-such-file.json", "conformance.codec_vectors", required=False)
+    )
     assert found == []
     assert note is not None and "no-such-file.json" in note
 
 
 def test_a_missing_required_file_fails() -> None:
-    found, note = load_cases(VectorFile("no-such-file.json", "codec_vectors", required=True))
+    found, note = load_cases(
+        VectorFile("no-such-file.json", "conformance.codec_vectors", required=True)
+    )
     assert note is None
     assert [case.run() for case in found] == ["the vector file is missing"]
 
@@ -90,17 +95,17 @@ def test_a_missing_required_file_fails() -> None:
 def test_the_runner_knows_the_vector_files() -> None:
     files = {f.file: f.module for f in conformance.VECTOR_FILES}
     assert files == {
-        "codec.json": "codec_vectors",
+        "codec.json": "conformance.codec_vectors",
         "rules.json": "games.blitz.rules_vectors",
-        "ordering.json": "order_vectors",
-        "digests.json": "digest_vectors",
-        "fairdeal.json": "fairdeal_vectors",
+        "ordering.json": "conformance.order_vectors",
+        "digests.json": "conformance.digest_vectors",
+        "fairdeal.json": "conformance.fairdeal_vectors",
         "door.json": "door.vectors",
         "dutch_deal.json": "games.dutch.vectors",
         "dutch_rules.json": "games.dutch.rules_vectors",
         "dutch_wire.json": "games.dutch.wire_vectors",
-        "gamefile.json": "gamefile_vectors",
-        "dutch_digests.json": "digest_vectors",
+        "gamefile.json": "conformance.gamefile_vectors",
+        "dutch_digests.json": "conformance.digest_vectors",
     }
 
 

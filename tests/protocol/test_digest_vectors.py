@@ -9,8 +9,8 @@ from importlib import resources
 from typing import Any
 
 import pytest
-from dutchblitz.protocol import digest_vectors
-from dutchblitz.protocol.conformance_case import Case
+from dutchblitz.protocol.conformance import digest_vectors
+from dutchblitz.protocol.conformance.case import Case
 from dutchblitz.protocol.games.blitz.digest import public_form
 
 from tests.protocol import export_digest_vectors

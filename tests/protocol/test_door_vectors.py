@@ -14,7 +14,7 @@ from importlib import resources
 from typing import Any
 
 import pytest
-from dutchblitz.protocol.conformance_case import Case
+from dutchblitz.protocol.conformance.case import Case
 from dutchblitz.protocol.door import vectors as door_vectors
 
 from tests.protocol import export_door_vectors

@@ -9,8 +9,8 @@ from importlib import resources
 from typing import Any
 
 import pytest
-from dutchblitz.protocol import fairdeal_vectors
-from dutchblitz.protocol.conformance_case import Case
+from dutchblitz.protocol.conformance import fairdeal_vectors
+from dutchblitz.protocol.conformance.case import Case
 
 from tests.protocol import export_fairdeal_vectors
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 import pytest
 from dutchblitz.protocol.games import registry
 from dutchblitz.protocol.games.blitz.cards import post_count
-from dutchblitz.protocol.games.blitz.game import RULES, deck_order
+from dutchblitz.protocol.games.blitz.game import GAME as RULES
+from dutchblitz.protocol.games.blitz.game import deck_order
 from dutchblitz.protocol.table.game import Game
 from hypothesis import given
 from hypothesis import strategies as st
@@ -63,7 +64,7 @@ def test_a_malformed_deal_tells_others_nothing(name: str, change: object) -> Non
 
 def test_the_registry_knows_dutch_blitz_first_and_refuses_an_unknown_tag() -> None:
     assert registry.tags()[0] == registry.DEFAULT_GAME == RULES.tag
-    assert registry.rules_for("blitz") is RULES
+    assert registry.game_for("blitz") is RULES
     assert Game().rules is RULES
     with pytest.raises(registry.UnknownGame):
-        registry.rules_for("no such game")
+        registry.game_for("no such game")

@@ -8,8 +8,8 @@ from importlib import resources
 from typing import Any
 
 import pytest
-from dutchblitz.protocol import gamefile_vectors
-from dutchblitz.protocol.conformance_case import Case
+from dutchblitz.protocol.conformance import gamefile_vectors
+from dutchblitz.protocol.conformance.case import Case
 from dutchblitz.protocol.gamefile import Refusal
 
 from tests.protocol import export_gamefile_vectors

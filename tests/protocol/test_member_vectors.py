@@ -7,7 +7,7 @@ import json
 from importlib import resources
 from typing import Any
 
-from dutchblitz.protocol import member_vectors
+from dutchblitz.protocol.conformance import member_vectors
 
 
 def runs() -> list[dict[str, Any]]:

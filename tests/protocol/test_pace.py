@@ -89,3 +89,24 @@ def test_a_rematchs_first_round_has_no_scores_to_see_R54() -> None:
     second = at(Phase.DEALING, 5)
     second.rounds_before = 3
     assert pace.follow(second, 9.0) == 9.0 + SCORES_S
+
+
+def test_a_round_already_under_way_when_it_is_final_here_has_no_count_in_P259() -> None:
+    """P-259: a node that restores its log, or catches up after a rejoin, applies the round's
+    start and its first moves moments apart: it counts in no round being played. A live
+    round's first move comes after its mover's count-in, and leaves ours alone."""
+    caught_up = Pace()
+    playing = at(Phase.PLAYING, 3)
+    assert caught_up.follow(playing, 50.0) == 50.0 + COUNT_IN_S
+    playing.steps.append((1, "a move of seat 1"))
+    assert caught_up.follow(playing, 50.1) is None
+    assert caught_up.count_in_left(playing, 50.1) == 0
+    live = Pace()
+    round_one = at(Phase.PLAYING, 1)
+    live.follow(round_one, 10.0)
+    round_one.steps.append((0, False))  # a player left during the count-in: no move
+    live.follow(round_one, 10.2)
+    assert live.count_in_left(round_one, 10.5) == COUNT_IN_S - 0.5
+    round_one.steps.append((1, "the first move, after its mover's count-in"))
+    live.follow(round_one, 10.0 + COUNT_IN_S - 0.1)
+    assert live.count_in_left(round_one, 10.0 + COUNT_IN_S - 0.1) > 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from dutchblitz.protocol.fairdeal import RoundRecord
-from dutchblitz.protocol.messages import Body, Bye, Ready, Start
+from dutchblitz.protocol.messages import Admit, Body, Bye, Ready, Start, Suspect
 from dutchblitz.protocol.table.game import Game, Member, Phase, RoundResult
 
 NODES = [bytes([n]) * 16 for n in range(1, 4)]
@@ -64,12 +64,6 @@ ALL_READY = [(0, Ready(True)), (1, Ready(True)), (2, Ready(True))]
             [None] * 4,
             True,
             id="R-51 who leaves is not waited for",
-        ),
-        pytest.param(
-            [(0, Ready(True)), (1, Bye()), (2, Bye()), (0, Start(40, True))],
-            [None, None, None, "too_few_players"],
-            False,
-            id="R-50 alone: no rematch",
         ),
         pytest.param(
             [*ALL_READY, (1, Ready(False)), (0, Start(40, True))],
@@ -139,3 +133,37 @@ def test_R52_screens_show_this_games_flags_with_rounds_counted_from_1() -> None:
     assert game.game_flags() == []
     game.flags.append(Flag(5, 2, NODES[2], FlagKind.BACKDATED, "this game"))
     assert [(f.round, f.detail) for f in game.game_flags()] == [(2, "this game")]
+
+
+@pytest.mark.parametrize(
+    "leaving",
+    [
+        pytest.param([(1, Bye()), (2, Bye())], id="P-258 both others say goodbye"),
+        pytest.param([(1, Bye()), (0, Suspect(NODES[2], 0))], id="P-258 the last other removed"),
+    ],
+)
+def test_P258_alone_after_the_end_the_table_is_a_lobby_again(
+    leaving: list[tuple[int, Body]],
+) -> None:
+    """No rematch can be played alone (R-50): the last player is not left waiting for one,
+    the table is a lobby again, where a newcomer sits down and a new game starts."""
+    game = game_over()
+    assert run(game, [(0, Ready(True)), *leaving]) == [None] * (1 + len(leaving))
+    assert game.phase == Phase.LOBBY and game.players == ()
+    assert game.results == [] and game.winner is None and game.totals == {}
+    assert not game.members[NODES[0]].ready
+    assert (game.game_number, game.rounds_before) == (2, 3)
+    assert game.copy().public_form() == game.public_form()
+    newcomer = bytes([9]) * 16
+    events = [Admit(newcomer, 1), Ready(True)]
+    assert [game.apply(NODES[0], body).refusal for body in events] == [None, None]
+    assert game.apply(newcomer, Ready(True)).refusal is None
+    assert game.apply(NODES[0], Start(40, True)).refusal is None
+    assert game.phase == Phase.DEALING and game.players == (0, 3)
+    assert (game.round, game.shown_round(), game.game_number) == (4, 1, 2)
+
+
+def test_P258_two_left_after_the_end_still_decide_on_a_rematch() -> None:
+    game = game_over()
+    assert run(game, [(2, Bye())]) == [None]
+    assert game.phase == Phase.OVER and game.game_number == 1

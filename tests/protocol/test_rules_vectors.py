@@ -8,7 +8,7 @@ from importlib import resources
 from typing import Any
 
 import pytest
-from dutchblitz.protocol.conformance_case import Case
+from dutchblitz.protocol.conformance.case import Case
 from dutchblitz.protocol.games.blitz import rules_vectors
 
 from tests.protocol.rule_scenarios import SCENARIOS

@@ -263,3 +263,27 @@ def test_a_spectator_hears_its_table_live_while_members_feed_it() -> None:
     feed_all(net, 0, watcher, subscribe(net, 0, watcher))
     assert watcher.live_epoch(net.now + LEASE_S) == EPOCH
     assert watcher.live_epoch(net.now + LEASE_S + 0.1) is None
+
+
+def test_a_member_lists_the_spectators_it_feeds_in_its_hello() -> None:
+    """P-260: a member's HELLO lists the spectators it feeds, with their keys, after its
+    peers: the other members let them in to watch, so that a spectator follows through one
+    of them should this member leave (the node says this HELLO to its peers at once)."""
+    net = playing_net()
+    watcher = follower()
+    net.replica(0).know_key(watcher.node, WATCHER.public_key)
+    subscribe(net, 0, watcher)
+    hello = decode(net.replica(0).hello(None)[0].data).payload
+    assert isinstance(hello, Hello)
+    listed = {peer.node: (peer.endpoint, peer.key) for peer in hello.peers}
+    assert listed[watcher.node] == (AT, WATCHER.public_key)
+    net.replica(0).receive(decode_end(watcher), net.now, via=watcher.node)
+    hello = decode(net.replica(0).hello(None)[0].data).payload
+    assert isinstance(hello, Hello)
+    assert watcher.node not in {peer.node for peer in hello.peers}
+
+
+def decode_end(watcher: Follower) -> bytes:
+    (end,) = watcher.end()
+    assert isinstance(end, Send)
+    return end.data

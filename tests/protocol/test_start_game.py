@@ -7,15 +7,15 @@ import pytest
 from dutchblitz.protocol.dealer import deal_duties
 from dutchblitz.protocol.games.blitz.state import Table as BlitzTable
 from dutchblitz.protocol.games.dutch.table import DutchTable
-from dutchblitz.protocol.games.registry import rules_for
+from dutchblitz.protocol.games.registry import game_for
 from dutchblitz.protocol.messages import Admit, GameBody, Ready, Start, Suspect
 from dutchblitz.protocol.table.game import Game, Phase
 
 from tests.games.dutch.tablerig import Rig
 
 NODES = [bytes([n]) * 16 for n in range(1, 5)]
-DUTCH_GAME_ID = rules_for("dutch").game_id
-BLITZ_GAME_ID = rules_for("blitz").game_id
+DUTCH_GAME_ID = game_for("dutch").game_id
+BLITZ_GAME_ID = game_for("blitz").game_id
 
 
 def lobby(founded: str | None, players: int, ready: int | None = None) -> Game:
@@ -73,7 +73,7 @@ def test_p241_an_accepted_start_makes_the_named_game_the_tables(
     """Its players and rounds by the named game's rules (P-170, P-237 with P-241)."""
     game = lobby(founded, players)
     assert game.apply(NODES[0], start).accepted
-    assert game.rules is rules_for(plays) and game.phase == Phase.DEALING
+    assert game.rules is game_for(plays) and game.phase == Phase.DEALING
     assert game.rounds == start.rounds and game.players == tuple(range(players))
 
 
@@ -92,7 +92,7 @@ def test_p241_a_dutch_table_started_as_dutch_blitz_deals_dutch_blitz() -> None:
     """The round after the START is the named game's: its deal, and GAME bodies of the game
     the table was founded for are now another game's (P-230's `wrong_game`)."""
     rig = Rig(players=3, seed=41, founded="dutch", named="blitz")
-    assert rig.game.rules is rules_for("blitz")
+    assert rig.game.rules is game_for("blitz")
     _deal(rig)
     assert isinstance(rig.game.table, BlitzTable)
     outcome = rig.game.apply(rig.nodes[1], GameBody(DUTCH_GAME_ID, b"\x93\x0b\x01\x00"))
@@ -101,7 +101,7 @@ def test_p241_a_dutch_table_started_as_dutch_blitz_deals_dutch_blitz() -> None:
 
 def test_p241_a_dutch_blitz_table_started_as_dutch_deals_dutch() -> None:
     rig = Rig(players=3, seed=42, founded=None, named="dutch")
-    assert rig.game.rules is rules_for("dutch")
+    assert rig.game.rules is game_for("dutch")
     _deal(rig)
     assert isinstance(rig.game.table, DutchTable)
     outcome = rig.game.apply(rig.nodes[1], GameBody(BLITZ_GAME_ID, b"\x93\x0b\x01\x00"))
@@ -113,10 +113,10 @@ def test_p241_a_whole_game_of_dutch_at_a_table_founded_for_dutch_blitz() -> None
     comes to the same game (P-234, P-241)."""
     rig = Rig(players=4, seed=43, founded=None, named="dutch", target=10)
     game = rig.play()
-    assert game.phase == Phase.OVER and game.rules is rules_for("dutch") and game.results
+    assert game.phase == Phase.OVER and game.rules is game_for("dutch") and game.results
     assert {body.game for _seat, body in rig.bodies} == {DUTCH_GAME_ID}
     for own in ("blitz", "dutch"):
-        other = Game(rules=rules_for(own))
+        other = Game(rules=game_for(own))
         for node, body in rig.log:
             other.apply(node, body)
         assert other.rules is game.rules and other.public_form() == game.public_form()
@@ -137,7 +137,7 @@ def test_p241_a_rematch_naming_a_game_is_not_the_same_table(named: str) -> None:
         game.apply(node, Ready(True))
     assert game.apply(rig.nodes[0], Start(1, True, 1, named)).refusal == "not_same_table"
     assert game.apply(rig.nodes[0], Start(1, True, 1)).accepted
-    assert game.rules is rules_for("dutch") and game.game_number == 2
+    assert game.rules is game_for("dutch") and game.game_number == 2
 
 
 def test_p241_the_deals_grace_start_names_no_game() -> None:

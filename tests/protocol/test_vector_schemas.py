@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from dutchblitz.protocol.conformance import VECTOR_FILES
+from dutchblitz.protocol.conformance.runner import VECTOR_FILES
 
 VECTORS = Path(__file__).resolve().parents[2] / "spec" / "vectors"
 

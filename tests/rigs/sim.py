@@ -48,7 +48,6 @@ from dutchblitz.protocol.games.registry import DEFAULT_GAME
 from dutchblitz.protocol.messages import Body, Profile, Ready, Start
 from dutchblitz.protocol.pace import Pace
 from dutchblitz.protocol.table.game import FlagKind, Game, Phase
-from dutchblitz.protocol.table.rules import has_body_bots, has_seat_duties
 
 TABLE = "sim"
 SIM_GRACE = Grace(seconds=5.0, step=0.5)  # the simulation's suspicion timeout is 1 s, not 2
@@ -370,13 +369,13 @@ class Simulation:
         if me.seat in replica.stable.still_looking() and not replica.pending_own():
             self._submit(node, Ready(True), local)  # a bot has seen the scores at once
             return
-        if game.phase == Phase.PLAYING and has_seat_duties(game.rules):
+        if game.phase == Phase.PLAYING and game.rules.owes_bodies:
             if not replica.pending_own() and node.pace.count_in_left(game, local) <= 0:
                 body = node.steward.game.bot_body(replica, game, me.seat, self.seat_level)
                 if body is not None:
                     self._submit(node, body, local)
             return
-        if game.phase == Phase.PLAYING and has_body_bots(game.rules):
+        if game.phase == Phase.PLAYING and game.rules.bots_send_bodies:
             if not replica.pending_own() and node.pace.count_in_left(game, local) <= 0:
                 body = game.rules.bot_body(game.table, me.seat, game.round)
                 if body is not None:

@@ -259,50 +259,18 @@ def scores_screen(state: ClientState) -> StyleAndTextTuples:
     snap = state.snap
     game = snap.game
     text = Text()
-    room = (state.terminal.columns - MIN_COLUMNS) // 6
-    results = game.results[-(MAX_ROUND_COLUMNS + max(0, room)) :]
     last = game.results[-1].round if game.results else 0
     heading = f" Scores after round {last}" if last else " Scores"
     text.line(f"{heading}   (first to {game.target} wins)", "class:header")
     text.line()
-    text.add("  ").cell("Player", 22, "class:header")
-    for result in results:
-        text.cell(f"R{result.round}", 6, "class:header")
-    text.line(f"{'Total':>7}", "class:header")
-    seats = sorted(game.players, key=lambda s: (-game.totals.get(s, 0), s))
-    for seat in seats:
-        local_bot = seat in {p.seat for p in snap.players if p.is_local_bot}
-        tag = " (you)" if seat == snap.my_seat else ""
-        style = "class:strong" if seat == game.winner else "class:name"
-        text.add("  ").name(shown_name(state.name_of(seat), local_bot), 22, style, tag=tag)
-        for result in results:
-            text.cell(f"{result.scores.get(seat, 0):+}", 6)
-        text.line(f"{game.totals.get(seat, 0):>7}", style)
-    text.line()
+    score_table(text, state)
     banner = flag_banner(snap.stable.flags, state.name_of, 78)
     if banner:
         text.line(f" {banner}", "class:flagged")
     if game.results:
-        blitz_by = game.results[-1].blitz_by
-        if blitz_by is None:
-            said = "no Blitz"
-        elif blitz_by == snap.my_seat:
-            said = "You called Blitz!"
-        else:
-            said = f"{state.name_of(blitz_by)} called Blitz!"
-        text.line(f" Round {last}: {said}")
+        text.line(f" Round {last}: {blitz_said(state, game.results[-1].blitz_by)}")
     if game.phase == Phase.OVER and game.winner is not None:
-        # Your own win reads "You win", as the game-over notice says it.
-        winner = "You win" if game.winner == snap.my_seat else f"{state.name_of(game.winner)} wins"
-        text.line()
-        text.line(
-            f" GAME OVER: {winner} with {game.totals.get(game.winner, 0)} points!",
-            "class:strong",
-        )
-        if not snap.stable.audit_complete:
-            text.line(" Waiting for every player's last reveal (the audit).", "class:hint")
-        elif not state.late_key():  # offered once r no longer means a flip
-            rematch_lines(text, state)
+        game_over_lines(text, state, game.winner)
     elif game.phase == Phase.DEALING:
         for line, style in countin.looking_lines(state):
             text.line(line, style)
@@ -311,29 +279,79 @@ def scores_screen(state: ClientState) -> StyleAndTextTuples:
     return text.fragments
 
 
+def score_table(text: Text, state: ClientState) -> None:
+    """A row a player, best total first: the last rounds' scores (as many as the width
+    holds) and the total; the winner stands out."""
+    snap = state.snap
+    game = snap.game
+    room = (state.terminal.columns - MIN_COLUMNS) // 6
+    results = game.results[-(MAX_ROUND_COLUMNS + max(0, room)) :]
+    text.add("  ").cell("Player", 22, "class:header")
+    for result in results:
+        text.cell(f"R{result.round}", 6, "class:header")
+    text.line(f"{'Total':>7}", "class:header")
+    local_bots = {p.seat for p in snap.players if p.is_local_bot}
+    for seat in sorted(game.players, key=lambda s: (-game.totals.get(s, 0), s)):
+        tag = " (you)" if seat == snap.my_seat else ""
+        style = "class:strong" if seat == game.winner else "class:name"
+        name = shown_name(state.name_of(seat), seat in local_bots)
+        text.add("  ").name(name, 22, style, tag=tag)
+        for result in results:
+            text.cell(f"{result.scores.get(seat, 0):+}", 6)
+        text.line(f"{game.totals.get(seat, 0):>7}", style)
+    text.line()
+
+
+def blitz_said(state: ClientState, blitz_by: int | None) -> str:
+    """Who ended the last round by calling Blitz, if anyone did."""
+    if blitz_by is None:
+        return "no Blitz"
+    if blitz_by == state.snap.my_seat:
+        return "You called Blitz!"
+    return f"{state.name_of(blitz_by)} called Blitz!"
+
+
+def game_over_lines(text: Text, state: ClientState, winner: int) -> None:
+    """The winner, then the wait for the audit, or the offer of a rematch."""
+    snap = state.snap
+    # Your own win reads "You win", as the game-over notice says it.
+    wins = "You win" if winner == snap.my_seat else f"{state.name_of(winner)} wins"
+    text.line()
+    points = snap.game.totals.get(winner, 0)
+    text.line(f" GAME OVER: {wins} with {points} points!", "class:strong")
+    if not snap.stable.audit_complete:
+        text.line(" Waiting for every player's last reveal (the audit).", "class:hint")
+    elif not state.late_key():  # offered once r no longer means a flip
+        rematch_lines(text, state)
+
+
 def rematch_lines(text: Text, state: ClientState) -> None:
     """The offer of a rematch (spec/rules.md R-49 to R-51), and who wants one so far."""
-    present = [p for p in state.snap.players if p.present]
     me = state.me
-    if me is not None and me.present and me.ready:
-        text.line(
-            f" You want a rematch: it starts once everyone does. {REMATCH}: changed my mind",
-            "class:strong",
-        )
-    elif me is not None and me.present:
-        text.line(
-            f" Again? {REMATCH}: rematch, same table and players, scores back to 0.  {QUIT}: leave",
-            "class:strong",
-        )
-    keen = [p.name for p in present if p.ready and not p.is_me]
-    waiting = [p.name for p in present if not p.ready and not p.is_me]
+    if me is not None and me.present:
+        text.line(rematch_offer(me.ready), "class:strong")
+    others = [p for p in state.snap.players if p.present and not p.is_me]
+    keen = [p.name for p in others if p.ready]
+    said = rematch_wishes(keen, [p.name for p in others if not p.ready])
+    if said:
+        text.line(" " + fit(said, 78).rstrip(), "class:hint")
+
+
+def rematch_offer(wanted: bool) -> str:
+    """The offer to a player at the table: take it, or take it back once taken."""
+    if wanted:
+        return f" You want a rematch: it starts once everyone does. {REMATCH}: changed my mind"
+    return f" Again? {REMATCH}: rematch, same table and players, scores back to 0.  {QUIT}: leave"
+
+
+def rematch_wishes(keen: list[str], waiting: list[str]) -> str:
+    """Who else wants a rematch, and who is still deciding ("" when nobody else is here)."""
     parts = []
     if keen:
         parts.append(f"{'Wants' if len(keen) == 1 else 'Want'} a rematch: {', '.join(keen)}")
     if waiting:
         parts.append(f"{'still' if parts else 'Still'} deciding: {', '.join(waiting)}")
-    if parts:
-        text.line(" " + fit("; ".join(parts), 78).rstrip(), "class:hint")
+    return "; ".join(parts)
 
 
 # -- a replay: a seat's face-down cards ---------------------------------------------------

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dutchblitz.node.api import HiddenCards, Notice, NoticeKind, Snapshot
 from dutchblitz.protocol.games.dutch.moves import CallDutch
-from dutchblitz.protocol.games.dutch.views import Phase, SeatView
+from dutchblitz.protocol.games.dutch.views import Phase, RoundView, SeatView
 from dutchblitz.protocol.views import Phase as TablePhase
 from prompt_toolkit.filters import Filter
 from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -68,12 +68,8 @@ def dutch_table(state: ClientState, view: SeatView) -> DutchTable | None:
         return None
     snap = state.snap
     bots = {p.seat for p in snap.players if p.is_local_bot}
-    totals = [snap.game.totals.get(seat, 0) for seat in view.seats]
-    if view.stage == "done" and shown.score is not None:  # the table has added this round
-        totals = [t - s for t, s in zip(totals, shown.score.scores, strict=True)]
+    totals = _totals_before_round(snap, view, shown)
     over = snap.game.phase == TablePhase.OVER
-    final = [t + (shown.score.scores[i] if shown.score else 0) for i, t in enumerate(totals)]
-    best = min(final) if final else 0
     return DutchTable(
         view=shown,
         names=tuple(state.name_of(seat) for seat in view.seats),
@@ -84,7 +80,7 @@ def dutch_table(state: ClientState, view: SeatView) -> DutchTable | None:
         news=view.news,
         typed=state.typed,
         game_over=over,
-        winners=_winners(final, best) if over and _scored(snap) else (),
+        winners=_lowest_totals(totals, shown) if over and _scored(snap) else (),
         sits_later=shown.watching and not snap.watching and _seated_not_dealt(snap),
     )
 
@@ -94,7 +90,18 @@ def _scored(snap: Snapshot) -> bool:
     return any(not result.void for result in snap.game.results)
 
 
-def _winners(final: list[int], best: int) -> tuple[int, ...]:
+def _totals_before_round(snap: Snapshot, view: SeatView, shown: RoundView) -> list[int]:
+    """Each seat's total before the round shown (the table adds a round once it is done)."""
+    totals = [snap.game.totals.get(seat, 0) for seat in view.seats]
+    if view.stage == "done" and shown.score is not None:
+        totals = [t - s for t, s in zip(totals, shown.score.scores, strict=True)]
+    return totals
+
+
+def _lowest_totals(totals: list[int], shown: RoundView) -> tuple[int, ...]:
+    """The winners of the game: those with the lowest total once the round shown is in."""
+    final = [t + (shown.score.scores[i] if shown.score else 0) for i, t in enumerate(totals)]
+    best = min(final) if final else 0
     return tuple(i for i, total in enumerate(final) if total == best)
 
 

@@ -93,6 +93,12 @@ def press(view: RoundView, typed: str, key: str) -> Pressed:
         return _throw(key)
     if view.my_turn and view.phase is Phase.ACTION:
         return _target(view, typed, key)
+    return _plain(view, key)
+
+
+def _plain(view: RoundView, key: str) -> Pressed:
+    """A key with nothing half-typed before it, outside the peek and a special card's
+    target: draw, discard, call, a card's number (put the drawn card there) or throw."""
     if key == THROW:
         return Pressed(typed=THROW)
     if view.turning_over and (key == DISCARD or card_slot(key) is not None):
@@ -188,16 +194,22 @@ def bar(view: RoundView, game_over: bool = False) -> list[tuple[str, str]]:
     if view.phase is Phase.PEEK:
         found = [] if mine.peeked else [(f"{cards} {cards}", "look at two cards")]
         return [*found, ("?", "help"), ("q", "leave")]
-    found = []
-    if view.my_turn and view.phase is Phase.DRAW:
-        found.append((DRAW, "draw"))
-    if view.my_turn and view.phase is Phase.DECIDE and not view.turning_over:
-        found += [(DISCARD, "discard it"), (cards, "put it in place of that card")]
-    if view.my_turn and view.phase is Phase.ACTION:
-        target = "a-h" if view.action == ACE else "a-h 1-9"
-        found += [(target, "pick" if view.action == ACE else "pick a card"), (SKIP, "skip")]
+    found = _turn_keys(view, cards) if view.my_turn else []
     if view.can_throw:
         found.append((f"{THROW} {cards}", "throw"))
     if view.can_call:
         found.append((CALL, "call Dutch"))
     return [*found, ("Esc", "forget"), ("?", "help"), ("q", "leave")]
+
+
+def _turn_keys(view: RoundView, cards: str) -> list[tuple[str, str]]:
+    """The keys of your turn: draw; then discard or put the card in place; then a special
+    card's target or skip."""
+    if view.phase is Phase.DRAW:
+        return [(DRAW, "draw")]
+    if view.phase is Phase.DECIDE and not view.turning_over:
+        return [(DISCARD, "discard it"), (cards, "put it in place of that card")]
+    if view.phase is Phase.ACTION:
+        target = "a-h" if view.action == ACE else "a-h 1-9"
+        return [(target, "pick" if view.action == ACE else "pick a card"), (SKIP, "skip")]
+    return []

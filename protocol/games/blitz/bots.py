@@ -18,11 +18,10 @@ Levels differ in how fast they play (``think``) and in how well (``Style``):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Protocol, TypeVar
 
+from ...table.player import Rng as Rng  # the randomness a bot draws from
 from .cards import Card
 from .moves import (
     CentrePlay,
@@ -35,21 +34,6 @@ from .moves import (
 )
 from .plays import legal_moves
 from .state import Area, Table
-
-T = TypeVar("T")
-
-
-class Rng(Protocol):
-    """The randomness a bot draws from, given by its node (``random.Random`` fits): the
-    protocol package reads none itself."""
-
-    def random(self) -> float: ...
-
-    def uniform(self, a: float, b: float) -> float: ...
-
-    def choice(self, seq: Sequence[T]) -> T: ...
-
-    def randbytes(self, n: int) -> bytes: ...
 
 
 class Style(StrEnum):

@@ -1,17 +1,21 @@
-"""Dutch Blitz as the table knows it: ``BlitzRules``, its ``GameRules``."""
+"""Dutch Blitz as the table and the node know it: ``BlitzGame``, its ``TableGame``
+(protocol/table/rules.py), registered as ``GAME``. The seat's part is ``BlitzPlayer``
+(player.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from ...fairdeal import RoundRecord
 from ...fairdeal import deck_order as shuffled
 from ...messages import Play, Start
+from ...table.rules import Form, TableGame
 from . import audit, rules, scoring, state
+from .bots import Level
 from .cards import ALL_BACKS, BLITZ_SIZE, Card, card_from_code, check_backs, new_deck, post_count
 from .digest import public_form
 from .moves import Move
+from .player import BlitzPlayer
 from .wire_moves import move_from_play
 
 MIN_ROUND_SCORE = -20  # ten Blitz cards left and nothing in the centre: the worst round
@@ -23,7 +27,7 @@ def deck_order(seat: int, secret: bytes, joint: bytes) -> list[Card]:
     return order
 
 
-class BlitzRules:
+class BlitzGame(BlitzPlayer, TableGame[state.Table, Move, None, Card, Level]):
     """Dutch Blitz (spec/rules.md): one 40-card deck per seat, everyone plays at once."""
 
     tag: str = "blitz"
@@ -45,7 +49,9 @@ class BlitzRules:
     def shown(self, order: Sequence[Card], players: int) -> tuple[int, ...]:
         return state.visible_codes(order, players)
 
-    def known_order(self, seat: int, shown: Sequence[int], players: int) -> list[Any] | None:
+    def known_order(
+        self, seat: int, shown: Sequence[int], players: int
+    ) -> list[Card | None] | None:
         """The Post row and the Blitz top, each a card of this seat's deck, once each."""
         if len(shown) != post_count(players) + 1 or any(
             not 0 <= code < 320 or code // 40 != seat for code in shown
@@ -64,7 +70,7 @@ class BlitzRules:
     def deal(
         self,
         seats: Sequence[int],
-        orders: Mapping[int, Any],
+        orders: Mapping[int, Sequence[Card | None]],
         options: Start,
         players: int,
         active: frozenset[int],
@@ -83,9 +89,6 @@ class BlitzRules:
     def move_from_play(self, play: Play, seat: int) -> Move:
         return move_from_play(play, seat)
 
-    def move_from_body(self, payload: bytes, seat: int) -> tuple[int, Move]:
-        raise ValueError("Dutch Blitz's moves travel in PLAY bodies only")
-
     def apply(self, table: state.Table, move: Move) -> rules.Refusal | None:
         return rules.apply(table, move)
 
@@ -101,15 +104,15 @@ class BlitzRules:
     def game_winner(self, totals: Mapping[int, int], target: int) -> int | None:
         return scoring.game_winner(totals, target)
 
-    def public_form(self, table: state.Table) -> list[Any]:
-        form: list[Any] = public_form(table)
+    def public_form(self, table: state.Table) -> list[Form]:
+        form: list[Form] = public_form(table)
         return form
 
     def copy(self, table: state.Table) -> state.Table:
         return table.copy()
 
-    def replay(self, record: RoundRecord, seat: int, deck: Sequence[Any]) -> str | None:
+    def replay(self, record: RoundRecord, seat: int, deck: Sequence[Card]) -> str | None:
         return audit.replay(record, seat, deck)
 
 
-RULES = BlitzRules()
+GAME = BlitzGame()

@@ -1,4 +1,5 @@
-"""A Dutch Blitz seat's player and bots as the node knows them: ``BlitzPlayer``.
+"""A Dutch Blitz seat's player and bots as the node knows them: ``BlitzPlayer``, the
+``SeatPlayer`` part of Dutch Blitz's ``TableGame`` (game.py).
 
 A key press names an action ("blitz_to_centre", "post_to_centre" with a Post stack, ...);
 the node picks no target: this module does, on the table the player sees, and checks
@@ -9,16 +10,18 @@ cannot count. Refusals are codes the client words (client/words.py).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ...messages import Body
-from ...table.player import ActRefusal, CameBack
+from ...table.player import ActRefusal, CameBack, HeldPlays, Rng, SeatPlayer
 from . import plays, rules
-from .bots import LEVELS, Level, Rng, think_time
+from .bots import LEVELS, Level, think_time
 from .moves import CentrePlay, Move, PostPlay, Source, StuckCall, WoodFlip
-from .playqueue import MAX_HELD, PlayQueue
 from .rules import Reason
 from .state import Area, Table
+
+if TYPE_CHECKING:
+    from .playqueue import PlayQueue
 
 # The actions a key press names (node/api.py ``Action`` holds the same strings).
 BLITZ_TO_CENTRE = "blitz_to_centre"
@@ -29,8 +32,10 @@ STUCK = "stuck"
 BLITZ_TO_POST = "blitz_to_post"
 
 
-class BlitzPlayer:
-    """Dutch Blitz's ``PlayerRules`` (protocol/table/player.py)."""
+class BlitzPlayer(SeatPlayer[Table, Move, None, Level]):
+    """Dutch Blitz's ``SeatPlayer`` (protocol/table/player.py): keys that name actions,
+    plays held behind those on their way, and the table's own bot for PLAY moves
+    (protocol/duties.py); no view of its own, no duties."""
 
     @property
     def levels(self) -> dict[str, Level]:
@@ -38,6 +43,8 @@ class BlitzPlayer:
 
     @property
     def max_held(self) -> int:
+        from .playqueue import MAX_HELD  # see ``plays``
+
         return MAX_HELD
 
     def think_time(self, level: Level, rng: Rng) -> float:
@@ -60,18 +67,18 @@ class BlitzPlayer:
         refusal = rules.apply(state.copy(), move)
         return ActRefusal(refusal.reason) if refusal is not None else move
 
-    def seat_view(self, state: Any, seat: int | None, secrets: Any) -> None:
-        return None  # Dutch Blitz's screens read the table's views (protocol/views.py)
+    # ``seat_view`` and ``body`` are the defaults: Dutch Blitz's screens read the table's
+    # views (protocol/views.py), and a key names an action, whose move ``build`` makes.
 
-    def body(
-        self, state: Any, seat: int, move: object, round_number: int, secrets: Any
-    ) -> Body | ActRefusal:
-        return ActRefusal("bad_move")  # a key names an action: ``build`` makes its move
+    def plays(self, node_id: bytes, submit: Callable[[Body], bool]) -> HeldPlays[Move]:
+        # Imported here: the play queue reaches the replica, whose table reaches the
+        # registry of games, which holds this game.
+        from .playqueue import PlayQueue
 
-    def plays(self, node_id: bytes, submit: Callable[[Body], bool]) -> PlayQueue:
-        return PlayQueue(node_id, submit)
+        queue: PlayQueue = PlayQueue(node_id, submit)
+        return queue
 
-    def came_back(self, returned: CameBack) -> ActRefusal:
+    def came_back(self, returned: CameBack[Move]) -> ActRefusal:
         move, reason = returned.move, returned.reason
         if isinstance(move, CentrePlay | PostPlay):
             held = str(move.card)
@@ -85,7 +92,7 @@ class BlitzPlayer:
             return ActRefusal("play_before", held=held)
         return ActRefusal(reason, held=held)
 
-    def moved_card(self, move: Any) -> str:
+    def moved_card(self, move: Move) -> str:
         return str(move.card) if isinstance(move, CentrePlay | PostPlay) else ""
 
     def lost_race(self, code: str) -> bool:
@@ -93,9 +100,6 @@ class BlitzPlayer:
 
     def stalemates(self, state: Table | None) -> int:
         return state.stalemates if state is not None else 0
-
-
-PLAYER = BlitzPlayer()
 
 
 def _build(action: str, slot: int, table: Table, me: int, area: Area) -> Move | ActRefusal:

@@ -13,14 +13,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from ...core import Replica
 from ...messages import Body, Play
-from ...table.game import Game, Phase
+from ...table.records import Phase
 from .inflight import again, shares_a_place
 from .moves import Move
 from .rules import Reason
 from .wire_moves import WireMoveError, move_from_play, play_from_move
+
+if TYPE_CHECKING:  # the replica and its game are handed in; the queue builds neither
+    from ...core import Replica
+    from ...table.game import Game
 
 MAX_HELD = 16  # more held than this is a key held down, not a plan
 

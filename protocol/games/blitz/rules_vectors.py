@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ...conformance_case import Case
+from ...conformance.case import Case
 from .cards import DECK_SIZE, MAX_PLAYERS, Card, card_from_code
 from .digest import full_digest, public_digest
 from .moves import CentrePlay, Move, PostPlay, Source, StuckCall, WoodFlip, WoodTurn

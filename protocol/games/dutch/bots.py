@@ -93,17 +93,23 @@ def _action(state: Round, seen: SeatView, action: int | None) -> Move:
     me = seen.seat
     others = [s for s in sorted(state.active) if s != me and s != seen.caller]
     if action == QUEEN:
-        mine = _points(seen, me)
-        unknown = [s for s in _filled(seen, me) if mine[s] is None]
-        if unknown:
-            return Look(Spot(me, unknown[0]))
-        theirs = [Spot(o, s) for o in others for s in _filled(seen, o)]
-        return Look(theirs[0]) if theirs else Skip()
+        return _queen(seen, others)
     if action == ACE and others and state.draw:
         return Give(min(others, key=lambda o: (_estimate(seen, o), o)))
     if action == JACK:
         return _jack(seen, others)
     return Skip()
+
+
+def _queen(seen: SeatView, others: list[int]) -> Move:
+    """Look at one of our own cards we do not know yet, else at another player's."""
+    me = seen.seat
+    mine = _points(seen, me)
+    unknown = [s for s in _filled(seen, me) if mine[s] is None]
+    if unknown:
+        return Look(Spot(me, unknown[0]))
+    theirs = [Spot(o, s) for o in others for s in _filled(seen, o)]
+    return Look(theirs[0]) if theirs else Skip()
 
 
 def _jack(seen: SeatView, others: list[int]) -> Move:

@@ -1,4 +1,5 @@
-"""Dutch as a table game: ``DutchRules``, the ``GameRules`` the table hosts under tag ``dutch``.
+"""Dutch as a table game: ``DutchGame``, the ``TableGame`` the table hosts under tag ``dutch``
+(registered as ``GAME``; its seat's part, ``DutchPlayer``, is in player.py).
 
 The table's fair deal runs as for every game (spec/rules.md R-40 to R-44); for Dutch it only
 starts the round and fixes what every proof of it is bound to (M-29): Dutch's cards are dealt
@@ -7,43 +8,33 @@ A seat's deck for the fair deal is therefore a stand-in, the 40-card deck DBP/1'
 REVEAL carry, of which a DEAL shows four codes.
 
 Every seat owes the round its key, its shuffle and its shares, a person's as a bot's: the
-table's duties ask ``seat_duties`` (``SeatDuties``, table/rules.py), with the seat's own
-secrets. Cheats the round finds are flagged by the table (``findings``).
+table's duties ask ``seat_duties`` (player.py), with the seat's own secrets. Cheats the
+round finds are flagged by the table (``findings``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from hashlib import blake2b
-from typing import Any, Final
+from typing import Final
 
-from ...fairdeal import RoundRecord
-from ...messages import GameBody, Play, Start
-from ...table.rules import SeatSecrets
+from ...messages import Start
+from ...table.rules import Form, SeatDecks, TableGame
 from ..blitz.cards import ALL_BACKS, DECK_SIZE, Card, card_from_code, check_backs, new_deck
-from . import mind
-from .state import MAX_DUTCH_SEATS, MIN_DUTCH_SEATS, Phase
-from .table import BINDING_BYTES, DutchTable, Refused, Stage
+from .bots import BotLevel
+from .player import RACE_HOLD_S, DutchPlayer
+from .state import MAX_DUTCH_SEATS, MIN_DUTCH_SEATS
+from .table import BINDING_BYTES, DutchMove, DutchTable, Refused, Stage
+from .views import SeatView
 from .wire import GAME_ID, Message, WireError, decode
+
+__all__ = ["GAME", "RACE_HOLD_S", "DutchGame", "DutchMove", "StandInDeck", "binding", "handed_on"]
 
 SHOWN: Final = 4  # the fewest face-up codes a DEAL carries (spec/protocol.md)
 # A flag names its cheat on every screen (R-46's penalty is made for a game won by the
 # highest score: no Dutch round scores this much, so a flag leaves a Dutch score as it is).
 WORST_ROUND: Final = 999
-# A bot to draw waits this long while the race is open (D-20: its draw closes it), so that
-# a person can throw a match, or call Dutch just after their turn (D-28).
-RACE_HOLD_S: Final = 2.0
-
-
-@dataclass(frozen=True, slots=True)
-class DutchMove:
-    """A Dutch body in the order: the table seat that sent it, its round and its message."""
-
-    seat: int
-    round: int
-    message: Message
 
 
 @lru_cache(maxsize=512)
@@ -54,20 +45,22 @@ def _decoded(payload: bytes) -> tuple[int, Message]:
     return decoded.round, decoded.message
 
 
-def binding(orders: Mapping[int, Any], seats: Sequence[int]) -> bytes:
+def binding(orders: Mapping[int, Sequence[Card | None]], seats: Sequence[int]) -> bytes:
     """M-29: 16 bytes the round's proofs are bound to: a hash of every dealt seat's DEAL, so
     fresh each round (the fair deal's joint randomness chose them) and the same on every node."""
     digest = blake2b(digest_size=BINDING_BYTES, person=b"dutch-binding-v1")
     for seat in seats:
         digest.update(bytes([seat]))
         for card in orders[seat][:SHOWN]:
+            assert card is not None  # a DEAL shows them (``known_order``)
             digest.update(card.code.to_bytes(2, "big"))
     return digest.digest()
 
 
-class StandInDeck:
-    """The fair deal's stand-in deck (the module's docstring): what ``GameRules`` asks of a
-    seat's deck, for a game that deals no card of it."""
+class StandInDeck(SeatDecks[Card]):
+    """The fair deal's stand-in deck (the module's docstring): the ``SeatDecks`` part of a
+    game that deals no card of it. No move names its cards, so ``replay`` is the default:
+    Dutch's own audit ran in the round (M-34)."""
 
     def deck(self, seat: int) -> list[Card]:
         return new_deck(seat)
@@ -78,7 +71,9 @@ class StandInDeck:
     def shown(self, order: Sequence[Card], players: int) -> tuple[int, ...]:
         return tuple(card.code for card in order[:SHOWN])
 
-    def known_order(self, seat: int, shown: Sequence[int], players: int) -> list[Any] | None:
+    def known_order(
+        self, seat: int, shown: Sequence[int], players: int
+    ) -> list[Card | None] | None:
         if len(shown) != SHOWN or any(
             not 0 <= code < DECK_SIZE * MAX_DUTCH_SEATS or code // DECK_SIZE != seat
             for code in shown
@@ -89,13 +84,13 @@ class StandInDeck:
     def fits(self, order: Sequence[Card], shown: Sequence[int], players: int) -> bool:
         return [card.code for card in order[:SHOWN]] == list(shown)
 
-    def replay(self, record: RoundRecord, seat: int, deck: Sequence[Any]) -> str | None:
-        return None  # Dutch's own audit ran in the round (M-34); no move names these cards
 
-
-class DutchRules(StandInDeck):
-    """``GameRules`` of Dutch (protocol/table/rules.py), with ``SeatDuties``,
-    ``GameFindings``, ``BodyFindings``, ``CarriesOver`` and ``RaceHold``."""
+class DutchGame(
+    DutchPlayer, StandInDeck, TableGame[DutchTable, DutchMove, SeatView, Card, BotLevel]
+):
+    """Dutch's ``TableGame`` (protocol/table/rules.py): its round, its findings, what a
+    round hands the next, played to a target or for a number of rounds; the seat's part
+    is ``DutchPlayer`` (player.py)."""
 
     tag: str = "dutch"
     game_id: int = GAME_ID
@@ -103,6 +98,7 @@ class DutchRules(StandInDeck):
     backs: tuple[str, ...] = ALL_BACKS
     worst_round: int = WORST_ROUND
     min_seats: int = MIN_DUTCH_SEATS  # D-4: fewer left at the table end the game (P-239)
+    rounds_option: bool = True  # D-37
 
     def check_backs(self, backs: Sequence[str]) -> str | None:
         if not MIN_DUTCH_SEATS <= len(backs) <= MAX_DUTCH_SEATS:
@@ -114,7 +110,7 @@ class DutchRules(StandInDeck):
     def deal(
         self,
         seats: Sequence[int],
-        orders: Mapping[int, Any],
+        orders: Mapping[int, Sequence[Card | None]],
         options: Start,
         players: int,
         active: frozenset[int],
@@ -132,9 +128,6 @@ class DutchRules(StandInDeck):
         if not active and seat in state.seats:
             state.leave(state.seats.index(seat))  # a return cannot undo it (M-35)
 
-    def move_from_play(self, play: Play, seat: int) -> Any:
-        raise ValueError("Dutch moves travel in GAME bodies")
-
     def move_from_body(self, payload: bytes, seat: int) -> tuple[int, DutchMove]:
         try:
             number, message = _decoded(payload)
@@ -142,7 +135,7 @@ class DutchRules(StandInDeck):
             raise ValueError(str(refused)) from None
         return number, DutchMove(seat, number, message)
 
-    def apply(self, state: DutchTable, move: Any) -> Refused | None:
+    def apply(self, state: DutchTable, move: DutchMove) -> Refused | None:
         if not isinstance(move, DutchMove):
             return Refused("bad_move")
         if move.seat not in state.seats:
@@ -167,10 +160,10 @@ class DutchRules(StandInDeck):
         return min(totals, key=lambda seat: (totals[seat], seat))
 
     def final_winner(self, totals: Mapping[int, int]) -> int | None:
-        """D-37, D-39: after the rounds chosen, the lowest total wins (``RoundsOption``)."""
+        """D-37, D-39: after the rounds chosen, the lowest total wins (``rounds_option``)."""
         return min(totals, key=lambda seat: (totals[seat], seat)) if totals else None
 
-    def public_form(self, state: DutchTable) -> list[Any]:
+    def public_form(self, state: DutchTable) -> list[Form]:
         return public_form(state)
 
     def copy(self, state: DutchTable) -> DutchTable:
@@ -179,52 +172,21 @@ class DutchRules(StandInDeck):
     def moves(self, state: DutchTable) -> int:
         return state.moves
 
-    # -- CarriesOver --------------------------------------------------------------------
+    # -- what a round hands the next --------------------------------------------------
 
-    def carry(self, state: DutchTable) -> tuple[int, tuple[int, ...]]:
-        """D-33, D-34: the next round's starter and the seats dealt a fifth card, as table
-        seats; after a round that ended unscored, the next seat starts."""
-        if state.score is None:
-            return state.seats[(state.starter + 1) % state.players], ()
-        penalised = tuple(state.seats[i] for i in sorted(state.score.penalised))
-        return state.seats[state.score.next_starter], penalised
+    def carry(self, state: DutchTable) -> DutchTable:
+        """D-33, D-34: the next round takes its starter and the seats dealt a fifth card
+        from this one (``carried``)."""
+        return state
 
-    def carried(self, state: DutchTable, carry: tuple[int, tuple[int, ...]]) -> None:
+    def carried(self, state: DutchTable, last: DutchTable) -> None:
         """A seat not dealt this round passes the start to the next dealt seat after it."""
-        starter, penalised = carry
+        starter, penalised = handed_on(last)
         later = [i for i, seat in enumerate(state.seats) if seat >= starter]
         state.starter = later[0] if later else 0
         state.penalised = frozenset(state.seats.index(s) for s in penalised if s in state.seats)
 
-    # -- SeatDuties and GameFindings ----------------------------------------------------
-
-    def seat_duties(self, state: DutchTable, seat: int, secrets: SeatSecrets) -> list[GameBody]:
-        if seat not in state.seats:
-            return []
-        return mind.duties(state, state.seats.index(seat), secrets)
-
-    def seat_bot(
-        self, state: DutchTable, seat: int, secrets: SeatSecrets, level: str
-    ) -> GameBody | None:
-        if seat not in state.seats:
-            return None
-        return mind.bot(state, state.seats.index(seat), secrets, level)
-
-    # -- RaceHold ------------------------------------------------------------------------
-
-    def race_hold(self, state: DutchTable, seat: int) -> float:
-        played = state.round
-        if played is None or seat not in state.seats or not played.window:
-            return 0.0
-        to_draw = played.phase is Phase.DRAW and played.turn == state.seats.index(seat)
-        return RACE_HOLD_S if to_draw else 0.0
-
-    # -- seat_farewell and BodyFindings --------------------------------------------------
-
-    def seat_farewell(self, state: DutchTable, seat: int, secrets: SeatSecrets) -> list[GameBody]:
-        if seat not in state.seats:
-            return []
-        return mind.farewell(state, state.seats.index(seat), secrets)
+    # -- findings -------------------------------------------------------------------------
 
     def refused_body(self, state: DutchTable, seat: int, reason: str) -> None:
         """M-39: a Dutch body from a dealt seat that does not read is its sender's cheat."""
@@ -235,9 +197,18 @@ class DutchRules(StandInDeck):
         return [(state.seats[c.seat], f"{c.kind}: {c.detail}") for c in state.cheats]
 
 
-def public_form(state: DutchTable) -> list[Any]:
+def handed_on(state: DutchTable) -> tuple[int, tuple[int, ...]]:
+    """D-33, D-34: the next round's starter and the seats dealt a fifth card, as table
+    seats; after a round that ended unscored, the next seat starts."""
+    if state.score is None:
+        return state.seats[(state.starter + 1) % state.players], ()
+    penalised = tuple(state.seats[i] for i in sorted(state.score.penalised))
+    return state.seats[state.score.next_starter], penalised
+
+
+def public_form(state: DutchTable) -> list[Form]:
     """What every node agrees on, for digests: never a face opened to one player only."""
-    form: list[Any] = [
+    form: list[Form] = [
         list(state.seats),
         state.binding,
         [state.starter, sorted(state.penalised)],
@@ -271,4 +242,4 @@ def public_form(state: DutchTable) -> list[Any]:
     return form
 
 
-RULES = DutchRules()
+GAME = DutchGame()

@@ -1,22 +1,24 @@
-"""A Dutch seat's player and bots as the node knows them: ``DutchPlayer`` (table/player.py).
+"""A Dutch seat's player and bots as the node knows them: ``DutchPlayer``, the
+``SeatPlayer`` part of Dutch's ``TableGame`` (table/player.py, game.py).
 
-Dutch's bots play through the table's duties (``SeatDuties.seat_bot``, game.py), with the
-seat's secrets; here are their levels and pace. A person's seat sees the round through
-``seat_view`` (views.py ``SeatView``: the faces opened to it added, worked out from the
-sealed shares with its secrets, mind.py; a spectator sees through it the faces open to
-all), and its face's moves (moves.py) become GAME bodies in ``body``, checked first
-against the round as that seat knows it. Dutch has no ``Action`` of Dutch Blitz's:
-``check`` and ``build`` refuse them ``not_carried``.
+Every seat owes the round its key, its shuffle and its shares, a person's as a bot's
+(``owes_bodies``): the table's duties ask ``seat_duties`` with the seat's own secrets
+(mind.py), and before a goodbye ``seat_farewell``. Dutch's bots play through the same
+duties (``seat_bot``); here are their levels and pace. A person's seat sees the round
+through ``seat_view`` (views.py ``SeatView``: the faces opened to it added, worked out
+from the sealed shares with its secrets, mind.py; a spectator sees through it the faces
+open to all), and its face's moves (moves.py) become GAME bodies in ``body``, checked
+first against the round as that seat knows it. Dutch has no ``Action`` of Dutch Blitz's:
+the defaults refuse them ``not_carried``, and no play is held.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final
+from collections.abc import Mapping
+from typing import Final
 
 from ...messages import Body, GameBody
-from ...table.player import ActRefusal, CameBack
+from ...table.player import ActRefusal, Rng, SeatPlayer
 from ...table.rules import SeatSecrets
 from . import mind
 from . import rules as dutch_rules
@@ -36,15 +38,15 @@ from .moves import (
     Swap,
     Throw,
 )
-from .table import DutchTable, Stage
+from .state import Phase
+from .table import DutchMove, DutchTable, Stage
 from .views import SeatView, happened, round_view
 from .wire import GAME_ID, Payload, encode
 
-if TYPE_CHECKING:
-    from ...core import Replica
-    from ...table.game import Game
-
 THINK: Final = {BotLevel.FORGETFUL: (0.3, 0.9), BotLevel.CAREFUL: (0.2, 0.6)}  # seconds
+# A bot to draw waits this long while the race is open (D-20: its draw closes it), so that
+# a person can throw a match, or call Dutch just after their turn (D-28).
+RACE_HOLD_S: Final = 2.0
 # The moves a person may make (a Leave is the table's to say, M-35).
 PERSON_MOVES: Final = (
     InitialPeek,
@@ -60,82 +62,64 @@ PERSON_MOVES: Final = (
 )
 
 
-@dataclass(slots=True)
-class NoPlays:
-    """A Dutch seat holds no plays: its moves wait for nothing of its own."""
+class DutchPlayer(SeatPlayer[DutchTable, DutchMove, SeatView, BotLevel]):
+    """Dutch's ``SeatPlayer``: its bots, its seats' duties and a seat's view."""
 
-    submit: Callable[[Body], bool]
-
-    @property
-    def held(self) -> Sequence[object]:
-        return ()
-
-    @property
-    def full(self) -> bool:
-        return False
-
-    def view(self, replica: Replica) -> Game:
-        return replica.optimistic()
-
-    def offer(self, replica: Replica, move: Any, round_number: int) -> bool:
-        return False
-
-    def pump(self, replica: Replica) -> Sequence[CameBack]:
-        return ()
-
-
-class DutchPlayer:
-    """Dutch's ``PlayerRules``."""
+    owes_bodies: bool = True
 
     @property
     def levels(self) -> Mapping[str, BotLevel]:
         return {level.value: level for level in BotLevel}
 
-    @property
-    def max_held(self) -> int:
-        return 0
-
-    def think_time(self, level: Any, rng: Any) -> float:
+    def think_time(self, level: BotLevel, rng: Rng) -> float:
         low, high = THINK.get(level, THINK[BotLevel.CAREFUL])
         return float(rng.uniform(low, high))
 
-    def check(self, state: Any, seat: int, action: str) -> ActRefusal | None:
-        return ActRefusal("not_carried")
-
-    def build(self, state: Any, seat: int, action: str, slot: int) -> Any | ActRefusal:
-        return ActRefusal("not_carried")
-
     def seat_view(
-        self, state: Any, seat: int | None, secrets: SeatSecrets | None
+        self, state: DutchTable, seat: int | None, secrets: SeatSecrets | None
     ) -> SeatView | None:
         return seat_view(state, seat, secrets)
 
     def body(
-        self, state: Any, seat: int, move: object, round_number: int, secrets: SeatSecrets | None
+        self,
+        state: DutchTable,
+        seat: int,
+        move: object,
+        round_number: int,
+        secrets: SeatSecrets | None,
     ) -> Body | ActRefusal:
         return body(state, seat, move, round_number, secrets)
 
-    def plays(self, node_id: bytes, submit: Callable[[Body], bool]) -> NoPlays:
-        return NoPlays(submit)
+    def seat_duties(self, state: DutchTable, seat: int, secrets: SeatSecrets) -> list[GameBody]:
+        if seat not in state.seats:
+            return []
+        return mind.duties(state, state.seats.index(seat), secrets)
 
-    def came_back(self, returned: CameBack) -> ActRefusal:
-        return ActRefusal(returned.reason)
+    def seat_bot(
+        self, state: DutchTable, seat: int, secrets: SeatSecrets, level: str
+    ) -> GameBody | None:
+        if seat not in state.seats:
+            return None
+        return mind.bot(state, state.seats.index(seat), secrets, level)
 
-    def moved_card(self, move: Any) -> str:
-        return ""
+    def seat_farewell(self, state: DutchTable, seat: int, secrets: SeatSecrets) -> list[GameBody]:
+        if seat not in state.seats:
+            return []
+        return mind.farewell(state, state.seats.index(seat), secrets)
 
-    def lost_race(self, code: str) -> bool:
-        return False
-
-    def stalemates(self, state: Any) -> int:
-        return 0
+    def race_hold(self, state: DutchTable, seat: int) -> float:
+        played = state.round
+        if played is None or seat not in state.seats or not played.window:
+            return 0.0
+        to_draw = played.phase is Phase.DRAW and played.turn == state.seats.index(seat)
+        return RACE_HOLD_S if to_draw else 0.0
 
 
 def _faces(table: DutchTable, me: int, secrets: SeatSecrets | None) -> dict[int, DutchCard]:
     return {} if secrets is None else mind.faces(table, me, secrets)
 
 
-def seat_view(state: Any, seat: int | None, secrets: SeatSecrets | None) -> SeatView | None:
+def seat_view(state: object, seat: int | None, secrets: SeatSecrets | None) -> SeatView | None:
     """What table seat ``seat`` may see of the round ``state``. Without the seat's secrets
     (a round before this one) only public faces show. A seat not dealt in (a spectator, or
     a person who sat down after the deal), or ``seat`` None, sees what anyone in the room
@@ -154,7 +138,7 @@ def seat_view(state: Any, seat: int | None, secrets: SeatSecrets | None) -> Seat
 
 
 def body(
-    state: Any, seat: int, move: object, round_number: int, secrets: SeatSecrets | None
+    state: object, seat: int, move: object, round_number: int, secrets: SeatSecrets | None
 ) -> Body | ActRefusal:
     """A person's move as a GAME body, refused here with the rules' reason when the round
     as this seat knows it refuses it. While a move waits in the order for a card, the
@@ -174,6 +158,3 @@ def body(
         if refusal is not None and refusal.reason is not Reason.FACE_NOT_OPEN:
             return ActRefusal(refusal.reason.value)
     return GameBody(GAME_ID, encode(Payload(round_number, move)))
-
-
-PLAYER = DutchPlayer()

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from functools import partial
 from typing import Any
 
-from ...conformance_case import Case
+from ...conformance.case import Case
 from .cards import DutchCard
 from .moves import (
     CallDutch,

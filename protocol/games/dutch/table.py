@@ -123,6 +123,15 @@ class Refused:
     by: int | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class DutchMove:
+    """A Dutch body in the order: the table seat that sent it, its round and its message."""
+
+    seat: int
+    round: int
+    message: Message
+
+
 @dataclass(slots=True)
 class DutchTable:
     """One round of Dutch as the ordered log has made it, the same on every node.

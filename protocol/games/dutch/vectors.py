@@ -21,7 +21,7 @@ from functools import partial
 from hashlib import blake2b
 from typing import Any
 
-from ...conformance_case import Case
+from ...conformance.case import Case
 from . import mental
 from .deal import AuditMessage, ShuffleMessage, audit
 from .group import Stream

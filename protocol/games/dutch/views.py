@@ -11,8 +11,10 @@ is nobody at the table (``None``: a spectator) sees only the faces open to all (
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from .cards import DutchCard
 from .moves import (
@@ -267,35 +269,60 @@ def happened(
     the table, who knows only the faces open to all, D-42)."""
     if not outcome.accepted:
         raise ValueError("a refused move did nothing")
-    after = outcome.state
-    if isinstance(move, InitialPeek):
-        return Happening(Did.PEEKED, seat, spots=(Spot(seat, move.first), Spot(seat, move.second)))
-    if isinstance(move, Draw):
-        token = before.draw[0] if before.draw else None
-        face = after.faces[token] if token is not None and viewer == seat else None
-        return Happening(Did.DREW, seat, face)
-    if isinstance(move, Discard):
-        return _put_down(before, after, seat, Did.DISCARDED, None)
-    if isinstance(move, Replace):
-        return _put_down(before, after, seat, Did.REPLACED, move.slot)
-    if isinstance(move, Swap):
-        return Happening(Did.SWAPPED, seat, spots=(move.first, move.second))
-    if isinstance(move, Look):
-        token = before.hands[move.spot.seat][move.spot.slot]
-        face = after.faces[token] if token is not None and viewer == seat else None
-        return Happening(Did.LOOKED, seat, face, (move.spot,))
-    if isinstance(move, Give):
-        return Happening(Did.GAVE, seat, other=move.seat)
-    if isinstance(move, Throw):
-        token = before.hands[seat][move.slot]
-        face = None if token is None else after.faces[token]
-        matched = after.hands[seat][move.slot] is None
-        did = Did.MATCHED if matched else Did.MISSED
-        penalty = not matched and _penalised(before, after)
-        return Happening(did, seat, face, (Spot(seat, move.slot),), penalty=penalty)
-    if isinstance(move, CallDutch):
-        return Happening(Did.CALLED, seat)
-    if isinstance(move, Skip):
-        return Happening(Did.SKIPPED, seat, action=before.action)
-    assert isinstance(move, Leave)
-    return Happening(Did.LEFT, seat)
+    return _HAPPENED[type(move)](before, outcome.state, seat, move, viewer)
+
+
+# Each kind of move's happening: f(before, after, seat, move, viewer). A face is shown
+# when it is open to all, or to the viewer that drew or looked at it.
+_Told = Callable[[Round, Round, int, Any, "int | None"], Happening]
+
+
+def _peeked(
+    before: Round, after: Round, seat: int, move: InitialPeek, viewer: int | None
+) -> Happening:
+    return Happening(Did.PEEKED, seat, spots=(Spot(seat, move.first), Spot(seat, move.second)))
+
+
+def _drew(before: Round, after: Round, seat: int, move: Draw, viewer: int | None) -> Happening:
+    token = before.draw[0] if before.draw else None
+    face = after.faces[token] if token is not None and viewer == seat else None
+    return Happening(Did.DREW, seat, face)
+
+
+def _looked(before: Round, after: Round, seat: int, move: Look, viewer: int | None) -> Happening:
+    token = before.hands[move.spot.seat][move.spot.slot]
+    face = after.faces[token] if token is not None and viewer == seat else None
+    return Happening(Did.LOOKED, seat, face, (move.spot,))
+
+
+def _threw(before: Round, after: Round, seat: int, move: Throw, viewer: int | None) -> Happening:
+    """A card thrown on the discard: matched, or missed and a penalty card taken."""
+    token = before.hands[seat][move.slot]
+    face = None if token is None else after.faces[token]
+    matched = after.hands[seat][move.slot] is None
+    did = Did.MATCHED if matched else Did.MISSED
+    penalty = not matched and _penalised(before, after)
+    return Happening(did, seat, face, (Spot(seat, move.slot),), penalty=penalty)
+
+
+_HAPPENED: dict[type, _Told] = {
+    InitialPeek: _peeked,
+    Draw: _drew,
+    Discard: lambda before, after, seat, move, viewer: _put_down(
+        before, after, seat, Did.DISCARDED, None
+    ),
+    Replace: lambda before, after, seat, move, viewer: _put_down(
+        before, after, seat, Did.REPLACED, move.slot
+    ),
+    Swap: lambda before, after, seat, move, viewer: Happening(
+        Did.SWAPPED, seat, spots=(move.first, move.second)
+    ),
+    Look: _looked,
+    Give: lambda before, after, seat, move, viewer: Happening(Did.GAVE, seat, other=move.seat),
+    Throw: _threw,
+    CallDutch: lambda before, after, seat, move, viewer: Happening(Did.CALLED, seat),
+    Skip: lambda before, after, seat, move, viewer: Happening(
+        Did.SKIPPED, seat, action=before.action
+    ),
+    Leave: lambda before, after, seat, move, viewer: Happening(Did.LEFT, seat),
+}

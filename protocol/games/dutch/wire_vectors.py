@@ -20,7 +20,7 @@ from dataclasses import fields, is_dataclass
 from functools import partial
 from typing import Any, get_args, get_type_hints
 
-from ...conformance_case import Case
+from ...conformance.case import Case
 from . import deal, group, mental, moves, seal, wire
 
 _CLASSES: dict[str, type] = {

@@ -23,10 +23,10 @@ from pathlib import Path
 from typing import Any
 
 from dutchblitz.protocol.codec import encode
+from dutchblitz.protocol.conformance.digest_vectors import Step, replay
 from dutchblitz.protocol.dealer import deal_duties
 from dutchblitz.protocol.digest import log_digest
-from dutchblitz.protocol.digest_vectors import Step, replay
-from dutchblitz.protocol.games.dutch.game import RULES
+from dutchblitz.protocol.games.dutch.game import GAME as RULES
 from dutchblitz.protocol.games.dutch.table import DutchTable
 from dutchblitz.protocol.messages import Admit, Envelope, Event, Profile, Ready, Start
 from dutchblitz.protocol.signing import sign_encoded
@@ -40,7 +40,8 @@ ROUNDS = 2  # a game of two rounds (spec/protocol.md P-237, P-238): short, and a
 SPEC = ["P-96", "P-157", "P-158", "P-159", "P-160", "P-233", "P-234", "P-242", "P-243", "M-41"]
 ABOUT = (
     "Digest conformance vectors of Dutch (spec/protocol.md section 13, spec/dutch-deal.md "
-    "M-41): the same format as digests.json (see protocol/digest_vectors.py), each point "
+    "M-41): the same format as digests.json (see protocol/conformance/digest_vectors.py), "
+    "each point "
     "also naming the Dutch stage of the round's table (M-30), or null when there is no "
     "table, for reading only. Each run is the stable log of one table as a list of EVENT "
     "messages (hex) in log order; each point gives, after the first index events of the "

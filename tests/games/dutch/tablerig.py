@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from dutchblitz.protocol.auth import Signer
 from dutchblitz.protocol.dealer import deal_duties
 from dutchblitz.protocol.fairdeal import RoundSecret
-from dutchblitz.protocol.games.dutch.game import RULES
+from dutchblitz.protocol.games.dutch.game import GAME as RULES
 from dutchblitz.protocol.games.dutch.table import DutchTable
 from dutchblitz.protocol.messages import Admit, Body, Bye, GameBody, Ready, Start
 from dutchblitz.protocol.table.game import Game, Phase

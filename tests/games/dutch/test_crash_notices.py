@@ -10,7 +10,7 @@ from types import SimpleNamespace
 from dutchblitz.client.words import tell
 from dutchblitz.node.notices import SessionNotices
 from dutchblitz.protocol.effects import Delivered, LogEntry
-from dutchblitz.protocol.games.registry import player_for
+from dutchblitz.protocol.games.registry import game_for
 from dutchblitz.protocol.messages import Body
 from dutchblitz.protocol.table.records import ACCEPTED
 
@@ -22,7 +22,7 @@ def _told(rig: Rig, me: int, feed: list[tuple[bytes, Body]]) -> list[str]:
     """The notices ``me``'s session gives for ``feed``, each applied to the rig in turn."""
     replica = SimpleNamespace(stable=rig.game, streams={}, ended=None)
     seat = SimpleNamespace(replica=replica, node_id=rig.nodes[me])
-    notices = SessionNotices("table", seat, player_for("dutch"))  # type: ignore[arg-type]
+    notices = SessionNotices("table", seat, game_for("dutch"))  # type: ignore[arg-type]
 
     async def go() -> None:
         for index, (sender, body) in enumerate(feed):

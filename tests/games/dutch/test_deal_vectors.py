@@ -10,7 +10,7 @@ from importlib import resources
 from typing import Any
 
 import pytest
-from dutchblitz.protocol.conformance_case import Case
+from dutchblitz.protocol.conformance.case import Case
 from dutchblitz.protocol.games.dutch import vectors as deal_vectors
 
 from tests.games.dutch import export_deal_vectors

@@ -11,10 +11,11 @@ from typing import Any
 
 import msgpack
 import pytest
-from dutchblitz.protocol import digest_vectors
 from dutchblitz.protocol.codec import decode
-from dutchblitz.protocol.conformance_case import Case
-from dutchblitz.protocol.games.dutch.game import RULES, public_form
+from dutchblitz.protocol.conformance import digest_vectors
+from dutchblitz.protocol.conformance.case import Case
+from dutchblitz.protocol.games.dutch.game import GAME as RULES
+from dutchblitz.protocol.games.dutch.game import public_form
 from dutchblitz.protocol.games.dutch.table import DutchTable
 from dutchblitz.protocol.games.dutch.wire import GAME_ID
 from dutchblitz.protocol.messages import Admit, Deal, Event, GameBody, Start

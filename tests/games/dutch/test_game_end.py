@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 from dutchblitz.node.ending import game_summary
-from dutchblitz.protocol.games.blitz.game import RULES as BLITZ
-from dutchblitz.protocol.games.dutch.game import RULES
+from dutchblitz.protocol.games.blitz.game import GAME as BLITZ
+from dutchblitz.protocol.games.dutch.game import GAME as RULES
 from dutchblitz.protocol.games.dutch.table import DutchTable, Stage
 from dutchblitz.protocol.table.audit import flag
 from dutchblitz.protocol.table.game import Game, Phase

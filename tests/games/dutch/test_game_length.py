@@ -3,7 +3,7 @@ D-38; spec/protocol.md P-237, P-238), and a table whose game offers none refusin
 
 from __future__ import annotations
 
-from dutchblitz.protocol.games.registry import DEFAULT_GAME, rules_for
+from dutchblitz.protocol.games.registry import DEFAULT_GAME, game_for
 from dutchblitz.protocol.messages import Admit, Ready, Start
 from dutchblitz.protocol.table.game import Game, Phase
 
@@ -23,7 +23,7 @@ def test_p238_d37_a_game_for_two_rounds_ends_after_two_whatever_the_target() -> 
 
 def test_p237_a_table_whose_game_offers_no_rounds_refuses_them() -> None:
     """P-237: Dutch Blitz's table refuses a START with rounds `bad_rounds`; without, it starts."""
-    game = Game(rules=rules_for(DEFAULT_GAME))
+    game = Game(rules=game_for(DEFAULT_GAME))
     nodes = [bytes([n]) * 16 for n in (1, 2)]
     game.apply(nodes[0], Admit(nodes[0], 1))
     game.apply(nodes[0], Admit(nodes[1], 1))

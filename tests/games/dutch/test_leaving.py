@@ -10,7 +10,7 @@ from types import SimpleNamespace
 
 from dutchblitz.protocol.duties import Steward, Wishes
 from dutchblitz.protocol.gameduties import GameDuties
-from dutchblitz.protocol.games.dutch.game import RULES
+from dutchblitz.protocol.games.dutch.game import GAME as RULES
 from dutchblitz.protocol.games.dutch.state import Ending
 from dutchblitz.protocol.games.dutch.state import Phase as Phase_
 from dutchblitz.protocol.games.dutch.table import DutchTable, Stage

@@ -1,5 +1,5 @@
 """A finished game of Dutch, played again (``blitz-node replay``): a stop after each
-player's move (``MovesCounted``), never at the deal's keys, shuffles and shares; each stop
+player's move (``TableGame.moves``), never at the deal's keys, shuffles and shares; each stop
 shows the public table (D-42), with no face but those open to all, until the reveal
 shows every hand; and a seat's view holds no Dutch Blitz hidden cards to show."""
 

@@ -9,7 +9,7 @@ from importlib import resources
 from typing import Any
 
 import pytest
-from dutchblitz.protocol.conformance_case import Case
+from dutchblitz.protocol.conformance.case import Case
 from dutchblitz.protocol.games.dutch import rules_vectors
 
 from tests.games.dutch import export_rules_vectors

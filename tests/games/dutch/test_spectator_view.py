@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dutchblitz.node.watch import public_view
 from dutchblitz.protocol.games.dutch.cards import FULL_DECK, DutchCard
+from dutchblitz.protocol.games.dutch.game import GAME as PLAYER
 from dutchblitz.protocol.games.dutch.moves import Discard, Draw, Look, Move, Spot, Throw
-from dutchblitz.protocol.games.dutch.player import PLAYER
 from dutchblitz.protocol.games.dutch.rules import apply
 from dutchblitz.protocol.games.dutch.scoring import reveal_tokens
 from dutchblitz.protocol.games.dutch.state import Phase, Round

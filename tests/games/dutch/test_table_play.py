@@ -12,7 +12,8 @@ from dutchblitz.protocol.games.dutch.deal import (
     ShareMessage,
     ShuffleMessage,
 )
-from dutchblitz.protocol.games.dutch.game import RULES
+from dutchblitz.protocol.games.dutch.game import GAME as RULES
+from dutchblitz.protocol.games.dutch.game import handed_on
 from dutchblitz.protocol.games.dutch.mind import derived, faces, key_secret
 from dutchblitz.protocol.games.dutch.moves import Draw
 from dutchblitz.protocol.games.dutch.seal import SealedShare, SealProof
@@ -30,7 +31,7 @@ from dutchblitz.protocol.games.dutch.wire import (
 )
 from dutchblitz.protocol.messages import GameBody
 from dutchblitz.protocol.table.game import FlagKind, Phase
-from dutchblitz.protocol.table.rules import GameFindings, SeatDuties
+from dutchblitz.protocol.table.rules import TableGame
 
 from tests.games.dutch.tablerig import Rig
 
@@ -46,7 +47,7 @@ def _body(round_number: int, message: Message) -> GameBody:
 def test_m29_m30_m34_a_game_of_dutch_is_played_to_its_end_through_the_table() -> None:
     """M-29, M-30, M-34."""
     rig = Rig(seed=1)
-    assert isinstance(RULES, SeatDuties) and isinstance(RULES, GameFindings)
+    assert isinstance(RULES, TableGame) and RULES.owes_bodies and RULES.rounds_option
     game = rig.play()
     assert game.phase == Phase.OVER and game.results and game.flags == []
     table = rig.table()
@@ -244,7 +245,7 @@ def test_the_next_round_starts_where_the_last_one_says() -> None:
     first = rig.tables[:1]  # round 1's, as it ended
     assert first and first[0].score is not None
     table = rig.table()
-    starter, penalised = RULES.carry(first[0])
+    starter, penalised = handed_on(first[0])
     assert starter == first[0].seats[first[0].score.next_starter]
     assert table.starter == table.seats.index(starter)
     assert table.penalised == frozenset(table.seats.index(s) for s in penalised)

@@ -12,7 +12,7 @@ from typing import Any
 import msgpack
 import pytest
 from dutchblitz.protocol import codec
-from dutchblitz.protocol.conformance_case import Case
+from dutchblitz.protocol.conformance.case import Case
 from dutchblitz.protocol.games.dutch import group, mental, wire, wire_vectors
 from dutchblitz.protocol.games.dutch.deal import (
     AuditMessage,

@@ -9,13 +9,15 @@ a DEAL shows the top ``SHOWN`` cards (the fewest DBP/1 carries): the first is th
 ``KnockingHighCard`` (tag ``highcard-knock``) is the same game with one move of its own,
 carried in a GAME body: a round goes on after the deal until a dealt player knocks, and
 the knocker ends it. It shows a game's own bodies reaching its rules through the table.
+
+Each is a ``TableGame`` (dutchblitz/protocol/table/rules.py) and takes every default it
+can: its seat's part is the interface's own, with its bot levels and their steady pace.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from dutchblitz.protocol.fairdeal import RoundRecord
 from dutchblitz.protocol.games.blitz.cards import (
@@ -26,11 +28,16 @@ from dutchblitz.protocol.games.blitz.cards import (
     check_backs,
     new_deck,
 )
-from dutchblitz.protocol.messages import GameBody, Play, Start
-from dutchblitz.protocol.table.rules import MoveRefusal
+from dutchblitz.protocol.messages import GameBody, Start
+from dutchblitz.protocol.table.player import Rng
+from dutchblitz.protocol.table.rules import Form, MoveRefusal, TableGame
 
 SHOWN = 4
 KNOCK = b"knock"  # a knock's payload: this, then the round as 4 bytes, big-endian
+# The bot levels, named as Dutch Blitz's so that a table's bots keep theirs from one game
+# to the other, and each one's steady pace in seconds: high card has nothing to think about.
+THINK_S = {"easy": 1.0, "normal": 0.5, "fast": 0.2, "flat-out": 0.0}
+LEVELS = {name: name for name in THINK_S}
 
 
 @dataclass(slots=True)
@@ -64,15 +71,22 @@ class KnockRefused:
     by: int | None = None
 
 
-class HighCard:
-    """``GameRules`` of high card (dutchblitz/protocol/table/rules.py)."""
+class HighCard(TableGame[Round, Knock, None, Card, str]):
+    """High card's ``TableGame`` (dutchblitz/protocol/table/rules.py). Its one move is
+    ``KnockingHighCard``'s; plain high card refuses every one."""
 
     tag: str = "highcard"
     game_id: int = 200  # outside the ids the project's games use
     name: str = "High card"
     backs: tuple[str, ...] = ALL_BACKS
     worst_round: int = -1
-    min_seats: int = 1
+
+    @property
+    def levels(self) -> Mapping[str, str]:
+        return LEVELS
+
+    def think_time(self, level: str, rng: Rng) -> float:
+        return THINK_S[level]
 
     def check_backs(self, backs: Sequence[str]) -> str | None:
         return check_backs(list(backs))
@@ -86,7 +100,9 @@ class HighCard:
     def shown(self, order: Sequence[Card], players: int) -> tuple[int, ...]:
         return tuple(card.code for card in order[:SHOWN])
 
-    def known_order(self, seat: int, shown: Sequence[int], players: int) -> list[Any] | None:
+    def known_order(
+        self, seat: int, shown: Sequence[int], players: int
+    ) -> list[Card | None] | None:
         if len(shown) != SHOWN or any(
             not 0 <= code < 320 or code // DECK_SIZE != seat for code in shown
         ):
@@ -99,26 +115,17 @@ class HighCard:
     def deal(
         self,
         seats: Sequence[int],
-        orders: Mapping[int, Any],
+        orders: Mapping[int, Sequence[Card | None]],
         options: Start,
         players: int,
         active: frozenset[int],
     ) -> Round:
-        return Round(tuple(seats), {seat: orders[seat][0] for seat in seats})
+        return Round(tuple(seats), {seat: _top(orders[seat]) for seat in seats})
 
     def seats(self, state: Round) -> tuple[int, ...]:
         return state.seats
 
-    def set_active(self, state: Round, seat: int, active: bool) -> None:
-        pass  # the round was decided at the deal
-
-    def move_from_play(self, play: Play, seat: int) -> Any:
-        raise ValueError("high card has no moves")
-
-    def move_from_body(self, payload: bytes, seat: int) -> tuple[int, Any]:
-        raise ValueError("high card has no moves")
-
-    def apply(self, state: Round, move: Any) -> MoveRefusal | None:
+    def apply(self, state: Round, move: Knock) -> MoveRefusal | None:
         return NoMoves()
 
     def round_over(self, state: Round) -> bool:
@@ -138,14 +145,14 @@ class HighCard:
         leaders = [seat for seat, total in totals.items() if total == max(totals.values())]
         return leaders[0] if len(leaders) == 1 else None
 
-    def public_form(self, state: Round) -> list[Any]:
+    def public_form(self, state: Round) -> list[Form]:
         return [[seat, state.tops[seat].code] for seat in state.seats]
 
     def copy(self, state: Round) -> Round:
         return Round(state.seats, state.tops, list(state.knocked))
 
-    def replay(self, record: RoundRecord, seat: int, deck: Sequence[Any]) -> str | None:
-        return None  # no moves: the deal's card, checked by ``fits``, is the whole round
+    # ``replay`` is the default: no moves, so the deal's card, checked by ``fits``, is the
+    # whole round; ``set_active`` too: the round was decided at the deal.
 
 
 class KnockingHighCard(HighCard):
@@ -153,13 +160,14 @@ class KnockingHighCard(HighCard):
 
     tag: str = "highcard-knock"
     name: str = "High card (knock)"
+    bots_send_bodies: bool = True
 
     def move_from_body(self, payload: bytes, seat: int) -> tuple[int, Knock]:
         if len(payload) != len(KNOCK) + 4 or not payload.startswith(KNOCK):
             raise ValueError("not a knock")
         return int.from_bytes(payload[len(KNOCK) :], "big"), Knock(seat)
 
-    def apply(self, state: Round, move: Any) -> MoveRefusal | None:
+    def apply(self, state: Round, move: Knock) -> MoveRefusal | None:
         if not isinstance(move, Knock):
             return KnockRefused("no_moves")
         if move.seat not in state.seats:
@@ -175,10 +183,10 @@ class KnockingHighCard(HighCard):
     def ended_by(self, state: Round) -> int | None:
         return state.knocked[0] if state.knocked else None
 
-    def public_form(self, state: Round) -> list[Any]:
+    def public_form(self, state: Round) -> list[Form]:
         return [*super().public_form(state), list(state.knocked)]
 
-    def replay(self, record: RoundRecord, seat: int, deck: Sequence[Any]) -> str | None:
+    def replay(self, record: RoundRecord, seat: int, deck: Sequence[Card]) -> str | None:
         knocks = [move for _, move in record.steps if isinstance(move, Knock)]
         return None if len(knocks) <= 1 else "two knocks in one round"
 
@@ -187,6 +195,13 @@ class KnockingHighCard(HighCard):
         if state.knocked or seat not in state.seats:
             return None
         return GameBody(self.game_id, knock(round_number))
+
+
+def _top(order: Sequence[Card | None]) -> Card:
+    """The flip: a DEAL shows it, so every node knows it."""
+    top = order[0]
+    assert top is not None
+    return top
 
 
 def knock(round_number: int) -> bytes:

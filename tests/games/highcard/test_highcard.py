@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from dutchblitz.protocol.games import registry
 from dutchblitz.protocol.table.game import Game
-from dutchblitz.protocol.table.rules import GameRules
+from dutchblitz.protocol.table.rules import AnyGame
 
 from tests.games.highcard.rules import RULES, HighCard
 from tests.lan.nodes import AGREED, BlitzNode, free_ports, loopback_args, stop_all
@@ -25,9 +25,9 @@ TARGET = 3
 
 
 def test_high_card_is_game_rules() -> None:
-    rules: GameRules = RULES  # mypy checks the interface; this checks the registry
+    rules: AnyGame = RULES  # mypy checks the interface; this checks the registry
     registry.register(rules)
-    assert registry.rules_for("highcard") is RULES
+    assert registry.game_for("highcard") is RULES
     assert registry.tags()[0] == registry.DEFAULT_GAME
     assert Game(rules=RULES).rules.tag == "highcard"
 

@@ -73,7 +73,7 @@ def test_the_game_refuses_a_second_knock_naming_the_first() -> None:
     assert KNOCKING.apply(Round((0, 1), {}), Knock(2)) == KnockRefused("not_dealt")
 
 
-@pytest.mark.parametrize("rules", [RULES, registry.rules_for(registry.DEFAULT_GAME)])
+@pytest.mark.parametrize("rules", [RULES, registry.game_for(registry.DEFAULT_GAME)])
 def test_a_game_with_no_bodies_of_its_own_refuses_every_payload(rules: object) -> None:
     game = _playing()
     game.rules = rules  # type: ignore[assignment]

@@ -20,12 +20,12 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from .codec import decode
-from .conformance_case import Case
-from .digest import canonical_bytes
-from .limits import DIGEST_SIZE
-from .messages import Event
-from .table.game import Game
+from ..codec import decode
+from ..digest import canonical_bytes
+from ..limits import DIGEST_SIZE
+from ..messages import Event
+from ..table.game import Game
+from .case import Case
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,30 +22,33 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from .conformance_case import Case
+from .case import Case
 
 
 @dataclass(frozen=True, slots=True)
 class VectorFile:
     file: str
-    module: str  # in this package, with ``cases(data) -> list[Case]``
+    module: str  # in dutchblitz.protocol, with ``cases(data) -> list[Case]``
     required: bool
 
 
 VECTOR_FILES = (
-    VectorFile("codec.json", "codec_vectors", required=True),
+    VectorFile("codec.json", "conformance.codec_vectors", required=True),
     VectorFile("rules.json", "games.blitz.rules_vectors", required=False),
-    VectorFile("ordering.json", "order_vectors", required=False),
-    VectorFile("digests.json", "digest_vectors", required=False),
-    VectorFile("fairdeal.json", "fairdeal_vectors", required=False),
+    VectorFile("ordering.json", "conformance.order_vectors", required=False),
+    VectorFile("digests.json", "conformance.digest_vectors", required=False),
+    VectorFile("fairdeal.json", "conformance.fairdeal_vectors", required=False),
     VectorFile("door.json", "door.vectors", required=False),
     VectorFile("dutch_deal.json", "games.dutch.vectors", required=False),
     VectorFile("dutch_rules.json", "games.dutch.rules_vectors", required=False),
     VectorFile("dutch_wire.json", "games.dutch.wire_vectors", required=False),
-    VectorFile("gamefile.json", "gamefile_vectors", required=False),
-    VectorFile("dutch_digests.json", "digest_vectors", required=False),  # Dutch's, as digests.json
+    VectorFile("gamefile.json", "conformance.gamefile_vectors", required=False),
+    VectorFile(
+        "dutch_digests.json", "conformance.digest_vectors", required=False
+    ),  # Dutch's, as digests.json
 )
 VECTORS_PACKAGE = "dutchblitz.vectors"
+PROTOCOL = "dutchblitz.protocol"  # the vector modules are named within it
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +112,7 @@ def _failing(spec_id: str, name: str, message: str) -> Case:
 
 def load_cases(vector_file: VectorFile) -> tuple[list[Case], str | None]:
     """The cases of one vector file, or none and a note saying why it was skipped."""
-    module_name = f"{__package__}.{vector_file.module}"
+    module_name = f"{PROTOCOL}.{vector_file.module}"
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as exc:

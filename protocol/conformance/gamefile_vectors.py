@@ -14,8 +14,8 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
-from .conformance_case import Case
-from .gamefile import GameFileError, check_game_file, read_game_file
+from ..gamefile import GameFileError, check_game_file, read_game_file
+from .case import Case
 
 
 def _reads(vector: Mapping[str, Any]) -> str | None:

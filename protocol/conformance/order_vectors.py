@@ -48,13 +48,13 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+from ..clock import order_key, tiebreak
+from ..codec import decode
+from ..core import Identity, Replica
+from ..effects import Alarm, Delivered, Effect
+from ..messages import Admit, Event
 from . import member_vectors
-from .clock import order_key, tiebreak
-from .codec import decode
-from .conformance_case import Case
-from .core import Identity, Replica
-from .effects import Alarm, Delivered, Effect
-from .messages import Admit, Event
+from .case import Case
 
 ASPECTS = (
     "order",

@@ -21,13 +21,13 @@ from enum import IntEnum
 from functools import partial
 from typing import Any, get_args, get_origin, get_type_hints
 
-from . import messages
-from .auth import node_id_of
-from .codec import ProtocolError, decode, encode, move_from_play, play_from_move
-from .conformance_case import Case
-from .games.blitz import moves
-from .games.blitz.cards import Card, card_from_code
-from .messages import Envelope, Play
+from .. import messages
+from ..auth import node_id_of
+from ..codec import ProtocolError, decode, encode, move_from_play, play_from_move
+from ..games.blitz import moves
+from ..games.blitz.cards import Card, card_from_code
+from ..messages import Envelope, Play
+from .case import Case
 
 _CLASSES: dict[str, type] = {
     cls.__name__: cls

@@ -36,13 +36,13 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from .auth import Signer
-from .codec import decode
+from ..auth import Signer
+from ..codec import decode
+from ..core import Identity, Replica, Settings
+from ..effects import Effect, Send
+from ..messages import Heartbeat
+from .case import Case
 from .codec_vectors import to_json
-from .conformance_case import Case
-from .core import Identity, Replica, Settings
-from .effects import Effect, Send
-from .messages import Heartbeat
 
 ASPECTS = ("sends", "silent", "acks", "unstable", "order", "members")
 

@@ -17,9 +17,9 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
-from .conformance_case import Case
-from .fairdeal import Stream, deck_seed, joint_randomness, secret_hash, share_hash
-from .games.blitz.game import deck_order
+from ..fairdeal import Stream, deck_seed, joint_randomness, secret_hash, share_hash
+from ..games.blitz.game import deck_order
+from .case import Case
 
 
 def _commitment(vector: Mapping[str, Any]) -> str | None:
