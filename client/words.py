@@ -20,6 +20,8 @@ from dutchblitz.protocol.games.dutch.moves import Reason as DutchReason
 from dutchblitz.protocol.games.dutch.moves import Spot
 from dutchblitz.protocol.games.dutch.views import Did, DutchResult, Happening, Phase, RoundView
 
+from .gone_words import GONE_NEWS
+
 # -- the table and Dutch Blitz: refusals, news, the lobby's lines ------------------------
 
 WORDS: dict[Why, str] = {
@@ -228,9 +230,7 @@ NEWS: dict[News, Callable[[Told], str]] = {
     News.BACK: lambda told: f"{told.who} is back",
     News.SAT_DOWN: lambda told: f"{told.who} sat down",
     News.NEXT_GAME: lambda told: f"you sit down at {told.what} for its next game: r when ready",
-    News.GOES_ON_WITHOUT: lambda told: (
-        f"round {told.count} goes on without {', '.join(told.names)}"
-    ),
+    **GONE_NEWS,
     News.FLAGGED: lambda told: f"round {told.count}: {told.who} {told.what}: {told.detail}",
     News.STALEMATE: lambda told: "stalemate: everyone's hand moved one card",
     News.BLITZ: lambda told: f"{told.who or 'You'} called {told.what or 'Blitz'}!",

@@ -185,6 +185,9 @@ class News(StrEnum):
     SAT_DOWN = "sat_down"  # who
     NEXT_GAME = "next_game"  # we sit down for the next game; what: the table
     GOES_ON_WITHOUT = "goes_on_without"  # count: the round; names: those away
+    ENDS_WITHOUT = "ends_without"  # names: those away; too few are left to deal (P-239)
+    ROUND_VOID = "round_void"  # count: the round; names: those gone with their key
+    NO_WINNER = "no_winner"  # the game ended with every round it dealt void
     FLAGGED = "flagged"  # count: the round; who; what: the flag; detail
     STALEMATE = "stalemate"
     BLITZ = "blitz"  # who ("": you)

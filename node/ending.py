@@ -103,6 +103,7 @@ def game_summary(table: str, game: Game, digest: bytes) -> dict[str, Any]:
             {
                 "scores": named(result.scores),
                 "blitz_by": None if result.blitz_by is None else names[result.blitz_by],
+                **({"void": True} if result.void else {}),  # spec/rules.md R-61
             }
             for result in game.results
         ],

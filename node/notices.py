@@ -11,6 +11,7 @@ from collections import deque
 from dutchblitz.protocol.effects import Alarm, Delivered, Effect, LogEntry, Withdrawn
 from dutchblitz.protocol.messages import Admit, Bye, Profile, Ready, Start, Suspect
 from dutchblitz.protocol.table.game import Game, Phase
+from dutchblitz.protocol.table.records import RoundResult
 from dutchblitz.protocol.table.rules import AnyGame
 
 from .api import MAX_NOTICES, News, Notice, NoticeKind, Refused, Told
@@ -195,7 +196,11 @@ class SessionNotices:
         names = tuple(sorted(m.name for n, m in stable.members.items() if n in self._away))
         self._away.clear()
         if not old:
-            told = Told(News.GOES_ON_WITHOUT, names=names, count=stable.round)
+            # The round as players count it (a rematch's go on from the last game's);
+            # a deal left with too few players ends the game instead (P-239).
+            ended = stable.phase == Phase.OVER
+            news = News.ENDS_WITHOUT if ended else News.GOES_ON_WITHOUT
+            told = Told(news, names=names, count=0 if ended else stable.shown_round())
             self.notice(NoticeKind.LEFT, told)
 
     def _old_news(self, entry: LogEntry) -> bool:
@@ -247,17 +252,8 @@ class SessionNotices:
             seen = 0
         me = stable.seat_of(self.seat.node_id)
         for result in stable.results[seen:]:
-            names = {m.seat: m.name for m in stable.members.values()}
-            if result.blitz_by is not None:
-                who = "" if result.blitz_by == me else names.get(result.blitz_by, "?")
-                self.notice(NoticeKind.BLITZ, Told(News.BLITZ, who=who))
-            scores = tuple(  # "" names this node's own player: the words say "you"
-                ("" if seat == me else names.get(seat, "?"), points)
-                for seat, points in sorted(result.scores.items())
-            )
-            shown = stable.shown_round(result.round)
-            told = Told(News.ROUND_SCORES, count=shown, scores=scores)
-            self.notice(NoticeKind.ROUND_OVER, told)
+            for kind, told in _result_news(result, stable, me):
+                self.notice(kind, told)
         self._results_seen = (replica_id, stable.game_number, len(stable.results))
         game = (replica_id, stable.game_number)
         if over and game not in self._over_noticed and stable.winner is not None:
@@ -266,6 +262,35 @@ class SessionNotices:
             points = stable.totals.get(stable.winner, 0)
             who = "" if stable.winner == me else winner.name
             self.notice(NoticeKind.GAME_OVER, Told(News.GAME_WON, who=who, count=points))
+        elif over and game not in self._over_noticed and stable.results:
+            self._over_noticed.add(game)  # every round dealt was void (R-61)
+            self.notice(NoticeKind.GAME_OVER, Told(News.NO_WINNER))
+
+
+def _result_news(
+    result: RoundResult, stable: Game, me: int | None
+) -> list[tuple[NoticeKind, Told]]:
+    """A round's end: who called, and the scores; or, for a void round, that it is void and
+    who left holding cards only their key could open (spec/rules.md R-61, spec/dutch.md D-46)."""
+    names = {m.seat: m.name for m in stable.members.values()}
+    shown = stable.shown_round(result.round)
+    if result.void:
+        gone = tuple(
+            names.get(seat, "?")
+            for seat, m in sorted(stable.by_seat().items())
+            if seat in result.scores and not m.present
+        )
+        return [(NoticeKind.ROUND_OVER, Told(News.ROUND_VOID, count=shown, names=gone))]
+    news: list[tuple[NoticeKind, Told]] = []
+    if result.blitz_by is not None:
+        who = "" if result.blitz_by == me else names.get(result.blitz_by, "?")
+        news.append((NoticeKind.BLITZ, Told(News.BLITZ, who=who)))
+    scores = tuple(  # "" names this node's own player: the words say "you"
+        ("" if seat == me else names.get(seat, "?"), points)
+        for seat, points in sorted(result.scores.items())
+    )
+    news.append((NoticeKind.ROUND_OVER, Told(News.ROUND_SCORES, count=shown, scores=scores)))
+    return news
 
 
 def _lost_race(game: Game, by: int | None, card: str) -> Told:

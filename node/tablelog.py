@@ -47,6 +47,9 @@ class TableLog:
             log.info("%s: %s sat down", self.label, body.node.hex()[:8])
         names = {m.seat: m.name for m in game.members.values()}
         for result in game.results[self.results_logged :]:
+            if result.void:  # spec/rules.md R-61
+                log.info("%s: round %d void: not scored, not counted", self.label, result.round)
+                continue
             scores = ", ".join(f"{names[s]} {p:+d}" for s, p in sorted(result.scores.items()))
             blitz = "no Blitz" if result.blitz_by is None else f"Blitz by {names[result.blitz_by]}"
             log.info("%s: round %d over (%s): %s", self.label, result.round, blitz, scores)

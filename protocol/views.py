@@ -96,6 +96,7 @@ class ResultView:
     round: int  # as players count it: from 1 in each game
     scores: Mapping[int, int]
     blitz_by: int | None
+    void: bool = False  # ended unscored, and not one of the game's rounds (spec/rules.md R-61)
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,7 +166,9 @@ def game_view(game: Game) -> GameView:
         members=MappingProxyType({node: _member(m) for node, m in game.members.items()}),
         totals=MappingProxyType(dict(game.totals)),
         results=tuple(
-            ResultView(game.shown_round(r.round), MappingProxyType(dict(r.scores)), r.blitz_by)
+            ResultView(
+                game.shown_round(r.round), MappingProxyType(dict(r.scores)), r.blitz_by, r.void
+            )
             for r in game.results
         ),
         winner=game.winner,

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from ..fairdeal import deck_order, joint_randomness, secret_hash, share_hash
 from ..messages import Commit, Deal, Ready, Share, Start
+from . import absence
 from .audit import flag, owed_reveals
 from .lobby import game_over
 from .records import ACCEPTED, FlagKind, Outcome, Phase
@@ -171,6 +172,7 @@ def maybe_begin_play(game: Game) -> None:
     game.table = game.rules.deal(dealt, game.deals, options, len(game.players), game.started_active)
     if game.carry is not None:
         game.rules.carried(game.table, game.carry)
+    absence.settle(game)
     game.steps = []
     game.phase = Phase.PLAYING
     if game.rules.round_over(game.table):
@@ -201,7 +203,9 @@ def _scores_unseen(game: Game, dealt: list[int], present: set[int]) -> bool:
 
 def _end_short(game: Game) -> None:
     """Too few players are left to deal another round (P-239): the game is over as its
-    totals stand, won by whoever the game's rules would name were the target reached."""
+    totals stand, won by whoever the game's rules would name were the target reached; when
+    every round it dealt was void, nobody has won anything (R-61)."""
     reached = min(game.totals.values(), default=0)
-    game.winner = game.rules.game_winner(game.totals, reached)
+    all_void = bool(game.results) and absence.counted_rounds(game) == 0
+    game.winner = None if all_void else game.rules.game_winner(game.totals, reached)
     game_over(game)

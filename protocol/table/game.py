@@ -38,7 +38,7 @@ from ..messages import (
     Suspect,
     Unsuspect,
 )
-from . import audit, deal, lobby
+from . import absence, audit, deal, lobby
 from .records import (
     ACCEPTED,
     Flag,
@@ -252,8 +252,11 @@ class Game:
         member.present = False
         member.ready = False
         audit.owed_reveals(self, member.seat, kind, "left the table without revealing it")
-        if self.set_active(member.seat, False) and self.rules.round_over(self.table):
-            self.end_round()  # the 30th stalemate: a dead round (R-25)
+        playing = self.set_active(member.seat, False)
+        if playing and member.seat not in self.away:
+            absence.gone(self, [member.seat])  # a goodbye is never waited for (R-59)
+        if playing and self.rules.round_over(self.table):
+            self.end_round()  # the 30th stalemate: a dead round (R-25); a void one (R-60)
         if self.phase == Phase.DEALING:
             deal.step_on(self)  # each step waits only for present players
         if self.phase == Phase.OVER and sum(m.present for m in self.members.values()) < 2:
@@ -264,15 +267,18 @@ class Game:
         if self.table is None or seat not in self.rules.seats(self.table):
             return False
         self.rules.set_active(self.table, seat, active)  # may turn a stalemate (R-24)
+        if active:
+            absence.back(self, seat)  # a round that waited for it goes on (R-59)
         if self.phase != Phase.PLAYING:
             return False
         self.steps.append((seat, active))
         return True
 
     def awaited(self) -> list[int]:
-        """The players the deal under way is waiting for although they are not present."""
+        """The players the deal under way, or a round that waits for them (R-59), is waiting
+        for although they are not present."""
         if self.phase != Phase.DEALING:
-            return []
+            return absence.waiting(self)
         return [seat for seat in self.players if seat in self.away]
 
     def refuse(self, reason: str, by: int | None = None, move: object = None) -> Outcome:
@@ -332,7 +338,8 @@ class Game:
 
     def end_round(self) -> None:
         scores = self.rules.round_scores(self.table)
-        self.results.append(RoundResult(self.round, scores, self.rules.ended_by(self.table)))
+        ended_by, void = self.rules.ended_by(self.table), absence.void(self)
+        self.results.append(RoundResult(self.round, scores, ended_by, void))
         self.totals = {s: self.totals.get(s, 0) + scores.get(s, 0) for s in {*self.totals, *scores}}
         seats = self.rules.seats(self.table)
         nodes = {seat: self.by_seat()[seat].node for seat in seats}
@@ -403,7 +410,10 @@ class Game:
             sorted(self.deals),
             None if self.table is None else self.rules.public_form(self.table),
             sorted(self.totals.items()),
-            [[r.round, sorted(r.scores.items()), r.blitz_by] for r in self.results],
+            [
+                [r.round, sorted(r.scores.items()), r.blitz_by, *(["void"] if r.void else [])]
+                for r in self.results
+            ],
             self.winner,
             self.races_lost,
             self.refused,
@@ -425,7 +435,7 @@ def _winner(game: Game) -> int | None:
     """The game's winner after this round, or None while it goes on (P-238)."""
     if game.rounds is None:
         return game.rules.game_winner(game.totals, game.target)
-    if len(game.results) < game.rounds or not game.rules.rounds_option:
+    if absence.counted_rounds(game) < game.rounds or not game.rules.rounds_option:
         return None
     return game.rules.final_winner(game.totals)
 
@@ -455,6 +465,7 @@ _TRANSITIONS: Mapping[tuple[Phase, type], Handler] = {
     (Phase.OVER, Profile): lobby.profile,
     (Phase.OVER, Start): lobby.rematch,
     (Phase.DEALING, Start): deal.go_without,
+    (Phase.PLAYING, Start): absence.go_without,
     (Phase.DEALING, Deal): deal.deal,
     (Phase.PLAYING, Play): Game._play,
     (Phase.PLAYING, GameBody): Game._game_body,

@@ -50,6 +50,7 @@ class RoundResult:
     round: int
     scores: dict[int, int]
     blitz_by: int | None  # the seat that ended the round, if one did
+    void: bool = False  # ended unscored, and not one of the game's rounds (spec/rules.md R-61)
 
 
 class FlagKind(StrEnum):

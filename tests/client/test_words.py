@@ -70,6 +70,15 @@ def test_every_piece_of_news_has_words() -> None:
         Told(News.GOES_ON_WITHOUT, count=2, names=("Ada", "Cy")): (
             "round 2 goes on without Ada, Cy"
         ),
+        # spec/dutch.md D-46, spec/rules.md R-61
+        Told(News.ENDS_WITHOUT, names=("Ben",)): (
+            "the game ends without Ben: too few players are left to deal"
+        ),
+        Told(News.ROUND_VOID, count=1, names=("Ben",)): (
+            "round 1 is void: Ben left holding cards only their key could open;"
+            " it is not scored and not counted"
+        ),
+        Told(News.NO_WINNER): "Game over: no round was played to its end, so nobody wins",
     }
     for told, words in cases.items():
         assert tell(told) == words

@@ -80,9 +80,14 @@ def dutch_table(state: ClientState, view: SeatView) -> DutchTable | None:
         news=view.news,
         typed=state.typed,
         game_over=over,
-        winners=_lowest_totals(totals, shown) if over else (),
+        winners=_lowest_totals(totals, shown) if over and _scored(snap) else (),
         sits_later=shown.watching and not snap.watching and _seated_not_dealt(snap),
     )
+
+
+def _scored(snap: Snapshot) -> bool:
+    """Whether a round of this game was scored: when every one was void, nobody won (R-61)."""
+    return any(not result.void for result in snap.game.results)
 
 
 def _totals_before_round(snap: Snapshot, view: SeatView, shown: RoundView) -> list[int]:

@@ -279,7 +279,11 @@ def scores_screen(table: DutchTable, width: int, height: int, framed: bool = Fal
     if table.game_over:
         this_round = score.scores if score is not None else (0,) * len(table.totals)
         best = min(t + a for t, a in zip(table.totals, this_round, strict=True))
-        won = words.dutch_winners(table.winners, table.names, view.me, best)
+        won = (
+            words.dutch_winners(table.winners, table.names, view.me, best)
+            if table.winners
+            else words.tell(words.Told(words.News.NO_WINNER))
+        )
         body += said(won, width, "class:strong", indent=1)
     keys = [] if framed else key_lines(table, width)
     return _stack(body, keys, height)

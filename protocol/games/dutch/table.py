@@ -156,6 +156,9 @@ class DutchTable:
     cheats: list[Cheat] = field(default_factory=list)
     score: RoundScore | None = None
     left: frozenset[int] = frozenset()
+    # Seats removed without a goodbye whom the round waits for (D-43): they still hold their
+    # key, and opening goes on once they are back; ``gone`` ends the wait (D-44).
+    missing: frozenset[int] = frozenset()
     handovers: dict[int, tuple[bytes, ...]] = field(default_factory=dict)  # seat -> 54 d
     dropped: int = 0  # moves that waited for a card, then were refused at their turn
     # The latest moves taken, for the screens only: no digest or rule reads them; and how
@@ -367,7 +370,7 @@ class DutchTable:
             self.grants += outcome.openings
             if self.round.phase is Phase.OVER:
                 self.queue.clear()
-                self._over()
+                self._scored(at_end=True)
         if self.stage is Stage.REVEAL and self._open_wanted():
             self._scored()
 
@@ -382,32 +385,30 @@ class DutchTable:
             code = mental.open_card(self.deck()[token], [held[s] for s in range(self.players)])
             if code is None:  # every share was checked: the deck itself is false
                 self.cheats.append(Cheat(0, CheatKind.BAD_SHUFFLE, f"card {token} is no card"))
-                self._strand()
+                self.strand()
                 return False
             opened[token] = DutchCard(code)
         if opened:
             try:
                 self.round = with_faces(self.round, opened)
             except ValueError:
-                self._strand()
+                self.strand()
                 return False
         return True
 
-    def _over(self) -> None:
+    def _scored(self, at_end: bool = False) -> None:
+        """Score the round; ``at_end``: it has just ended, and the reveal comes first (D-30)
+        unless it was stranded."""
         assert self.round is not None
-        if self.round.ending is Ending.STRANDED:
-            self._scored()
-        else:
+        if at_end and self.round.ending is not Ending.STRANDED:
             self.stage = Stage.REVEAL
-
-    def _scored(self) -> None:
-        assert self.round is not None
+            return
         self.score = scoring.score_round(self.round)
         self.stage = Stage.AUDIT if self.round.ending is not Ending.STRANDED else Stage.DONE
         if self.stage is Stage.AUDIT:
             self._maybe_audit()
 
-    def _strand(self) -> None:
+    def strand(self) -> None:
         """M-28: the round ends here, unscored."""
         if self.round is not None:
             self.round = replace(self.round, phase=Phase.OVER, ending=Ending.STRANDED)
@@ -451,7 +452,7 @@ class DutchTable:
             if outcome.refusal is None:
                 self.round = outcome.state
                 if self.round.phase is Phase.OVER:
-                    self._over()
+                    self._scored(at_end=True)
             elif outcome.refusal.reason is not Reason.FACE_NOT_OPEN:
                 return
             else:
@@ -461,18 +462,55 @@ class DutchTable:
         self._advance()
 
     def leave(self, seat: int) -> None:
-        """A player left or was removed (M-28, M-35): after its HANDOVER, nothing more; with
-        none, a round still being dealt, played or revealed ends unscored; in the audit it
-        owes nothing more."""
+        """A player left or was removed (M-28, M-35): after its HANDOVER, nothing more; in the
+        audit it owes nothing more; with no HANDOVER, a round still being dealt, played or
+        revealed waits for it (D-43, M-43) until it is back or gone (``Absence``)."""
         if self.stage is Stage.DONE or seat in self.left:
             return
-        self.left = self.left | {seat}
         if self.stage is Stage.AUDIT:
+            self.left = self.left | {seat}
             self._maybe_audit()
             return
-        if self.round is not None and self.round.phase is not Phase.OVER:
-            self.round = dutch_rules.apply(self.round, seat, Leave(handed_over=False)).state
-        self._strand()
+        self.missing = self.missing | {seat}
+
+    def absence(self) -> Absence:
+        """The table's view of who this round waits for (``AwaitsAbsent``, D-43, D-44)."""
+        return Absence(self)
 
     def scores(self) -> tuple[int, ...]:
         return (0,) * self.players if self.score is None else self.score.scores
+
+
+@dataclass(frozen=True, slots=True)
+class Absence:
+    """A round's players removed without a goodbye, as the table sees them, in table seats
+    (protocol/table/absence.py ``AwaitsAbsent``)."""
+
+    table: DutchTable
+
+    def awaited_seats(self) -> tuple[int, ...]:
+        return tuple(self.table.seats[i] for i in sorted(self.table.missing))
+
+    def seat_back(self, seat: int) -> None:
+        """D-43: a player waited for is back; its node still holds its key and goes on."""
+        if seat in self.table.seats:
+            self.table.missing -= {self.table.seats.index(seat)}
+
+    def seat_gone(self, seat: int) -> None:
+        """D-44, M-28: the wait is over: with no HANDOVER nobody can open its share of any
+        card, so the round ends here, void."""
+        table = self.table
+        index = table.seats.index(seat) if seat in table.seats else None
+        if index is None or index not in table.missing:
+            return
+        table.missing -= {index}
+        if table.stage is Stage.DONE or index in table.left:
+            return
+        table.left |= {index}
+        if table.round is not None and table.round.phase is not Phase.OVER:
+            table.round = dutch_rules.apply(table.round, index, Leave(handed_over=False)).state
+        table.strand()
+
+    def void(self) -> bool:
+        """D-44: the round ended unscored, as no card could be opened without a leaver."""
+        return self.table.stage is Stage.DONE and self.table.score is None

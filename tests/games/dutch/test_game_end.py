@@ -17,7 +17,8 @@ from tests.games.dutch.tablerig import Rig
 
 
 def stranded_game() -> Game:
-    """A game of one round that a crash strands (M-35): unscored, so every total is 0."""
+    """A game of one round that a goodbye with no handover strands (M-35): void (D-44), so
+    every total is 0."""
     rig = Rig(players=3, seed=2, rounds=1)
     for _ in range(40):
         table = rig.game.table
@@ -25,6 +26,15 @@ def stranded_game() -> Game:
             break
         rig.step()
     rig.goodbye(2, farewell=False)
+    return rig.game
+
+
+def short_game() -> Game:
+    """A game of rounds that a player leaves before its first round is dealt: two are too
+    few for Dutch (P-239), so it ends with no round played and every total 0."""
+    rig = Rig(players=3, seed=2, rounds=1)
+    rig.goodbye(2, farewell=False)
+    rig.play()
     return rig.game
 
 
@@ -47,7 +57,7 @@ def test_the_winner_is_the_lowest_seat_of_the_lowest_total(
 def test_a_tie_at_the_end_of_the_rounds_is_written_as_its_lowest_seat() -> None:
     """P-245, P-246, D-39: a game of rounds ends tied on 0; the public state names seat 0,
     the summary its name, and every total shares it."""
-    game = stranded_game()
+    game = short_game()
     assert game.phase == Phase.OVER
     assert game.totals == {0: 0, 1: 0, 2: 0}
     assert game.winner == 0 and game.public_form()[10] == 0
