@@ -1,24 +1,21 @@
 """Bounded model checking of small tables over the real replicas (tests/rigs/modelcheck.py).
 
-``OLD_CUT_RULE`` says which cut rule protocol/ has. With the rule of spec/protocol.md
-section 12 as it stands (P-88 withdrawals next to P-89 agreement, without a consensus
-round), the window its "Known limits" paragraph names is unsafe: a member agrees on X's
-cut from a SUSPECT whose UNSUSPECT is still on its way, while the member that withdrew
-makes an event of X above that cut final. The stored trace shows it, and the aimed search
-finds it. Once a consensus round for cuts closes the window, set ``OLD_CUT_RULE`` to
-False: the same trace and search must then find no violation (the trace's steps may no
-longer all apply; a step that cannot is reported as the replay's end).
+The window spec/protocol.md section 12 names: a member agrees on X's cut from a SUSPECT
+whose UNSUSPECT is still on its way, while the member that withdrew makes an event of X
+above that cut final. With the withdrawal rule before P-262 (``Flushes.enabled`` off, the
+test-only switch) the stored traces show it and the aimed search finds it; with the flush
+of P-262 the same search explores the window and finds no violation.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from dutchblitz.protocol.flush import Flushes
 
 from tests.rigs import modelcheck
-
-OLD_CUT_RULE = True  # False once cuts are agreed by a consensus round
 
 TRACES = Path(modelcheck.__file__).parent / "traces"
 # Found by the aimed search (B's messages to A held back), and by a random walk that also
@@ -26,35 +23,58 @@ TRACES = Path(modelcheck.__file__).parent / "traces"
 RACE_TRACES = ["withdrawal_race.json", "withdrawal_race_cut_in_flight.json"]
 
 
+@pytest.fixture
+def old_withdrawal_rule() -> Iterator[None]:
+    """The withdrawal rule before P-262: a withdrawal caps no acknowledgement."""
+    Flushes.enabled = False
+    try:
+        yield
+    finally:
+        Flushes.enabled = True
+
+
 def replay_trace(path: Path) -> list[str]:
     members, steps = modelcheck.read_trace(path)
     try:
         return modelcheck.replay(steps, members)
     except (IndexError, ValueError):
-        return []  # the new rule sent other messages: a step of the old trace does not apply
+        return []  # the rule sent other messages: a step of the old trace does not apply
 
 
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize("name", RACE_TRACES)
-def test_the_withdrawal_race_trace_P88_P89(name: str) -> None:
-    """P-88, P-89: the stored traces of the known race break agreement with the old rule."""
+def test_the_withdrawal_race_trace_breaks_the_old_rule_P88_P89(
+    name: str, old_withdrawal_rule: None
+) -> None:
+    """P-88, P-89: the stored traces of the race break agreement under the old rule."""
     broken = replay_trace(TRACES / name)
-    if OLD_CUT_RULE:
-        assert "event 2 of p2 is final at p0 but cut at p1 (1)" in broken
-        assert any("different stable logs" in line for line in broken)
-    else:
-        assert broken == []
+    assert "event 2 of p2 is final at p0 but cut at p1 (1)" in broken
+    assert any("different stable logs" in line for line in broken)
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("name", RACE_TRACES)
+def test_the_withdrawal_race_trace_is_safe_with_the_flush_P262(name: str) -> None:
+    """P-262: the same traces, under the flush, break nothing."""
+    assert replay_trace(TRACES / name) == []
 
 
 @pytest.mark.timeout(120)
-def test_the_aimed_search_finds_the_withdrawal_race_P88_P89() -> None:
-    """P-88, P-89: searching from the window finds the race (old rule), or proves it closed."""
+def test_the_aimed_search_finds_the_race_under_the_old_rule_P88_P89(
+    old_withdrawal_rule: None,
+) -> None:
+    """P-88, P-89: searching from the window finds the race when the flush is off."""
     report = modelcheck.search(modelcheck.withdrawal_race(), modelcheck.RACE_BOUNDS, limit=3000)
-    if OLD_CUT_RULE:
-        assert report.counterexample is not None, report.line()
-        assert "final at p0 but cut at p1" in " ".join(modelcheck.replay(report.counterexample, 3))
-    else:
-        assert report.counterexample is None, report.violation
+    assert report.counterexample is not None, report.line()
+    assert "final at p0 but cut at p1" in " ".join(modelcheck.replay(report.counterexample, 3))
+
+
+@pytest.mark.timeout(120)
+def test_the_aimed_search_finds_no_race_with_the_flush_P262() -> None:
+    """P-262: the same search, with the flush, explores the window and finds no violation."""
+    report = modelcheck.search(modelcheck.withdrawal_race(), modelcheck.RACE_BOUNDS, limit=3000)
+    assert report.counterexample is None, report.violation
+    assert report.states > 1000, report.line()
 
 
 # (members, depth, losses, duplicates, ticks, submits, distinct states at least)
