@@ -4,7 +4,9 @@ Whole seeded games of bots, with loss, duplication, reordering, partitions,
 crashes and pauses. Two things are checked on every seed:
 
 * no bot sends a move before its own count-in has run: ``COUNT_IN_S`` after its
-  stable game entered the round (each incarnation of a node counts its own);
+  stable game entered the round (each incarnation of a node counts its own), unless the
+  round was under way before that incarnation saw it (a move of the round final there
+  within half a count-in of its play beginning: a restore, P-259), when it counts none;
 * in the agreed log, every round from the second on starts only after each of its
   players has said that it saw the scores: an accepted READY between the last move
   of the round before and the first move of this one (P-148).
@@ -31,6 +33,7 @@ class Watched(Simulation):
     def __init__(self, seed: int) -> None:
         super().__init__(seed)
         self.began: dict[tuple[int, int, int], float] = {}  # (node, incarnation, round) -> t
+        self.under_way: set[tuple[int, int, int]] = set()  # rounds found under way (P-259)
         self.moves = 0
 
     def _effects(self, node: SimNode, effects: Sequence[Effect]) -> None:
@@ -38,14 +41,20 @@ class Watched(Simulation):
         if any(isinstance(effect, Delivered) for effect in effects):
             game = node.replica.stable
             key = (node.index, node.incarnation, game.round)
+            now = self._local_now(node)
             if game.phase == Phase.PLAYING and key not in self.began:
-                self.began[key] = self._local_now(node)
+                self.began[key] = now
+            began = self.began.get(key)
+            moved = any(not isinstance(step[1], bool) for step in game.steps)
+            if began is not None and moved and now - began < COUNT_IN_S / 2:
+                self.under_way.add(key)
 
     def _submit(self, node: SimNode, body: Body, local: float) -> None:
         if isinstance(body, Play):
             key = (node.index, node.incarnation, body.round)
             began = self.began.get(key)
-            if began is None or local < began + COUNT_IN_S:
+            counted = key in self.under_way or (began is not None and local >= began + COUNT_IN_S)
+            if not counted:
                 raise InvariantViolated(f"node {node.index} played before its count-in ended")
             self.moves += 1
         super()._submit(node, body, local)

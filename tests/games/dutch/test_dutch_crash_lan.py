@@ -14,13 +14,17 @@ from tests.lan.nodes import AGREED, BlitzNode, free_ports, loopback_args, stop_a
 
 PLAYERS = 3  # Dutch's fewest (D-4): one gone for good leaves too few to deal again
 ROLE = ("--join", "--bot", "--bot-level", "careful")
+WAIT_S = 240.0  # two rounds of Dutch and a grace, on a machine busy with the rest of the suite
 
 
 def _nodes(tmp_path: Path, rounds: int) -> tuple[list[BlitzNode], list[list[str]]]:
     ports = free_ports(PLAYERS)
     extra = ("--game", "dutch", "--rounds", str(rounds))
     args = [loopback_args(i, ports, PLAYERS, *extra) for i in range(PLAYERS)]
-    nodes = [BlitzNode(f"du{i}", tmp_path / f"node{i}", args[i], role=ROLE) for i in range(PLAYERS)]
+    nodes = [
+        BlitzNode(f"du{i}", tmp_path / f"node{i}", args[i], role=ROLE, wait_s=WAIT_S)
+        for i in range(PLAYERS)
+    ]
     return nodes, args
 
 
@@ -34,7 +38,7 @@ def _agree(nodes: list[BlitzNode]) -> dict[str, object]:
 
 
 @pytest.mark.lan
-@pytest.mark.timeout(300)
+@pytest.mark.timeout(600)
 def test_d43_a_node_killed_mid_round_and_restarted_plays_the_round_on(tmp_path: Path) -> None:
     """D-43, R-59: the round waits; the restarted node opens its cards again."""
     nodes, args = _nodes(tmp_path, rounds=2)
@@ -44,7 +48,7 @@ def test_d43_a_node_killed_mid_round_and_restarted_plays_the_round_on(tmp_path: 
         nodes[victim].kill()
         nodes[0].wait_for_text(f"du{victim} left the table (removed)")
         nodes[victim] = BlitzNode(
-            f"du{victim}", tmp_path / f"node{victim}", args[victim], role=ROLE
+            f"du{victim}", tmp_path / f"node{victim}", args[victim], role=ROLE, wait_s=WAIT_S
         )
         first = _agree(nodes)
     finally:
@@ -56,7 +60,7 @@ def test_d43_a_node_killed_mid_round_and_restarted_plays_the_round_on(tmp_path: 
 
 
 @pytest.mark.lan
-@pytest.mark.timeout(300)
+@pytest.mark.timeout(600)
 def test_d44_d45_a_node_killed_for_good_voids_the_round_and_the_game_ends(tmp_path: Path) -> None:
     """D-44, D-45, R-60, R-61: after the grace the round is void; two players are too few
     for another round, so the game ends with round 1's scores, not with everyone at 0."""
