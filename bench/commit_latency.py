@@ -114,10 +114,10 @@ async def round_trips(port: int) -> list[float]:
 
 async def worker(args: argparse.Namespace) -> None:
     from dutchblitz.node.runtime import Node, Options
-    from dutchblitz.protocol.effects import Delivered, Effect
     from dutchblitz.protocol.games.blitz.bots import LEVELS, think_time
-    from dutchblitz.protocol.messages import Body, Play, Profile
+    from dutchblitz.protocol.replica.effects import Delivered, Effect
     from dutchblitz.protocol.table.game import Phase
+    from dutchblitz.protocol.wire.messages import Body, Play, Profile
 
     ports = [int(p) for p in args.ports.split(",")]
     # A game seats at most eight: a larger table stays in the lobby, and what is timed
@@ -264,8 +264,8 @@ async def restart(node: Any, options: Any, down: float) -> tuple[Any, dict[str, 
     restart began, because the total order then puts everything before it in place.
     """
     from dutchblitz.node.runtime import Node
-    from dutchblitz.protocol.effects import Delivered, Effect
-    from dutchblitz.protocol.messages import Play
+    from dutchblitz.protocol.replica.effects import Delivered, Effect
+    from dutchblitz.protocol.wire.messages import Play
 
     replica = node.main.replica if node.main else None
     held = len(replica.log) if replica is not None else 0
@@ -365,7 +365,7 @@ def spectator_command(index: int, ports: list[int], folder: str) -> list[str]:
     """A headless spectator that knocks at every node's door (spec/protocol.md section 26)."""
     peers = [arg for port in ports for arg in ("--peer", f"127.0.0.1:{port}")]
     return [
-        sys.executable, "-m", "dutchblitz.node.cli", "--watch", "--headless",
+        sys.executable, "-m", "dutchblitz.node.cli.main", "--watch", "--headless",
         "--name", f"fan{index}", "--interface", "127.0.0.1", "--port", "0",
         "--no-discovery", "--state-dir", f"{folder}/fan{index}", *peers,
     ]  # fmt: skip

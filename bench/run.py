@@ -70,15 +70,8 @@ GOALS: dict[str, Any] = {
 
 def codec_figures(quick: bool) -> dict[str, Any]:
     """Encode and decode of typical messages against bare msgpack of the same wire data."""
-    from dutchblitz.protocol.codec import decode, encode
-    from dutchblitz.protocol.messages import (
-        Ack,
-        Envelope,
-        Event,
-        Heartbeat,
-        MoveKind,
-        Play,
-    )
+    from dutchblitz.protocol.wire.codec import decode, encode
+    from dutchblitz.protocol.wire.messages import Ack, Envelope, Event, Heartbeat, MoveKind, Play
 
     nodes = [bytes([n]) * 16 for n in range(1, 9)]
     acks = tuple(Ack(node, 40 + n) for n, node in enumerate(nodes[1:4]))
@@ -162,10 +155,10 @@ def cost_figures(sizes: Sequence[int], events: int) -> dict[str, dict[str, float
 def cost_one(size: int, events: int) -> dict[str, float]:
     from collections import deque
 
-    from dutchblitz.protocol.auth import Signer
-    from dutchblitz.protocol.core import Identity, Replica
-    from dutchblitz.protocol.effects import Send
-    from dutchblitz.protocol.messages import Profile
+    from dutchblitz.protocol.replica.core import Identity, Replica
+    from dutchblitz.protocol.replica.effects import Send
+    from dutchblitz.protocol.wire.auth import Signer
+    from dutchblitz.protocol.wire.messages import Profile
 
     signers = [Signer(bytes([1 + i // 256, i % 256]) * 16) for i in range(size)]
     ids = [signer.node_id for signer in signers]

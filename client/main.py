@@ -1,6 +1,6 @@
 """The ``blitz-node`` command: a node, with the terminal table unless ``--headless``.
 
-The options are the node's (``dutchblitz.node.cli``); this module only decides
+The options are the node's (``dutchblitz.node.cli.main``); this module only decides
 whether a face is attached. The table runs on the node's own event loop.
 """
 
@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 from functools import partial
 
-from dutchblitz.node import cli
+import dutchblitz.node.cli.main as cli
 
 from .app import run_app
 from .games import DEFAULT_GAME, registry

@@ -280,7 +280,7 @@ class Snapshot:
     watchers: tuple[str, ...] = ()  # who watches the table, as this node knows (section 26)
     watching: bool = False  # this node is a spectator: it follows the game, and plays nothing
     # --peer doors ("tcp://127.0.0.1:5555") knocked at that have not answered for a while:
-    # most often an address their node does not listen on (node/knocks.py)
+    # most often an address their node does not listen on (node/net/knocks.py)
     unanswered: tuple[str, ...] = ()
     # For a game whose screens read a view of their own (Dutch: its cards nobody else may
     # see), what this seat may see of the round being played (the optimistic one), or

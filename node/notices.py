@@ -8,14 +8,14 @@ from __future__ import annotations
 import asyncio
 from collections import deque
 
-from dutchblitz.protocol.effects import Alarm, Delivered, Effect, LogEntry, Withdrawn
-from dutchblitz.protocol.messages import Admit, Bye, Profile, Ready, Start, Suspect
+from dutchblitz.protocol.replica.effects import Alarm, Delivered, Effect, LogEntry, Withdrawn
 from dutchblitz.protocol.table.game import Game, Phase
 from dutchblitz.protocol.table.records import RoundResult
 from dutchblitz.protocol.table.rules import AnyGame
+from dutchblitz.protocol.wire.messages import Admit, Bye, Profile, Ready, Start, Suspect
 
 from .api import MAX_NOTICES, News, Notice, NoticeKind, Refused, Told
-from .seat import LocalSeat
+from .seat.local import LocalSeat
 
 GONE_TOGETHER_S = 1.5  # players gone this close are told as one (a node and its bots)
 

@@ -7,8 +7,8 @@ the table's own screens draw it.
 
 from __future__ import annotations
 
-from dutchblitz.protocol.gamefile import CheckedGame, check_game_file
-from dutchblitz.protocol.replay import Replay
+from dutchblitz.protocol.replays.gamefile import CheckedGame, check_game_file
+from dutchblitz.protocol.replays.steps import Replay
 from dutchblitz.protocol.table.game import Game
 from dutchblitz.protocol.views import GameView, Phase, game_view
 

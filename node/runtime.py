@@ -34,9 +34,6 @@ from typing import Any
 
 import zmq
 import zmq.asyncio
-from dutchblitz.protocol.auth import Signer
-from dutchblitz.protocol.core import Settings
-from dutchblitz.protocol.duties import Wishes
 from dutchblitz.protocol.games.registry import (
     DEFAULT_GAME,
     all_levels,
@@ -46,22 +43,25 @@ from dutchblitz.protocol.games.registry import (
 )
 from dutchblitz.protocol.limits import DEFAULT_TARGET
 from dutchblitz.protocol.limits import MAX_NAME as MAX_NAME_BYTES
-from dutchblitz.protocol.pace import COUNT_IN_S
+from dutchblitz.protocol.replica.core import Settings
+from dutchblitz.protocol.seat.duties import Wishes
+from dutchblitz.protocol.seat.pace import COUNT_IN_S
+from dutchblitz.protocol.wire.auth import Signer
 
-from . import botseats
-from .discovery import Advert, Discovery, Found
-from .door import Card, Door, knock
-from .doorbell import Refusals
-from .ending import game_summary
-from .interfaces import Interface, choose_interface
-from .knocks import Knocks
-from .roster import Roster, Source
-from .seat import LocalSeat, SeatConfig
-from .statelock import StateLock, claim_state_dir
-from .store import StateDir, StoreError, write_json
-from .transport import Transport
+from .net.discovery import Advert, Discovery, Found
+from .net.door import Card, Door, knock
+from .net.doorbell import Refusals
+from .net.interfaces import Interface, choose_interface
+from .net.knocks import Knocks
+from .net.roster import Roster, Source
+from .net.transport import Transport
+from .seat import bots as botseats
+from .seat.ending import game_summary
+from .seat.local import LocalSeat, SeatConfig
+from .seat.spectator import WatchSeat
+from .store.lock import StateLock, claim_state_dir
+from .store.state import StateDir, StoreError, write_json
 from .tv.address import WebAddress
-from .watch import WatchSeat
 
 log = logging.getLogger("dutchblitz.node")
 
@@ -101,7 +101,7 @@ class Options:
     # table is fair when every honest node counts the same; a bench may set 0.
     count_in_s: float = COUNT_IN_S
     web: WebAddress | None = None  # --web: where the TV view is served (None: not served)
-    watch: bool = False  # a spectator: follow the table's game, play nothing (node/watch.py)
+    watch: bool = False  # a spectator follows the table's game (node/seat/spectator.py)
     game: str = DEFAULT_GAME  # the game this node's table hosts (protocol/games/registry.py)
 
 
@@ -360,7 +360,7 @@ class Node:
         return card
 
     def _knock_later(self, door_endpoint: str) -> asyncio.Task[None]:
-        """Knock at a door in the background until it lets us in (node/knocks.py)."""
+        """Knock at a door in the background until it lets us in (node/net/knocks.py)."""
         assert self.knocks is not None
         knocking = self.knocks.start(door_endpoint)
         if knocking not in self._tasks:
@@ -382,7 +382,7 @@ class Node:
         return self.main.label if self.main is not None else "node"
 
     def unanswered_peers(self) -> tuple[str, ...]:
-        """The --peer doors that have not answered a knock for a while (node/knocks.py)."""
+        """The --peer doors that have not answered a knock for a while (node/net/knocks.py)."""
         silent = self.knocks.unanswered() if self.knocks is not None else ()
         return tuple(door for door in silent if door in self._seeds)
 

@@ -17,16 +17,16 @@ import math
 from collections.abc import Callable, Collection, Coroutine
 from typing import Any
 
-from dutchblitz.protocol.auth import fingerprint
-from dutchblitz.protocol.core import Replica
-from dutchblitz.protocol.duties import can_start, our_start, started_game, table_options
 from dutchblitz.protocol.games.registry import game_for, tags
 from dutchblitz.protocol.limits import MAX_GAME_ROUNDS, MAX_NAME, MAX_PLAYERS, MAX_TARGET
-from dutchblitz.protocol.messages import Ready
+from dutchblitz.protocol.replica.core import Replica
+from dutchblitz.protocol.seat.duties import can_start, our_start, started_game, table_options
 from dutchblitz.protocol.table.game import Game, Phase
 from dutchblitz.protocol.table.player import ActRefusal
 from dutchblitz.protocol.table.rules import AnyGame
 from dutchblitz.protocol.views import game_view
+from dutchblitz.protocol.wire.auth import fingerprint
+from dutchblitz.protocol.wire.messages import Ready
 
 from .api import (
     Action,
@@ -39,16 +39,16 @@ from .api import (
     Told,
     Why,
 )
-from .doorbell import Doorbell
+from .net.doorbell import Doorbell
 from .notices import SessionNotices
-from .presence import missing_players
 from .runtime import Node, relevel_bots
-from .seat import LocalSeat
-from .statelock import shown
-from .store import StoreError
+from .seat.local import LocalSeat
+from .seat.presence import missing_players
+from .seat.spectator import spectator_snapshot
+from .store.lock import shown
+from .store.state import StoreError
 from .subscribers import Subscribers
 from .tv.address import tv_link
-from .watch import spectator_snapshot
 
 log = logging.getLogger("dutchblitz.node")
 

@@ -45,7 +45,7 @@ def module_of(frame: FrameType) -> str:
 
 
 def short(module: str) -> str:
-    """``dutchblitz.node.seat`` -> ``node/seat.py``."""
+    """``dutchblitz.node.seat.local`` -> ``node/seat/local.py``."""
     return module.removeprefix(PROJECT).replace(".", "/") + ".py"
 
 
@@ -104,8 +104,8 @@ class PathTrace:
             return False
         if not (isinstance(arg, tuple) and len(arg) == 2 and isinstance(arg[1], bytes)):
             return False
-        from dutchblitz.protocol.codec import ProtocolError, decode
-        from dutchblitz.protocol.messages import Event, Play
+        from dutchblitz.protocol.wire.codec import ProtocolError, decode
+        from dutchblitz.protocol.wire.messages import Event, Play
 
         try:
             envelope = decode(arg[1])

@@ -110,4 +110,4 @@ def test_the_shipping_modules_import_in_no_circle() -> None:
     back round a circle: the core's parts, the table and the games load in one order."""
     circles = [c for c in import_circles() if tuple(c) not in ALLOWED_CIRCLES]
     assert circles == []
-    assert any(edge.source == "dutchblitz.protocol.core" for edge in imports())
+    assert any(edge.source == "dutchblitz.protocol.replica.core" for edge in imports())

@@ -21,12 +21,12 @@ from enum import IntEnum
 from functools import partial
 from typing import Any, get_args, get_origin, get_type_hints
 
-from .. import messages
-from ..auth import node_id_of
-from ..codec import ProtocolError, decode, encode, move_from_play, play_from_move
 from ..games.blitz import moves
 from ..games.blitz.cards import Card, card_from_code
-from ..messages import Envelope, Play
+from ..wire import messages
+from ..wire.auth import node_id_of
+from ..wire.codec import ProtocolError, decode, encode, move_from_play, play_from_move
+from ..wire.messages import Envelope, Play
 from .case import Case
 
 _CLASSES: dict[str, type] = {

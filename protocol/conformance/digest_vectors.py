@@ -20,11 +20,11 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from ..codec import decode
-from ..digest import canonical_bytes
 from ..limits import DIGEST_SIZE
-from ..messages import Event
+from ..replica.digest import canonical_bytes
 from ..table.game import Game
+from ..wire.codec import decode
+from ..wire.messages import Event
 from .case import Case
 
 

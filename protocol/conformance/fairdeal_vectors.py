@@ -17,8 +17,8 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
-from ..fairdeal import Stream, deck_seed, joint_randomness, secret_hash, share_hash
 from ..games.blitz.game import deck_order
+from ..table.fairdeal import Stream, deck_seed, joint_randomness, secret_hash, share_hash
 from .case import Case
 
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
-from ..gamefile import GameFileError, check_game_file, read_game_file
+from ..replays.gamefile import GameFileError, check_game_file, read_game_file
 from .case import Case
 
 

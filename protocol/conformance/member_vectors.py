@@ -36,11 +36,11 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from ..auth import Signer
-from ..codec import decode
-from ..core import Identity, Replica, Settings
-from ..effects import Effect, Send
-from ..messages import Heartbeat
+from ..replica.core import Identity, Replica, Settings
+from ..replica.effects import Effect, Send
+from ..wire.auth import Signer
+from ..wire.codec import decode
+from ..wire.messages import Heartbeat
 from .case import Case
 from .codec_vectors import to_json
 

@@ -48,11 +48,11 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from ..clock import order_key, tiebreak
-from ..codec import decode
-from ..core import Identity, Replica
-from ..effects import Alarm, Delivered, Effect
-from ..messages import Admit, Event
+from ..replica.clock import order_key, tiebreak
+from ..replica.core import Identity, Replica
+from ..replica.effects import Alarm, Delivered, Effect
+from ..wire.codec import decode
+from ..wire.messages import Admit, Event
 from . import member_vectors
 from .case import Case
 

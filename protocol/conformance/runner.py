@@ -2,7 +2,7 @@
 
     python -m dutchblitz.protocol.conformance [--json PATH]
 
-``python -m dutchblitz.node.conformance`` runs the same vectors, and with ``--target``
+``python -m dutchblitz.node.cli.conformance`` runs the same vectors, and with ``--target``
 checks a live node from the outside.
 
 Each vector file has a module that turns its JSON into ``Case`` objects. A file whose

@@ -9,5 +9,5 @@ A second protocol beside the table's, sans-IO like it (spec/protocol.md section 
 ``knocker``    the knocker's side of the exchange
 
 Randomness (nonces, SPAKE2 scalars) and time come in from the caller; the sockets are
-in ``node/door.py``.
+in ``node/net/door.py``.
 """

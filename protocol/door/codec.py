@@ -20,8 +20,8 @@ from typing import Any
 
 import msgpack
 
-from ..auth import PUBLIC_KEY_SIZE, SIGNATURE_SIZE, node_id_of
 from ..limits import MAX_ENDPOINT, MAX_NAME, NODE_ID_SIZE
+from ..wire.auth import PUBLIC_KEY_SIZE, SIGNATURE_SIZE, node_id_of
 
 DOOR_VERSION = 1
 MAX_DOOR_MESSAGE = 1024

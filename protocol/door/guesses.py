@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..bucket import TokenBucket
+from ..replica.bucket import TokenBucket
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..auth import Signer, check_signature
+from ..wire.auth import Signer, check_signature
 from .codec import (
     NONCE_SIZE,
     Card,

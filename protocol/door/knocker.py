@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from ..auth import Signer, check_signature
+from ..wire.auth import Signer, check_signature
 from .codec import (
     NONCE_SIZE,
     Card,

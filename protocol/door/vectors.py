@@ -29,8 +29,8 @@ from typing import Any
 from spake2 import SPAKE2_Symmetric
 from spake2.parameters.ed25519 import ParamsEd25519
 
-from ..auth import Signer, check_signature
 from ..conformance.case import Case
+from ..wire.auth import Signer, check_signature
 from .codec import Card, Malformed, decode
 from .handshake import (
     DOOR_LABEL,

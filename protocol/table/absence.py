@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from ..messages import Start
+from ..wire.messages import Start
 from .records import ACCEPTED, Outcome, Phase
 
 if TYPE_CHECKING:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..fairdeal import audit_reveal
-from ..messages import Backdated, Reveal
+from ..wire.messages import Backdated, Reveal
+from .fairdeal import audit_reveal
 from .records import ACCEPTED, PENALISED, Flag, FlagKind, Outcome, Phase, RoundResult
 
 if TYPE_CHECKING:

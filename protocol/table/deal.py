@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..fairdeal import deck_order, joint_randomness, secret_hash, share_hash
-from ..messages import Commit, Deal, Ready, Share, Start
+from ..wire.messages import Commit, Deal, Ready, Share, Start
 from . import absence
 from .audit import flag, owed_reveals
+from .fairdeal import deck_order, joint_randomness, secret_hash, share_hash
 from .lobby import game_over
 from .records import ACCEPTED, FlagKind, Outcome, Phase
 

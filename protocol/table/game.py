@@ -16,10 +16,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..fairdeal import RoundRecord, Step
 from ..games.registry import DEFAULT_GAME, game_for
 from ..limits import DEFAULT_TARGET
-from ..messages import (
+from ..wire.messages import (
     Admit,
     Backdated,
     Body,
@@ -39,6 +38,7 @@ from ..messages import (
     Unsuspect,
 )
 from . import absence, audit, deal, lobby
+from .fairdeal import RoundRecord, Step
 from .records import (
     ACCEPTED,
     Flag,

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from ..games.registry import DEFAULT_GAME, UnknownGame, game_for
 from ..limits import MAX_NAME
-from ..messages import Admit, Options, Profile, Ready, Start
+from ..wire.messages import Admit, Options, Profile, Ready, Start
 from .records import ACCEPTED, Member, Outcome, Phase
 
 if TYPE_CHECKING:

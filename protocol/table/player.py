@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 if TYPE_CHECKING:
-    from ..core import Replica
-    from ..messages import Body, GameBody
+    from ..replica.core import Replica
+    from ..wire.messages import Body, GameBody
     from .game import Game
     from .rules import SeatSecrets
 
@@ -120,7 +120,7 @@ class SeatPlayer(ABC, Generic[S, M, V, L]):
     seat's ``SeatSecrets`` (``seat_duties``, ``seat_farewell``), and its bot plays by
     ``seat_bot``. ``bots_send_bodies``: a bot of this game plays by ``bot_body``. A game
     with neither is played by the table's own bot for PLAY moves (Dutch Blitz's,
-    protocol/duties.py)."""
+    protocol/seat/duties.py)."""
 
     owes_bodies: bool = False
     bots_send_bodies: bool = False

@@ -28,8 +28,8 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeAlias, TypeVar
 from .player import SeatPlayer
 
 if TYPE_CHECKING:
-    from ..fairdeal import RoundRecord
-    from ..messages import Play, Start
+    from ..wire.messages import Play, Start
+    from .fairdeal import RoundRecord
 
 
 class MoveRefusal(Protocol):

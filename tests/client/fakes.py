@@ -25,16 +25,25 @@ from dutchblitz.node.api import (
     TvLink,
     Why,
 )
-from dutchblitz.protocol.fairdeal import secret_hash, share_hash
 from dutchblitz.protocol.games.blitz.cards import Card, new_deck
 from dutchblitz.protocol.games.blitz.moves import Move, Source, StuckCall
 from dutchblitz.protocol.games.blitz.plays import centre_play, flip_or_turn, legal_moves, post_play
 from dutchblitz.protocol.games.blitz.rules import apply
 from dutchblitz.protocol.games.blitz.state import Table, deal, visible_codes
 from dutchblitz.protocol.games.blitz.wire_moves import play_from_move
-from dutchblitz.protocol.messages import Admit, Body, Commit, Deal, Profile, Ready, Share, Start
+from dutchblitz.protocol.table.fairdeal import secret_hash, share_hash
 from dutchblitz.protocol.table.game import Game, Phase
 from dutchblitz.protocol.views import game_view
+from dutchblitz.protocol.wire.messages import (
+    Admit,
+    Body,
+    Commit,
+    Deal,
+    Profile,
+    Ready,
+    Share,
+    Start,
+)
 
 NAMES = ("Ada", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal")
 BOT_LEVELS = ("easy", "normal", "fast", "flat-out")

@@ -40,7 +40,7 @@ FOLDERS = {
 # runs the rules, the deal and the bots. Dutch's face at a real table (games/dutch/face.py)
 # reads the node's snapshot and sends its moves through the session, like any face.
 ENTRY = {
-    "main.py": {"dutchblitz.node.cli"},
+    "main.py": {"dutchblitz.node.cli.main"},
     "commands.py": {"dutchblitz.protocol.games.blitz.cards"},
     "words.py": DUTCH_DOOR,
     "games/dutch/local.py": {f"{DUTCH}.{m}" for m in ("bots", "rules", "scoring", "state")},

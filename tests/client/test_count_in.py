@@ -15,8 +15,8 @@ import pytest
 from dutchblitz.client.layout import body_text
 from dutchblitz.client.state import Screen
 from dutchblitz.node.api import NoticeKind
-from dutchblitz.protocol.messages import Ready
 from dutchblitz.protocol.table.game import Phase, RoundResult
+from dutchblitz.protocol.wire.messages import Ready
 from prompt_toolkit.formatted_text import to_plain_text
 
 from tests.client.driving import Clock, running, width

@@ -1,4 +1,4 @@
-"""Who the door turned away shows on the lobby screen, in player words (node/doorbell.py)."""
+"""Who the door turned away shows on the lobby screen, in player words (node/net/doorbell.py)."""
 
 from __future__ import annotations
 

@@ -125,7 +125,7 @@ def test_the_help_fits_the_frame_at_80_by_24() -> None:
 
 @dataclasses.dataclass
 class WatchedSession(FakeSession):
-    """A spectator's fake node (node/watch.py): no seat, and the round's public view."""
+    """A spectator's fake node (node/seat/spectator.py): no seat, and the round's public view."""
 
     view: SeatView | None = None
 

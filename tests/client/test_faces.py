@@ -16,7 +16,7 @@ from dutchblitz.client.games import DEFAULT_GAME, registry
 from dutchblitz.client.games.blitz.face import FACE as BLITZ
 from dutchblitz.client.layout import body_text, keybar_text, title_text
 from dutchblitz.client.state import ClientState, Screen
-from dutchblitz.node import cli
+from dutchblitz.node.cli import main as cli
 from dutchblitz.protocol.games import registry as rules_registry
 from prompt_toolkit.filters import Filter
 from prompt_toolkit.formatted_text import StyleAndTextTuples, to_plain_text

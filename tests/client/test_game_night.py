@@ -11,8 +11,8 @@ import pytest
 from dutchblitz.client.layout import body_text
 from dutchblitz.client.size import MIN_COLUMNS, MIN_ROWS
 from dutchblitz.node.api import Action, NoticeKind
-from dutchblitz.protocol.messages import Ready
 from dutchblitz.protocol.table.game import Phase, RoundResult
+from dutchblitz.protocol.wire.messages import Ready
 from prompt_toolkit.formatted_text import to_plain_text
 
 from tests.client.driving import Clock, running, until, width

@@ -12,7 +12,7 @@ from dutchblitz.client.app import run_app
 from dutchblitz.client.state import ALONE_HINT_SECONDS, Screen
 from dutchblitz.node.api import NoticeKind, Refused, Why
 from dutchblitz.protocol.games import registry
-from dutchblitz.protocol.messages import Ready
+from dutchblitz.protocol.wire.messages import Ready
 from prompt_toolkit.input import create_pipe_input
 
 from tests.client.driving import CTRL_C, ENTER, ESCAPE, Clock, SizedOutput, running, until

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from dutchblitz.client import main as entry
 from dutchblitz.client.app import run_app
-from dutchblitz.node import cli
+from dutchblitz.node.cli import main as cli
 from dutchblitz.node.runtime import Options
 
 pytestmark = pytest.mark.timeout(30)

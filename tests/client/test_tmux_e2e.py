@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from dutchblitz.node import cli
+from dutchblitz.node.cli import main as cli
 
 from tests.client.tmux import (
     Screen,
@@ -38,7 +38,7 @@ pytestmark = [
 ]
 needs_node = pytest.mark.skipif(
     not hasattr(cli, "run_node"),  # kept so this file stands alone
-    reason="dutchblitz.node.cli.run_node does not exist yet: blitz-node has no networked table",
+    reason="blitz-node has no networked table (dutchblitz.node.cli.main.run_node)",
 )
 
 REPO = str(Path(__file__).resolve().parents[2])

@@ -11,8 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from dutchblitz.node.archive import Archive
-from dutchblitz.protocol.gamefile import check_game_file
+from dutchblitz.node.store.archive import Archive
+from dutchblitz.protocol.replays.gamefile import check_game_file
 
 from tests.client.test_tmux_e2e import REPO, child_env, text, tmux
 from tests.client.tmux import CARD, Screen, Tmux, have_tmux

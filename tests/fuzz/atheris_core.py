@@ -29,9 +29,6 @@ def main() -> int:
     args = sys.argv[1:]
     name = args.pop(0) if args and args[0] in TARGETS else "hostile"
     with atheris.instrument_imports():
-        import dutchblitz.protocol.core
-        import dutchblitz.protocol.streams  # noqa: F401
-
         from tests.protocol import test_fuzz_core
     test = getattr(test_fuzz_core, TARGETS[name])
     atheris.Setup([sys.argv[0], *args], test.hypothesis.fuzz_one_input)

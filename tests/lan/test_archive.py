@@ -15,9 +15,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from dutchblitz.node.archive import DATABASE, PENDING
-from dutchblitz.node.commands import open_replay
-from dutchblitz.protocol.gamefile import check_game_file
+from dutchblitz.node.cli.commands import open_replay
+from dutchblitz.node.store.archive import DATABASE, PENDING
+from dutchblitz.protocol.replays.gamefile import check_game_file
 
 from tests.lan.nodes import BlitzNode, check_agreement, free_ports, loopback_args, stop_all
 

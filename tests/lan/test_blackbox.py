@@ -1,6 +1,6 @@
 """The black-box runner against a reference node: every case passes, open and private.
 
-``python -m dutchblitz.node.conformance --target HOST:PORT`` knocks at a live node's door
+``python -m dutchblitz.node.cli.conformance --target HOST:PORT`` knocks at a live node's door
 and sits at its table as a guest (spec/protocol.md section 25); the node here waits in its
 lobby for players who never come, so the runner sees a table that is not changing.
 """
@@ -29,7 +29,7 @@ def _reference(tmp_path: Path, *extra: str) -> tuple[BlitzNode, int]:
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "dutchblitz.node.conformance", *args],
+        [sys.executable, "-m", "dutchblitz.node.cli.conformance", *args],
         capture_output=True,
         text=True,
         timeout=90,

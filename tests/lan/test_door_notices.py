@@ -2,7 +2,7 @@
 
 One node runs in this process on 127.0.0.1 with a passphrase; strangers knock at its
 real door, over ZeroMQ, with a wrong phrase and with none. The player's session gets
-one notice in player words, not one per knock (node/doorbell.py).
+one notice in player words, not one per knock (node/net/doorbell.py).
 """
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ import pytest
 import zmq.asyncio
 from dutchblitz.client.words import notice_text
 from dutchblitz.node.api import News
-from dutchblitz.node.door import DoorRefused, knock
+from dutchblitz.node.net.door import DoorRefused, knock
 from dutchblitz.node.runtime import Node, Options
 from dutchblitz.node.session import NodeSession
-from dutchblitz.protocol.auth import Signer
 from dutchblitz.protocol.door.codec import Card
+from dutchblitz.protocol.wire.auth import Signer
 
 from tests.lan.test_session import run, until
 

@@ -17,10 +17,10 @@ from dutchblitz.client.words import said
 from dutchblitz.node.api import Action
 from dutchblitz.node.runtime import Node, Options
 from dutchblitz.node.session import NodeSession
-from dutchblitz.protocol.effects import Delivered, Effect
-from dutchblitz.protocol.messages import Play
-from dutchblitz.protocol.pace import COUNT_IN_S
+from dutchblitz.protocol.replica.effects import Delivered, Effect
+from dutchblitz.protocol.seat.pace import COUNT_IN_S
 from dutchblitz.protocol.table.game import Game, Phase
+from dutchblitz.protocol.wire.messages import Play
 
 from tests.lan.test_session import play_a_while, run, until
 

@@ -3,7 +3,7 @@
 Four flat-out bot nodes on 127.0.0.1; the fourth runs with ``BLITZ_FLOOD`` (tests/rigs/flood.py)
 and sends the first, on top of its honest play, thousands of valid messages a second:
 copies of its heartbeat, its latest event again, and repair requests. The first node's
-throttle (protocol/throttle.py) drops what is over its limits before decoding it, and the
+throttle (protocol/replica/throttle.py) drops what is over its limits before decoding it, and the
 game goes on to the end with every node writing the same summary (P-118).
 """
 

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from dutchblitz.node.store import StateDir
+from dutchblitz.node.store.state import StateDir
 
 from tests.lan.nodes import AGREED, BlitzNode, free_ports, loopback_args, stop_all
 from tests.netns_helpers import tiny_tmpfs

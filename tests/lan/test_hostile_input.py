@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 import zmq
-from dutchblitz.protocol.auth import Signer
-from dutchblitz.protocol.codec import encode
-from dutchblitz.protocol.messages import (
+from dutchblitz.protocol.wire.auth import Signer
+from dutchblitz.protocol.wire.codec import encode
+from dutchblitz.protocol.wire.messages import (
     Envelope,
     Event,
     Heartbeat,

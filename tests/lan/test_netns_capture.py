@@ -17,8 +17,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from dutchblitz.protocol.codec import encode
-from dutchblitz.protocol.messages import Envelope, Hello, Kind
+from dutchblitz.protocol.wire.codec import encode
+from dutchblitz.protocol.wire.messages import Envelope, Hello, Kind
 
 from tests.lan.nodes import BlitzNode, check_agreement, stop_all
 from tests.netns_helpers import Process, private_lan

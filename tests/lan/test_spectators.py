@@ -16,13 +16,13 @@ from pathlib import Path
 
 import pytest
 import zmq.asyncio
-from dutchblitz.node.door import Card, knock
-from dutchblitz.node.roster import Roster, Source
-from dutchblitz.node.transport import Transport
-from dutchblitz.protocol.auth import Signer
-from dutchblitz.protocol.codec import decode, encode
-from dutchblitz.protocol.messages import Envelope, Event, MoveKind, Play, Watch, WatchOp
-from dutchblitz.protocol.signing import sign_encoded
+from dutchblitz.node.net.door import Card, knock
+from dutchblitz.node.net.roster import Roster, Source
+from dutchblitz.node.net.transport import Transport
+from dutchblitz.protocol.wire.auth import Signer
+from dutchblitz.protocol.wire.codec import decode, encode
+from dutchblitz.protocol.wire.messages import Envelope, Event, MoveKind, Play, Watch, WatchOp
+from dutchblitz.protocol.wire.signing import sign_encoded
 
 from tests.lan.nodes import (
     AGREED,

@@ -13,8 +13,8 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from dutchblitz.node import cli
 from dutchblitz.node.api import Session
+from dutchblitz.node.cli import main as cli
 from dutchblitz.node.runtime import Options
 from dutchblitz.node.session import NodeSession
 

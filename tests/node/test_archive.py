@@ -1,4 +1,4 @@
-"""The archive of finished games (node/archive.py) in a temporary state directory."""
+"""The archive of finished games (node/store/archive.py) in a temporary state directory."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from dutchblitz.node.archive import (
+from dutchblitz.node.store.archive import (
     DATABASE,
     PENDING,
     SCHEMA_VERSION,
@@ -17,8 +17,8 @@ from dutchblitz.node.archive import (
     ArchiveError,
     keep_games,
 )
-from dutchblitz.node.store import StoreError
-from dutchblitz.protocol.gamefile import check_game_file
+from dutchblitz.node.store.state import StoreError
+from dutchblitz.protocol.replays.gamefile import check_game_file
 
 from tests.netns_helpers import tiny_tmpfs
 from tests.protocol.finished_games import SEED, finished
@@ -106,7 +106,7 @@ def test_a_damaged_database_is_one_line_and_the_game_waits(tmp_path: Path) -> No
 
 
 def test_a_locked_database_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("dutchblitz.node.archive.BUSY_TIMEOUT_S", 0.05)
+    monkeypatch.setattr("dutchblitz.node.store.archive.BUSY_TIMEOUT_S", 0.05)
     Archive(tmp_path).keep(finished().data)
     holder = sqlite3.connect(tmp_path / DATABASE)
     holder.execute("BEGIN EXCLUSIVE")

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 from dutchblitz.client.main import main
-from dutchblitz.node.archive import Archive
-from dutchblitz.node.commands import open_replay
-from dutchblitz.protocol.gamefile import check_game_file
+from dutchblitz.node.cli.commands import open_replay
+from dutchblitz.node.store.archive import Archive
+from dutchblitz.protocol.replays.gamefile import check_game_file
 
 from tests.protocol.finished_games import finished
 
@@ -138,7 +138,7 @@ def test_a_profile_reads_its_own_directory(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """``--profile 2`` reads the second node's directory, as the node took it (statelock.py)."""
-    monkeypatch.setattr("dutchblitz.node.commands.default_state_dir", lambda: tmp_path)
+    monkeypatch.setattr("dutchblitz.node.cli.commands.default_state_dir", lambda: tmp_path)
     Archive(tmp_path / "profile-2").keep(finished().data)
     code, out, _ = _run(capsys, "games", "--profile", "2")
     assert code == 0 and len(out.splitlines()) == 2

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from dutchblitz.node.botseats import BOTS_FILE, KeptBot, load, save
+from dutchblitz.node.seat.bots import BOTS_FILE, KeptBot, load, save
 from dutchblitz.protocol.games.blitz.bots import LEVELS
 
 

@@ -16,12 +16,12 @@ from typing import Any
 import pytest
 import zmq
 import zmq.asyncio
-from dutchblitz.node import cli
 from dutchblitz.node.api import Session
-from dutchblitz.node.door import DoorRefused, knock
+from dutchblitz.node.cli import main as cli
+from dutchblitz.node.net.door import DoorRefused, knock
 from dutchblitz.node.runtime import Node, Options, StartError, listen_error, resolve_peer
-from dutchblitz.protocol.auth import Signer
 from dutchblitz.protocol.door.codec import Card
+from dutchblitz.protocol.wire.auth import Signer
 
 from tests.netns_helpers import Process, child_env
 

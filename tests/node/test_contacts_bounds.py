@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from dutchblitz.node.contacts import Contacts
-from dutchblitz.node.transport import Transport
-from dutchblitz.protocol.guard import MAX_ENDPOINTS, MAX_NEW_PEERS_PER_HELLO
-from dutchblitz.protocol.messages import PeerAddress
+from dutchblitz.node.net.contacts import Contacts
+from dutchblitz.node.net.transport import Transport
+from dutchblitz.protocol.replica.guard import MAX_ENDPOINTS, MAX_NEW_PEERS_PER_HELLO
+from dutchblitz.protocol.wire.messages import PeerAddress
 
 
 class EveryKey:

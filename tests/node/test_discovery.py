@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from dutchblitz.node.discovery import (
+from dutchblitz.node.net.discovery import (
     SERVICE_TYPE,
     Advert,
     AdvertError,
@@ -17,8 +17,8 @@ from dutchblitz.node.discovery import (
     parse_advert,
     skip_reason,
 )
-from dutchblitz.protocol.auth import Signer
 from dutchblitz.protocol.version import PROTOCOL_VERSION
+from dutchblitz.protocol.wire.auth import Signer
 
 pytestmark = pytest.mark.timeout(10)
 

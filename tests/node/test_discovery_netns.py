@@ -5,7 +5,7 @@ multicast snooping off, as on a plain switch) and one namespace per node, joined
 to the bridge by a veth pair and addressed in 198.18.0.0/24 (the benchmarking
 range, never anyone's real network). Nothing is added to the host's own
 namespace, so no packet leaves the machine. Each node runs
-``python -m dutchblitz.node.discovery_probe``, which announces itself, greets
+``python -m dutchblitz.node.net.probe``, which announces itself, greets
 every peer it finds over ZeroMQ and prints what happens as JSON lines.
 """
 
@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from dutchblitz.protocol.auth import Signer
 from dutchblitz.protocol.version import PROTOCOL_VERSION
+from dutchblitz.protocol.wire.auth import Signer
 
 from tests.netns_helpers import WAIT_S, Host, Lan, Process, child_env, private_lan
 
@@ -45,7 +45,7 @@ class Probe(Process):
     def __init__(self, host: Host, table: str, name: str, choose: bool = True) -> None:
         command = [
             "ip", "netns", "exec", host.namespace,
-            sys.executable, "-m", "dutchblitz.node.discovery_probe",
+            sys.executable, "-m", "dutchblitz.node.net.probe",
             "--table", table, "--name", name, "--seconds", "110",
         ]  # fmt: skip
         if choose:

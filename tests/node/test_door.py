@@ -12,14 +12,7 @@ import pytest
 import zmq
 import zmq.asyncio
 import zmq.auth
-from dutchblitz.node.door import (
-    DOOR_PUBLIC,
-    DOOR_SECRET,
-    Door,
-    DoorRefused,
-    knock,
-)
-from dutchblitz.protocol.auth import Signer, check_signature, node_id_of
+from dutchblitz.node.net.door import DOOR_PUBLIC, DOOR_SECRET, Door, DoorRefused, knock
 from dutchblitz.protocol.door.codec import (
     MAX_DOOR_MESSAGE,
     NONCE_SIZE,
@@ -30,6 +23,7 @@ from dutchblitz.protocol.door.codec import (
 )
 from dutchblitz.protocol.door.guesses import DoorLimits
 from dutchblitz.protocol.door.handshake import pake_identity, pake_password, transcript
+from dutchblitz.protocol.wire.auth import Signer, check_signature, node_id_of
 from spake2 import SPAKE2_Symmetric
 from zmq.auth.asyncio import AsyncioAuthenticator
 

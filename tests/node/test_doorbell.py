@@ -1,11 +1,11 @@
 """Who the door turned away, and which door turned us away, reach the screen: at once, then
-at most once a while (node/doorbell.py)."""
+at most once a while (node/net/doorbell.py)."""
 
 from __future__ import annotations
 
 import pytest
 from dutchblitz.node.api import News, NoticeKind, Told
-from dutchblitz.node.doorbell import DOOR_NEWS_EVERY_S, Doorbell, Refusals
+from dutchblitz.node.net.doorbell import DOOR_NEWS_EVERY_S, Doorbell, Refusals
 
 from tests.client.driving import Clock
 

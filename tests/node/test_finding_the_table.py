@@ -20,16 +20,16 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from dutchblitz.node.roster import Roster, Source
-from dutchblitz.node.seat import LocalSeat, SeatConfig
-from dutchblitz.node.store import StateDir
-from dutchblitz.node.transport import Transport
-from dutchblitz.protocol.auth import Signer
-from dutchblitz.protocol.codec import decode, encode
-from dutchblitz.protocol.core import Settings
-from dutchblitz.protocol.duties import Wishes
-from dutchblitz.protocol.follow import RENEW_S
-from dutchblitz.protocol.messages import Envelope, Heartbeat, Hello, Watch, WatchOp
+from dutchblitz.node.net.roster import Roster, Source
+from dutchblitz.node.net.transport import Transport
+from dutchblitz.node.seat.local import LocalSeat, SeatConfig
+from dutchblitz.node.store.state import StateDir
+from dutchblitz.protocol.replica.core import Settings
+from dutchblitz.protocol.seat.duties import Wishes
+from dutchblitz.protocol.seat.follower import RENEW_S
+from dutchblitz.protocol.wire.auth import Signer
+from dutchblitz.protocol.wire.codec import decode, encode
+from dutchblitz.protocol.wire.messages import Envelope, Heartbeat, Hello, Watch, WatchOp
 
 TABLE = "finding"
 SETTINGS = Settings(suspect_after=1.0)  # patience: the longer of 4 s and 2 s

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 import zmq
-from dutchblitz.node import framing_vectors
+from dutchblitz.node.cli import framing_vectors
 from dutchblitz.protocol.conformance.case import Case
 
 pytestmark = pytest.mark.timeout(60)

@@ -6,13 +6,13 @@ the table plays."""
 from __future__ import annotations
 
 import pytest
-from dutchblitz.node.cli import build_parser, options_from_args
-from dutchblitz.protocol.duties import Wishes, can_start, lobby_duty, our_start, started_game
+from dutchblitz.node.cli.main import build_parser, options_from_args
 from dutchblitz.protocol.games import registry
 from dutchblitz.protocol.games.blitz.bots import LEVELS
 from dutchblitz.protocol.games.dutch.bots import BotLevel
-from dutchblitz.protocol.messages import Admit, Ready, Start
+from dutchblitz.protocol.seat.duties import Wishes, can_start, lobby_duty, our_start, started_game
 from dutchblitz.protocol.table.game import Game
+from dutchblitz.protocol.wire.messages import Admit, Ready, Start
 
 A, B, C = b"a" * 16, b"b" * 16, b"c" * 16
 

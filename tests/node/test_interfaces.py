@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 import pytest
-from dutchblitz.node.interfaces import (
+from dutchblitz.node.net.interfaces import (
     Interface,
     InterfaceError,
     choose_interface,

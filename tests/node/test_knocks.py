@@ -1,4 +1,4 @@
-"""Knocking at --peer doors (node/knocks.py): a door that never answers is named once it has
+"""Knocking at --peer doors (node/net/knocks.py): a door that never answers is named once it has
 been silent a few seconds, and a door that answers, even to say no, is not."""
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ import socket
 from pathlib import Path
 
 import pytest
-from dutchblitz.node import cli
 from dutchblitz.node.api import Session
-from dutchblitz.node.door import DoorRefused
-from dutchblitz.node.knocks import SILENT_AFTER_S, Knocks
+from dutchblitz.node.cli import main as cli
+from dutchblitz.node.net.door import DoorRefused
+from dutchblitz.node.net.knocks import SILENT_AFTER_S, Knocks
 from dutchblitz.node.runtime import Options
 
 pytestmark = pytest.mark.timeout(60)

@@ -11,7 +11,7 @@ import asyncio
 from collections.abc import Callable
 
 import pytest
-from dutchblitz.node.roster import Source
+from dutchblitz.node.net.roster import Source
 
 from tests.node.test_transport import key, node_id, opened, run
 

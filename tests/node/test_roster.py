@@ -6,10 +6,10 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from dutchblitz.node.roster import Roster, RosterStats, Source
+from dutchblitz.node.net.roster import Roster, RosterStats, Source
+from dutchblitz.node.net.transport import TableAuthenticator, _RosterCallback
 from dutchblitz.node.runtime import TABLE_SOCKET_FILE, remember, remembered
-from dutchblitz.node.transport import TableAuthenticator, _RosterCallback
-from dutchblitz.protocol.auth import Signer
+from dutchblitz.protocol.wire.auth import Signer
 from zmq.utils import z85
 
 pytestmark = pytest.mark.timeout(10)

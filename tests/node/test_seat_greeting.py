@@ -6,15 +6,15 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from dutchblitz.node.contacts import GREET_GAP_S
-from dutchblitz.node.roster import Roster, Source
-from dutchblitz.node.seat import LocalSeat, SeatConfig
-from dutchblitz.node.store import StateDir
-from dutchblitz.node.transport import Transport
-from dutchblitz.protocol.auth import Signer
-from dutchblitz.protocol.duties import Wishes
-from dutchblitz.protocol.messages import Kind
-from dutchblitz.protocol.peek import message_kind
+from dutchblitz.node.net.contacts import GREET_GAP_S
+from dutchblitz.node.net.roster import Roster, Source
+from dutchblitz.node.net.transport import Transport
+from dutchblitz.node.seat.local import LocalSeat, SeatConfig
+from dutchblitz.node.store.state import StateDir
+from dutchblitz.protocol.seat.duties import Wishes
+from dutchblitz.protocol.wire.auth import Signer
+from dutchblitz.protocol.wire.messages import Kind
+from dutchblitz.protocol.wire.peek import message_kind
 
 
 async def hellos_within(transport: Transport, seconds: float) -> int:

@@ -10,7 +10,7 @@ from dutchblitz.protocol.games.blitz.moves import StuckCall
 from dutchblitz.protocol.games.blitz.playqueue import PlayQueue
 from dutchblitz.protocol.games.blitz.plays import flip_or_turn
 from dutchblitz.protocol.games.blitz.state import Table
-from dutchblitz.protocol.messages import Body, Play
+from dutchblitz.protocol.wire.messages import Body, Play
 
 from tests.protocol.replicas import NODE_IDS, Net, blitz_top, deck_order
 

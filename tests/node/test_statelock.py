@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from dutchblitz.node.statelock import (
+from dutchblitz.node.store.lock import (
     LOCK_FILE,
     MAX_PROFILES,
     StateDirTaken,
@@ -17,7 +17,7 @@ from dutchblitz.node.statelock import (
     profile_dir,
     shown,
 )
-from dutchblitz.node.store import StoreError
+from dutchblitz.node.store.state import StoreError
 
 pytestmark = pytest.mark.timeout(30)
 
@@ -26,7 +26,7 @@ pytestmark = pytest.mark.timeout(30)
 HOLDER = """
 import sys
 from pathlib import Path
-from dutchblitz.node.statelock import claim_state_dir
+from dutchblitz.node.store.lock import claim_state_dir
 explicit = Path(sys.argv[1]) if sys.argv[1] != "-" else None
 held = claim_state_dir(explicit, Path(sys.argv[2]))
 print(held.root, held.profile, flush=True)
@@ -120,7 +120,7 @@ def test_when_every_profile_is_taken_the_node_says_so(
     def taken(root: Path, profile: int = 1) -> None:
         raise StateDirTaken(root, 4242)
 
-    monkeypatch.setattr("dutchblitz.node.statelock.lock_state_dir", taken)
+    monkeypatch.setattr("dutchblitz.node.store.lock.lock_state_dir", taken)
     with pytest.raises(StoreError, match=f"all {MAX_PROFILES} profiles under .* are in use"):
         claim_state_dir(None, tmp_path)
 

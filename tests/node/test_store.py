@@ -14,9 +14,17 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from dutchblitz.node import store
-from dutchblitz.node.store import MAGIC, RecordLog, StateDir, StoreError, TableRecord, frame, scan
-from dutchblitz.protocol.fairdeal import RoundSecret
+from dutchblitz.node.store import state as store
+from dutchblitz.node.store.state import (
+    MAGIC,
+    RecordLog,
+    StateDir,
+    StoreError,
+    TableRecord,
+    frame,
+    scan,
+)
+from dutchblitz.protocol.table.fairdeal import RoundSecret
 
 from tests.netns_helpers import child_env, tiny_tmpfs
 
@@ -182,7 +190,7 @@ def test_the_node_id_is_made_once_and_kept(tmp_path: Path) -> None:
 
 def test_racing_starts_agree_on_one_node_id(tmp_path: Path) -> None:
     script = (
-        "import sys; from pathlib import Path; from dutchblitz.node.store import StateDir; "
+        "import sys; from pathlib import Path; from dutchblitz.node.store.state import StateDir; "
         "print(StateDir(Path(sys.argv[1])).node_id().hex())"
     )
     racers = [
@@ -230,7 +238,7 @@ def test_a_damaged_table_file_is_a_clear_error(tmp_path: Path) -> None:
 WRITER = """
 import sys
 from pathlib import Path
-from dutchblitz.node.store import StateDir, TableRecord
+from dutchblitz.node.store.state import StateDir, TableRecord
 sys.path.insert(0, sys.argv[2])
 from test_store import record
 state = StateDir(Path(sys.argv[1]))

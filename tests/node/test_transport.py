@@ -10,17 +10,17 @@ from typing import Any, TypeVar
 import pytest
 import zmq
 import zmq.asyncio
-from dutchblitz.node.roster import Roster, Source
-from dutchblitz.node.transport import (
+from dutchblitz.node.net.roster import Roster, Source
+from dutchblitz.node.net.transport import (
     MAX_FRAME,
     MAX_PAYLOAD,
     SEND_HWM,
     Transport,
     TransportClosed,
 )
-from dutchblitz.protocol.auth import Signer
-from dutchblitz.protocol.codec import encode
-from dutchblitz.protocol.messages import Envelope, Watch, WatchOp
+from dutchblitz.protocol.wire.auth import Signer
+from dutchblitz.protocol.wire.codec import encode
+from dutchblitz.protocol.wire.messages import Envelope, Watch, WatchOp
 from zmq.utils import z85
 
 from tests.rigs.faults import FaultConfig, Faults

@@ -18,9 +18,9 @@ from typing import Any
 
 import pytest
 import zmq
-from dutchblitz.node.roster import Roster, Source
-from dutchblitz.node.transport import Transport
-from dutchblitz.protocol.auth import Signer
+from dutchblitz.node.net.roster import Roster, Source
+from dutchblitz.node.net.transport import Transport
+from dutchblitz.protocol.wire.auth import Signer
 
 pytestmark = pytest.mark.timeout(30)
 

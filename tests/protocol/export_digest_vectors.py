@@ -22,12 +22,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from dutchblitz.protocol.codec import decode
 from dutchblitz.protocol.conformance.digest_vectors import replay
 from dutchblitz.protocol.games.blitz.moves import CentrePlay, PostPlay, StuckCall
 from dutchblitz.protocol.games.blitz.plays import legal_moves
-from dutchblitz.protocol.messages import Bye, Commit, Heartbeat, Profile, Ready, Start, Suspect
 from dutchblitz.protocol.table.game import Phase
+from dutchblitz.protocol.wire.codec import decode
+from dutchblitz.protocol.wire.messages import Bye, Commit, Heartbeat, Profile, Ready, Start, Suspect
 
 from tests.protocol.replicas import NODE_IDS, TABLE, Net
 

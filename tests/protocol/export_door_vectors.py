@@ -14,9 +14,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from dutchblitz.protocol.auth import Signer
 from dutchblitz.protocol.door.codec import Kind, encode
 from dutchblitz.protocol.door.vectors import replay
+from dutchblitz.protocol.wire.auth import Signer
 
 TARGET = Path(__file__).resolve().parents[2] / "spec" / "vectors" / "door.json"
 ABOUT = (

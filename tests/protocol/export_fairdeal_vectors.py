@@ -2,7 +2,7 @@
 
     python -m tests.protocol.export_fairdeal_vectors            # from the repository root
 
-The values are computed here as the spec words them, apart from protocol/fairdeal.py on
+The values are computed here as the spec words them, apart from protocol/table/fairdeal.py on
 purpose; test_fairdeal_vectors checks that the committed file is what this writes and that
 the implementation passes it.
 """

@@ -5,7 +5,7 @@
 The events are a whole game of the seeded simulator (three bots, no faults: real replicas,
 real signatures) and the digest is the one its nodes agreed on at the game's end. The file
 around them is packed here with msgpack directly and sealed with libsodium's bindings, as
-G-1 to G-4 word it, apart from protocol/gamefile.py on purpose; test_gamefile_vectors checks
+G-1 to G-4 word it, apart from protocol/replays/gamefile.py on purpose; test_gamefile_vectors checks
 that the committed file is what this writes and that the reader passes it. Each refused
 file is damaged in one way only, and is kept small where its refusal comes early.
 """

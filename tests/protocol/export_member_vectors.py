@@ -13,9 +13,9 @@ import hashlib
 from collections.abc import Callable
 from typing import Any
 
-from dutchblitz.protocol.codec import decode
-from dutchblitz.protocol.effects import Effect, Send
-from dutchblitz.protocol.messages import (
+from dutchblitz.protocol.replica.effects import Effect, Send
+from dutchblitz.protocol.wire.codec import decode
+from dutchblitz.protocol.wire.messages import (
     Cut,
     Event,
     Heartbeat,

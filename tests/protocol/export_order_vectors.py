@@ -17,13 +17,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from dutchblitz.protocol.codec import decode
-from dutchblitz.protocol.effects import Send
 from dutchblitz.protocol.games.blitz.cards import Card, Colour
 from dutchblitz.protocol.games.blitz.moves import CentrePlay, WoodFlip
 from dutchblitz.protocol.games.blitz.plays import centre_play, wood_flip
 from dutchblitz.protocol.games.blitz.rules import playable_tops
-from dutchblitz.protocol.messages import Bye, Event, Heartbeat, Ready
+from dutchblitz.protocol.replica.effects import Send
+from dutchblitz.protocol.wire.codec import decode
+from dutchblitz.protocol.wire.messages import Bye, Event, Heartbeat, Ready
 
 from tests.protocol.export_member_vectors import member_runs
 from tests.protocol.replicas import EPOCH, NODE_IDS, TABLE, Net, blitz_top, deck_order, events_of
@@ -48,7 +48,7 @@ ABOUT = (
 
 
 def spec_tiebreak(epoch: bytes, lamport: int, sender: bytes) -> int:
-    """P-63 as the spec words it, written apart from protocol/clock.py on purpose."""
+    """P-63 as the spec words it, written apart from protocol/replica/clock.py on purpose."""
     data = epoch + lamport.to_bytes(8, "big") + sender
     return int.from_bytes(hashlib.blake2b(data, digest_size=16).digest()[:8], "big")
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from dutchblitz.protocol.auth import Signer
-from dutchblitz.protocol.gamefile import sealed_game
-from dutchblitz.protocol.replay import Replay
+from dutchblitz.protocol.replays.gamefile import sealed_game
+from dutchblitz.protocol.replays.steps import Replay
+from dutchblitz.protocol.wire.auth import Signer
 
 from tests.rigs.sim import Simulation
 
@@ -46,6 +46,6 @@ def finished(rematches: int = 0) -> Finished:
 
 
 def replay_of(data: bytes) -> Replay:
-    from dutchblitz.protocol.gamefile import check_game_file
+    from dutchblitz.protocol.replays.gamefile import check_game_file
 
     return Replay(check_game_file(data))

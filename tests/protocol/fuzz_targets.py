@@ -24,17 +24,18 @@ import time
 from dataclasses import dataclass
 from functools import cache
 
-from dutchblitz.protocol.auth import Signer
-from dutchblitz.protocol.codec import MAX_PEERS, MAX_UINT63, ProtocolError, decode, encode
-from dutchblitz.protocol.core import DIGEST_MEMORY, Replica
-from dutchblitz.protocol.guard import (
+from dutchblitz.protocol.replica.core import DIGEST_MEMORY, Replica
+from dutchblitz.protocol.replica.guard import (
     MAX_ADMITTING,
     MAX_CLAIM_TARGETS,
     MAX_ENDPOINTS,
     MAX_SETTLED,
     MAX_STREAMS,
 )
-from dutchblitz.protocol.messages import (
+from dutchblitz.protocol.replica.streams import MAX_AHEAD
+from dutchblitz.protocol.wire.auth import Signer
+from dutchblitz.protocol.wire.codec import MAX_PEERS, MAX_UINT63, ProtocolError, decode, encode
+from dutchblitz.protocol.wire.messages import (
     Ack,
     Admit,
     Body,
@@ -54,8 +55,7 @@ from dutchblitz.protocol.messages import (
     Suspect,
     Unsuspect,
 )
-from dutchblitz.protocol.signing import sign_encoded
-from dutchblitz.protocol.streams import MAX_AHEAD
+from dutchblitz.protocol.wire.signing import sign_encoded
 
 from tests.protocol.replicas import EPOCH, NODE_IDS, SIGNERS, STEP, TABLE, Net
 

@@ -18,21 +18,6 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from dutchblitz.protocol.auth import Signer
-from dutchblitz.protocol.codec import decode
-from dutchblitz.protocol.core import Identity, Replica, Settings
-from dutchblitz.protocol.dealer import deal_duties
-from dutchblitz.protocol.effects import (
-    Alarm,
-    Delivered,
-    Effect,
-    LogEntry,
-    Persist,
-    PersistClock,
-    Send,
-    Withdrawn,
-)
-from dutchblitz.protocol.fairdeal import RoundSecret
 from dutchblitz.protocol.games.blitz.cards import (
     BLITZ_SIZE,
     Card,
@@ -44,7 +29,23 @@ from dutchblitz.protocol.games.blitz.cards import (
 from dutchblitz.protocol.games.blitz.moves import Move
 from dutchblitz.protocol.games.blitz.state import Table, visible_codes
 from dutchblitz.protocol.games.blitz.wire_moves import play_from_move
-from dutchblitz.protocol.messages import (
+from dutchblitz.protocol.replica.core import Identity, Replica, Settings
+from dutchblitz.protocol.replica.effects import (
+    Alarm,
+    Delivered,
+    Effect,
+    LogEntry,
+    Persist,
+    PersistClock,
+    Send,
+    Withdrawn,
+)
+from dutchblitz.protocol.seat.deal_duties import deal_duties
+from dutchblitz.protocol.table.fairdeal import RoundSecret
+from dutchblitz.protocol.table.game import Game, Phase
+from dutchblitz.protocol.wire.auth import Signer
+from dutchblitz.protocol.wire.codec import decode
+from dutchblitz.protocol.wire.messages import (
     Body,
     Deal,
     Envelope,
@@ -54,7 +55,6 @@ from dutchblitz.protocol.messages import (
     Reveal,
     Start,
 )
-from dutchblitz.protocol.table.game import Game, Phase
 
 TABLE = "kitchen"
 EPOCH = hashlib.blake2b(b"dbp test epoch", digest_size=16).digest()

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import random
 
-from dutchblitz.protocol.effects import Delivered, Send
 from dutchblitz.protocol.games.blitz.plays import legal_moves
-from dutchblitz.protocol.messages import Event, Heartbeat, Profile, Ready
+from dutchblitz.protocol.replica.effects import Delivered, Send
 from dutchblitz.protocol.table.game import Game
+from dutchblitz.protocol.wire.messages import Event, Heartbeat, Profile, Ready
 
 from tests.protocol.replicas import Net, RandomSchedule
 
@@ -50,7 +50,7 @@ def test_receive_without_advance_applies_nothing_until_advance_P70() -> None:
 
 
 def _payload(data: bytes) -> object:
-    from dutchblitz.protocol.codec import decode
+    from dutchblitz.protocol.wire.codec import decode
 
     return decode(data).payload
 

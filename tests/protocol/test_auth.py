@@ -1,9 +1,9 @@
-"""Keys, node ids and signatures (protocol/auth.py)."""
+"""Keys, node ids and signatures (protocol/wire/auth.py)."""
 
 from __future__ import annotations
 
 import pytest
-from dutchblitz.protocol.auth import (
+from dutchblitz.protocol.wire.auth import (
     AUTH_SIZE,
     Signer,
     check_auth,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from dutchblitz.protocol.duties import Steward, Wishes
 from dutchblitz.protocol.games.blitz.bots import LEVELS
-from dutchblitz.protocol.messages import Body, MoveKind, Play
+from dutchblitz.protocol.seat.duties import Steward, Wishes
+from dutchblitz.protocol.wire.messages import Body, MoveKind, Play
 
 from tests.protocol.replicas import NODE_IDS, Net, RandomSchedule
 

@@ -13,12 +13,12 @@ import random
 from collections.abc import Callable
 
 import pytest
-from dutchblitz.protocol.duties import Steward, Wishes
 from dutchblitz.protocol.games.blitz.bots import LEVELS
 from dutchblitz.protocol.games.blitz.cards import Colour
 from dutchblitz.protocol.games.blitz.moves import Source, StuckCall
 from dutchblitz.protocol.games.blitz.plays import centre_play
-from dutchblitz.protocol.messages import Body
+from dutchblitz.protocol.seat.duties import Steward, Wishes
+from dutchblitz.protocol.wire.messages import Body
 
 from tests.protocol.replicas import NODE_IDS, Net, blitz_top, deck_order
 

@@ -9,9 +9,8 @@ from __future__ import annotations
 import hashlib
 import time
 
-from dutchblitz.protocol.codec import MAX_UINT63, decode, encode
-from dutchblitz.protocol.effects import PeerSeen, Send
-from dutchblitz.protocol.guard import (
+from dutchblitz.protocol.replica.effects import PeerSeen, Send
+from dutchblitz.protocol.replica.guard import (
     MAX_CLAIM_TARGETS,
     MAX_CLOCK_JUMP,
     MAX_ENDPOINTS,
@@ -19,7 +18,8 @@ from dutchblitz.protocol.guard import (
     MAX_STREAMS,
     endpoint_ok,
 )
-from dutchblitz.protocol.messages import (
+from dutchblitz.protocol.wire.codec import MAX_UINT63, decode, encode
+from dutchblitz.protocol.wire.messages import (
     Ack,
     Admit,
     Envelope,

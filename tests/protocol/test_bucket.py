@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from dutchblitz.protocol.bucket import TokenBucket
+from dutchblitz.protocol.replica.bucket import TokenBucket
 
 
 def test_a_full_bucket_starts_with_its_burst() -> None:

@@ -9,17 +9,6 @@ from typing import Any
 
 import msgpack
 import pytest
-from dutchblitz.protocol import codec
-from dutchblitz.protocol.codec import (
-    MAX_MESSAGE_SIZE,
-    ErrorReason,
-    ProtocolError,
-    decode,
-    encode,
-    move_from_play,
-    play_from_move,
-)
-from dutchblitz.protocol.codec_fields import Record
 from dutchblitz.protocol.conformance.codec_vectors import cases, from_json
 from dutchblitz.protocol.games.blitz.cards import Colour, card, new_deck
 from dutchblitz.protocol.games.blitz.moves import (
@@ -33,7 +22,18 @@ from dutchblitz.protocol.games.blitz.moves import (
 from dutchblitz.protocol.games.blitz.plays import legal_moves
 from dutchblitz.protocol.games.blitz.rules import apply
 from dutchblitz.protocol.games.blitz.state import deal
-from dutchblitz.protocol.messages import (
+from dutchblitz.protocol.wire import codec
+from dutchblitz.protocol.wire.codec import (
+    MAX_MESSAGE_SIZE,
+    ErrorReason,
+    ProtocolError,
+    decode,
+    encode,
+    move_from_play,
+    play_from_move,
+)
+from dutchblitz.protocol.wire.fields import Record
+from dutchblitz.protocol.wire.messages import (
     Ack,
     Admit,
     Backdated,

@@ -12,8 +12,14 @@ from importlib import resources
 from typing import Any
 
 import pytest
-from dutchblitz.protocol.codec import MAX_MESSAGE_SIZE, ErrorReason, ProtocolError, decode, encode
-from dutchblitz.protocol.messages import (
+from dutchblitz.protocol.wire.codec import (
+    MAX_MESSAGE_SIZE,
+    ErrorReason,
+    ProtocolError,
+    decode,
+    encode,
+)
+from dutchblitz.protocol.wire.messages import (
     Ack,
     Admit,
     Body,

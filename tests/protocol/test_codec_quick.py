@@ -18,11 +18,12 @@ from uuid import UUID
 
 import msgpack
 import pytest
-from dutchblitz.protocol import codec, codec_rules
-from dutchblitz.protocol.codec import ALL_KINDS, ProtocolError
 from dutchblitz.protocol.games.blitz.moves import Source
 from dutchblitz.protocol.games.blitz.wire_moves import play_fits
-from dutchblitz.protocol.messages import (
+from dutchblitz.protocol.wire import codec
+from dutchblitz.protocol.wire import wholes as codec_rules
+from dutchblitz.protocol.wire.codec import ALL_KINDS, ProtocolError
+from dutchblitz.protocol.wire.messages import (
     Ack,
     Admit,
     Envelope,

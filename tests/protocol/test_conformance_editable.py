@@ -69,6 +69,6 @@ def test_the_runner_passes_from_an_editable_install(tmp_path: Path) -> None:
     assert done.stdout.strip().splitlines()[-1].endswith(" 0 failed")
     assert "skipped" not in done.stdout, done.stdout[-2000:]
     assert report.is_file()
-    done = _run([str(python), "-m", "dutchblitz.node.conformance"], tmp_path, 300)
+    done = _run([str(python), "-m", "dutchblitz.node.cli.conformance"], tmp_path, 300)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert "door exchanges" in done.stdout

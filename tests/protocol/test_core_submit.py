@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from dutchblitz.protocol.codec_fields import ProtocolError
-from dutchblitz.protocol.messages import Profile
+from dutchblitz.protocol.wire.fields import ProtocolError
+from dutchblitz.protocol.wire.messages import Profile
 
 from tests.protocol.replicas import Net
 

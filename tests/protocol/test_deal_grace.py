@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from dutchblitz.protocol.dealer import Grace, grace_duty
-from dutchblitz.protocol.fairdeal import secret_hash, share_hash
 from dutchblitz.protocol.games.blitz.game import deck_order
 from dutchblitz.protocol.games.blitz.state import visible_codes
-from dutchblitz.protocol.messages import (
+from dutchblitz.protocol.seat.deal_duties import Grace, grace_duty
+from dutchblitz.protocol.table.fairdeal import secret_hash, share_hash
+from dutchblitz.protocol.table.game import Game, Phase
+from dutchblitz.protocol.wire.messages import (
     Admit,
     Body,
     Bye,
@@ -18,7 +19,6 @@ from dutchblitz.protocol.messages import (
     Start,
     Suspect,
 )
-from dutchblitz.protocol.table.game import Game, Phase
 
 from tests.protocol.replicas import NODE_IDS
 

@@ -78,8 +78,8 @@ def test_the_table_part_is_the_rules_public_view() -> None:
 
 
 def _games() -> Any:
-    from dutchblitz.protocol.codec import decode
     from dutchblitz.protocol.table.game import Game
+    from dutchblitz.protocol.wire.codec import decode
 
     game = Game()
     for hexed in vectors()["runs"][0]["events"]:

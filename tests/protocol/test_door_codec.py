@@ -7,7 +7,6 @@ from typing import Any
 
 import msgpack
 import pytest
-from dutchblitz.protocol.auth import Signer
 from dutchblitz.protocol.door.codec import (
     Card,
     Kind,
@@ -17,6 +16,7 @@ from dutchblitz.protocol.door.codec import (
     encode,
     reason_of,
 )
+from dutchblitz.protocol.wire.auth import Signer
 from hypothesis import given
 from hypothesis import strategies as st
 

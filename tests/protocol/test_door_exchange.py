@@ -9,11 +9,11 @@ from collections.abc import Callable
 
 import msgpack
 import pytest
-from dutchblitz.protocol.auth import Signer
 from dutchblitz.protocol.door.codec import Card, Kind, decode, encode
 from dutchblitz.protocol.door.guesses import DoorLimits
 from dutchblitz.protocol.door.keeper import Admit, Effect, Keeper, Note, Send
 from dutchblitz.protocol.door.knocker import Admitted, Knocker, Refused, Say, Step
+from dutchblitz.protocol.wire.auth import Signer
 
 TABLE = "kitchen"
 PEER = b"peer-1"

@@ -92,7 +92,7 @@ def test_a_wrong_vector_is_caught(field: str) -> None:
     assert door_vectors.cases({"exchanges": [vector]})[0].run() is not None
 
 
-RUNNERS = ["dutchblitz.protocol.conformance", "dutchblitz.node.conformance"]
+RUNNERS = ["dutchblitz.protocol.conformance", "dutchblitz.node.cli.conformance"]
 
 
 @pytest.mark.parametrize("runner", RUNNERS)

@@ -7,8 +7,13 @@ import random
 from collections import Counter
 
 import pytest
-from dutchblitz.protocol.codec import encode
-from dutchblitz.protocol.fairdeal import (
+from dutchblitz.protocol.games.blitz.audit import replay
+from dutchblitz.protocol.games.blitz.cards import card_from_code, new_deck
+from dutchblitz.protocol.games.blitz.game import MIN_ROUND_SCORE, deck_order
+from dutchblitz.protocol.games.blitz.moves import WoodFlip
+from dutchblitz.protocol.games.blitz.plays import legal_moves
+from dutchblitz.protocol.games.blitz.state import visible_codes
+from dutchblitz.protocol.table.fairdeal import (
     Stream,
     deck_seed,
     joint_randomness,
@@ -16,13 +21,9 @@ from dutchblitz.protocol.fairdeal import (
     share_hash,
     shuffle,
 )
-from dutchblitz.protocol.games.blitz.audit import replay
-from dutchblitz.protocol.games.blitz.cards import card_from_code, new_deck
-from dutchblitz.protocol.games.blitz.game import MIN_ROUND_SCORE, deck_order
-from dutchblitz.protocol.games.blitz.moves import WoodFlip
-from dutchblitz.protocol.games.blitz.plays import legal_moves
-from dutchblitz.protocol.games.blitz.state import visible_codes
-from dutchblitz.protocol.messages import (
+from dutchblitz.protocol.table.game import FlagKind, Game, Phase
+from dutchblitz.protocol.wire.codec import encode
+from dutchblitz.protocol.wire.messages import (
     Admit,
     Bye,
     Commit,
@@ -34,7 +35,6 @@ from dutchblitz.protocol.messages import (
     Share,
     Start,
 )
-from dutchblitz.protocol.table.game import FlagKind, Game, Phase
 
 from tests.protocol.replicas import NODE_IDS, TABLE, Flight, Net
 

@@ -9,8 +9,8 @@ leave, or are removed.
 from __future__ import annotations
 
 import pytest
-from dutchblitz.protocol.messages import Admit, Body, Bye, Ready, Start
 from dutchblitz.protocol.table.game import Game, Phase
+from dutchblitz.protocol.wire.messages import Admit, Body, Bye, Ready, Start
 
 from tests.protocol.replicas import NODE_IDS, Net
 from tests.protocol.test_fair_deal import _dealt, _play_round

@@ -22,7 +22,7 @@ import math
 import random
 
 import pytest
-from dutchblitz.protocol.clock import order_key
+from dutchblitz.protocol.replica.clock import order_key
 
 TIMES = 4000
 SIGMAS = 4.5

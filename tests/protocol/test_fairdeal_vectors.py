@@ -1,5 +1,5 @@
 """spec/vectors/fairdeal.json (P-107): every case passes, a wrong vector is caught, and the
-file is what export_fairdeal_vectors writes, computed apart from protocol/fairdeal.py."""
+file is what export_fairdeal_vectors writes, computed apart from protocol/table/fairdeal.py."""
 
 from __future__ import annotations
 

@@ -1,9 +1,9 @@
-"""A seat's table finding, lobby merge and end wait, time given (protocol/finding.py)."""
+"""A seat's table finding, lobby merge and end wait, time given (protocol/seat/finding.py)."""
 
 from __future__ import annotations
 
 import pytest
-from dutchblitz.protocol.finding import (
+from dutchblitz.protocol.seat.finding import (
     END_WAIT_S,
     AskAgain,
     Finish,

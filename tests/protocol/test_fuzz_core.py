@@ -15,7 +15,7 @@ import json
 import os
 from importlib import resources
 
-from dutchblitz.protocol.guard import MAX_CLOCK_JUMP
+from dutchblitz.protocol.replica.guard import MAX_CLOCK_JUMP
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

@@ -9,12 +9,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pytest
-from dutchblitz.protocol.digest import canonical_bytes
-from dutchblitz.protocol.fairdeal import secret_hash, share_hash
 from dutchblitz.protocol.games.blitz.cards import post_count
 from dutchblitz.protocol.games.blitz.game import deck_order
 from dutchblitz.protocol.games.blitz.state import visible_codes
-from dutchblitz.protocol.messages import (
+from dutchblitz.protocol.replica.digest import canonical_bytes
+from dutchblitz.protocol.table.fairdeal import secret_hash, share_hash
+from dutchblitz.protocol.table.game import Flag, FlagKind, Game, Phase
+from dutchblitz.protocol.wire.messages import (
     Admit,
     Backdated,
     Body,
@@ -31,7 +32,6 @@ from dutchblitz.protocol.messages import (
     Suspect,
     Unsuspect,
 )
-from dutchblitz.protocol.table.game import Flag, FlagKind, Game, Phase
 
 A, B, C, D = (bytes([n]) * 16 for n in range(1, 5))
 SECRETS = {node: (bytes([n]) * 32, bytes([n + 100]) * 32) for n, node in enumerate((A, B, C))}

@@ -4,12 +4,12 @@ every node applying the log, a replica, a game file's check or a replay, plays t
 from __future__ import annotations
 
 import pytest
-from dutchblitz.protocol.codec import decode
-from dutchblitz.protocol.core import Identity, Replica, Settings
-from dutchblitz.protocol.effects import Persist
 from dutchblitz.protocol.games import registry
-from dutchblitz.protocol.messages import Admit, Event
+from dutchblitz.protocol.replica.core import Identity, Replica, Settings
+from dutchblitz.protocol.replica.effects import Persist
 from dutchblitz.protocol.table.game import Game
+from dutchblitz.protocol.wire.codec import decode
+from dutchblitz.protocol.wire.messages import Admit, Event
 
 from tests.games.highcard.rules import KNOCKING, RULES
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import msgpack
 import pytest
-from dutchblitz.protocol.auth import Signer
-from dutchblitz.protocol.gamefile import (
+from dutchblitz.protocol.limits import MAX_GAME_FILE
+from dutchblitz.protocol.replays.gamefile import (
     FORMAT,
     VERSION,
     GameFileError,
@@ -21,9 +21,9 @@ from dutchblitz.protocol.gamefile import (
     make_game_file,
     read_game_file,
 )
-from dutchblitz.protocol.limits import MAX_GAME_FILE
-from dutchblitz.protocol.messages import Start
 from dutchblitz.protocol.table.game import Phase
+from dutchblitz.protocol.wire.auth import Signer
+from dutchblitz.protocol.wire.messages import Start
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -172,7 +172,7 @@ def test_a_key_that_is_not_its_player_is_refused() -> None:
     body["keys"][0][1] = OUTSIDER.public_key
     packed = msgpack.packb(body, use_bin_type=True)
     signer = game.signers[1]
-    from dutchblitz.protocol.gamefile import SEAL_CONTEXT
+    from dutchblitz.protocol.replays.gamefile import SEAL_CONTEXT
 
     data = msgpack.packb([FORMAT, VERSION, packed, signer.auth(SEAL_CONTEXT + packed)])
     assert "key" in _refused(data)

@@ -1,4 +1,4 @@
-"""spec/vectors/gamefile.json: written apart from protocol/gamefile.py, passed by it whole."""
+"""spec/vectors/gamefile.json: written apart from protocol/replays/gamefile.py, passed whole."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from dutchblitz.protocol.conformance import gamefile_vectors
 from dutchblitz.protocol.conformance.case import Case
-from dutchblitz.protocol.gamefile import Refusal
+from dutchblitz.protocol.replays.gamefile import Refusal
 
 from tests.protocol import export_gamefile_vectors
 

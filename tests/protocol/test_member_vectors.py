@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from dutchblitz.protocol.conformance import member_vectors
-from dutchblitz.protocol.flush import Flushes
+from dutchblitz.protocol.replica.flush import Flushes
 
 
 def runs() -> list[dict[str, Any]]:

@@ -5,12 +5,12 @@ from __future__ import annotations
 import hashlib
 
 import pytest
-from dutchblitz.protocol.auth import Signer
-from dutchblitz.protocol.clock import LamportClock, order_key, tiebreak
-from dutchblitz.protocol.codec import decode, encode
-from dutchblitz.protocol.core import CLOCK_MARK_STEP, Identity, Replica
-from dutchblitz.protocol.effects import Persist, PersistClock, Send
-from dutchblitz.protocol.messages import (
+from dutchblitz.protocol.replica.clock import LamportClock, order_key, tiebreak
+from dutchblitz.protocol.replica.core import CLOCK_MARK_STEP, Identity, Replica
+from dutchblitz.protocol.replica.effects import Persist, PersistClock, Send
+from dutchblitz.protocol.wire.auth import Signer
+from dutchblitz.protocol.wire.codec import decode, encode
+from dutchblitz.protocol.wire.messages import (
     Envelope,
     Event,
     Heartbeat,
@@ -19,7 +19,7 @@ from dutchblitz.protocol.messages import (
     Repair,
     RepairRequest,
 )
-from dutchblitz.protocol.signing import sign_encoded
+from dutchblitz.protocol.wire.signing import sign_encoded
 
 from tests.protocol.replicas import EPOCH, NODE_IDS, SIGNERS, TABLE, Net
 

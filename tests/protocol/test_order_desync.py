@@ -8,9 +8,9 @@ from __future__ import annotations
 import hashlib
 
 import msgpack
-from dutchblitz.protocol.codec import decode
-from dutchblitz.protocol.effects import Send
-from dutchblitz.protocol.messages import Heartbeat, Ready
+from dutchblitz.protocol.replica.effects import Send
+from dutchblitz.protocol.wire.codec import decode
+from dutchblitz.protocol.wire.messages import Heartbeat, Ready
 
 from tests.protocol.replicas import Net
 

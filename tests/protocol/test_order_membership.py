@@ -8,11 +8,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from dutchblitz.protocol.codec import decode, encode
-from dutchblitz.protocol.effects import Send
-from dutchblitz.protocol.flush import Flushes
 from dutchblitz.protocol.games.blitz.plays import legal_moves
-from dutchblitz.protocol.messages import (
+from dutchblitz.protocol.replica.effects import Send
+from dutchblitz.protocol.replica.flush import Flushes
+from dutchblitz.protocol.table.game import Phase
+from dutchblitz.protocol.wire.codec import decode, encode
+from dutchblitz.protocol.wire.messages import (
     Admit,
     Body,
     Bye,
@@ -26,7 +27,6 @@ from dutchblitz.protocol.messages import (
     Suspect,
     Unsuspect,
 )
-from dutchblitz.protocol.table.game import Phase
 
 from tests.protocol.replicas import EPOCH, NODE_IDS, TABLE, Flight, Net
 

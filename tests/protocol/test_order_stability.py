@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import random
 
-from dutchblitz.protocol.clock import order_key
-from dutchblitz.protocol.codec import decode, encode
-from dutchblitz.protocol.effects import Send
 from dutchblitz.protocol.games.blitz.cards import Colour
 from dutchblitz.protocol.games.blitz.plays import legal_moves
-from dutchblitz.protocol.messages import Ack, Envelope, Event, Heartbeat, Ready
+from dutchblitz.protocol.replica.clock import order_key
+from dutchblitz.protocol.replica.effects import Send
 from dutchblitz.protocol.table.game import Phase
+from dutchblitz.protocol.wire.codec import decode, encode
+from dutchblitz.protocol.wire.messages import Ack, Envelope, Event, Heartbeat, Ready
 
 from tests.protocol.export_order_vectors import play_of, red_race_table
 from tests.protocol.replicas import EPOCH, NODE_IDS, TABLE, Flight, Net, RandomSchedule

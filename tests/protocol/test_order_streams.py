@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dutchblitz.protocol.auth import Signer
-from dutchblitz.protocol.codec import decode, encode
-from dutchblitz.protocol.effects import Send
-from dutchblitz.protocol.guard import MAX_GUEST_AHEAD
-from dutchblitz.protocol.messages import (
+from dutchblitz.protocol.replica.effects import Send
+from dutchblitz.protocol.replica.guard import MAX_GUEST_AHEAD
+from dutchblitz.protocol.replica.streams import MAX_AHEAD, Held, Stream
+from dutchblitz.protocol.wire.auth import Signer
+from dutchblitz.protocol.wire.codec import decode, encode
+from dutchblitz.protocol.wire.messages import (
     Admit,
     Envelope,
     Event,
@@ -16,8 +17,7 @@ from dutchblitz.protocol.messages import (
     RepairRequest,
     Suspect,
 )
-from dutchblitz.protocol.signing import sign_encoded
-from dutchblitz.protocol.streams import MAX_AHEAD, Held, Stream
+from dutchblitz.protocol.wire.signing import sign_encoded
 
 from tests.protocol.replicas import NODE_IDS, TABLE, Flight, Net
 

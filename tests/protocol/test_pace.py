@@ -1,4 +1,4 @@
-"""A seat's own clock between rounds (protocol/pace.py): the scores' timeout and the count-in.
+"""A seat's own clock between rounds (protocol/seat/pace.py): the scores' timeout and the count-in.
 
 spec/rules.md R-54 and R-55, spec/protocol.md P-149 and P-150. The pace reads no
 clock: each call is given the time, so these tests walk it by hand.
@@ -6,7 +6,7 @@ clock: each call is given the time, so these tests walk it by hand.
 
 from __future__ import annotations
 
-from dutchblitz.protocol.pace import COUNT_IN_S, SCORES_S, Pace
+from dutchblitz.protocol.seat.pace import COUNT_IN_S, SCORES_S, Pace
 from dutchblitz.protocol.table.game import Game, Phase
 
 

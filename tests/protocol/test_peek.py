@@ -1,11 +1,11 @@
-"""What a seat reads of a message before decoding it (protocol/peek.py)."""
+"""What a seat reads of a message before decoding it (protocol/wire/peek.py)."""
 
 from __future__ import annotations
 
 import pytest
-from dutchblitz.protocol.codec import encode
-from dutchblitz.protocol.messages import Bye, Envelope, Heartbeat, Kind
-from dutchblitz.protocol.peek import (
+from dutchblitz.protocol.wire.codec import encode
+from dutchblitz.protocol.wire.messages import Bye, Envelope, Heartbeat, Kind
+from dutchblitz.protocol.wire.peek import (
     holds_a_start,
     message_kind,
     message_sender,

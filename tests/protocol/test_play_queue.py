@@ -8,16 +8,16 @@ spec/protocol.md section 23: P-151, P-152, P-153, P-154, P-155 and P-156.
 
 from __future__ import annotations
 
-from dutchblitz.protocol.codec import decode
-from dutchblitz.protocol.core import Replica
 from dutchblitz.protocol.games.blitz.cards import Card, Colour, card
 from dutchblitz.protocol.games.blitz.moves import CentrePlay, Move, Source, StuckCall
 from dutchblitz.protocol.games.blitz.playqueue import PlayQueue
 from dutchblitz.protocol.games.blitz.plays import centre_play, wood_flip
 from dutchblitz.protocol.games.blitz.rules import Reason
 from dutchblitz.protocol.games.blitz.wire_moves import play_from_move
-from dutchblitz.protocol.messages import Body, Event, Play
+from dutchblitz.protocol.replica.core import Replica
 from dutchblitz.protocol.table.game import Phase
+from dutchblitz.protocol.wire.codec import decode
+from dutchblitz.protocol.wire.messages import Body, Event, Play
 
 from tests.protocol.replicas import NODE_IDS, Net, blitz_top, deck_order
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from dutchblitz.protocol.fairdeal import RoundRecord
-from dutchblitz.protocol.messages import Admit, Body, Bye, Ready, Start, Suspect
+from dutchblitz.protocol.table.fairdeal import RoundRecord
 from dutchblitz.protocol.table.game import Game, Member, Phase, RoundResult
+from dutchblitz.protocol.wire.messages import Admit, Body, Bye, Ready, Start, Suspect
 
 NODES = [bytes([n]) * 16 for n in range(1, 4)]
 BACKS = ["pump", "wagon", "bucket"]

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import random
 
-from dutchblitz.protocol.codec import decode
-from dutchblitz.protocol.core import Identity, Replica
-from dutchblitz.protocol.effects import Delivered, Persist, PersistClock, Send
 from dutchblitz.protocol.games.blitz.plays import legal_moves
-from dutchblitz.protocol.messages import Hello, Ready, Repair, RepairRequest
+from dutchblitz.protocol.replica.core import Identity, Replica
+from dutchblitz.protocol.replica.effects import Delivered, Persist, PersistClock, Send
+from dutchblitz.protocol.wire.codec import decode
+from dutchblitz.protocol.wire.messages import Hello, Ready, Repair, RepairRequest
 
 from tests.protocol.replicas import NODE_IDS, TABLE, Flight, Net
 

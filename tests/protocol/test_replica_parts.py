@@ -6,11 +6,11 @@ methods directly on a replica set up for it, and look only at that part's state.
 
 from __future__ import annotations
 
-from dutchblitz.protocol.codec import decode
-from dutchblitz.protocol.core import DIGEST_MEMORY, REPAIR_BATCH, Identity, Replica
-from dutchblitz.protocol.effects import Alarm, PeerSeen, Send
-from dutchblitz.protocol.guard import MAX_CLOCK_JUMP, MAX_STREAMS
-from dutchblitz.protocol.messages import (
+from dutchblitz.protocol.replica.core import DIGEST_MEMORY, REPAIR_BATCH, Identity, Replica
+from dutchblitz.protocol.replica.effects import Alarm, PeerSeen, Send
+from dutchblitz.protocol.replica.guard import MAX_CLOCK_JUMP, MAX_STREAMS
+from dutchblitz.protocol.wire.codec import decode
+from dutchblitz.protocol.wire.messages import (
     Admit,
     Bye,
     Cut,

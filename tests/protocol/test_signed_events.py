@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from dutchblitz.protocol.auth import AUTH_SIZE, Signer, check_auth
-from dutchblitz.protocol.codec import decode, encode
-from dutchblitz.protocol.core import Replica, Settings
-from dutchblitz.protocol.effects import Persist
 from dutchblitz.protocol.games.blitz.moves import WoodFlip
 from dutchblitz.protocol.games.blitz.plays import legal_moves
 from dutchblitz.protocol.games.blitz.wire_moves import play_from_move
-from dutchblitz.protocol.messages import Envelope, Event, Profile, Ready, Repair
-from dutchblitz.protocol.signing import EMPTY_AUTH, authentic, sign_encoded, signed_part
+from dutchblitz.protocol.replica.core import Replica, Settings
+from dutchblitz.protocol.replica.effects import Persist
+from dutchblitz.protocol.wire.auth import AUTH_SIZE, Signer, check_auth
+from dutchblitz.protocol.wire.codec import decode, encode
+from dutchblitz.protocol.wire.messages import Envelope, Event, Profile, Ready, Repair
+from dutchblitz.protocol.wire.signing import EMPTY_AUTH, authentic, sign_encoded, signed_part
 
 from tests.protocol.replicas import NODE_IDS, SIGNERS, TABLE, Flight, Net
 

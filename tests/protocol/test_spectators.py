@@ -7,14 +7,14 @@ and counted, and never enters anyone's order. ``Follower`` is the spectator's si
 
 from __future__ import annotations
 
-from dutchblitz.protocol.codec import decode, encode
-from dutchblitz.protocol.effects import Delivered, Send, SpectatorSeen
-from dutchblitz.protocol.follow import RENEW_S, SILENT_S, Follower
 from dutchblitz.protocol.limits import MAX_SPECTATORS
-from dutchblitz.protocol.messages import Envelope, Event, Hello, Profile, Watch, WatchOp
-from dutchblitz.protocol.signing import sign_encoded
-from dutchblitz.protocol.spectators import LEASE_S, PRESENCE
+from dutchblitz.protocol.replica.effects import Delivered, Send, SpectatorSeen
+from dutchblitz.protocol.replica.spectators import LEASE_S, PRESENCE
+from dutchblitz.protocol.seat.follower import RENEW_S, SILENT_S, Follower
 from dutchblitz.protocol.table.game import Phase
+from dutchblitz.protocol.wire.codec import decode, encode
+from dutchblitz.protocol.wire.messages import Envelope, Event, Hello, Profile, Watch, WatchOp
+from dutchblitz.protocol.wire.signing import sign_encoded
 
 from .replicas import EPOCH, NODE_IDS, SIGNERS, TABLE, Net
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dutchblitz.protocol.bucket import TokenBucket
-from dutchblitz.protocol.throttle import MAX_TRACKED, Limits, Throttle, Verdict
+from dutchblitz.protocol.replica.bucket import TokenBucket
+from dutchblitz.protocol.replica.throttle import MAX_TRACKED, Limits, Throttle, Verdict
 
 A, B = b"a" * 16, b"b" * 16
 

@@ -30,7 +30,7 @@ def test_the_index_lists_every_vector_file() -> None:
 
 def test_the_runners_run_what_the_index_lists() -> None:
     """The protocol's runner its files, the door's included; the node's those and the framing's."""
-    from dutchblitz.node.conformance import NODE_VECTOR_FILES
+    from dutchblitz.node.cli.conformance import NODE_VECTOR_FILES
 
     ran = [f.file for f in VECTOR_FILES] + [name for name, _ in NODE_VECTOR_FILES]
     assert ran == [entry["file"] for entry in INDEX["files"]]

@@ -23,11 +23,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from dutchblitz.protocol.codec import encode
-from dutchblitz.protocol.messages import Envelope, Heartbeat, RepairRequest
+from dutchblitz.protocol.wire.codec import encode
+from dutchblitz.protocol.wire.messages import Envelope, Heartbeat, RepairRequest
 
 if TYPE_CHECKING:
-    from dutchblitz.node.seat import LocalSeat
+    from dutchblitz.node.seat.local import LocalSeat
 
 ENV_VAR = "BLITZ_FLOOD"
 TICK_S = 0.01

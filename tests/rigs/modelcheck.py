@@ -41,9 +41,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from dutchblitz.protocol.codec import decode
-from dutchblitz.protocol.core import Replica
-from dutchblitz.protocol.messages import Event, Profile
+from dutchblitz.protocol.replica.core import Replica
+from dutchblitz.protocol.wire.codec import decode
+from dutchblitz.protocol.wire.messages import Event, Profile
 
 from tests.protocol.replicas import NODE_IDS, Net
 

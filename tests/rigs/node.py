@@ -16,8 +16,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from dutchblitz.client.main import main as node_main
-from dutchblitz.node.seat import LocalSeat
-from dutchblitz.node.transport import Transport
+from dutchblitz.node.net.transport import Transport
+from dutchblitz.node.seat.local import LocalSeat
 
 from tests.rigs.faults import Faults, faults_from_env
 from tests.rigs.flood import flood_from_env, run_flood

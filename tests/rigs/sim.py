@@ -29,11 +29,12 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 
-from dutchblitz.protocol.auth import Signer
-from dutchblitz.protocol.core import Identity, Replica, Settings
-from dutchblitz.protocol.dealer import Grace
-from dutchblitz.protocol.duties import Steward, Wishes, rematch_duty
-from dutchblitz.protocol.effects import (
+from dutchblitz.protocol.games.blitz.bots import LEVELS, Bot, think_time
+from dutchblitz.protocol.games.blitz.rules import Reason
+from dutchblitz.protocol.games.blitz.wire_moves import play_from_move
+from dutchblitz.protocol.games.registry import DEFAULT_GAME
+from dutchblitz.protocol.replica.core import Identity, Replica, Settings
+from dutchblitz.protocol.replica.effects import (
     Alarm,
     Delivered,
     Effect,
@@ -43,15 +44,14 @@ from dutchblitz.protocol.effects import (
     Timer,
     Withdrawn,
 )
-from dutchblitz.protocol.fairdeal import RoundSecret
-from dutchblitz.protocol.flush import Flushes
-from dutchblitz.protocol.games.blitz.bots import LEVELS, Bot, think_time
-from dutchblitz.protocol.games.blitz.rules import Reason
-from dutchblitz.protocol.games.blitz.wire_moves import play_from_move
-from dutchblitz.protocol.games.registry import DEFAULT_GAME
-from dutchblitz.protocol.messages import Body, Profile, Ready, Start
-from dutchblitz.protocol.pace import Pace
+from dutchblitz.protocol.replica.flush import Flushes
+from dutchblitz.protocol.seat.deal_duties import Grace
+from dutchblitz.protocol.seat.duties import Steward, Wishes, rematch_duty
+from dutchblitz.protocol.seat.pace import Pace
+from dutchblitz.protocol.table.fairdeal import RoundSecret
 from dutchblitz.protocol.table.game import FlagKind, Game, Phase
+from dutchblitz.protocol.wire.auth import Signer
+from dutchblitz.protocol.wire.messages import Body, Profile, Ready, Start
 
 from tests.rigs.links import LinkFault, draw_links, link_fate
 from tests.rigs.watch import DIVERGED, STALLED, Diverged, InvariantViolated, Stalled, Watch

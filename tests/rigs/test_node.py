@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from dutchblitz.node.seat import LocalSeat
-from dutchblitz.node.transport import Transport
+from dutchblitz.node.net.transport import Transport
+from dutchblitz.node.seat.local import LocalSeat
 
 from tests.node.test_transport import SIGNERS, free_port, key, node_id, roster, run
 from tests.rigs import node as rigged

@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from dutchblitz.protocol.effects import LogEntry
-from dutchblitz.protocol.messages import Admit
+from dutchblitz.protocol.replica.effects import LogEntry
+from dutchblitz.protocol.wire.messages import Admit
 
 DIVERGED = "diverged"
 STALLED = "stalled"

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from dutchblitz.protocol.dealer import Grace
-from dutchblitz.protocol.effects import Delivered
+from dutchblitz.protocol.replica.effects import Delivered
+from dutchblitz.protocol.seat.deal_duties import Grace
 from dutchblitz.protocol.table.game import Phase
 
 from tests.rigs.sim import SimNode, Simulation

@@ -17,10 +17,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pytest
-from dutchblitz.protocol.effects import Delivered, Effect
-from dutchblitz.protocol.messages import Body, Play, Ready
-from dutchblitz.protocol.pace import COUNT_IN_S
+from dutchblitz.protocol.replica.effects import Delivered, Effect
+from dutchblitz.protocol.seat.pace import COUNT_IN_S
 from dutchblitz.protocol.table.game import Phase
+from dutchblitz.protocol.wire.messages import Body, Play, Ready
 
 from tests.rigs.sim import InvariantViolated, SimNode, Simulation
 

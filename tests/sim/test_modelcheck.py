@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from dutchblitz.protocol.flush import Flushes
+from dutchblitz.protocol.replica.flush import Flushes
 
 from tests.rigs import modelcheck
 

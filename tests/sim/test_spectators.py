@@ -14,10 +14,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pytest
-from dutchblitz.protocol.effects import Effect, Send
-from dutchblitz.protocol.follow import Follower
-from dutchblitz.protocol.messages import Reveal
+from dutchblitz.protocol.replica.effects import Effect, Send
+from dutchblitz.protocol.seat.follower import Follower
 from dutchblitz.protocol.table.game import Game
+from dutchblitz.protocol.wire.messages import Reveal
 
 from tests.rigs.sim import TABLE, InvariantViolated, SimNode, Simulation
 from tests.sim.test_same_logs import RECORDED

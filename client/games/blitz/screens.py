@@ -12,15 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from dutchblitz.node.api import HiddenCards, Snapshot
-from dutchblitz.protocol.views import (
-    AreaView,
-    Card,
-    Colour,
-    GameView,
-    Phase,
-    Slot,
-    TableView,
-)
+from dutchblitz.protocol.views import AreaView, Card, Colour, GameView, Phase, Slot, TableView
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from ... import countin, text

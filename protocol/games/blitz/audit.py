@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...fairdeal import RoundRecord
+from ...table.fairdeal import RoundRecord
 from .cards import DECK_SIZE, Card, card_from_code
 from .rules import apply, set_active
 from .state import Slot, deal

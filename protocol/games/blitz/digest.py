@@ -10,8 +10,8 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from ...digest import canonical_bytes
 from ...limits import DIGEST_SIZE
+from ...replica.digest import canonical_bytes
 from .state import Area, Slot, Table
 
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ...fairdeal import RoundRecord
-from ...fairdeal import deck_order as shuffled
-from ...messages import Play, Start
+from ...table.fairdeal import RoundRecord
+from ...table.fairdeal import deck_order as shuffled
 from ...table.rules import Form, TableGame
+from ...wire.messages import Play, Start
 from . import audit, rules, scoring, state
 from .bots import Level
 from .cards import ALL_BACKS, BLITZ_SIZE, Card, card_from_code, check_backs, new_deck, post_count

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from ...messages import Body
 from ...table.player import ActRefusal, CameBack, HeldPlays, Rng, SeatPlayer
+from ...wire.messages import Body
 from . import plays, rules
 from .bots import LEVELS, Level, think_time
 from .moves import CentrePlay, Move, PostPlay, Source, StuckCall, WoodFlip
@@ -35,7 +35,7 @@ BLITZ_TO_POST = "blitz_to_post"
 class BlitzPlayer(SeatPlayer[Table, Move, None, Level]):
     """Dutch Blitz's ``SeatPlayer`` (protocol/table/player.py): keys that name actions,
     plays held behind those on their way, and the table's own bot for PLAY moves
-    (protocol/duties.py); no view of its own, no duties."""
+    (protocol/seat/duties.py); no view of its own, no duties."""
 
     @property
     def levels(self) -> dict[str, Level]:

@@ -15,15 +15,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ...messages import Body, Play
 from ...table.records import Phase
+from ...wire.messages import Body, Play
 from .inflight import again, shares_a_place
 from .moves import Move
 from .rules import Reason
 from .wire_moves import WireMoveError, move_from_play, play_from_move
 
 if TYPE_CHECKING:  # the replica and its game are handed in; the queue builds neither
-    from ...core import Replica
+    from ...replica.core import Replica
     from ...table.game import Game
 
 MAX_HELD = 16  # more held than this is a key held down, not a plan

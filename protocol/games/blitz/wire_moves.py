@@ -5,7 +5,7 @@ The seat is always the sender's, so no one can play in another's name.
 
 from __future__ import annotations
 
-from ...messages import MoveKind, Play
+from ...wire.messages import MoveKind, Play
 from .cards import DECK_SIZE, Card, card_from_code
 from .moves import CentrePlay, Move, PostPlay, Source, StuckCall, WoodFlip, WoodTurn
 

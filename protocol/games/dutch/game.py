@@ -19,8 +19,8 @@ from functools import lru_cache
 from hashlib import blake2b
 from typing import Final
 
-from ...messages import Start
 from ...table.rules import Form, SeatDecks, TableGame
+from ...wire.messages import Start
 from ..blitz.cards import ALL_BACKS, DECK_SIZE, Card, card_from_code, check_backs, new_deck
 from .bots import BotLevel
 from .player import RACE_HOLD_S, DutchPlayer

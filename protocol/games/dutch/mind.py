@@ -15,8 +15,8 @@ from collections.abc import Callable
 from hashlib import blake2b
 from typing import Any, Final
 
-from ...messages import GameBody
 from ...table.rules import SeatSecrets
+from ...wire.messages import GameBody
 from . import mental, seal
 from .bots import BotLevel, bot_move
 from .cards import DutchCard

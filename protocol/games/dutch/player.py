@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from ...messages import Body, GameBody
 from ...table.player import ActRefusal, Rng, SeatPlayer
 from ...table.rules import SeatSecrets
+from ...wire.messages import Body, GameBody
 from . import mind
 from . import rules as dutch_rules
 from .bots import BotLevel

@@ -19,9 +19,9 @@ from typing import Final, NoReturn
 
 import msgpack
 
-from ...codec import MAX_ROUND
-from ...codec_fields import Field, Int, ListOf, ProtocolError, Record, type_name
 from ...limits import MAX_GAME_PAYLOAD
+from ...wire.codec import MAX_ROUND
+from ...wire.fields import Field, Int, ListOf, ProtocolError, Record, type_name
 from .cards import CARDS_IN_DECK
 from .deal import AuditMessage, Cheat, CheatKind, KeyShareMessage, ShareMessage, ShuffleMessage
 from .group import POINT_BYTES, SCALAR_BYTES, canonical_scalar, valid_point

@@ -22,15 +22,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from dutchblitz.protocol.codec import encode
 from dutchblitz.protocol.conformance.digest_vectors import Step, replay
-from dutchblitz.protocol.dealer import deal_duties
-from dutchblitz.protocol.digest import log_digest
 from dutchblitz.protocol.games.dutch.game import GAME as RULES
 from dutchblitz.protocol.games.dutch.table import DutchTable
-from dutchblitz.protocol.messages import Admit, Envelope, Event, Profile, Ready, Start
-from dutchblitz.protocol.signing import sign_encoded
+from dutchblitz.protocol.replica.digest import log_digest
+from dutchblitz.protocol.seat.deal_duties import deal_duties
 from dutchblitz.protocol.table.game import Game, Phase
+from dutchblitz.protocol.wire.codec import encode
+from dutchblitz.protocol.wire.messages import Admit, Envelope, Event, Profile, Ready, Start
+from dutchblitz.protocol.wire.signing import sign_encoded
 
 from tests.games.dutch.tablerig import Rig
 
@@ -145,7 +145,7 @@ def signed_log(rig: Rig) -> list[bytes]:
 
 def stages(messages: Sequence[bytes]) -> list[str | None]:
     """The Dutch stage of the table after each event (None without a table)."""
-    from dutchblitz.protocol.codec import decode
+    from dutchblitz.protocol.wire.codec import decode
 
     game, found = Game(), []
     for message in messages:

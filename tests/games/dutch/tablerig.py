@@ -11,14 +11,14 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from dutchblitz.protocol.auth import Signer
-from dutchblitz.protocol.dealer import deal_duties
-from dutchblitz.protocol.fairdeal import RoundSecret
 from dutchblitz.protocol.games.dutch.game import GAME as RULES
 from dutchblitz.protocol.games.dutch.table import DutchTable
-from dutchblitz.protocol.messages import Admit, Body, Bye, GameBody, Ready, Start
+from dutchblitz.protocol.seat.deal_duties import deal_duties
+from dutchblitz.protocol.table.fairdeal import RoundSecret
 from dutchblitz.protocol.table.game import Game, Phase
 from dutchblitz.protocol.table.rules import SeatSecrets
+from dutchblitz.protocol.wire.auth import Signer
+from dutchblitz.protocol.wire.messages import Admit, Body, Bye, GameBody, Ready, Start
 
 Tamper = Callable[[int, GameBody], GameBody]
 

@@ -6,13 +6,13 @@ the grace is over without it; a void round is not one of the game's rounds."""
 from __future__ import annotations
 
 import pytest
-from dutchblitz.protocol.dealer import Grace, grace_duty
 from dutchblitz.protocol.games.dutch.state import Ending
 from dutchblitz.protocol.games.dutch.state import Phase as Phase_
 from dutchblitz.protocol.games.dutch.table import DutchTable, Stage
-from dutchblitz.protocol.messages import Admit, Start, Suspect
+from dutchblitz.protocol.seat.deal_duties import Grace, grace_duty
 from dutchblitz.protocol.table.absence import counted_rounds
 from dutchblitz.protocol.table.game import Phase
+from dutchblitz.protocol.wire.messages import Admit, Start, Suspect
 
 from tests.games.dutch.tablerig import Rig
 

@@ -9,10 +9,10 @@ from types import SimpleNamespace
 
 from dutchblitz.client.words import tell
 from dutchblitz.node.notices import SessionNotices
-from dutchblitz.protocol.effects import Delivered, LogEntry
 from dutchblitz.protocol.games.registry import game_for
-from dutchblitz.protocol.messages import Body
+from dutchblitz.protocol.replica.effects import Delivered, LogEntry
 from dutchblitz.protocol.table.records import ACCEPTED
+from dutchblitz.protocol.wire.messages import Body
 
 from tests.games.dutch.tablerig import Rig
 from tests.games.dutch.test_crash import _crash, _grace_over, _in_play, _stalls

@@ -11,15 +11,15 @@ from typing import Any
 
 import msgpack
 import pytest
-from dutchblitz.protocol.codec import decode
 from dutchblitz.protocol.conformance import digest_vectors
 from dutchblitz.protocol.conformance.case import Case
 from dutchblitz.protocol.games.dutch.game import GAME as RULES
 from dutchblitz.protocol.games.dutch.game import public_form
 from dutchblitz.protocol.games.dutch.table import DutchTable
 from dutchblitz.protocol.games.dutch.wire import GAME_ID
-from dutchblitz.protocol.messages import Admit, Deal, Event, GameBody, Start
 from dutchblitz.protocol.table.game import Game
+from dutchblitz.protocol.wire.codec import decode
+from dutchblitz.protocol.wire.messages import Admit, Deal, Event, GameBody, Start
 
 from tests.games.dutch import export_digest_vectors
 

@@ -5,7 +5,7 @@ spec/protocol.md P-245, P-246, P-247)."""
 from __future__ import annotations
 
 import pytest
-from dutchblitz.node.ending import game_summary
+from dutchblitz.node.seat.ending import game_summary
 from dutchblitz.protocol.games.blitz.game import GAME as BLITZ
 from dutchblitz.protocol.games.dutch.game import GAME as RULES
 from dutchblitz.protocol.games.dutch.table import DutchTable, Stage

@@ -8,8 +8,6 @@ from dataclasses import replace
 from random import Random
 from types import SimpleNamespace
 
-from dutchblitz.protocol.duties import Steward, Wishes
-from dutchblitz.protocol.gameduties import GameDuties
 from dutchblitz.protocol.games.dutch.game import GAME as RULES
 from dutchblitz.protocol.games.dutch.state import Ending
 from dutchblitz.protocol.games.dutch.state import Phase as Phase_
@@ -22,8 +20,10 @@ from dutchblitz.protocol.games.dutch.wire import (
     decode,
     encode,
 )
-from dutchblitz.protocol.messages import Bye, GameBody
+from dutchblitz.protocol.seat.duties import Steward, Wishes
+from dutchblitz.protocol.seat.game_duties import GameDuties
 from dutchblitz.protocol.table.game import FlagKind, Phase
+from dutchblitz.protocol.wire.messages import Bye, GameBody
 
 from tests.games.dutch.tablerig import Rig
 

@@ -9,8 +9,8 @@ import functools
 
 import pytest
 from dutchblitz.node.replaying import ReplaySession
-from dutchblitz.protocol.gamefile import sealed_game
 from dutchblitz.protocol.games.dutch.views import SeatView
+from dutchblitz.protocol.replays.gamefile import sealed_game
 from dutchblitz.protocol.table.game import Phase
 
 from tests.rigs.dutchsim import DutchSimulation

@@ -4,16 +4,16 @@ as real nodes run it (tablerig.py), with seat 0 played by keys instead of a bot.
 
 from __future__ import annotations
 
-from dutchblitz.protocol.dealer import deal_duties
 from dutchblitz.protocol.games.blitz.game import GAME as BLITZ_PLAYER
 from dutchblitz.protocol.games.dutch.game import GAME as RULES
 from dutchblitz.protocol.games.dutch.moves import Discard, Draw, InitialPeek, Reason, Replace
 from dutchblitz.protocol.games.dutch.player import RACE_HOLD_S
 from dutchblitz.protocol.games.dutch.table import Stage
 from dutchblitz.protocol.games.dutch.views import Did, Phase, SeatView
-from dutchblitz.protocol.messages import GameBody, Ready
+from dutchblitz.protocol.seat.deal_duties import deal_duties
 from dutchblitz.protocol.table.game import Phase as TablePhase
 from dutchblitz.protocol.table.player import ActRefusal
+from dutchblitz.protocol.wire.messages import GameBody, Ready
 
 from tests.games.dutch.tablerig import Rig
 

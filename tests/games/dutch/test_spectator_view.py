@@ -1,13 +1,13 @@
 """A spectator sees a round of Dutch as nobody at the table (spec/dutch.md D-42): only the
 faces open to all. Over random rounds, the public view (``round_view(state, None)``) and
 what a move did told to nobody (``happened(..., None)``) hold no other face; through the
-table's ``Game`` as real nodes run it, the spectator's node (node/watch.py
+table's ``Game`` as real nodes run it, the spectator's node (node/seat/spectator.py
 ``public_view``, on the log it follows) shows every row face down but for the cards
 turned up, and offers no move."""
 
 from __future__ import annotations
 
-from dutchblitz.node.watch import public_view
+from dutchblitz.node.seat.spectator import public_view
 from dutchblitz.protocol.games.dutch.cards import FULL_DECK, DutchCard
 from dutchblitz.protocol.games.dutch.game import GAME as PLAYER
 from dutchblitz.protocol.games.dutch.moves import Discard, Draw, Look, Move, Spot, Throw

@@ -29,9 +29,9 @@ from dutchblitz.protocol.games.dutch.wire import (
     decode,
     encode,
 )
-from dutchblitz.protocol.messages import GameBody
 from dutchblitz.protocol.table.game import FlagKind, Phase
 from dutchblitz.protocol.table.rules import TableGame
+from dutchblitz.protocol.wire.messages import GameBody
 
 from tests.games.dutch.tablerig import Rig
 

@@ -11,7 +11,6 @@ from typing import Any
 
 import msgpack
 import pytest
-from dutchblitz.protocol import codec
 from dutchblitz.protocol.conformance.case import Case
 from dutchblitz.protocol.games.dutch import group, mental, wire, wire_vectors
 from dutchblitz.protocol.games.dutch.deal import (
@@ -49,7 +48,8 @@ from dutchblitz.protocol.games.dutch.wire import (
     decode,
     encode,
 )
-from dutchblitz.protocol.messages import Envelope, Event, GameBody
+from dutchblitz.protocol.wire import codec
+from dutchblitz.protocol.wire.messages import Envelope, Event, GameBody
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

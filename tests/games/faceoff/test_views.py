@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from dutchblitz.protocol.digest import canonical_bytes
 from dutchblitz.protocol.games.faceoff.game import Match
 from dutchblitz.protocol.games.faceoff.moves import TABLE, Claim, Roll, Tie, Turn
 from dutchblitz.protocol.games.faceoff.state import Mode, Phase
 from dutchblitz.protocol.games.faceoff.views import public_form, view
+from dutchblitz.protocol.replica.digest import canonical_bytes
 
 from tests.games.faceoff.table import EN, card, laid, ok, play, random_game
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from dutchblitz.protocol.fairdeal import RoundRecord
 from dutchblitz.protocol.games.blitz.cards import (
     ALL_BACKS,
     DECK_SIZE,
@@ -28,9 +27,10 @@ from dutchblitz.protocol.games.blitz.cards import (
     check_backs,
     new_deck,
 )
-from dutchblitz.protocol.messages import GameBody, Start
+from dutchblitz.protocol.table.fairdeal import RoundRecord
 from dutchblitz.protocol.table.player import Rng
 from dutchblitz.protocol.table.rules import Form, MoveRefusal, TableGame
+from dutchblitz.protocol.wire.messages import GameBody, Start
 
 SHOWN = 4
 KNOCK = b"knock"  # a knock's payload: this, then the round as 4 bytes, big-endian

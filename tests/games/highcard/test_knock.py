@@ -6,12 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from dutchblitz.node.archive import Archive, ArchiveError
-from dutchblitz.protocol.gamefile import check_game_file
+from dutchblitz.node.store.archive import Archive, ArchiveError
 from dutchblitz.protocol.games import registry
-from dutchblitz.protocol.messages import Admit, GameBody, Play
-from dutchblitz.protocol.replay import Replay
+from dutchblitz.protocol.replays.gamefile import check_game_file
+from dutchblitz.protocol.replays.steps import Replay
 from dutchblitz.protocol.table.game import Game, Phase
+from dutchblitz.protocol.wire.messages import Admit, GameBody, Play
 
 from tests.games.highcard.rules import KNOCKING, RULES, Knock, KnockRefused, Round, knock
 from tests.games.highcard.test_highcard import first_result

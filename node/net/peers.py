@@ -1,0 +1,147 @@
+"""Whom a seat talks to: the peers it greets, who may connect to it, and who floods it.
+
+Each seat answers a HELLO that does not list it (at its current endpoint) with its own,
+so a peer that restarted, or learnt of us from a third node, gets to know us; a HELLO
+that lists us is not answered, so greetings never ping-pong. A seat that holds no log
+yet greets with a *probe*: a HELLO that names no epoch, which a member answers with its
+own (``answered``). The roster follows the game: once it starts only the seated players
+may connect (``Roster.seat_only``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import Counter
+from collections.abc import Sequence
+
+from dutchblitz.protocol.replica.core import Replica
+from dutchblitz.protocol.replica.effects import Effect, Send
+from dutchblitz.protocol.replica.throttle import Throttle, Verdict
+from dutchblitz.protocol.seat.duties import Wishes
+from dutchblitz.protocol.wire.codec import ProtocolError, decode
+from dutchblitz.protocol.wire.messages import Hello
+
+from ..seat.ticks import now
+from ..seat.watching import Following
+from .contacts import Contacts
+
+log = logging.getLogger("dutchblitz.node")
+
+
+class Peers:
+    """The seat's peers: met and greeted (HELLOs, rate-limited by ``Contacts``), told of
+    each other (``announce``), let in by the roster as the game allows, and throttled or
+    cut off when they flood. Greetings come back as effects for the seat to carry out."""
+
+    def __init__(
+        self,
+        table: str,
+        wishes: Wishes,
+        contacts: Contacts,
+        following: Following,
+        alarms: Counter[str],
+    ) -> None:
+        self.table = table
+        self.wishes = wishes  # our name and back for a probe; the name labels log lines
+        self.contacts = contacts
+        self.roster = contacts.roster
+        self.following = following
+        self.alarms = alarms
+        self.throttle = Throttle()
+        self.answered = asyncio.Event()  # a member answered our probe, naming its table
+        self._announce_due = False
+
+    def meet(
+        self,
+        node: bytes,
+        endpoint: str,
+        replica: Replica | None,
+        force: bool = False,
+        announced: bool = False,
+    ) -> Sequence[Effect]:
+        """A peer met at the door, found by discovery or learnt from a HELLO: greet it.
+
+        Its key must be on the roster already (``Roster.learn``). A peer that has just
+        ``announced`` itself on the LAN is greeted even when we knew it there already:
+        it may have restarted, and not know where we are.
+        """
+        if self.contacts.connect(node, endpoint) or force or announced:
+            return self.greet(node, replica, force)
+        return ()
+
+    def peer_seen(self, node: bytes, endpoint: str, replica: Replica | None) -> Sequence[Effect]:
+        """The replica learnt of a peer: greet it, and tell the others (``announce``)."""
+        self._announce_due = True  # our peer list grew: tell the others too
+        return self.meet(node, endpoint, replica)
+
+    def greet(self, node: bytes, replica: Replica | None, force: bool = False) -> Sequence[Effect]:
+        """Our HELLO to ``node`` (a probe while we hold no log), unless greeted just now."""
+        if self.following.spectator:
+            return self.following.greet(node, force)
+        if not self.contacts.may_greet(node, now(), force):
+            return ()
+        if replica is not None:
+            return replica.hello(node)
+        wishes = self.wishes
+        return (Send(node, self.contacts.probe_hello(wishes.name, wishes.back or "pump")),)
+
+    def greet_all(self, replica: Replica | None, force: bool = False) -> list[Effect]:
+        return [e for node in self.contacts.everyone() for e in self.greet(node, replica, force)]
+
+    def announce(self, replica: Replica) -> Sequence[Effect]:
+        """After learning of new peers, send every peer our HELLO with the longer list.
+
+        A peer learnt of through one member (a local bot seat, a node given one
+        ``--peer``) is introduced to all the others this way; each node does it
+        once per peer it learns of, so greetings stay bounded.
+        """
+        if not self._announce_due:
+            return ()
+        self._announce_due = False
+        return replica.hello(None)
+
+    def note_hello(self, data: bytes, replica: Replica | None) -> Sequence[Effect]:
+        """A HELLO: learn its peers and the epoch it names; answer it if it does not list us."""
+        try:
+            envelope = decode(data)
+        except ProtocolError:
+            return ()  # the replica counts and reports it
+        hello = envelope.payload
+        sender = envelope.sender
+        if not isinstance(hello, Hello) or sender == self.contacts.node_id:
+            return ()
+        if envelope.table != self.table:
+            return ()
+        answer = self.greet(sender, replica) if self.contacts.note_hello(sender, hello) else ()
+        if replica is None:
+            self.contacts.learn(hello.peers)
+            if hello.epoch:
+                self.answered.set()
+        return answer
+
+    def admit_for(self, replica: Replica | None) -> None:
+        """While a game is on, let in only the seated players; in a lobby, or between games
+        (a newcomer may sit down for the next one), all."""
+        if replica is None:
+            return
+        game = replica.stable
+        if game.admits_newcomers():
+            self.roster.reopen()
+        else:
+            self.roster.seat_only(frozenset(member.node for member in game.members.values()))
+
+    def within_limits(self, peer: bytes, data: bytes, at: float, replica: Replica | None) -> bool:
+        """Whether a peer's message fits its flood limits (replica/throttle.py); else dropped."""
+        verdict = self.throttle.check(peer, len(data), at)
+        if verdict is Verdict.CUT_OFF:
+            member = replica is not None and replica._present(peer)
+            if member:  # see protocol/replica/throttle.py: a member is throttled, never cut off
+                self.throttle.pardon(peer)
+            else:
+                self.contacts.forget(peer)
+            self.alarms["flood"] += 1
+            if self.alarms["flood"] == 1:
+                what = "throttled" if member else "cut off for a while"
+                log.warning("%s: peer %s floods us: %s", self.wishes.name, peer.hex()[:8], what)
+        return verdict is Verdict.TAKE
