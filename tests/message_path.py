@@ -100,7 +100,7 @@ class PathTrace:
             self.redraw.append(chain_of(frame))
 
     def _is_the_play(self, frame: FrameType, arg: Any) -> bool:
-        if frame.f_code.co_name != "recv" or module_of(frame) != PROJECT + "node.transport":
+        if frame.f_code.co_name != "recv" or module_of(frame) != PROJECT + "node.net.transport":
             return False
         if not (isinstance(arg, tuple) and len(arg) == 2 and isinstance(arg[1], bytes)):
             return False
@@ -136,7 +136,7 @@ class Figures:
 
 
 def figures(trace: PathTrace) -> Figures:
-    crossed: list[str] = [PROJECT + "node.transport"]
+    crossed: list[str] = [PROJECT + "node.net.transport"]
     for chain in [*trace.receive, *trace.redraw]:
         for module in chain:
             if module not in crossed:

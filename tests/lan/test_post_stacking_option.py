@@ -1,8 +1,10 @@
-"""Post stacking as a table option, over real ZeroMQ on loopback (spec/protocol.md P-141, P-142).
+"""Post stacking as a table option, over real ZeroMQ on loopback (spec/protocol.md P-141,
+P-142, P-261).
 
-Two headless bot nodes: the one that starts the game was told ``--no-post-stacking``, the
-other was not. The START carries the choice, so both play the whole game without Post
-stacking and say so in their summaries.
+Two headless bot nodes: the one that founds the table and starts the game was told
+``--no-post-stacking``, the other was not. The founder's options are the table's (its
+OPTIONS), the joiner shows and keeps them, and the START carries them, so both play the
+whole game without Post stacking and say so in their summaries.
 """
 
 from __future__ import annotations
@@ -22,11 +24,10 @@ def test_the_starters_choice_reaches_every_node_and_the_summary(tmp_path: Path) 
     other = loopback_args(1, ports, 2, "--target", "15")
     at = other.index("--players")
     del other[at : at + 2]  # it never starts the game: the starter's START decides
-    nodes = [
-        BlitzNode("starter", tmp_path / "starter", starter),
-        BlitzNode("other", tmp_path / "other", other),
-    ]
+    nodes = [BlitzNode("starter", tmp_path / "starter", starter)]
     try:
+        nodes[0].wait_for_text("founded table")  # the founder's options are the table's
+        nodes.append(BlitzNode("other", tmp_path / "other", other))
         codes = [node.finish() for node in nodes]
         assert codes == [0, 0], "\n\n".join(node.output() for node in nodes)
         summaries = [node.summary() for node in nodes]
