@@ -110,7 +110,9 @@ def test_a_player_who_leaves_at_the_end_and_comes_back_plays_the_rematch(tmp_pat
             table = [("Ada", True), ("Bo", False), ("Yul", False)]
             await all_see(everyone, table, "Bo back at the end, by his name")
             assert sb.snapshot().stable.phase == Phase.OVER
-            assert sb.set_ready(True) is None and sy.set_ready(True) is None
+            # As a person would, each presses `r` again while their last step is on its way.
+            await until(sb, lambda: sb.set_ready(True) is None, "Bo's r taken")
+            await until(sy, lambda: sy.set_ready(True) is None, "Yul's r taken")
 
             def rematch(session: NodeSession) -> bool:
                 stable = session.snapshot().stable
