@@ -252,13 +252,15 @@ class RoundRules(ABC, Generic[S, M, C]):
     def tv_board(self, state: S, names: Mapping[int, str]) -> Mapping[str, Json]:
         """What a TV page draws of the round (node/tv), as every player sees it, never a
         card that only one seat may see; ``names`` by table seat. The page draws it
-        without knowing the game, from these keys: ``centre``, a list of groups (``label``,
-        ``piles``: each a ``top`` card or None and a ``count``, ``done``); ``areas``, table
-        seat (as a string) -> ``status`` ("out", "stuck" or "") and ``places`` (each a
-        ``label``, a ``top`` card or None, a ``count``, and ``cards`` to show a row
-        instead); ``headline``, a line over the table. A card is ``label``, ``value`` (the
-        big text), ``mark`` (the small text) and ``colour`` (a word, or ""). By default
-        nothing but the scores is drawn."""
+        without knowing the game, from these keys: ``centre``, a list of groups (``key``,
+        ``caption``, ``piles``: each a ``top`` card or None and a ``count``, ``done``: how
+        many piles are finished); ``areas``, table seat (as a string) -> ``status`` (a
+        word, "out" greys the player) and ``places`` (each a ``key``, a ``caption``, and a
+        ``top`` card or None with a ``count``, or a ``row`` of them); ``headline``, a line
+        over the table; ``legend``, how the cards read. A card is ``label`` (as the
+        terminal writes it), ``value`` (the big text), ``mark`` (the small text) and
+        ``colour`` (red, blue, green, yellow, black, or "" for plain). A card face down is
+        None with a count. By default nothing but the frame (names and scores) is drawn."""
         return {}
 
     def moves(self, state: S) -> int:

@@ -42,10 +42,10 @@ def card_json(card: Slot) -> Json:
     }
 
 
-def _pile(pile: Sequence[Slot], key: str, label: str) -> Json:
+def _pile(pile: Sequence[Slot], key: str, caption: str) -> Json:
     return {
         "key": key,
-        "label": label,
+        "caption": caption,
         "top": card_json(pile[-1]) if pile else None,
         "count": len(pile),
     }
@@ -58,9 +58,9 @@ def _area(area: AreaView) -> Json:
     ]
     places: list[Json] = [
         _pile(area.blitz, "blitz", blitz),
-        {"key": "posts", "label": "Posts", "row": posts},
+        {"key": "posts", "caption": "Posts", "row": posts},
         _pile(area.wood, "wood", f"Wood {TIMES}{len(area.wood)}"),
-        {"key": "hand", "label": f"Hand {TIMES}{area.hand}", "top": None, "count": area.hand},
+        {"key": "hand", "caption": f"Hand {TIMES}{area.hand}", "top": None, "count": area.hand},
     ]
     status = "out" if not area.active else "stuck" if area.stuck else ""
     return {"status": status, "places": places}
@@ -78,7 +78,7 @@ def _centre(table: TableView) -> list[Json]:
         centre.append(
             {
                 "key": colour.name.lower(),
-                "label": f"{COLOUR_NAMES[colour]} ({colour.letter})",
+                "caption": f"{COLOUR_NAMES[colour]} ({colour.letter})",
                 "piles": tops,
                 "done": len(piles) - len(open_piles),
             }

@@ -57,16 +57,16 @@ def _area(view: RoundView, player: PlayerView, index: int) -> Json:
     places: list[Json] = [
         {
             "key": "row",
-            "label": f"Cards {TIMES}{player.cards}",
+            "caption": f"Cards {TIMES}{player.cards}",
             "row": [_shown(c) for c in player.hand],
         }
     ]
     if view.drawn is not None and view.turn == index and view.phase is not Phase.OVER:
         drawn = _shown(view.drawn)
-        places.append({"key": "drawn", "label": "Drawn", "top": drawn["top"], "count": 1})
+        places.append({"key": "drawn", "caption": "Drawn", "top": drawn["top"], "count": 1})
     if view.score is not None:
         total = view.score.hand_totals[index]
-        places.append({"key": "total", "label": f"{total} in hand", "top": None, "count": 0})
+        places.append({"key": "total", "caption": f"{total} in hand", "top": None, "count": 0})
     status = "out" if not player.at_table else "Dutch!" if view.caller == index else ""
     return {"status": status, "places": places}
 
@@ -91,11 +91,11 @@ def board(table: DutchTable, names: Mapping[int, str]) -> Mapping[str, Json]:
         "centre": [
             {
                 "key": "draw",
-                "label": "Draw pile",
+                "caption": "Draw pile",
                 "piles": [{"top": None, "count": view.draw_left}],
                 "done": 0,
             },
-            {"key": "discard", "label": "Discard pile", "piles": [top], "done": 0},
+            {"key": "discard", "caption": "Discard pile", "piles": [top], "done": 0},
         ],
         "areas": {str(table.seats[p.seat]): _area(view, p, p.seat) for p in view.players},
         "headline": _headline(view, table.seats, names),
