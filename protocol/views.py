@@ -10,8 +10,9 @@ knows no game.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from types import MappingProxyType
 
 from .table.game import FlagKind, Game, Member, Phase
@@ -39,6 +40,10 @@ def _no_totals() -> Mapping[int, int]:
 
 def _no_board() -> Mapping[str, Json]:
     return MappingProxyType({})
+
+
+def _no_drawing() -> Callable[[], Mapping[str, Json]]:
+    return _no_board
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +89,11 @@ class GameView:
     winner: int | None = None
     table: PublicTable | None = None  # the game's own view of the round (``table_view``)
     title: str = ""  # the game's name, as players read it
-    board: Mapping[str, Json] = field(default_factory=_no_board)  # a TV's (``tv_board``)
+    # What a TV draws of the round (``TableGame.tv_board``), drawn only when asked: from
+    # the game as it stands then, so a TV asks at once, in the turn it took the view.
+    board: Callable[[], Mapping[str, Json]] = field(
+        default_factory=_no_drawing, compare=False, repr=False
+    )
     still_looking: tuple[int, ...] = ()  # whose "seen" the next round waits for
     flags: tuple[FlagView, ...] = ()  # this game's
     audit_complete: bool = True
@@ -126,7 +135,7 @@ def game_view(game: Game) -> GameView:
         winner=game.winner,
         table=None if game.table is None else game.rules.table_view(game.table),
         title=game.rules.name,
-        board=MappingProxyType(_board(game)),
+        board=partial(_board, game),
         still_looking=tuple(game.still_looking()),
         flags=tuple(FlagView(f.round, f.seat, f.kind, f.detail) for f in game.game_flags()),
         audit_complete=game.audit_complete(),
@@ -139,7 +148,7 @@ def _board(game: Game) -> Mapping[str, Json]:
         return {}
     names = {member.seat: member.name for member in game.members.values()}
     board: Mapping[str, Json] = game.rules.tv_board(game.table, names)
-    return board
+    return MappingProxyType(dict(board))
 
 
 def _member(member: Member) -> MemberView:

@@ -4,7 +4,7 @@ A TV is seen by the whole room, so this reads only what every player at the tabl
 sees: the final game (``Snapshot.stable``, never our own moves in flight). The frame is
 the table's and knows no game: the game's title, who sits, who is ready or away, the
 totals, each round's scores, the winner. What a round looks like is the game's own
-public drawing (``GameView.board``, made by ``TableGame.tv_board`` in the game's folder,
+public drawing (``GameView.board()``, made by ``TableGame.tv_board`` in the game's folder,
 e.g. protocol/games/dutch/tv.py): the shared places (``centre``), each player's places
 (``areas``), a line over the table (``headline``) and how its cards read (``legend``).
 Each game makes it of what every player sees, never a face-down card.
@@ -63,7 +63,7 @@ def _results(game: GameView) -> list[Json]:
 def public_view(snap: Snapshot) -> Json:
     """What the TV page shows of ``snap``: the table as every player sees it."""
     game = snap.stable
-    board = game.board
+    board = game.board()  # drawn now, in the turn the snapshot was taken
     areas, centre = board.get("areas"), board.get("centre")
     names = _names(game)
     return {
