@@ -468,6 +468,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             logging.basicConfig(
                 level=logging.INFO, stream=log_file, format="%(asctime)s %(message)s"
             )
+        if os.environ.get("BLITZ_BENCH_PROFILE"):  # each worker's cProfile (bench/hotspots.py)
+            import cProfile
+
+            profiler = cProfile.Profile()
+            profiler.runcall(asyncio.run, worker(args))
+            folder = Path(os.environ["BLITZ_BENCH_PROFILE"])
+            profiler.dump_stats(folder / f"worker{args.worker}.prof")
+            return 0
         asyncio.run(worker(args))
         return 0
     use_netns = (

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..limits import HASH_SIZE
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from .rules import AnyGame
 
 SHARE_SIZE = 32
+AUDITS_KEPT = 64  # per round: a few reveals per seat at most are ever audited
 T = TypeVar("T")
 
 
@@ -132,12 +133,34 @@ class RoundRecord:
     joint: bytes
     active: frozenset[int]  # seats active when play began
     steps: tuple[Step, ...]
+    # What each reveal's audit found, kept with the record it was checked against: every
+    # copy of the game holding this record (the stable one, the optimistic one and each
+    # rebuild of it) applies the same REVEAL, and the round is replayed for it once.
+    audits: dict[tuple[int, bytes, tuple[int, ...]], str | None] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
 
 def audit_reveal(
     record: RoundRecord, seat: int, secret: bytes, order: Sequence[int], rules: AnyGame
 ) -> str | None:
-    """Why a seat's REVEAL does not fit the round (a mismatch), or None if it does."""
+    """Why a seat's REVEAL does not fit the round (a mismatch), or None if it does.
+
+    A pure function of its arguments, so its answer is kept with the record (bounded by
+    ``AUDITS_KEPT``): the same reveal applied to another copy of the game is not replayed.
+    """
+    key = (seat, secret, tuple(order))
+    if key in record.audits:
+        return record.audits[key]
+    found = _audit(record, seat, secret, order, rules)
+    if len(record.audits) < AUDITS_KEPT:
+        record.audits[key] = found
+    return found
+
+
+def _audit(
+    record: RoundRecord, seat: int, secret: bytes, order: Sequence[int], rules: AnyGame
+) -> str | None:
     node = record.nodes[seat]
     if secret_hash(node, record.round, secret) != record.commits[seat][0]:
         return "the revealed secret does not match its commitment"
