@@ -55,15 +55,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.save:
             stats.dump_stats(args.save)
     moves = len(run["results"][-1]["delivered"])
-    print(
-        f"{args.nodes} flat-out nodes, {args.seconds:g} s of play, {moves} moves final at one node"
-    )
-    print(
-        f"processor ms per final move, all nodes (no profiler would be less): "
-        f"{run['cpu_per_move'] * 1e3:.2f}"
-        if run["cpu_per_move"]
-        else ""
-    )
+    print(f"{args.nodes} flat-out nodes, {args.seconds:g} s of play, {moves} moves final")
+    if run["cpu_per_move"]:
+        cpu = run["cpu_per_move"] * 1e3
+        print(f"processor ms per final move, all nodes, under the profiler: {cpu:.2f}")
     stats.sort_stats(args.sort).print_stats(args.top)
     return 0
 

@@ -1,6 +1,6 @@
 """The whole performance suite: one table of figures, each against a same-run baseline.
 
-    PYTHONPATH=... python bench/run.py [--quick] [--json PATH] [--plot PATH]
+    PYTHONPATH=... python bench/run.py [--quick] [--json [PATH]] [--plot PATH]
 
 Figures (what each is: docs/performance.md):
 
@@ -25,6 +25,10 @@ Figures (what each is: docs/performance.md):
   spectators (bench/commit_latency.py --spectators), against the same round trip;
 * Dutch's deal with no dealer (bench/dutch_deal.py): the shuffle by 6 players and
   one card's opening, in processor time, against one scalar multiplication.
+* start-up: from ``blitz-node --join`` to the lobby on screen, in a pseudo-terminal
+  (bench/startup.py), against the same interpreter importing the node's command line;
+* the goals (bench/goals.py): every goal with its figure, its same-run baseline and its
+  figure before the work on the node's floor.
 
 ``--quick`` runs a short version (2 and 4 nodes, 0 and 4 spectators, fewer seconds). The machine is
 shared and has few cores, so wall-clock figures are noisy: compare the ratios,
@@ -34,6 +38,7 @@ and repeat a run before believing a change.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import itertools
 import json
 import os
@@ -50,7 +55,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import commit_latency as processes
 import dutch_deal
 import floor as bare_pattern
+import goals
 import msgpack
+import startup
 
 GOALS: dict[str, Any] = {
     "commit_p50_ratio": {"4": 2.0, "8": 3.0},
@@ -468,7 +475,9 @@ def plot(figures: dict[str, Any], path: Path) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="bench/run.py", description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="a short version of every figure")
-    parser.add_argument("--json", type=Path, help="write the figures to this file")
+    parser.add_argument(
+        "--json", nargs="?", const="-", help="write the figures as JSON to this file (-: stdout)"
+    )
     parser.add_argument("--plot", type=Path, help="draw latency against nodes (matplotlib)")
     parser.add_argument("--sizes", help="table sizes for latency (default 2,4,8,16)")
     parser.add_argument("--seconds", type=float, help="seconds of play per table")
@@ -527,9 +536,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     figures.update(engine_figures(quick))
     figures["spectators_commit_ms"] = watched
     figures["dutch_deal_ms"] = dutch_deal.figures(6, 2 if quick else 5)
-    print_table(figures)
-    if args.json:
-        args.json.write_text(json.dumps(figures, indent=1, sort_keys=True) + "\n")
+    figures.update(startup.figures(1 if quick else 3))
+    figures["goals"] = goals.rows(figures)
+    to_stdout = args.json == "-"
+    report = sys.stderr if to_stdout else sys.stdout
+    with contextlib.redirect_stdout(report):
+        print_table(figures)
+        print()
+        goals.print_rows(figures["goals"])
+    if to_stdout:
+        print(json.dumps(figures, indent=1, sort_keys=True))
+    elif args.json:
+        Path(args.json).write_text(json.dumps(figures, indent=1, sort_keys=True) + "\n")
         print(f"figures written to {args.json}")
     if args.plot:
         plot(figures, args.plot)

@@ -27,6 +27,9 @@ KEYS = (
     "throughput_main_thread_share",
     "spectators_commit_ms",
     "dutch_deal_ms",
+    "startup_s",
+    "startup_import_s",
+    "goals",
 )
 
 
@@ -54,3 +57,5 @@ def test_quick_run_writes_every_key(tmp_path: Path) -> None:
     assert set(figures["spectators_commit_ms"]) == {"0", "4"}
     assert figures["dutch_deal_ms"]["sealed_opening_ms"] > 0
     assert "commit p50" in done.stdout and "Dutch: shuffle by 6" in done.stdout
+    assert figures["startup_import_s"] > 0
+    assert "blitz-node --join to the lobby on screen" in done.stdout
