@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import cProfile
 import itertools
 import json
 import os
@@ -112,6 +113,11 @@ async def round_trips(port: int) -> list[float]:
 # -- one node, as a worker process ----------------------------------------------------------
 
 
+# Each worker's processor time in its own thread, during play (bench/hotspots.py).
+PROFILE_FOLDER = "BLITZ_BENCH_PROFILE"
+PROFILER = cProfile.Profile(time.thread_time) if os.environ.get(PROFILE_FOLDER) else None
+
+
 async def worker(args: argparse.Namespace) -> None:
     from dutchblitz.node.runtime import Node, Options
     from dutchblitz.protocol.games.blitz.bots import LEVELS, think_time
@@ -190,6 +196,8 @@ async def worker(args: argparse.Namespace) -> None:
         while seat.replica is None or seat.replica.stable.phase != Phase.PLAYING:
             await asyncio.sleep(0.01)
     playing_at = time.monotonic()
+    if PROFILER is not None:
+        PROFILER.enable()  # the play only: not the imports, the discovery or the lobby
     cpu_at_play = time.process_time()  # every thread of the process: ZeroMQ's too
     main_at_play = time.thread_time()  # the node's own thread: the event loop and Python
     renamer = asyncio.ensure_future(rename(seat, LEVELS[args.level], think_time)) if lobby else None
@@ -231,6 +239,8 @@ async def worker(args: argparse.Namespace) -> None:
         "over": replica is not None and replica.stable.phase == Phase.OVER,
         "catchup": catchup,
     }
+    if PROFILER is not None:
+        PROFILER.disable()
     Path(args.out).write_text(json.dumps(result))
     await node.stop(goodbye=False)
 
@@ -468,15 +478,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             logging.basicConfig(
                 level=logging.INFO, stream=log_file, format="%(asctime)s %(message)s"
             )
-        if os.environ.get("BLITZ_BENCH_PROFILE"):  # each worker's cProfile (bench/hotspots.py)
-            import cProfile
-
-            profiler = cProfile.Profile()
-            profiler.runcall(asyncio.run, worker(args))
-            folder = Path(os.environ["BLITZ_BENCH_PROFILE"])
-            profiler.dump_stats(folder / f"worker{args.worker}.prof")
-            return 0
         asyncio.run(worker(args))
+        if PROFILER is not None:
+            PROFILER.dump_stats(Path(os.environ[PROFILE_FOLDER]) / f"worker{args.worker}.prof")
         return 0
     use_netns = (
         not args.no_netns and sys.platform.startswith("linux") and os.geteuid() == 0

@@ -504,6 +504,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         catchup = catchup_figure(seconds, prefix)
         memory = memory_figure(25 if quick else 75, prefix)
         watched = spectator_figures([0, 4] if quick else [0, 4, 8], seconds, prefix, rtt)
+        started = startup.figures(1 if quick else 3, prefix)
     figures["commit_p50_ratio"] = latency["p50"]
     figures["commit_p99_ratio"] = latency["p99"]
     figures["commit_ms"] = latency["ms"]
@@ -536,7 +537,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     figures.update(engine_figures(quick))
     figures["spectators_commit_ms"] = watched
     figures["dutch_deal_ms"] = dutch_deal.figures(6, 2 if quick else 5)
-    figures.update(startup.figures(1 if quick else 3))
+    figures.update(started)
     figures["goals"] = goals.rows(figures)
     to_stdout = args.json == "-"
     report = sys.stderr if to_stdout else sys.stdout

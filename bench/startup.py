@@ -3,7 +3,8 @@
     python bench/startup.py [--repeat 3]
 
 Each try launches ``blitz-node --join`` in a pseudo-terminal (80x40, xterm) with a fresh
-``--state-dir``, as a player would start it, and reads the screen until the lobby's own
+``--state-dir``, as a player would start it (from ``bench/run.py``, in its private network
+namespace, so that no other table on the network answers), and reads the screen until the lobby's own
 line for a player alone ("Alone? ...") is drawn; zeroconf discovery is on. The baseline,
 measured in the same run, is a bare interpreter importing the node's command line
 (``python -c "import dutchblitz.node.cli.main"``): what any start-up pays before the node
@@ -38,7 +39,7 @@ def node_command(state_dir: str) -> list[str]:
     return [*launcher, "--join", "--name", "Ada", "--state-dir", state_dir]
 
 
-def to_lobby(limit: float = 30.0) -> float | None:
+def to_lobby(prefix: Sequence[str] = (), limit: float = 30.0) -> float | None:
     """Seconds from launch until the lobby is on the screen, or None within ``limit``."""
     with tempfile.TemporaryDirectory() as state_dir:
         leader, follower = pty.openpty()
@@ -46,7 +47,7 @@ def to_lobby(limit: float = 30.0) -> float | None:
         env = {**os.environ, "TERM": "xterm-256color"}
         started = time.monotonic()
         node = subprocess.Popen(
-            node_command(state_dir),
+            [*prefix, *node_command(state_dir)],
             stdin=follower,
             stdout=follower,
             stderr=follower,
@@ -85,9 +86,10 @@ def import_seconds() -> float:
     return time.monotonic() - started
 
 
-def figures(repeat: int) -> dict[str, float | None]:
-    """The median of ``repeat`` launches to the lobby, and of as many bare imports."""
-    lobby = [to_lobby() for _ in range(repeat)]
+def figures(repeat: int, prefix: Sequence[str] = ()) -> dict[str, float | None]:
+    """The median of ``repeat`` launches to the lobby, and of as many bare imports;
+    ``prefix`` runs the node in a private network namespace (``ip netns exec NAME``)."""
+    lobby = [to_lobby(prefix) for _ in range(repeat)]
     bare = sorted(import_seconds() for _ in range(repeat))
     reached = sorted(t for t in lobby if t is not None)
     return {
