@@ -3,9 +3,10 @@
     python bench/startup.py [--repeat 3]
 
 Each try launches ``blitz-node --join`` in a pseudo-terminal (80x40, xterm) with a fresh
-``--state-dir``, as a player would start it (from ``bench/run.py``, in its private network
-namespace, so that no other table on the network answers), and reads the screen until the lobby's own
-line for a player alone ("Alone? ...") is drawn; zeroconf discovery is on. The baseline,
+``--state-dir``, as a player would start it, and reads the screen until the lobby's own
+line for a player alone ("Alone? ...") is drawn; zeroconf discovery is on. From
+``bench/run.py`` it runs in the bench's private network namespace, so that no other table
+on the network answers. The baseline,
 measured in the same run, is a bare interpreter importing the node's command line
 (``python -c "import dutchblitz.node.cli.main"``): what any start-up pays before the node
 does anything.
