@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..limits import HASH_SIZE
@@ -26,7 +26,6 @@ if TYPE_CHECKING:
     from .rules import AnyGame
 
 SHARE_SIZE = 32
-AUDITS_KEPT = 64  # per round: a few reveals per seat at most are ever audited
 T = TypeVar("T")
 
 
@@ -133,34 +132,43 @@ class RoundRecord:
     joint: bytes
     active: frozenset[int]  # seats active when play began
     steps: tuple[Step, ...]
-    # What each reveal's audit found, kept with the record it was checked against: every
-    # copy of the game holding this record (the stable one, the optimistic one and each
-    # rebuild of it) applies the same REVEAL, and the round is replayed for it once.
-    audits: dict[tuple[int, bytes, tuple[int, ...]], str | None] = field(
-        default_factory=dict, compare=False, repr=False
-    )
+
+
+AuditKey = tuple[int, int, bytes, tuple[int, ...]]  # round, seat, secret, revealed order
+AUDITS_KEPT = 256  # a few rounds' reveals: older ones are never applied again
+
+
+def audit_kept(
+    kept: dict[AuditKey, tuple[RoundRecord, str | None]],
+    record: RoundRecord,
+    seat: int,
+    secret: bytes,
+    order: Sequence[int],
+    rules: AnyGame,
+) -> str | None:
+    """``audit_reveal``, replayed once per reveal however many copies of the game apply it.
+
+    A node applies each REVEAL to its stable game and, when one is built, to its optimistic
+    game and each rebuild of it. Each copy holds its own record of the round, equal to the
+    others' when the round was ordered the same, so the answer is kept with the record it
+    was found for (``kept`` is shared by every copy of a game), and given again only for an
+    equal record: comparing two records is far cheaper than replaying the round.
+    """
+    key = (record.round, seat, secret, tuple(order))
+    found = kept.get(key)
+    if found is not None and (found[0] is record or found[0] == record):
+        return found[1]
+    problem = audit_reveal(record, seat, secret, order, rules)
+    kept[key] = (record, problem)
+    while len(kept) > AUDITS_KEPT:
+        del kept[next(iter(kept))]
+    return problem
 
 
 def audit_reveal(
     record: RoundRecord, seat: int, secret: bytes, order: Sequence[int], rules: AnyGame
 ) -> str | None:
-    """Why a seat's REVEAL does not fit the round (a mismatch), or None if it does.
-
-    A pure function of its arguments, so its answer is kept with the record (bounded by
-    ``AUDITS_KEPT``): the same reveal applied to another copy of the game is not replayed.
-    """
-    key = (seat, secret, tuple(order))
-    if key in record.audits:
-        return record.audits[key]
-    found = _audit(record, seat, secret, order, rules)
-    if len(record.audits) < AUDITS_KEPT:
-        record.audits[key] = found
-    return found
-
-
-def _audit(
-    record: RoundRecord, seat: int, secret: bytes, order: Sequence[int], rules: AnyGame
-) -> str | None:
+    """Why a seat's REVEAL does not fit the round (a mismatch), or None if it does."""
     node = record.nodes[seat]
     if secret_hash(node, record.round, secret) != record.commits[seat][0]:
         return "the revealed secret does not match its commitment"
