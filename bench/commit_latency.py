@@ -204,8 +204,9 @@ async def worker(args: argparse.Namespace) -> None:
     catchup: dict[str, Any] | None = None
     if args.restart_after is not None:
         await asyncio.sleep(args.restart_after)
-        for _ in range(300):  # and until the log holds a whole round, within 3 s
-            if seat.replica is not None and seat.replica.stable.results:
+        wanted = getattr(args, "restart_rounds", 1)
+        for _ in range(300 + 1000 * wanted):  # until the log holds that many whole rounds
+            if seat.replica is not None and len(seat.replica.stable.results) >= wanted:
                 break
             await asyncio.sleep(0.01)
         node, catchup = await restart(node, options, args.restart_down)
@@ -367,7 +368,8 @@ def worker_args(
         *(["--zeroconf"] if zeroconf else []),
         "--target", str(getattr(args, "target", 1000)),
         *(["--restart-after", str(args.restart_after), "--restart-down",
-           str(args.restart_down)] if index == 0 and args.restart_after is not None else []),
+           str(args.restart_down), "--restart-rounds", str(getattr(args, "restart_rounds", 1))]
+          if index == 0 and args.restart_after is not None else []),
     ]  # fmt: skip
 
 
@@ -458,6 +460,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--zeroconf", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--restart-after", type=float, help=argparse.SUPPRESS)
     parser.add_argument("--restart-down", type=float, default=0.5, help=argparse.SUPPRESS)
+    parser.add_argument("--restart-rounds", type=int, default=1, help=argparse.SUPPRESS)
     parser.add_argument("--target", type=int, default=1000, help=argparse.SUPPRESS)
     parser.add_argument("--echo", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--ping", type=int, help=argparse.SUPPRESS)

@@ -19,8 +19,8 @@ Figures (what each is: docs/performance.md):
   same data;
 * rules engine: moves applied per second (bench/engine.py);
 * node: resident memory after the throughput run, catch-up time of a restarted
-  node that reloads a log holding a whole round, and time from launch until every
-  peer is discovered;
+  node that reloads a log holding a whole round (and 5 and 50 rounds), and time from
+  launch until every peer is discovered;
 * spectators: commit latency at a table of 4 followed by 0, 4 and 8 headless
   spectators (bench/commit_latency.py --spectators), against the same round trip;
 * Dutch's deal with no dealer (bench/dutch_deal.py): the shuffle by 6 players and
@@ -336,10 +336,17 @@ def memory_figure(target: int, prefix: list[str]) -> dict[str, Any]:
     }
 
 
-def catchup_figure(seconds: float, prefix: list[str]) -> dict[str, Any]:
-    """A node of four (flat-out bots) stops once its log holds a whole round, restarts."""
+def catchup_figure(seconds: float, prefix: list[str], rounds: int = 1) -> dict[str, Any]:
+    """A node of four (flat-out bots) stops once its log holds ``rounds`` whole rounds,
+    and restarts on its log."""
     restart_after = seconds / 2
-    run = processes.table_run(4, process_args(seconds + 6, "flat-out", restart_after), prefix)
+    args = process_args(seconds + 6 + 4 * (rounds - 1), "flat-out", restart_after)
+    args.restart_rounds = rounds
+    try:
+        run = processes.table_run(4, args, prefix)
+    except (RuntimeError, subprocess.TimeoutExpired) as failed:
+        print(f"catch-up after {rounds} rounds: no figure ({failed})", file=sys.stderr)
+        return {"seconds": None, "log_events": None, "rounds_in_log": None}
     restarted = run["results"][0]["catchup"] or {}
     return {
         "seconds": processes.catchup_seconds(run["results"]),
@@ -507,6 +514,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         through = throughput_figures([4] if quick else [4, 8], seconds, prefix)
         floor = bare_pattern.figures(sizes, [4] if quick else [4, 8], seconds, prefix)
         catchup = catchup_figure(seconds, prefix)
+        later = {
+            rounds: catchup_figure(seconds, prefix, rounds)
+            for rounds in ((2,) if quick else (5, 50))
+        }
         memory = memory_figure(25 if quick else 75, prefix)
         watched = spectator_figures([0, 4] if quick else [0, 4, 8], seconds, prefix, rtt)
         started = startup.figures(1 if quick else 3, prefix)
@@ -533,6 +544,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     figures["catchup_s"] = catchup["seconds"]
     figures["catchup_log_events"] = catchup["log_events"]
     figures["catchup_rounds_in_log"] = catchup["rounds_in_log"]
+    for rounds, found in later.items():
+        figures[f"catchup_{rounds}_rounds_s"] = found["seconds"]
+        figures[f"catchup_{rounds}_rounds_log_events"] = found["log_events"]
     figures["cost_growth"] = cost_figures(
         [2, 4, 8] if quick else [2, 4, 8, 16, 32], 8 if quick else 32
     )
