@@ -1,0 +1,410 @@
+"""One seat's decisions, sans IO: one call per input, effects back (h11, aioquic).
+
+A ``SeatMachine`` takes three inputs, each with the time it happened:
+
+* a message received (``receive``; ``acknowledge`` once the batch it came in is in);
+* a tick of time (``tick``; ``duties`` when the seat looks at what it owes the table);
+* an action of the player (``submit``, ``leave``).
+
+Each returns what the node must do, in order: the replica's effects (send, persist, the
+timer, what became final) and the seat's own (effects.py: write a secret, wake up at a
+time, connect or cut off a peer, move to another table, tell a game's end). It reads no
+clock, draws no randomness of its own, touches no socket or file, and calls nothing of
+the node: the node carries the effects out (node/seat/carrier.py).
+
+Where a message goes depends on the seat's phase (``ROUTES``): a seat that holds no log
+yet keeps what comes for the log it will hold; a seat at a table hands it to its replica,
+unless its sender's last HELLO named another table. What it does about its table (the
+lobby merge, a table that never answers) is its ``TableFinder``'s (finding.py); what it
+owes the table is its ``Steward``'s (duties.py), whose bodies go through ``_submit`` here.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterable, Mapping
+from enum import Enum
+
+from ..games.registry import game_for, level_in
+from ..replica.core import Replica
+from ..replica.effects import Delivered, Timer
+from ..replica.throttle import Throttle, Verdict
+from ..table.fairdeal import RoundSecret
+from ..table.game import Game, Phase
+from ..table.player import Rng
+from ..wire.codec import ProtocolError, decode
+from ..wire.messages import Body, Bye, Heartbeat, Hello, Kind
+from ..wire.peek import message_kind, message_sender
+from .duties import Steward, Wishes, adopt_options
+from .effects import (
+    Admits,
+    CutOff,
+    Finished,
+    Forged,
+    GameEnded,
+    Held,
+    HelloHeard,
+    KeepSecret,
+    MoveTable,
+    Out,
+    Overheard,
+    Rematch,
+    Wake,
+)
+from .finding import AskAgain, JoinSmaller, Seating, TableFinder
+from .follower import Follower
+from .pace import Pace
+
+FOLLOW_TICK_S = 0.5  # a watching seat ticks at least this often (its renewals)
+
+
+class SeatPhase(Enum):
+    """Where a seat stands with its table (spec/protocol.md section 12)."""
+
+    FINDING = "finding"  # no log yet: probing for a table, or about to found one
+    AT_TABLE = "at_table"  # a log: a member, or asking to be admitted
+
+
+class SeatMachine:
+    """Everything one seat decides: its table, its replica, its duties, its floods."""
+
+    def __init__(
+        self,
+        node_id: bytes,
+        table: str,
+        wishes: Wishes,
+        level: object | None,
+        draw: Callable[[str], Rng],
+        pace: Pace,
+        finder: TableFinder,
+        join_window: float,
+        think_rng: Rng,
+    ) -> None:
+        self.node_id = node_id
+        self.table = table
+        self.wishes = wishes
+        self.pace = pace
+        self.finder = finder
+        self.join_window = join_window
+        self.think_rng = think_rng
+        self.steward = Steward(node_id, wishes, level, draw, self._keep, self._submit, pace)
+        self.replica: Replica | None = None  # the log the seat holds now
+        self.follower: Follower | None = None  # while it watches a game (section 26)
+        self.throttle = Throttle()
+        self.heard: dict[bytes, float] = {}  # when each peer was last heard
+        self.epochs: dict[bytes, bytes] = {}  # the epoch each peer's last HELLO named
+        self.endpoints: Mapping[bytes, str] = {}  # the peers we hold connections to
+        self.announce_due = False  # we learnt of new peers: tell the others (``announce``)
+        self.failed = False  # the node could not write down what we decided
+        self.forged = 0
+        self.other_table = 0
+        self.told = 0  # the game number of the last end told
+        self.over = False  # the last game told is over (no rematch yet)
+        self.done = False  # finished: the others have reached the end too
+        self.stable: Game | None = None  # the stable game, as of the last event final
+        self.now = 0.0
+        self._out: list[Out] = []
+
+    @property
+    def phase(self) -> SeatPhase:
+        return SeatPhase.FINDING if self.replica is None else SeatPhase.AT_TABLE
+
+    def _drain(self) -> list[Out]:
+        out, self._out = self._out, []
+        return out
+
+    def _emit(self, effects: Iterable[Out]) -> None:
+        self._out.extend(self.react(effects))
+
+    # -- a message received ---------------------------------------------------------------
+
+    def receive(self, sender: bytes, data: bytes, at: float, defer: bool = True) -> list[Out]:
+        """One message from ``sender`` (the key its channel proved), within its flood limits
+        (protocol/replica/throttle.py); with ``defer``, what becomes final waits for
+        ``acknowledge``."""
+        self.now = at
+        verdict = self.throttle.check(sender, len(data), at)
+        if verdict is Verdict.CUT_OFF:
+            member = self.replica is not None and self.replica._present(sender)
+            if member:  # see protocol/replica/throttle.py: a member is throttled, never cut off
+                self.throttle.pardon(sender)
+            self._out.append(CutOff(sender, member))
+        if verdict is Verdict.TAKE:
+            self._handle(sender, data, at, defer)
+        return self._drain()
+
+    def handle(self, sender: bytes, data: bytes, at: float) -> list[Out]:
+        """A message kept from before the seat held this log, handed in again."""
+        self.now = at
+        self._handle(sender, data, at, defer=False)
+        return self._drain()
+
+    def _handle(self, sender: bytes, data: bytes, at: float, defer: bool) -> None:
+        named = message_sender(data)
+        if named is not None and named != sender:
+            self.forged += 1
+            self._out.append(Forged(self.forged))
+            return
+        self.heard[sender] = at
+        kind = message_kind(data)
+        if kind == Kind.WATCH and self.follower is not None:
+            self._emit(self.follower.receive(sender, data, at))
+            return
+        if kind == Kind.HELLO:
+            self._hello(sender, data)
+        ROUTES[self.phase](self, sender, data, kind, at, defer)
+
+    def _hello(self, sender: bytes, data: bytes) -> None:
+        """A HELLO: the epoch it names; the shell connects, learns and answers it."""
+        with contextlib.suppress(ProtocolError):  # the replica counts and reports it
+            envelope = decode(data)
+            hello = envelope.payload
+            if isinstance(hello, Hello) and sender != self.node_id and envelope.table == self.table:
+                self.epochs[envelope.sender] = hello.epoch
+                self._out.append(HelloHeard(envelope.sender, hello))
+
+    def _finding(
+        self, sender: bytes, data: bytes, kind: int | None, at: float, defer: bool
+    ) -> None:
+        self._out.append(Held(sender, data))
+
+    def _at_table(
+        self, sender: bytes, data: bytes, kind: int | None, at: float, defer: bool
+    ) -> None:
+        replica = self.replica
+        assert replica is not None
+        if kind != Kind.HELLO and self.epochs.get(sender, replica.me.epoch) != replica.me.epoch:
+            self.other_table += 1  # its sender's last HELLO named another table
+            return
+        self._overhear(replica, kind, data, at)
+        # A HELLO may move the seat to another table: it sees the state brought up to date.
+        advance = not defer or kind == Kind.HELLO
+        self._emit(replica.receive(data, at, via=sender, advance=advance))
+        if kind == Kind.HELLO:
+            self._consider(at)
+
+    def _overhear(self, replica: Replica, kind: int | None, data: bytes, at: float) -> None:
+        """A HEARTBEAT after the end says how far its sender got; while we wait to be
+        admitted, a member's HEARTBEATs and events tell of the game that keeps us out."""
+        if kind == Kind.HEARTBEAT and replica.ended is not None:
+            with contextlib.suppress(ProtocolError):
+                envelope = decode(data)
+                if isinstance(envelope.payload, Heartbeat):
+                    self.finder.heard_progress(envelope.sender, envelope.payload.digest_index)
+        if kind in (Kind.HEARTBEAT, Kind.EVENT) and self.outside():
+            self._out.append(Overheard(data, at))
+
+    def acknowledge(self, at: float) -> list[Out]:
+        """The batch is in: our acknowledgement goes out first (the others wait for it),
+        then what became final here (and the bot's next move, which waits for nobody)."""
+        self.now = at
+        replica = self.replica
+        if replica is not None:
+            self._emit(replica.flush(at))
+            self._emit(replica.advance(at))
+            self._after(replica)
+        return self._drain()
+
+    # -- a tick of time -------------------------------------------------------------------
+
+    def tick(self, at: float) -> list[Out]:
+        """The timer: renew a watch, tick the replica, and see about the table."""
+        self.now = at
+        self._follow(at)
+        replica = self.replica
+        if replica is not None:
+            self._emit(replica.tick(at))
+            self._announce(replica)
+            self._consider(at)
+            self._check_finished(at)
+            self._out.append(self._admits())
+        return self._drain()
+
+    def _follow(self, at: float) -> None:
+        """Watching: renew our subscription with the members (or every peer, before any
+        is known); the timer comes back within ``FOLLOW_TICK_S``. A seat that watches the
+        game that keeps it waiting stops once that game is over, or once it is seated."""
+        follower, replica = self.follower, self.replica
+        if follower is None:
+            return
+        if replica is not None and (replica.is_member() or follower.ended is not None):
+            self.follower = None
+            self._emit(follower.end())  # we sit down after it
+            return
+        members = [n for n in follower.members() if n in self.endpoints]
+        self._emit(follower.subscribe(members or list(self.endpoints), at))
+        self._out.append(Timer(at + FOLLOW_TICK_S))
+
+    def duties(self, at: float) -> list[Out]:
+        """What the seat owes the table now, and its bot's next moves (``Steward.step``)."""
+        self.now = at
+        if self.replica is not None and not self.failed:
+            self.steward.step(self.replica, at)
+        return self._drain()
+
+    def think_pause(self, tag: str) -> float:
+        """How long a bot seat thinks before it looks at the table of game ``tag``."""
+        if self.steward.bot is None:
+            return 0.0
+        level = level_in(tag, self.steward.level)
+        return game_for(tag).think_time(level, self.think_rng)
+
+    # -- an action of the player ------------------------------------------------------------
+
+    def submit(self, body: Body, at: float) -> list[Out]:
+        """One event of ours."""
+        self.now = at
+        self._submit(body)
+        return self._drain()
+
+    def leave(self, at: float) -> list[Out]:
+        """Our goodbye (a BYE), a reveal owed first, if we still play."""
+        self.now = at
+        replica = self.replica
+        if replica is not None and replica.is_member():  # after a game too: no rematch wait
+            if not self.failed:
+                self.steward.deal_duties(replica, reveals_only=True)
+            self._submit(Bye())
+        return self._drain()
+
+    def _submit(self, body: Body) -> bool:
+        if self.replica is None or self.failed:
+            return False
+        self._emit(self.replica.submit(body, self.now))
+        return True
+
+    def _keep(self, number: int, secret: RoundSecret) -> None:
+        self._out.append(KeepSecret(number, secret))
+
+    # -- what the replica reports -----------------------------------------------------------
+
+    def react(self, effects: Iterable[Out]) -> list[Out]:
+        """The replica's effects, each followed by what the seat makes of it: an event of
+        ours final, the lobby's options (P-261), the pace's pauses, a game's end."""
+        out: list[Out] = []
+        for effect in effects:
+            out.append(effect)
+            if isinstance(effect, Delivered) and self.replica is not None:
+                out.extend(self._delivered(effect, self.replica))
+        return out
+
+    def _delivered(self, effect: Delivered, replica: Replica) -> list[Out]:
+        entry, stable, at = effect.entry, replica.stable, self.now
+        self.stable = stable
+        if entry.sender == self.node_id:
+            self.steward.on_own_event(entry, stable)
+        if stable.phase == Phase.LOBBY and replica.optimistic().phase == Phase.LOBBY:
+            adopt_options(self.steward.wishes, replica.optimistic())  # P-261
+        out: list[Out] = []
+        pause_ends = self.pace.follow(stable, at)
+        if pause_ends is not None:  # look at the duties again when it ends
+            out.append(Wake(pause_ends))
+        ended = replica.ended
+        if ended is not None and ended[2].game_number > self.told:
+            self.finder.game_ended(at)
+            self.told, self.over = ended[2].game_number, True
+            out.append(GameEnded(self.told))
+        elif self.over and stable.phase != Phase.OVER:
+            self.over = False  # a rematch (spec/rules.md R-51)
+            self.finder.game_again()
+            out.append(Rematch())
+        return out
+
+    def forget_ends(self) -> None:
+        """A fresh log: no game of it has ended yet."""
+        self.told, self.over = 0, False
+
+    # -- the table ----------------------------------------------------------------------------
+
+    def outside(self) -> bool:
+        """Asking to join a table that has never seated us (not a player coming back)."""
+        replica = self.replica
+        return (
+            replica is not None and replica.rejoining and self.node_id not in replica.stable.members
+        )
+
+    def live_epochs(self, at: float, window: float) -> list[bytes]:
+        """The epochs named by peers heard within ``window`` seconds, and the table we
+        watch, while its members feed us (P-205)."""
+        fed = self.follower.live_epoch(at) if self.follower is not None else None
+        live = [
+            epoch
+            for node, epoch in self.epochs.items()
+            if epoch and at - self.heard.get(node, -1e9) <= window
+        ]
+        return live + ([fed] if fed else [])
+
+    def _consider(self, at: float) -> None:
+        """The lobby merge, and giving up on a table that never admits us (``TableFinder``):
+        a goodbye if others are there, then a fresh log (``MoveTable``)."""
+        replica = self.replica
+        assert replica is not None
+        epoch = replica.me.epoch
+        in_lobby = replica.stable.phase == Phase.LOBBY and replica.optimistic().phase == Phase.LOBBY
+        seating = Seating(epoch, in_lobby, replica.is_member(), replica.rejoining)
+        window = max(replica.settings.suspect_after, self.join_window)
+        for step in self.finder.consider(at, seating, self.live_epochs(at, window)):
+            if isinstance(step, AskAgain):
+                # Our goodbye, or the others' removal of us, is in the log: sit down again.
+                self._emit(replica.ask_to_join(at))
+                continue
+            if isinstance(step, JoinSmaller):
+                why = (
+                    f"table {step.epoch.hex()[:8]} is also in the lobby here: "
+                    f"leaving {epoch.hex()[:8]} to join it"
+                )
+            else:
+                what = "starting afresh" if step.restored else "founding anew"
+                why = f"nobody at table {epoch.hex()[:8]} answers: {what}"
+            members = replica.stable.members.values()
+            others = [m for m in members if m.present and m.node != self.node_id]
+            if replica.is_member() and others:
+                self._submit(Bye())
+            self._out.append(MoveTable(step.epoch if isinstance(step, JoinSmaller) else None, why))
+            return
+
+    def _check_finished(self, at: float) -> None:
+        """After the end, wait until every other player has applied it too, then finish.
+        Leaving at once could take away a HEARTBEAT that a slower node still needs
+        to make the last events final, so a seat stays until each present member
+        reports (in its HEARTBEAT's digest index) that it has reached the end."""
+        replica = self.replica
+        if replica is None or replica.ended is None or self.done:
+            return
+        members = replica.stable.members.values()
+        others = [m.node for m in members if m.present and m.node != self.node_id]
+        finish = self.finder.finish(at, replica.ended[0], others)
+        if finish is not None:
+            self.done = True
+            self._out.append(Finished(finish.confirmed))
+
+    def _after(self, replica: Replica) -> None:
+        self._announce(replica)
+        self._out.append(self._admits())
+
+    def _announce(self, replica: Replica) -> None:
+        """After learning of new peers, send every peer our HELLO with the longer list.
+
+        A peer learnt of through one member (a local bot seat, a node given one
+        ``--peer``) is introduced to all the others this way; each node does it
+        once per peer it learns of, so greetings stay bounded."""
+        if self.announce_due:
+            self.announce_due = False
+            self._emit(replica.hello(None))
+
+    def _admits(self) -> Admits:
+        """While a game is on, only the seated players may connect; in a lobby, or between
+        games (a newcomer may sit down for the next one), all."""
+        replica = self.replica
+        assert replica is not None
+        game = replica.stable
+        if game.admits_newcomers():
+            return Admits(None)
+        return Admits(frozenset(member.node for member in game.members.values()))
+
+
+Route = Callable[[SeatMachine, bytes, bytes, "int | None", float, bool], None]
+ROUTES: dict[SeatPhase, Route] = {
+    SeatPhase.FINDING: SeatMachine._finding,
+    SeatPhase.AT_TABLE: SeatMachine._at_table,
+}
