@@ -72,7 +72,7 @@ class Peers:
 
     def peer_seen(self, node: bytes, endpoint: str, replica: Replica | None) -> Sequence[Effect]:
         """The replica learnt of a peer: greet it, and tell the others (``announce``)."""
-        self.machine.announce_due = True  # our peer list grew: tell the others too
+        self.machine.standing.announce_due = True  # our peer list grew: tell the others too
         return self.meet(node, endpoint, replica)
 
     def greet(self, node: bytes, replica: Replica | None, force: bool = False) -> Sequence[Effect]:

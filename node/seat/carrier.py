@@ -34,7 +34,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("dutchblitz.node")
 
 Listener = Callable[[Effect, bool], None]  # an effect, and whether it happened live
-Handler = Callable[[bytes, bytes, float], None]  # a message for the seat: sender, data, now
 
 
 class Carrier:
@@ -66,7 +65,10 @@ class Carrier:
         self.pause_over = pause_over  # called when the scores' timeout or the count-in ends
         self.listeners: list[Listener] = []
         self.seating: TableSeating | None = None  # set once the seat has made it
-        self.handle: Handler = lambda sender, data, at: None  # the seat's, for early messages
+
+    def handle(self, sender: bytes, data: bytes, at: float) -> None:
+        """A message kept from before the seat held this log (``TableSeating``)."""
+        self.carry(self.machine.handle(sender, data, at))
 
     def execute(self, effects: Iterable[Effect], replica: object = None, live: bool = True) -> None:
         """Carry out a replica's effects, and what the machine makes of them (``react``)."""

@@ -39,7 +39,7 @@ class GameEnds:
         """A fresh log: no game of it has ended yet."""
         self.game_over.clear()
         self.told = 0
-        self.machine.forget_ends()
+        self.machine.standing.forget_ends()
 
     def tell(self, game_number: int) -> None:
         self.told = game_number

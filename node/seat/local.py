@@ -103,9 +103,10 @@ class LocalSeat:
         )  # fmt: skip
         self.steward = machine.steward
         self.contacts = contacts = Contacts(node_id, config.table, transport)
-        contacts.heard, contacts.epochs, machine.endpoints = (
-            machine.heard,
-            machine.epochs,
+        standing = machine.standing  # what it hears of the peers, shared with ``Contacts``
+        contacts.heard, contacts.epochs, standing.endpoints = (
+            standing.heard,
+            standing.epochs,
             contacts.endpoints,
         )
         self.roster = transport.roster
@@ -119,15 +120,15 @@ class LocalSeat:
         self._changed = asyncio.Event()
         self.carrier = Carrier(
             machine, transport, store, self.peers, self.ticker, self.table_log, self.ends,
-            self._pause_over,
+            lambda: (self.poke(), self._notify()),  # the scores' timeout or the count-in ended
         )  # fmt: skip
         self.listeners = self.carrier.listeners
         self.replica: Replica | None = None  # the seating's, told when it takes up another
         self.seating = TableSeating(
             config, node_id, store, contacts, self.carrier, self.ends, finder, self._seated,
-            machine.live_epochs,
+            standing.live_epochs,
         )  # fmt: skip
-        self.carrier.seating, self.carrier.handle = self.seating, self._handle
+        self.carrier.seating = self.seating
         self.roster.listeners.append(self.seating.know_key)
         # Our HELLO to a peer that refused us at first was lost with that connection.
         transport.relinked.append(
@@ -163,7 +164,7 @@ class LocalSeat:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.peers.answered.wait(), self.config.join_window)
             if self.replica is None and not self._closed:
-                self.seating.settle(self._handle)
+                self.seating.settle(self.carrier.handle)
                 self._changed.set()
         self.spawn(self._duty_loop(), "duties")
 
@@ -282,10 +283,6 @@ class LocalSeat:
             self._run("acknowledging", machine.acknowledge, at)
             await asyncio.sleep(0)
 
-    def _handle(self, sender: bytes, data: bytes, at: float) -> None:
-        """A message kept from before the seat held this log (``TableSeating``)."""
-        self.carrier.carry(self.machine.handle(sender, data, at))
-
     async def _timer_loop(self) -> None:
         while True:
             self._run("ticking", self.machine.tick, await self.ticker.due())
@@ -322,11 +319,6 @@ class LocalSeat:
                 self._changed.set()
                 self._notify()
         return True
-
-    def _pause_over(self) -> None:
-        """The scores' timeout or the count-in ended: look at the duties again."""
-        self.poke()
-        self._notify()
 
     def _notify(self) -> None:
         for watcher in list(self.watchers):

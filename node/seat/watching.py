@@ -35,15 +35,17 @@ class Following:
 
     @property
     def follower(self) -> Follower | None:
-        return self.machine.follower
+        return self.machine.standing.follower
 
     def _follow(self) -> None:
         endpoint = self.contacts.endpoint
-        self.machine.follower = Follower(self.table, self.node_id, self.wishes.name, endpoint)
+        self.machine.standing.follower = Follower(
+            self.table, self.node_id, self.wishes.name, endpoint
+        )
 
     def watch(self, ticker: Ticker) -> None:
         """Follow the table's game, subscribing at once (``ticker`` ticks now)."""
-        if self.machine.follower is None:
+        if self.machine.standing.follower is None:
             self._follow()
         ticker.by(now())
 
@@ -54,7 +56,7 @@ class Following:
 
     def greet(self, node: bytes, force: bool = False) -> Sequence[Effect]:
         """A spectator's greeting: a WATCH SUBSCRIBE (``force``: even if renewed lately)."""
-        follower = self.machine.follower
+        follower = self.machine.standing.follower
         if follower is None:
             return ()
         if force:
@@ -63,5 +65,5 @@ class Following:
 
     def end(self) -> Sequence[Effect]:
         """Stop watching: tell the members (a WATCH END)."""
-        follower = self.machine.follower
+        follower = self.machine.standing.follower
         return () if follower is None else follower.end()

@@ -22,40 +22,32 @@ owes the table is its ``Steward``'s (duties.py), whose bodies go through ``_subm
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from enum import Enum
 
 from ..games.registry import game_for, level_in
 from ..replica.core import Replica
-from ..replica.effects import Delivered, Timer
+from ..replica.effects import Delivered
 from ..replica.throttle import Throttle, Verdict
 from ..table.fairdeal import RoundSecret
 from ..table.game import Game, Phase
 from ..table.player import Rng
 from ..wire.codec import ProtocolError, decode
-from ..wire.messages import Body, Bye, Heartbeat, Hello, Kind
+from ..wire.messages import Body, Bye, Hello, Kind
 from ..wire.peek import message_kind, message_sender
 from .duties import Steward, Wishes, adopt_options
 from .effects import (
-    Admits,
     CutOff,
-    Finished,
     Forged,
-    GameEnded,
     Held,
     HelloHeard,
     KeepSecret,
-    MoveTable,
     Out,
-    Overheard,
-    Rematch,
     Wake,
 )
-from .finding import AskAgain, JoinSmaller, Seating, TableFinder
-from .follower import Follower
+from .finding import TableFinder
 from .pace import Pace
-
-FOLLOW_TICK_S = 0.5  # a watching seat ticks at least this often (its renewals)
+from .standing import Standing
 
 
 class SeatPhase(Enum):
@@ -84,23 +76,14 @@ class SeatMachine:
         self.table = table
         self.wishes = wishes
         self.pace = pace
-        self.finder = finder
-        self.join_window = join_window
         self.think_rng = think_rng
+        self.standing = Standing(node_id, finder, join_window)
         self.steward = Steward(node_id, wishes, level, draw, self._keep, self._submit, pace)
         self.replica: Replica | None = None  # the log the seat holds now
-        self.follower: Follower | None = None  # while it watches a game (section 26)
         self.throttle = Throttle()
-        self.heard: dict[bytes, float] = {}  # when each peer was last heard
-        self.epochs: dict[bytes, bytes] = {}  # the epoch each peer's last HELLO named
-        self.endpoints: Mapping[bytes, str] = {}  # the peers we hold connections to
-        self.announce_due = False  # we learnt of new peers: tell the others (``announce``)
         self.failed = False  # the node could not write down what we decided
         self.forged = 0
         self.other_table = 0
-        self.told = 0  # the game number of the last end told
-        self.over = False  # the last game told is over (no rematch yet)
-        self.done = False  # finished: the others have reached the end too
         self.stable: Game | None = None  # the stable game, as of the last event final
         self.now = 0.0
         self._out: list[Out] = []
@@ -145,10 +128,11 @@ class SeatMachine:
             self.forged += 1
             self._out.append(Forged(self.forged))
             return
-        self.heard[sender] = at
+        self.standing.heard[sender] = at
         kind = message_kind(data)
-        if kind == Kind.WATCH and self.follower is not None:
-            self._emit(self.follower.receive(sender, data, at))
+        follower = self.standing.follower
+        if kind == Kind.WATCH and follower is not None:
+            self._emit(follower.receive(sender, data, at))
             return
         if kind == Kind.HELLO:
             self._hello(sender, data)
@@ -160,7 +144,7 @@ class SeatMachine:
             envelope = decode(data)
             hello = envelope.payload
             if isinstance(hello, Hello) and sender != self.node_id and envelope.table == self.table:
-                self.epochs[envelope.sender] = hello.epoch
+                self.standing.epochs[envelope.sender] = hello.epoch
                 self._out.append(HelloHeard(envelope.sender, hello))
 
     def _finding(
@@ -173,26 +157,15 @@ class SeatMachine:
     ) -> None:
         replica = self.replica
         assert replica is not None
-        if kind != Kind.HELLO and self.epochs.get(sender, replica.me.epoch) != replica.me.epoch:
+        if kind != Kind.HELLO and not self.standing.same_table(sender, replica.me.epoch):
             self.other_table += 1  # its sender's last HELLO named another table
             return
-        self._overhear(replica, kind, data, at)
+        self._out.extend(self.standing.overhear(replica, kind, data, at))
         # A HELLO may move the seat to another table: it sees the state brought up to date.
         advance = not defer or kind == Kind.HELLO
         self._emit(replica.receive(data, at, via=sender, advance=advance))
         if kind == Kind.HELLO:
-            self._consider(at)
-
-    def _overhear(self, replica: Replica, kind: int | None, data: bytes, at: float) -> None:
-        """A HEARTBEAT after the end says how far its sender got; while we wait to be
-        admitted, a member's HEARTBEATs and events tell of the game that keeps us out."""
-        if kind == Kind.HEARTBEAT and replica.ended is not None:
-            with contextlib.suppress(ProtocolError):
-                envelope = decode(data)
-                if isinstance(envelope.payload, Heartbeat):
-                    self.finder.heard_progress(envelope.sender, envelope.payload.digest_index)
-        if kind in (Kind.HEARTBEAT, Kind.EVENT) and self.outside():
-            self._out.append(Overheard(data, at))
+            self._consider(replica, at)
 
     def acknowledge(self, at: float) -> list[Out]:
         """The batch is in: our acknowledgement goes out first (the others wait for it),
@@ -210,30 +183,15 @@ class SeatMachine:
     def tick(self, at: float) -> list[Out]:
         """The timer: renew a watch, tick the replica, and see about the table."""
         self.now = at
-        self._follow(at)
-        replica = self.replica
+        standing, replica = self.standing, self.replica
+        self._emit(standing.follow(replica, at))
         if replica is not None:
             self._emit(replica.tick(at))
             self._announce(replica)
-            self._consider(at)
-            self._check_finished(at)
-            self._out.append(self._admits())
+            self._consider(replica, at)
+            self._out.extend(standing.check_finished(replica, at))
+            self._out.append(standing.admits(replica))
         return self._drain()
-
-    def _follow(self, at: float) -> None:
-        """Watching: renew our subscription with the members (or every peer, before any
-        is known); the timer comes back within ``FOLLOW_TICK_S``. A seat that watches the
-        game that keeps it waiting stops once that game is over, or once it is seated."""
-        follower, replica = self.follower, self.replica
-        if follower is None:
-            return
-        if replica is not None and (replica.is_member() or follower.ended is not None):
-            self.follower = None
-            self._emit(follower.end())  # we sit down after it
-            return
-        members = [n for n in follower.members() if n in self.endpoints]
-        self._emit(follower.subscribe(members or list(self.endpoints), at))
-        self._out.append(Timer(at + FOLLOW_TICK_S))
 
     def duties(self, at: float) -> list[Out]:
         """What the seat owes the table now, and its bot's next moves (``Steward.step``)."""
@@ -299,88 +257,21 @@ class SeatMachine:
         pause_ends = self.pace.follow(stable, at)
         if pause_ends is not None:  # look at the duties again when it ends
             out.append(Wake(pause_ends))
-        ended = replica.ended
-        if ended is not None and ended[2].game_number > self.told:
-            self.finder.game_ended(at)
-            self.told, self.over = ended[2].game_number, True
-            out.append(GameEnded(self.told))
-        elif self.over and stable.phase != Phase.OVER:
-            self.over = False  # a rematch (spec/rules.md R-51)
-            self.finder.game_again()
-            out.append(Rematch())
-        return out
+        return out + self.standing.ended(replica, at)
 
-    def forget_ends(self) -> None:
-        """A fresh log: no game of it has ended yet."""
-        self.told, self.over = 0, False
-
-    # -- the table ----------------------------------------------------------------------------
-
-    def outside(self) -> bool:
-        """Asking to join a table that has never seated us (not a player coming back)."""
-        replica = self.replica
-        return (
-            replica is not None and replica.rejoining and self.node_id not in replica.stable.members
-        )
-
-    def live_epochs(self, at: float, window: float) -> list[bytes]:
-        """The epochs named by peers heard within ``window`` seconds, and the table we
-        watch, while its members feed us (P-205)."""
-        fed = self.follower.live_epoch(at) if self.follower is not None else None
-        live = [
-            epoch
-            for node, epoch in self.epochs.items()
-            if epoch and at - self.heard.get(node, -1e9) <= window
-        ]
-        return live + ([fed] if fed else [])
-
-    def _consider(self, at: float) -> None:
-        """The lobby merge, and giving up on a table that never admits us (``TableFinder``):
-        a goodbye if others are there, then a fresh log (``MoveTable``)."""
-        replica = self.replica
-        assert replica is not None
-        epoch = replica.me.epoch
-        in_lobby = replica.stable.phase == Phase.LOBBY and replica.optimistic().phase == Phase.LOBBY
-        seating = Seating(epoch, in_lobby, replica.is_member(), replica.rejoining)
-        window = max(replica.settings.suspect_after, self.join_window)
-        for step in self.finder.consider(at, seating, self.live_epochs(at, window)):
-            if isinstance(step, AskAgain):
-                # Our goodbye, or the others' removal of us, is in the log: sit down again.
-                self._emit(replica.ask_to_join(at))
-                continue
-            if isinstance(step, JoinSmaller):
-                why = (
-                    f"table {step.epoch.hex()[:8]} is also in the lobby here: "
-                    f"leaving {epoch.hex()[:8]} to join it"
-                )
-            else:
-                what = "starting afresh" if step.restored else "founding anew"
-                why = f"nobody at table {epoch.hex()[:8]} answers: {what}"
-            members = replica.stable.members.values()
-            others = [m for m in members if m.present and m.node != self.node_id]
-            if replica.is_member() and others:
+    def _consider(self, replica: Replica, at: float) -> None:
+        """The lobby merge, and giving up on a table that never admits us: a goodbye if
+        others are there, then a fresh log (``MoveTable``)."""
+        effects, move = self.standing.consider(replica, at)
+        self._emit(effects)
+        if move is not None:
+            if self.standing.bye_first(replica):
                 self._submit(Bye())
-            self._out.append(MoveTable(step.epoch if isinstance(step, JoinSmaller) else None, why))
-            return
-
-    def _check_finished(self, at: float) -> None:
-        """After the end, wait until every other player has applied it too, then finish.
-        Leaving at once could take away a HEARTBEAT that a slower node still needs
-        to make the last events final, so a seat stays until each present member
-        reports (in its HEARTBEAT's digest index) that it has reached the end."""
-        replica = self.replica
-        if replica is None or replica.ended is None or self.done:
-            return
-        members = replica.stable.members.values()
-        others = [m.node for m in members if m.present and m.node != self.node_id]
-        finish = self.finder.finish(at, replica.ended[0], others)
-        if finish is not None:
-            self.done = True
-            self._out.append(Finished(finish.confirmed))
+            self._out.append(move)
 
     def _after(self, replica: Replica) -> None:
         self._announce(replica)
-        self._out.append(self._admits())
+        self._out.append(self.standing.admits(replica))
 
     def _announce(self, replica: Replica) -> None:
         """After learning of new peers, send every peer our HELLO with the longer list.
@@ -388,19 +279,9 @@ class SeatMachine:
         A peer learnt of through one member (a local bot seat, a node given one
         ``--peer``) is introduced to all the others this way; each node does it
         once per peer it learns of, so greetings stay bounded."""
-        if self.announce_due:
-            self.announce_due = False
+        if self.standing.announce_due:
+            self.standing.announce_due = False
             self._emit(replica.hello(None))
-
-    def _admits(self) -> Admits:
-        """While a game is on, only the seated players may connect; in a lobby, or between
-        games (a newcomer may sit down for the next one), all."""
-        replica = self.replica
-        assert replica is not None
-        game = replica.stable
-        if game.admits_newcomers():
-            return Admits(None)
-        return Admits(frozenset(member.node for member in game.members.values()))
 
 
 Route = Callable[[SeatMachine, bytes, bytes, "int | None", float, bool], None]
