@@ -3,6 +3,7 @@
     python -m tests.structure            # print every figure; exit 1 if any is over its limit
     python -m tests.structure --quiet    # print only what is over
     python -m tests.structure --path     # the modules a received PLAY crosses
+    python -m tests.structure --calls    # calls from node/ into protocol/ per input (at most 3)
 
 Figures (the "Done when" of the table's re-layout, see docs/architecture.md):
 
@@ -308,6 +309,10 @@ def main(argv: list[str]) -> int:
         from tests import message_path
 
         return message_path.main()
+    if "--calls" in argv:
+        from tests import seat_calls
+
+        return seat_calls.main()
     quiet = "--quiet" in argv
     if not quiet:
         classes = methods_per_class()
