@@ -62,14 +62,14 @@ class GameSide:
         self.seat = seat
         self.tag = seat.game_tag()
         self.player = game_for(self.tag)
-        self.queue = self.player.plays(seat.node_id, seat.submit)
+        self.queue = seat.machine.play_queue(self.player)
         self.notices: SessionNotices | None = None
 
     def follow(self) -> None:
         tag = self.seat.game_tag()
         if tag != self.tag:
             self.tag, self.player = tag, game_for(tag)
-            self.queue = self.player.plays(self.seat.node_id, self.seat.submit)
+            self.queue = self.seat.machine.play_queue(self.player)
             if self.notices is not None:
                 self.notices.player = self.player
 
@@ -201,7 +201,8 @@ class NodeSession:
             return
         self._pumping = True
         try:
-            for returned in self.side.queue.pump(replica):
+            self.seat.act(self.seat.machine.pump)
+            for returned in self.seat.machine.came_back:
                 self.notices.refused(_refused(self.side.player.came_back(returned)))
         finally:
             self._pumping = False
@@ -227,7 +228,7 @@ class NodeSession:
         found = self._in_round()
         if isinstance(found, Refused):
             return found
-        replica, game, me = found
+        _, game, me = found
         if (not_now := self.side.player.check(game.table, me, action)) is not None:
             return _refused(not_now)
         if self.side.queue.full:
@@ -238,7 +239,7 @@ class NodeSession:
         count_in = self.seat.pace.count_in_left(game, asyncio.get_running_loop().time())
         if count_in > 0:  # a legal move, but nobody plays before their count-in ends
             return Refused(Why.COUNT_IN, count=math.ceil(count_in))
-        if not self.side.queue.offer(replica, move, game.round):
+        if not self.seat.act(self.seat.machine.offer, move, game.round):
             return _not_sent(self.seat)
         return None
 

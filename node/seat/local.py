@@ -118,9 +118,14 @@ class LocalSeat:
         self.game_over, self.finished = self.ends.game_over, self.ends.finished
         self.game_over_hooks = self.ends.hooks  # run once at each game's end
         self._changed = asyncio.Event()
+
+        def pause_over() -> None:  # the scores' timeout or the count-in ended
+            self.poke()
+            self._notify()
+
         self.carrier = Carrier(
             machine, transport, store, self.peers, self.ticker, self.table_log, self.ends,
-            lambda: (self.poke(), self._notify()),  # the scores' timeout or the count-in ended
+            pause_over,
         )  # fmt: skip
         self.listeners = self.carrier.listeners
         self.replica: Replica | None = None  # the seating's, told when it takes up another
@@ -144,10 +149,6 @@ class LocalSeat:
     @property
     def peers_seen(self) -> int:
         return len(self.contacts.endpoints)
-
-    @property
-    def forged_sender(self) -> int:
-        return self.machine.forged
 
     @property
     def dropped_other_table(self) -> int:
@@ -187,7 +188,7 @@ class LocalSeat:
             "handshake_failed": stats.handshake_failed,
             "impostor": stats.impostor,
             "not_on_roster": stats.not_on_roster,
-            "forged_sender": self.forged_sender,
+            "forged_sender": self.machine.forged,
             "roster": {
                 "known": len(self.roster.keys),
                 "refused": self.roster.stats.refused,
@@ -333,10 +334,15 @@ class LocalSeat:
 
     def submit(self, body: Body) -> bool:
         """Send one event of ours; False if it could not be written down (see ``failure``)."""
+        return self.act(self.machine.submit, body)
+
+    def act(self, step: Callable[..., list[Out]], *args: Any) -> bool:
+        """A person's input (``SeatMachine.submit``, ``offer``, ``pump``), with the time;
+        False if it could not go or be written down (see ``failure``)."""
         if self.replica is None or self.failure is not None:
             return False
         try:
-            return self._run("sending", self.machine.submit, body, now())
+            return self._run("sending", step, *args, now())
         except StoreError as error:
             self.tasks.fail(error)
             return False

@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterable
 from enum import Enum
+from typing import Any
 
 from ..games.registry import game_for, level_in
 from ..replica.core import Replica
@@ -31,7 +32,7 @@ from ..replica.effects import Delivered
 from ..replica.throttle import Throttle, Verdict
 from ..table.fairdeal import RoundSecret
 from ..table.game import Game, Phase
-from ..table.player import Rng
+from ..table.player import CameBack, HeldPlays, NoPlays, Rng, SeatPlayer
 from ..wire.codec import ProtocolError, decode
 from ..wire.messages import Body, Bye, Hello, Kind
 from ..wire.peek import message_kind, message_sender
@@ -78,13 +79,21 @@ class SeatMachine:
         self.pace = pace
         self.think_rng = think_rng
         self.standing = Standing(node_id, finder, join_window)
-        self.steward = Steward(node_id, wishes, level, draw, self._keep, self._submit, pace)
+
+        # The Steward's bodies go through ``_submit``; a secret it draws is written down
+        # (``KeepSecret``) before the commitment that needs it goes out.
+        def keep(number: int, secret: RoundSecret) -> None:
+            self._out.append(KeepSecret(number, secret))
+
+        self.steward = Steward(node_id, wishes, level, draw, keep, self._submit, pace)
         self.replica: Replica | None = None  # the log the seat holds now
         self.throttle = Throttle()
         self.failed = False  # the node could not write down what we decided
         self.forged = 0
         self.other_table = 0
         self.stable: Game | None = None  # the stable game, as of the last event final
+        self.plays: HeldPlays[Any] = NoPlays(self._submit)  # a person's plays held back
+        self.came_back: list[CameBack[Any]] = []  # held plays that could not go (``pump``)
         self.now = 0.0
         self._out: list[Out] = []
 
@@ -215,6 +224,26 @@ class SeatMachine:
         self._submit(body)
         return self._drain()
 
+    def play_queue(self, player: SeatPlayer[Any, Any, Any, Any]) -> HeldPlays[Any]:
+        """A fresh queue of the plays a person makes while earlier ones are on their way,
+        for the game ``player`` plays (``SeatPlayer.plays``): its plays go out through
+        the machine, as effects of ``offer`` and ``pump``."""
+        self.plays = player.plays(self.node_id, self._submit)
+        return self.plays
+
+    def offer(self, move: object, round_number: int, at: float) -> list[Out]:
+        """A person's play, built and checked on the queue's view: sent now, or held."""
+        self.now = at
+        if self.replica is not None:  # False from the queue: not sent, and ``failed`` says why
+            self.plays.offer(self.replica, move, round_number)
+        return self._drain()
+
+    def pump(self, at: float) -> list[Out]:
+        """Send the held plays whose turn has come; those that came back are ``came_back``."""
+        self.now = at
+        self.came_back = list(self.plays.pump(self.replica)) if self.replica is not None else []
+        return self._drain()
+
     def leave(self, at: float) -> list[Out]:
         """Our goodbye (a BYE), a reveal owed first, if we still play."""
         self.now = at
@@ -230,9 +259,6 @@ class SeatMachine:
             return False
         self._emit(self.replica.submit(body, self.now))
         return True
-
-    def _keep(self, number: int, secret: RoundSecret) -> None:
-        self._out.append(KeepSecret(number, secret))
 
     # -- what the replica reports -----------------------------------------------------------
 
