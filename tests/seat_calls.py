@@ -6,11 +6,12 @@ Two real nodes (bots, on 127.0.0.1, without zeroconf) play in this process. Once
 is on, ``sys.setprofile`` watches the seats' three loops (node/seat/local.py): a batch of
 messages received (``_receive_loop``: each message is one input), a tick (``_timer_loop``)
 and the duties (``_duty_loop``: a bot's moves, the player's own part in the deal), and a
-person's action (``LocalSeat.submit``). Each stretch a loop runs between two awaits is one
+person's action (a key at the table, ``NodeSession.act``; a lobby step,
+``LocalSeat.submit``). Each stretch a loop runs between two awaits is one
 step; every call made from a frame in ``dutchblitz.node`` straight into a function of
 ``dutchblitz.protocol`` on that step is counted, with its caller and callee. The screen's
-reading (the session and its notices, which read the state for the player) is not the
-seat's and is left out.
+reading (what the session and its notices do when the seat's watchers and listeners tell
+them of a change) is not the seat's and is left out.
 
 The guard (``MAX_CALLS_PER_INPUT``): at most 3 such calls per input; a batch of ``n``
 messages is ``n`` inputs. The seat makes one call into its ``SeatMachine`` per input and
@@ -35,8 +36,12 @@ MAX_CALLS_PER_INPUT = 3
 WAIT_S = 60.0
 SHELL = PROJECT + "node.seat.local"
 LOOPS = {"_receive_loop": "receive", "_timer_loop": "tick", "_duty_loop": "duties"}
-ACTION = "submit"  # LocalSeat.submit: a person's action, as the session hands it over
-READERS = (PROJECT + "node.session", PROJECT + "node.notices", PROJECT + "node.subscribers")
+SESSION = PROJECT + "node.session"
+# A person's action: a key at the table (``NodeSession.act``), a lobby step (``submit``).
+ACTIONS = {(SESSION, "act"), (SHELL, "submit")}
+READERS = (SESSION, PROJECT + "node.notices", PROJECT + "node.subscribers")
+# Where the seat hands over to the screen's readers: its watchers and its listeners.
+HANDOFFS = {(SHELL, "_notify"), (PROJECT + "node.seat.carrier", "_report")}
 
 
 @dataclass
@@ -65,9 +70,10 @@ class ShellCalls:
 
     def __call__(self, frame: FrameType, event: str, arg: Any) -> None:
         code = frame.f_code
-        if module_of(frame) == SHELL and (code.co_name in LOOPS or code.co_name == ACTION):
+        where = (module_of(frame), code.co_name)
+        if (where[0] == SHELL and code.co_name in LOOPS) or where in ACTIONS:
             if event == "call":  # a loop resumed, or an action begun: a new step
-                step = Step(LOOPS.get(code.co_name, "action"))
+                step = Step(LOOPS.get(code.co_name, "action") if where[0] == SHELL else "action")
                 self._open[id(frame)] = step
                 self.steps.append(step)
             elif event == "return":
@@ -87,14 +93,17 @@ class ShellCalls:
 
     def _step_of(self, frame: FrameType | None) -> tuple[Step | None, bool]:
         """The open step whose loop or action is on the stack, and whether a reader of the
-        screen's is between (its calls are not the seat's)."""
+        screen's, called by the seat's watchers or listeners, is between (its calls are
+        not the seat's)."""
         readers = False
         while frame is not None:
             step = self._open.get(id(frame))
             if step is not None:
                 return step, readers
-            readers = readers or module_of(frame) in READERS
-            frame = frame.f_back
+            back = frame.f_back
+            handed = back is not None and (module_of(back), back.f_code.co_name) in HANDOFFS
+            readers = readers or (handed and module_of(frame) in READERS)
+            frame = back
         return None, readers
 
 
@@ -122,7 +131,9 @@ def report(steps: list[Step]) -> str:
 
 
 async def _count() -> list[Step]:
+    from dutchblitz.node.api import Action
     from dutchblitz.node.runtime import Node, Options
+    from dutchblitz.node.session import NodeSession
     from dutchblitz.protocol.table.game import Phase
     from dutchblitz.protocol.wire.messages import Ready
 
@@ -141,7 +152,10 @@ async def _count() -> list[Step]:
             await _until(lambda: _playing(first, Phase.PLAYING), "the game to start")
             sys.setprofile(calls)
             await _until(lambda: _seen(calls.steps), "a message, a tick and a move")
-            first.main.submit(Ready(True))  # a person's action (refused in play: still one)
+            session = NodeSession(first)
+            for action in (Action.FLIP, Action.POST_TO_CENTRE):  # keys at the table
+                session.act(action)
+            first.main.submit(Ready(True))  # a lobby step (refused in play: an input still)
         finally:
             sys.setprofile(None)
             await second.stop(goodbye=False)

@@ -32,7 +32,7 @@ from ..replica.effects import Delivered
 from ..replica.throttle import Throttle, Verdict
 from ..table.fairdeal import RoundSecret
 from ..table.game import Game, Phase
-from ..table.player import CameBack, HeldPlays, NoPlays, Rng, SeatPlayer
+from ..table.player import HeldPlays, Rng, SeatPlayer
 from ..wire.codec import ProtocolError, decode
 from ..wire.messages import Body, Bye, Hello, Kind
 from ..wire.peek import message_kind, message_sender
@@ -48,6 +48,7 @@ from .effects import (
 )
 from .finding import TableFinder
 from .pace import Pace
+from .person import PersonsPlays
 from .standing import Standing
 
 
@@ -92,8 +93,7 @@ class SeatMachine:
         self.forged = 0
         self.other_table = 0
         self.stable: Game | None = None  # the stable game, as of the last event final
-        self.plays: HeldPlays[Any] = NoPlays(self._submit)  # a person's plays held back
-        self.came_back: list[CameBack[Any]] = []  # held plays that could not go (``pump``)
+        self.person = PersonsPlays(node_id, self._submit)  # a person's keys and held plays
         self.now = 0.0
         self._out: list[Out] = []
 
@@ -227,21 +227,20 @@ class SeatMachine:
     def play_queue(self, player: SeatPlayer[Any, Any, Any, Any]) -> HeldPlays[Any]:
         """A fresh queue of the plays a person makes while earlier ones are on their way,
         for the game ``player`` plays (``SeatPlayer.plays``): its plays go out through
-        the machine, as effects of ``offer`` and ``pump``."""
-        self.plays = player.plays(self.node_id, self._submit)
-        return self.plays
+        the machine, as effects of ``press`` and ``pump``."""
+        return self.person.take(player)
 
-    def offer(self, move: object, round_number: int, at: float) -> list[Out]:
-        """A person's play, built and checked on the queue's view: sent now, or held."""
+    def press(self, action: str, slot: int, at: float) -> list[Out]:
+        """A person's key: the move its action names, sent now or held; ``person.refused``
+        says why none was taken."""
         self.now = at
-        if self.replica is not None:  # False from the queue: not sent, and ``failed`` says why
-            self.plays.offer(self.replica, move, round_number)
+        self.person.press(self.replica, self.pace, action, slot, at)
         return self._drain()
 
     def pump(self, at: float) -> list[Out]:
-        """Send the held plays whose turn has come; those that came back are ``came_back``."""
+        """Send the held plays whose turn has come; ``person.came_back`` those that came back."""
         self.now = at
-        self.came_back = list(self.plays.pump(self.replica)) if self.replica is not None else []
+        self.person.pump(self.replica)
         return self._drain()
 
     def leave(self, at: float) -> list[Out]:
