@@ -26,7 +26,7 @@ from ..net.transport import Transport
 from ..store.state import StateDir
 from ..store.tablelog import TableLog
 from .ending import GameEnds
-from .ticks import Ticker
+from .ticks import Ticker, now
 
 if TYPE_CHECKING:
     from .tables import TableSeating
@@ -72,7 +72,7 @@ class Carrier:
 
     def execute(self, effects: Iterable[Effect], replica: object = None, live: bool = True) -> None:
         """Carry out a replica's effects, and what the machine makes of them (``react``)."""
-        self.carry(self.machine.react(effects), live)
+        self.carry(self.machine.react(effects, now()), live)
 
     def carry(self, outs: Iterable[seat.Out], live: bool = True) -> None:
         """Carry out what one input to the machine gave back (``live``: not a log restored)."""

@@ -261,9 +261,12 @@ class SeatMachine:
 
     # -- what the replica reports -----------------------------------------------------------
 
-    def react(self, effects: Iterable[Out]) -> list[Out]:
+    def react(self, effects: Iterable[Out], at: float | None = None) -> list[Out]:
         """The replica's effects, each followed by what the seat makes of it: an event of
-        ours final, the lobby's options (P-261), the pace's pauses, a game's end."""
+        ours final, the lobby's options (P-261), the pace's pauses, a game's end. ``at``:
+        the time, for effects of a replica the node drove itself (a log restored)."""
+        if at is not None:
+            self.now = at
         out: list[Out] = []
         for effect in effects:
             out.append(effect)
