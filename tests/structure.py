@@ -3,6 +3,7 @@
     python -m tests.structure            # print every figure; exit 1 if any is over its limit
     python -m tests.structure --quiet    # print only what is over
     python -m tests.structure --path     # the modules a received PLAY crosses
+    python -m tests.structure --calls    # calls from node/ into protocol/ per input (at most 3)
 
 Figures (the "Done when" of the table's re-layout, see docs/architecture.md):
 
@@ -57,7 +58,6 @@ REGISTRIES = ("protocol/games/registry.py", "client/games/registry.py")
 # know games through the interfaces on its own, and is struck off here when it does; the
 # guard fails on any other, and on an entry here that no longer names a game.
 ALLOWED_GAME_IMPORTS: dict[str, str] = {
-    "protocol/seat/duties.py": "a seat's duties run Dutch Blitz's bot and play queue",
     "client/commands.py": "the command line offers Dutch Blitz's card backs",
     "client/words.py": "every game's words, to be split into client/games/G/",
     # Dutch deals Dutch Blitz's deck as the fair deal's stand-in (spec/dutch-deal.md): it
@@ -397,6 +397,10 @@ def main(argv: list[str]) -> int:
         from tests import message_path
 
         return message_path.main()
+    if "--calls" in argv:
+        from tests import seat_calls
+
+        return seat_calls.main()
     quiet = "--quiet" in argv
     if not quiet:
         classes = methods_per_class()

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests import seat_calls
+from tests.seat_calls import Step
 from tests.structure import (
     ALLOWED_CIRCLES,
     ALLOWED_COMPLEXITY,
@@ -174,3 +176,32 @@ def test_the_shipping_modules_import_in_no_circle() -> None:
     circles = [c for c in import_circles() if tuple(c) not in ALLOWED_CIRCLES]
     assert circles == []
     assert any(edge.source == "dutchblitz.protocol.replica.core" for edge in imports())
+
+
+@pytest.mark.parametrize(
+    ("kind", "messages", "calls", "over"),
+    [
+        ("receive", 1, 2, False),  # SeatMachine.receive, then the batch's acknowledge
+        ("receive", 4, 12, False),  # a batch of four messages is four inputs
+        ("receive", 1, 4, True),
+        ("tick", 0, 3, False),
+        ("tick", 0, 4, True),
+        ("action", 0, 1, False),
+    ],
+)
+def test_a_step_over_three_calls_per_input_is_over(
+    kind: str, messages: int, calls: int, over: bool
+) -> None:
+    step = Step(kind, messages)
+    step.calls["node.seat.local._run -> receive"] = calls
+    assert bool(seat_calls.over([step])) is over
+
+
+@pytest.mark.timeout(120)
+def test_the_seat_makes_at_most_3_calls_into_protocol_per_input() -> None:
+    """A real seat's received message, tick, duties and a person's action each make at
+    most 3 calls from node/ into protocol/ (``python -m tests.structure --calls``)."""
+    steps = seat_calls.count()
+    assert seat_calls._seen(steps), seat_calls.report(steps)
+    assert any(step.kind == "action" and step.count for step in steps), seat_calls.report(steps)
+    assert not seat_calls.over(steps), seat_calls.report(steps)
