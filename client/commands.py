@@ -113,6 +113,7 @@ def next_bot_level(state: ClientState) -> None:
     state.bot_level = levels[(index + 1) % len(levels)]
     level = state.bot_level
     said = {**words.BOT_LEVELS, **words.DUTCH_BOT_LEVELS}.get(level, f"{level} bot")
+    state.level_said = said
     state.flash(Notice(NoticeKind.INFO, said))
 
 

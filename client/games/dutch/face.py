@@ -202,8 +202,7 @@ def key(state: ClientState, pressed_key: str) -> None:
         state.flash(Notice(NoticeKind.INFO, words.DUTCH_HINTS[pressed.hint]))
     if pressed.move is not None:
         # The command is whole: what its first keys asked for ("now the other card") is done.
-        hints = set(words.DUTCH_HINTS.values())
-        state.flashes = [f for f in state.flashes if f.notice.text not in hints]
+        state.board.forget(set(words.DUTCH_HINTS.values()))
         refused = state.session.play(pressed.move)
         if refused is not None:
             calling = isinstance(pressed.move, CallDutch)
