@@ -225,8 +225,8 @@ def notices_text(state: ClientState) -> StyleAndTextTuples:
         fragments.append(("class:notice class:notice.waiting", f" {waiting}\n"))
     for notice in state.notices()[-(NOTICE_LINES - len(fragments)) :]:
         marker = NOTICE_MARKERS.get(notice.kind, "")
-        if notice.kind == NoticeKind.BLITZ:
-            marker = f"{state.call.upper()}!"
+        if notice.kind == NoticeKind.BLITZ and state.words.call:
+            marker = f"{state.words.call.upper()}!"
         style = f"class:notice class:notice.{notice.kind}"
         fragments.append((style, f" {marker} " if marker else " "))
         fragments.append(("class:notice", f" {notice.text}\n"))

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from dutchblitz.node.api import News, Notice, NoticeKind, Told
 
 from .text import cut_name
-from .words import notice_text, round_scores
+from .words import GameWords, notice_text, round_scores
 
 # How long each kind of notice stays on screen, in seconds.
 NOTICE_SECONDS = {
@@ -66,27 +66,27 @@ class NoticeBoard:
         self.clock = clock
         self.flashes: list[Flash] = []
 
-    def worded(self, notice: Notice, call: str, columns: int) -> Notice:
-        """The notice with its words: ``call`` ends a round early in this game."""
-        text = notice_text(notice, call)
+    def worded(self, notice: Notice, game: GameWords, columns: int) -> Notice:
+        """The notice with its words, at a table of ``game``."""
+        text = notice_text(notice, game)
         if notice.told is not None and notice.told.news == News.ROUND_SCORES:
             text = fit_scores(notice.told, columns - NOTICE_INDENT)
         return Notice(notice.kind, text)
 
-    def flash(self, notice: Notice, call: str, columns: int) -> None:
+    def flash(self, notice: Notice, game: GameWords, columns: int) -> None:
         seconds = NOTICE_SECONDS.get(notice.kind, DEFAULT_NOTICE_SECONDS)
         source = notice if notice.told is not None or notice.refused is not None else None
-        shown = Flash(self.worded(notice, call, columns), self.clock() + seconds, source)
+        shown = Flash(self.worded(notice, game, columns), self.clock() + seconds, source)
         self.flashes = [*self.flashes, shown][-NOTICES_SHOWN:]
 
-    def rename(self, names: Mapping[str, str], call: str, columns: int) -> None:
+    def rename(self, names: Mapping[str, str], game: GameWords, columns: int) -> None:
         """Players renamed (old name: new): the news that named them says the new names."""
         flashes = []
         for flash in self.flashes:
             source = flash.source
             if source is not None and source.told is not None:
                 source = replace(source, told=renamed(source.told, names))
-                flash = Flash(self.worded(source, call, columns), flash.until, source)
+                flash = Flash(self.worded(source, game, columns), flash.until, source)
             flashes.append(flash)
         self.flashes = flashes
 

@@ -28,6 +28,7 @@ from prompt_toolkit.data_structures import Size
 
 from .games import DEFAULT_GAME
 from .notices import NoticeBoard
+from .words import GameWords, all_of
 
 ALONE_HINT_SECONDS = 5.0  # with no peer found after this long, say how to get one
 SCORES_SECONDS = 4.0  # the scores show this long after a round ends, unless dismissed
@@ -51,20 +52,19 @@ class ClientState:
         session: Session,
         clock: Callable[[], float] = time.monotonic,
         game: str = DEFAULT_GAME,
-        call: str = "Blitz",
-        calls: Mapping[str, str] | None = None,
+        games: Mapping[str, GameWords] | None = None,
     ) -> None:
         self.session = session
         self.first_game = game  # the game the node was started for (--game)
-        # Each game with a face here, and the word for what ends a round early in it
-        # ("Blitz", "Dutch"), for the notices.
-        self.calls = dict(calls) if calls is not None else {game: call}
-        self.calls.setdefault(game, call)
+        # Each game with a face here, and what its face adds to the table's words (the
+        # word for what ends a round early in it, "Blitz", "Dutch", among them).
+        self.games = dict(games) if games is not None else {}
+        self.games.setdefault(game, GameWords())
         self.clock = clock
         self.snap: Snapshot = session.snapshot()
         # The tag of the game whose face draws the table, as the node says (``refresh``).
-        self.game = self.snap.game_tag if self.snap.game_tag in self.calls else game
-        self.call = self.calls[self.game]
+        self.game = self.snap.game_tag if self.snap.game_tag in self.games else game
+        self.words = all_of(self.games.values(), self.games[self.game])
         self.snap_at = self.started_at = clock()
         self.board = NoticeBoard(clock)  # the notices on screen
         self.help_shown = False
@@ -94,11 +94,11 @@ class ClientState:
         self.snap = self.session.snapshot()
         self.snap_at = self.clock()
         # The node's word for the game: a START may start another one (P-241).
-        game = self.snap.game_tag if self.snap.game_tag in self.calls else self.first_game
-        if game != self.game and self.level_said:  # the last l spoke of the old game
-            self.board.forget({self.level_said})
+        game = self.snap.game_tag if self.snap.game_tag in self.games else self.first_game
+        if game != self.game:
+            self.words = all_of(self.games.values(), self.games[game])
+            self.board.forget({self.level_said} - {""})  # l spoke of the old game's level
         self.game = game
-        self.call = self.calls[self.game]
         results = len(self.snap.game.results)
         if results > self.results_seen:
             self.scores_until = self.snap_at + SCORES_SECONDS
@@ -122,10 +122,10 @@ class ClientState:
         new = {names[p.node]: p.name for p in self.snap.players
                if p.node in names and names[p.node] != p.name}  # fmt: skip
         if new:
-            self.board.rename(new, self.call, self.terminal.columns)
+            self.board.rename(new, self.words, self.terminal.columns)
 
     def flash(self, notice: Notice) -> None:
-        self.board.flash(notice, self.call, self.terminal.columns)
+        self.board.flash(notice, self.words, self.terminal.columns)
 
     def refuse(self, refused: Refused | None) -> None:
         if refused is not None:

@@ -152,12 +152,11 @@ def test_g_in_the_lobby_picks_the_next_game_and_its_face_draws_the_lobby() -> No
     """P-241: the lobby's g names the game a START from this node starts; the snapshot's
     game then picks the face, the title and the word for a round's early end."""
     session = FakeSession(lobby_game(2))
-    calls = {tag: registry.face_for(tag).call for tag in registry.tags()}
-    state = ClientState(session, calls=calls)
+    state = ClientState(session, games=registry.words())
     assert state.game == DEFAULT_GAME and "g game" in to_plain_text(keybar_text(state))
     commands.next_game(state)
     assert session.calls[-1] == ("set_game", "dutch")
-    assert (state.game, state.call) == ("dutch", "Dutch")
+    assert (state.game, state.words.call) == ("dutch", "Dutch")
     assert to_plain_text(title_text(state)).startswith(" Dutch  ·  table kitchen  ·  lobby")
     assert "Game: Dutch" in to_plain_text(body_text(state))
     commands.next_game(state)
@@ -167,8 +166,7 @@ def test_g_in_the_lobby_picks_the_next_game_and_its_face_draws_the_lobby() -> No
 def test_t_in_the_lobby_picks_the_game_s_next_length() -> None:
     """P-237, D-37: a target score, or for a game that offers it a number of rounds."""
     session = FakeSession(lobby_game(3), game_tag="dutch")
-    calls = {tag: registry.face_for(tag).call for tag in registry.tags()}
-    state = ClientState(session, calls=calls)
+    state = ClientState(session, games=registry.words())
     assert "Game: Dutch, to 75 points" in to_plain_text(body_text(state))
     picked = []
     for _ in registry.face_for("dutch").lengths:

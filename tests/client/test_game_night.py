@@ -235,7 +235,7 @@ def test_the_node_tells_every_screen_of_each_stalemate_rotation_once() -> None:
     one notice; a new round starts counting again."""
     from types import SimpleNamespace
 
-    from dutchblitz.client.words import tell
+    from dutchblitz.client.games.blitz.words import tell
     from dutchblitz.node.notices import SessionNotices
     from dutchblitz.protocol.games.registry import DEFAULT_GAME, game_for
 

@@ -18,7 +18,6 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.keys import Keys
 
-from ... import words
 from ...face import GameFace
 from ...keymap import (
     ADD_BOT,
@@ -35,6 +34,7 @@ from ...keymap import (
 )
 from ...state import ClientState
 from ...text import Text, bar
+from . import words
 from .keys import bar as dutch_bar
 from .keys import help_lines, press
 from .screens import DutchTable, render
@@ -234,6 +234,6 @@ FACE = GameFace(
     bind_table_keys=bind_table_keys,
     hidden_lines=hidden_lines,
     post_stacking=False,
-    call="Dutch",
+    words=words.WORDS,
     lengths=((75, None), (100, None), (50, None), (75, 3), (75, 5), (75, 10)),
 )

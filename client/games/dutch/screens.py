@@ -24,9 +24,9 @@ from dutchblitz.protocol.games.dutch.views import (
 )
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from ... import words
-from ...words import Seats, card_words
+from . import words
 from .keys import CARD_KEYS, PLAYER_KEYS, bar
+from .words import Seats, card_words
 
 Line = list[tuple[str, str]]
 FACE_DOWN = "##"
@@ -282,7 +282,7 @@ def scores_screen(table: DutchTable, width: int, height: int, framed: bool = Fal
         won = (
             words.dutch_winners(table.winners, table.names, view.me, best)
             if table.winners
-            else words.tell(words.Told(words.News.NO_WINNER))
+            else words.no_winner()
         )
         body += said(won, width, "class:strong", indent=1)
     keys = [] if framed else key_lines(table, width)

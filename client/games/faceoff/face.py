@@ -21,6 +21,7 @@ from prompt_toolkit.keys import Keys
 from ...face import GameFace
 from ...state import ClientState
 from ...text import Text, bar
+from ...words import GameWords
 from . import keys, words
 from .screens import FaceoffTable, help_lines, render
 
@@ -122,6 +123,6 @@ FACE = GameFace(
     bind_table_keys=bind_table_keys,
     hidden_lines=hidden_lines,
     post_stacking=False,
-    call="Blitz!",
+    words=GameWords(call="Blitz!"),
     lengths=((0, 1),),  # one game: the piles run out (F-41); no target score
 )
