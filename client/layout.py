@@ -244,10 +244,11 @@ def keybar_text(state: ClientState) -> StyleAndTextTuples:
     if state.snap.watching:
         return bar(("Tab", "scores"), ("?", "help"), ("q", "leave"))
     if screen == Screen.LOBBY:
-        stacking = registry.face_for(state.game).post_stacking
+        face = registry.face_for(state.game)
+        stacking, present = face.post_stacking, sum(p.present for p in state.snap.players)
         return bar(
             (keymap.NAME, "name"),
-            (keymap.BACK, "back"),
+            *([(keymap.BACK, "back")] if face.backs(present) else []),
             (keymap.READY, "ready"),
             (keymap.START, "start"),
             (f"{keymap.ADD_BOT}/{keymap.REMOVE_BOT}", "bot"),
