@@ -114,7 +114,6 @@ def next_bot_level(state: ClientState) -> None:
     state.bot_level = levels[(index + 1) % len(levels)]
     level = state.bot_level
     said = registry.face_for(state.game).words.bot_levels.get(level, f"{level} bot")
-    state.level_said = said
     state.flash(Notice(NoticeKind.INFO, said))
 
 

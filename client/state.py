@@ -78,7 +78,6 @@ class ClientState:
         self.bot_level = (
             levels[0] if levels and PREFERRED_BOT_LEVEL not in levels else PREFERRED_BOT_LEVEL
         )
-        self.level_said = ""  # what l last said of the next bot's level
         self.scores_pinned = False
         self.scores_until = 0.0
         self.results_seen = len(self.snap.game.results)
@@ -95,9 +94,9 @@ class ClientState:
         self.snap_at = self.clock()
         # The node's word for the game: a START may start another one (P-241).
         game = self.snap.game_tag if self.snap.game_tag in self.games else self.first_game
-        if game != self.game:
+        if game != self.game:  # what l said of the old game's bot levels is past
+            self.board.forget(set(self.words.bot_levels.values()))
             self.words = all_of(self.games.values(), self.games[game])
-            self.board.forget({self.level_said} - {""})  # l spoke of the old game's level
         self.game = game
         results = len(self.snap.game.results)
         if results > self.results_seen:
