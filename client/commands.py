@@ -83,6 +83,10 @@ def remove_bot(state: ClientState) -> None:
 
 
 def toggle_post_stacking(state: ClientState) -> None:
+    face = registry.face_for(state.game)
+    if not face.post_stacking:  # the lobby offers the option only for a game that has it
+        state.flash(Notice(NoticeKind.REFUSED, f"{face.title} has no Post stacking"))
+        return
     state.refuse(state.session.set_post_stacking(not state.snap.post_stacking))
     state.refresh()
 

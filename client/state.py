@@ -14,7 +14,6 @@ from collections.abc import Callable, Mapping
 from enum import StrEnum
 
 from dutchblitz.node.api import (
-    Action,
     Notice,
     NoticeKind,
     PlayerInfo,
@@ -72,8 +71,9 @@ class ClientState:
         self.leave_requested = False
         self.editing_name = False
         self.name_buffer = Buffer(multiline=False, name="name")
-        self.stack_action: Action | None = None  # BLITZ_TO_POST or WOOD_TO_POST, waiting a slot
-        self.typed = ""  # a game's half-typed command, kept by its face (Dutch: "t", "b3")
+        # A game's half-typed command, kept by its face: Dutch's "t" or "b3", Dutch Blitz's
+        # "b" or "v" (a Post stacking move waiting for its stack).
+        self.typed = ""
         levels = self.snap.bot_levels
         self.bot_level = (
             levels[0] if levels and PREFERRED_BOT_LEVEL not in levels else PREFERRED_BOT_LEVEL
@@ -96,6 +96,7 @@ class ClientState:
         game = self.snap.game_tag if self.snap.game_tag in self.games else self.first_game
         if game != self.game:  # what l said of the old game's bot levels is past
             self.board.forget(set(self.words.bot_levels.values()))
+            self.typed = ""  # and so is a command half-typed in it
             self.words = all_of(self.games.values(), self.games[game])
         self.game = game
         results = len(self.snap.game.results)

@@ -207,3 +207,17 @@ def test_a_bot_renamed_for_the_next_game_is_named_anew_in_the_notices_P241() -> 
     state.refresh()
     assert state.game == "dutch"
     assert [n.text for n in state.notices()] == ["careful bot 0b9 sat down", "flat-out bot is back"]
+
+
+def test_a_game_without_deck_backs_or_post_stacking_says_so_for_b_and_p() -> None:
+    """Dutch has neither: b and p change nothing and say why; the lobby shows no Back
+    column and its key bar offers no b."""
+    session = FakeSession(lobby_game(3), game_tag="dutch")
+    state = ClientState(session, games=registry.words())
+    commands.next_back(state)
+    commands.toggle_post_stacking(state)
+    assert not [call for call in session.calls if call[0] in ("set_back", "set_post_stacking")]
+    texts = [n.text for n in state.notices()]
+    assert texts == ["this game has no deck backs to choose", "Dutch has no Post stacking"]
+    assert "Back" not in to_plain_text(body_text(state))
+    assert " b back" not in to_plain_text(keybar_text(state))

@@ -15,7 +15,7 @@ from prompt_toolkit.keys import Keys
 from ...state import ClientState
 from ...text import bar
 from . import keymap
-from .play import begin_stack, cancel_stack, play, post_key
+from .play import begin_stack, cancel_stack, play, post_key, stack_action
 
 Handler = Callable[[KeyPressEvent], None]
 
@@ -30,7 +30,7 @@ def bind_table_keys(bindings: KeyBindings, state: ClientState, playing: Filter) 
     def stack(action: Action) -> Handler:
         return lambda event: begin_stack(state, action)
 
-    stacking = Condition(lambda: state.stack_action is not None)
+    stacking = Condition(lambda: stack_action(state) is not None)
     # Any other key ends a half-typed stacking move (a named binding wins over Keys.Any).
     bindings.add(Keys.Any, filter=playing & stacking)(lambda event: cancel_stack(state))
     bindings.add("escape", filter=playing & stacking)(lambda event: cancel_stack(state))
@@ -48,8 +48,9 @@ def bind_table_keys(bindings: KeyBindings, state: ClientState, playing: Filter) 
 
 def table_keybar(state: ClientState) -> StyleAndTextTuples:
     """The key bar at the table, during a round."""
-    if state.stack_action is not None:
-        source = "Blitz" if state.stack_action.value.startswith("blitz") else "Wood"
+    started = stack_action(state)
+    if started is not None:
+        source = "Blitz" if started.value.startswith("blitz") else "Wood"
         return bar(
             (" ".join(keymap.POST_KEYS), f"{source} top onto which Post stack?"), ("Esc", "cancel")
         )
