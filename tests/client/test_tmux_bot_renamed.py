@@ -6,32 +6,19 @@ name too, and the old level's words go with the old game.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.client.test_tmux_e2e import REPO, child_env
-from tests.client.tmux import Screen, Tmux, have_tmux
+from tests.client.test_tmux_e2e import REPO, child_env, text, tmux
+from tests.client.tmux import Tmux, have_tmux
 
 pytestmark = [
     pytest.mark.tmux,
     pytest.mark.timeout(120),
     pytest.mark.skipif(not have_tmux(), reason="tmux is not installed"),
 ]
-
-
-@pytest.fixture
-def tmux() -> Iterator[Tmux]:
-    server = Tmux("renamed")
-    try:
-        yield server
-    finally:
-        server.kill()
-
-
-def text(shown: Screen) -> str:
-    return "\n".join(shown)
+__all__ = ["tmux"]  # the fixture
 
 
 def test_the_sat_down_notice_follows_the_bot_into_the_next_game_P241(
