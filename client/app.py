@@ -83,9 +83,7 @@ def build_app(
     game: str = DEFAULT_GAME,
 ) -> BlitzApp:
     """The table, drawn with the face of ``game`` (a tag in ``games/registry.py``)."""
-    call = registry.face_for(game).call
-    calls = {tag: registry.face_for(tag).call for tag in registry.tags()}
-    return BlitzApp(ClientState(session, clock, game, call, calls), input, output)
+    return BlitzApp(ClientState(session, clock, game, registry.words()), input, output)
 
 
 async def run_app(

@@ -8,9 +8,7 @@ calls the session where it must, and refreshes.
 from __future__ import annotations
 
 from dutchblitz.node.api import Notice, NoticeKind
-from dutchblitz.protocol.games.blitz.cards import ALL_BACKS, STANDARD_BACKS
 
-from . import words
 from .games import registry
 from .state import ClientState
 
@@ -38,7 +36,10 @@ def next_back(state: ClientState) -> None:
     """Move to the next deck back no other player holds."""
     me = state.me
     players = [p for p in state.snap.players if p.present]
-    allowed = STANDARD_BACKS if len(players) <= len(STANDARD_BACKS) else ALL_BACKS
+    allowed = registry.face_for(state.game).backs(len(players))
+    if not allowed:
+        state.flash(Notice(NoticeKind.REFUSED, "this game has no deck backs to choose"))
+        return
     taken = {p.back for p in players if not p.is_me}
     current = me.back if me is not None else ""
     start = allowed.index(current) + 1 if current in allowed else 0
@@ -82,13 +83,17 @@ def remove_bot(state: ClientState) -> None:
 
 
 def toggle_post_stacking(state: ClientState) -> None:
+    face = registry.face_for(state.game)
+    if not face.post_stacking:  # the lobby offers the option only for a game that has it
+        state.flash(Notice(NoticeKind.REFUSED, f"{face.title} has no Post stacking"))
+        return
     state.refuse(state.session.set_post_stacking(not state.snap.post_stacking))
     state.refresh()
 
 
 def next_game(state: ClientState) -> None:
     """The next game with a face here: what a START from this node starts (P-241)."""
-    games = list(state.calls)
+    games = list(state.games)
     index = games.index(state.game) if state.game in games else -1
     state.refuse(state.session.set_game(games[(index + 1) % len(games)]))
     state.refresh()
@@ -112,7 +117,7 @@ def next_bot_level(state: ClientState) -> None:
     index = levels.index(state.bot_level) if state.bot_level in levels else -1
     state.bot_level = levels[(index + 1) % len(levels)]
     level = state.bot_level
-    said = {**words.BOT_LEVELS, **words.DUTCH_BOT_LEVELS}.get(level, f"{level} bot")
+    said = registry.face_for(state.game).words.bot_levels.get(level, f"{level} bot")
     state.flash(Notice(NoticeKind.INFO, said))
 
 

@@ -16,8 +16,13 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.key_binding import KeyBindings
 
 from .state import ClientState
+from .words import NO_GAME, GameWords
 
 Render = Callable[[ClientState], StyleAndTextTuples]
+
+
+def no_backs(players: int) -> tuple[str, ...]:
+    return ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,7 +36,14 @@ class GameFace:
     bind_table_keys: Callable[[KeyBindings, ClientState, Filter], None]  # keys in a round
     hidden_lines: Callable[[HiddenCards], StyleAndTextTuples]  # a seat's hidden cards, replayed
     post_stacking: bool = True  # the table option R-19 (Dutch Blitz's), in the lobby and title
-    call: str = "Blitz"  # what a player calls to end a round early, as notices say it
+    words: GameWords = NO_GAME  # what the game adds to the table's words
+    # The deck backs the lobby's b offers, for so many players present (none: no backs).
+    backs: Callable[[int], tuple[str, ...]] = no_backs
     # The lengths the lobby's t offers, in turn: (target, None), or (target, rounds) for a
     # game played for a number of rounds (P-237); the first is the usual one.
     lengths: tuple[tuple[int, int | None], ...] = ((75, None), (50, None), (100, None))
+
+    @property
+    def call(self) -> str:
+        """What a player calls to end a round early, as notices say it."""
+        return self.words.call

@@ -34,18 +34,6 @@ class KeyHelp:
     what: str
 
 
-LOBBY_HELP: tuple[KeyHelp, ...] = (
-    KeyHelp(NAME, "set your name"),
-    KeyHelp(BACK, "next deck back"),
-    KeyHelp(READY, "ready / not ready"),
-    KeyHelp(f"{START} / Enter", "start (all ready)"),
-    KeyHelp(f"{ADD_BOT} {REMOVE_BOT}", "add a bot / take one"),
-    KeyHelp(BOT_LEVEL, "level of the next bot"),
-    KeyHelp(f"{GAME} {LENGTH}", "next game / its length"),
-    KeyHelp(POST_STACKING, "Post stacking on / off"),
-    KeyHelp(WATCH, "watch the game on"),
-)
-
 OVER_HELP: tuple[KeyHelp, ...] = (KeyHelp(REMATCH, "rematch (play again)"),)
 
 GLOBAL_HELP: tuple[KeyHelp, ...] = (

@@ -225,8 +225,8 @@ def notices_text(state: ClientState) -> StyleAndTextTuples:
         fragments.append(("class:notice class:notice.waiting", f" {waiting}\n"))
     for notice in state.notices()[-(NOTICE_LINES - len(fragments)) :]:
         marker = NOTICE_MARKERS.get(notice.kind, "")
-        if notice.kind == NoticeKind.BLITZ:
-            marker = f"{state.call.upper()}!"
+        if notice.kind == NoticeKind.BLITZ and state.words.call:
+            marker = f"{state.words.call.upper()}!"
         style = f"class:notice class:notice.{notice.kind}"
         fragments.append((style, f" {marker} " if marker else " "))
         fragments.append(("class:notice", f" {notice.text}\n"))
@@ -244,10 +244,11 @@ def keybar_text(state: ClientState) -> StyleAndTextTuples:
     if state.snap.watching:
         return bar(("Tab", "scores"), ("?", "help"), ("q", "leave"))
     if screen == Screen.LOBBY:
-        stacking = registry.face_for(state.game).post_stacking
+        face = registry.face_for(state.game)
+        stacking, present = face.post_stacking, sum(p.present for p in state.snap.players)
         return bar(
             (keymap.NAME, "name"),
-            (keymap.BACK, "back"),
+            *([(keymap.BACK, "back")] if face.backs(present) else []),
             (keymap.READY, "ready"),
             (keymap.START, "start"),
             (f"{keymap.ADD_BOT}/{keymap.REMOVE_BOT}", "bot"),

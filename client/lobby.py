@@ -45,7 +45,7 @@ def lobby_screen(state: ClientState) -> StyleAndTextTuples:
     if snap.watching and not snap.players:
         text.line(" Watching: waiting for the table's players to send the game...", "class:hint")
     players = sorted((p for p in snap.players if p.present), key=lambda p: p.seat)
-    seat_rows(text, players)
+    seat_rows(text, players, bool(registry.face_for(state.game).backs(len(players))))
     text.line()
     text.line(seated_line(state, players), "class:count")
     if len(players) < 2:
@@ -82,15 +82,19 @@ def where_lines(text: Text, snap: Snapshot) -> str:
     return address
 
 
-def seat_rows(text: Text, players: Sequence[PlayerInfo]) -> None:
-    """One row a seated player: seat, name, back, ready and the key to compare aloud."""
-    text.add("  #  ").cell("Player", 22, "class:header").cell("Back", 10, "class:header")
+def seat_rows(text: Text, players: Sequence[PlayerInfo], backs: bool = True) -> None:
+    """One row a seated player: seat, name, back (in a game with deck backs), ready and
+    the key to compare aloud."""
+    text.add("  #  ").cell("Player", 22, "class:header")
+    if backs:
+        text.cell("Back", 10, "class:header")
     text.cell("Ready", 11, "class:header").line("Key", "class:header")
     for player in players:
         name = shown_name(player.name, player.is_local_bot)
         tag = " (you)" if player.is_me else ""
         text.add(f"  {player.seat + 1:<3}").name(name, 22, "class:name", tag=tag)
-        text.cell(player.back or "-", 10)
+        if backs:
+            text.cell(player.back or "-", 10)
         text.cell(
             "ready" if player.ready else "not ready",
             11,

@@ -121,8 +121,7 @@ class ReplayState:
     def __init__(self, replay: Replaying, clock: Callable[[], float] = time.monotonic) -> None:
         self.replay = replay
         self.clock = clock
-        calls = {tag: registry.face_for(tag).call for tag in registry.tags()}
-        self.table = ClientState(FrozenSession(replay), clock, calls=calls)
+        self.table = ClientState(FrozenSession(replay), clock, games=registry.words())
         self.table.played_a_card = True  # no first-game hints in a replay
         self.face = registry.face_for(self.table.game)
         self.playing = False

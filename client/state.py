@@ -11,40 +11,24 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from dutchblitz.node.api import (
-    Action,
-    News,
     Notice,
     NoticeKind,
     PlayerInfo,
     Refused,
     Session,
     Snapshot,
-    Told,
 )
 from dutchblitz.protocol.views import Phase
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.data_structures import Size
 
 from .games import DEFAULT_GAME
-from .text import cut_name
-from .words import notice_text, round_scores
+from .notices import NoticeBoard
+from .words import GameWords, all_of
 
-# How long each kind of notice stays on screen, in seconds.
-NOTICE_SECONDS = {
-    NoticeKind.LOST_RACE: 2.5,
-    NoticeKind.REFUSED: 4.0,  # long enough to read why a key did nothing
-    NoticeKind.BLITZ: 6.0,
-    NoticeKind.ROUND_OVER: 6.0,
-    NoticeKind.GAME_OVER: 12.0,
-    NoticeKind.ALARM: 12.0,
-}
-DEFAULT_NOTICE_SECONDS = 4.0
-NOTICES_SHOWN = 3  # on screen at once: the newest
-NOTICE_INDENT = 10  # the columns before a notice's words: " SCORES  ", and one spare
 ALONE_HINT_SECONDS = 5.0  # with no peer found after this long, say how to get one
 SCORES_SECONDS = 4.0  # the scores show this long after a round ends, unless dismissed
 # A key this soon after a round's end was meant for the table, not for the scores: it
@@ -59,27 +43,6 @@ class Screen(StrEnum):
     SCORES = "scores"
 
 
-@dataclass(frozen=True, slots=True)
-class Flash:
-    notice: Notice
-    until: float
-
-
-NAME_CUTS = (0, 12, 10, 8, 6, 5, 4, 3)  # how far a round's scores cut names to fit (0: not)
-
-
-def fit_scores(told: Told, width: int) -> str:
-    """A round's scores in ``width`` columns: names cut shorter and shorter, then without
-    "round N: ", so that every player's score shows."""
-    for cut in NAME_CUTS:
-        cut_told = replace(told, scores=tuple((cut_name(n, cut), p) for n, p in told.scores))
-        for head in (True, False):
-            text = round_scores(cut_told, head)
-            if len(text) <= width:
-                return text
-    return text
-
-
 class ClientState:
     """Everything the face knows; the layout reads it, the key bindings call its methods."""
 
@@ -88,29 +51,29 @@ class ClientState:
         session: Session,
         clock: Callable[[], float] = time.monotonic,
         game: str = DEFAULT_GAME,
-        call: str = "Blitz",
-        calls: Mapping[str, str] | None = None,
+        games: Mapping[str, GameWords] | None = None,
     ) -> None:
         self.session = session
         self.first_game = game  # the game the node was started for (--game)
-        # Each game with a face here, and the word for what ends a round early in it
-        # ("Blitz", "Dutch"), for the notices.
-        self.calls = dict(calls) if calls is not None else {game: call}
-        self.calls.setdefault(game, call)
+        # Each game with a face here, and what its face adds to the table's words (the
+        # word for what ends a round early in it, "Blitz", "Dutch", among them).
+        self.games = dict(games) if games is not None else {}
+        self.games.setdefault(game, GameWords())
         self.clock = clock
         self.snap: Snapshot = session.snapshot()
         # The tag of the game whose face draws the table, as the node says (``refresh``).
-        self.game = self.snap.game_tag if self.snap.game_tag in self.calls else game
-        self.call = self.calls[self.game]
+        self.game = self.snap.game_tag if self.snap.game_tag in self.games else game
+        self.words = all_of(self.games.values(), self.games[self.game])
         self.snap_at = self.started_at = clock()
-        self.flashes: list[Flash] = []
+        self.board = NoticeBoard(clock)  # the notices on screen
         self.help_shown = False
         self.asking_quit = False
         self.leave_requested = False
         self.editing_name = False
         self.name_buffer = Buffer(multiline=False, name="name")
-        self.stack_action: Action | None = None  # BLITZ_TO_POST or WOOD_TO_POST, waiting a slot
-        self.typed = ""  # a game's half-typed command, kept by its face (Dutch: "t", "b3")
+        # A game's half-typed command, kept by its face: Dutch's "t" or "b3", Dutch Blitz's
+        # "b" or "v" (a Post stacking move waiting for its stack).
+        self.typed = ""
         levels = self.snap.bot_levels
         self.bot_level = (
             levels[0] if levels and PREFERRED_BOT_LEVEL not in levels else PREFERRED_BOT_LEVEL
@@ -126,11 +89,16 @@ class ClientState:
 
     def refresh(self) -> None:
         """Take a new snapshot and the notices that came with it."""
+        before = self.snap
         self.snap = self.session.snapshot()
         self.snap_at = self.clock()
         # The node's word for the game: a START may start another one (P-241).
-        self.game = self.snap.game_tag if self.snap.game_tag in self.calls else self.first_game
-        self.call = self.calls[self.game]
+        game = self.snap.game_tag if self.snap.game_tag in self.games else self.first_game
+        if game != self.game:  # what l said of the old game's bot levels is past
+            self.board.forget(set(self.words.bot_levels.values()))
+            self.typed = ""  # and so is a command half-typed in it
+            self.words = all_of(self.games.values(), self.games[game])
+        self.game = game
         results = len(self.snap.game.results)
         if results > self.results_seen:
             self.scores_until = self.snap_at + SCORES_SECONDS
@@ -140,19 +108,24 @@ class ClientState:
             self.scores_until = 0.0  # the scores were seen: the count-in shows the table
         if self.editing_name and self.phase != Phase.LOBBY:
             self.editing_name = False  # the game started while the name was being typed
+        self.follow_names(before)
         for notice in self.session.take_notices():
             self.flash(notice)
         levels = self.snap.bot_levels
         if levels and self.bot_level not in levels:  # another game's levels (P-241)
             self.bot_level = levels[0] if PREFERRED_BOT_LEVEL not in levels else PREFERRED_BOT_LEVEL
 
+    def follow_names(self, before: Snapshot) -> None:
+        """A player renamed since ``before`` (a bot takes the new game's level and its name,
+        P-241): the notices on screen that name them say the new name."""
+        names = {p.node: p.name for p in before.players}
+        new = {names[p.node]: p.name for p in self.snap.players
+               if p.node in names and names[p.node] != p.name}  # fmt: skip
+        if new:
+            self.board.rename(new, self.words, self.terminal.columns)
+
     def flash(self, notice: Notice) -> None:
-        seconds = NOTICE_SECONDS.get(notice.kind, DEFAULT_NOTICE_SECONDS)
-        text = notice_text(notice, self.call)
-        if notice.told is not None and notice.told.news == News.ROUND_SCORES:
-            text = fit_scores(notice.told, self.terminal.columns - NOTICE_INDENT)
-        shown = Notice(notice.kind, text)
-        self.flashes = [*self.flashes, Flash(shown, self.clock() + seconds)][-NOTICES_SHOWN:]
+        self.board.flash(notice, self.words, self.terminal.columns)
 
     def refuse(self, refused: Refused | None) -> None:
         if refused is not None:
@@ -160,13 +133,11 @@ class ClientState:
 
     def tick(self) -> None:
         """Forget notices whose time is up."""
-        now = self.clock()
-        self.flashes = [f for f in self.flashes if f.until > now]
+        self.board.tick()
 
     def notices(self) -> list[Notice]:
         """The notices still on screen, oldest first."""
-        now = self.clock()
-        return [f.notice for f in self.flashes if f.until > now]
+        return self.board.shown()
 
     # -- what the layout asks ---------------------------------------------------------
 
@@ -232,33 +203,7 @@ class ClientState:
         """Whether a key comes so soon after a round's end that it was meant for the table."""
         return self.clock() - self.round_ended_at < LATE_KEY_SECONDS
 
-    # -- at the table -----------------------------------------------------------------
-
-    def play(self, action: Action, slot: int = 0) -> None:
-        """One keystroke's play. While the scores cover the table, a key only uncovers it."""
-        self.stack_action = None
-        if self.phase == Phase.PLAYING and self.scores_visible:
-            self.hide_scores()
-            return
-        why = self.session.act(action, slot)
-        self.refuse(why)
-        if why is None and action not in (Action.FLIP, Action.STUCK):
-            self.played_a_card = True
-        self.refresh()
-
-    def post_key(self, slot: int) -> None:
-        """A Post key: that stack to the centre, or the end of a "b"/"v" stacking move."""
-        action = self.stack_action or Action.POST_TO_CENTRE
-        self.play(action, slot)
-
-    def begin_stack(self, action: Action) -> None:
-        if self.phase == Phase.PLAYING and self.scores_visible:
-            self.hide_scores()
-            return
-        self.stack_action = action
-
-    def cancel_stack(self) -> None:
-        self.stack_action = None
+    # -- the scores over the table ---------------------------------------------------
 
     def toggle_scores(self) -> None:
         if self.scores_visible:

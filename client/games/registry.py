@@ -8,6 +8,7 @@ rules register with the protocol's registry (``protocol/games/registry.py``).
 from __future__ import annotations
 
 from ..face import GameFace
+from ..words import GameWords
 from . import DEFAULT_GAME
 from .blitz.face import FACE as BLITZ
 from .dutch.face import FACE as DUTCH
@@ -29,6 +30,11 @@ def face_for(tag: str = DEFAULT_GAME) -> GameFace:
         return _FACES[tag]
     except KeyError:
         raise UnknownFace(tag) from None
+
+
+def words() -> dict[str, GameWords]:
+    """What each game's face adds to the table's words, by tag, the default first."""
+    return {tag: _FACES[tag].words for tag in tags()}
 
 
 def tags() -> list[str]:

@@ -34,15 +34,14 @@ FOLDERS = {
     "games/faceoff": DOOR | {f"{FACEOFF}{m}" for m in ("", ".moves", ".state", ".views")},
 }
 # The files allowed more. The entry point starts a node (which owns the sockets): it alone
-# reaches the command line. The lobby offers Dutch Blitz's deck backs. words.py is the one
-# home of every word a player reads, Dutch's section too. The demo's local table
+# reaches the command line. No other module of the frame reaches a game: the lobby's deck
+# backs and each game's words come through its face (``GameFace.backs``, ``.words``). The
+# demo's local table
 # (games/dutch/local.py, and the demo that starts it) plays Dutch with no network: it alone
 # runs the rules, the deal and the bots. Dutch's face at a real table (games/dutch/face.py)
 # reads the node's snapshot and sends its moves through the session, like any face.
 ENTRY = {
     "main.py": {"dutchblitz.node.cli.main"},
-    "commands.py": {"dutchblitz.protocol.games.blitz.cards"},
-    "words.py": DUTCH_DOOR,
     "games/dutch/local.py": {f"{DUTCH}.{m}" for m in ("bots", "rules", "scoring", "state")},
     "games/dutch/demo.py": {f"{DUTCH}.bots", f"{DUTCH}.scoring"},
 }

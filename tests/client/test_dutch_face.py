@@ -13,9 +13,10 @@ from dutchblitz.client.games import registry
 from dutchblitz.client.games.dutch import face
 from dutchblitz.client.games.dutch.keys import HINT_CARD_NEXT
 from dutchblitz.client.games.dutch.local import LocalGame
+from dutchblitz.client.games.dutch.words import DUTCH_HINTS
 from dutchblitz.client.layout import body_text, keybar_text
 from dutchblitz.client.state import ClientState
-from dutchblitz.client.words import DUTCH_HINTS, notice_text
+from dutchblitz.client.words import notice_text
 from dutchblitz.node.api import News, Notice, NoticeKind, Refused, Snapshot, Told, Why
 from dutchblitz.protocol.games.dutch.moves import Draw, InitialPeek, Spot, Swap
 from dutchblitz.protocol.games.dutch.views import SeatView, round_view
@@ -41,7 +42,7 @@ class DutchSession(FakeSession):
 
 def state_for(local: LocalGame) -> tuple[ClientState, DutchSession]:
     session = DutchSession(playing_game(3).game, local=local)
-    state = ClientState(session, game="dutch", call="Dutch")
+    state = ClientState(session, game="dutch", games=registry.words())
     state.refresh()
     return state, session
 
@@ -112,8 +113,8 @@ def test_a_key_that_does_nothing_answers_with_a_hint() -> None:
 
 def test_the_round_s_call_is_named_as_the_game_names_it() -> None:
     told = Notice(NoticeKind.BLITZ, told=Told(News.BLITZ, who="Ada"))
-    assert notice_text(told, "Dutch") == "Ada called Dutch!"
-    assert notice_text(told) == "Ada called Blitz!"
+    assert notice_text(told, registry.face_for("dutch").words) == "Ada called Dutch!"
+    assert notice_text(told, registry.face_for("blitz").words) == "Ada called Blitz!"
 
 
 def test_the_help_fits_the_frame_at_80_by_24() -> None:
@@ -142,7 +143,7 @@ def watched(seats: int, seed: int = 2) -> WatchedSession:
 
 def test_d42_a_spectator_sees_the_table_not_the_deal() -> None:
     session = watched(4)
-    state = ClientState(session, game="dutch", call="Dutch")
+    state = ClientState(session, game="dutch", games=registry.words())
     state.refresh()
     shown = plain(face.table_screen(state))
     assert "being dealt" not in shown and "##" in shown
@@ -157,7 +158,7 @@ def test_d42_a_spectator_sees_the_table_not_the_deal() -> None:
 def test_d42_before_the_deal_a_spectator_reads_what_the_table_does() -> None:
     session = watched(3)
     session.view = SeatView((0, 1, 2), "shuffle", None)
-    state = ClientState(session, game="dutch", call="Dutch")
+    state = ClientState(session, game="dutch", games=registry.words())
     state.refresh()
     shown = plain(face.table_screen(state))
     assert "masks and shuffles" in shown and "sit down" not in shown
@@ -190,7 +191,7 @@ def test_d42_a_person_not_dealt_in_sees_the_public_table_and_sits_down_next() ->
     session = watched(3)
     seated = dataclasses.replace(session.snapshot(), watching=False, my_seat=3)
     session.snapshot = lambda: seated  # type: ignore[method-assign]
-    state = ClientState(session, game="dutch", call="Dutch")
+    state = ClientState(session, game="dutch", games=registry.words())
     state.refresh()
     shown = " ".join(plain(face.table_screen(state)).split())
     assert "##" in shown and "you sit down for the next game" in shown

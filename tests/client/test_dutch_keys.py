@@ -21,7 +21,7 @@ from dutchblitz.client.games.dutch.keys import (
     bar,
     press,
 )
-from dutchblitz.client.words import DUTCH_HINTS
+from dutchblitz.client.games.dutch.words import DUTCH_HINTS
 from dutchblitz.protocol.games.dutch.moves import (
     CallDutch,
     Discard,

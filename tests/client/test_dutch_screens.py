@@ -203,7 +203,7 @@ def test_the_reveal_shows_every_hand_the_call_and_the_scores(width: int, height:
 
 def test_every_move_kind_reads(move_kinds: None = None) -> None:
     """Every Did is worded (the table in client/words.py is complete)."""
-    from dutchblitz.client.words import DUTCH_NEWS, DUTCH_WORDS, dutch_says
+    from dutchblitz.client.games.dutch.words import DUTCH_NEWS, DUTCH_WORDS, dutch_says
     from dutchblitz.protocol.games.dutch.moves import Reason
     from dutchblitz.protocol.games.dutch.views import Did
 

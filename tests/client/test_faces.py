@@ -16,15 +16,17 @@ from dutchblitz.client.games import DEFAULT_GAME, registry
 from dutchblitz.client.games.blitz.face import FACE as BLITZ
 from dutchblitz.client.layout import body_text, keybar_text, title_text
 from dutchblitz.client.state import ClientState, Screen
+from dutchblitz.node.api import News, Notice, NoticeKind, Told
 from dutchblitz.node.cli import main as cli
 from dutchblitz.protocol.games import registry as rules_registry
+from dutchblitz.protocol.wire.messages import Profile
 from prompt_toolkit.filters import Filter
 from prompt_toolkit.formatted_text import StyleAndTextTuples, to_plain_text
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.output import DummyOutput
 
-from tests.client.fakes import FakeSession, lobby_game, playing_session
+from tests.client.fakes import FakeSession, lobby_game, node_id, playing_session
 
 pytestmark = pytest.mark.timeout(30)
 
@@ -152,12 +154,11 @@ def test_g_in_the_lobby_picks_the_next_game_and_its_face_draws_the_lobby() -> No
     """P-241: the lobby's g names the game a START from this node starts; the snapshot's
     game then picks the face, the title and the word for a round's early end."""
     session = FakeSession(lobby_game(2))
-    calls = {tag: registry.face_for(tag).call for tag in registry.tags()}
-    state = ClientState(session, calls=calls)
+    state = ClientState(session, games=registry.words())
     assert state.game == DEFAULT_GAME and "g game" in to_plain_text(keybar_text(state))
     commands.next_game(state)
     assert session.calls[-1] == ("set_game", "dutch")
-    assert (state.game, state.call) == ("dutch", "Dutch")
+    assert (state.game, state.words.call) == ("dutch", "Dutch")
     assert to_plain_text(title_text(state)).startswith(" Dutch  ·  table kitchen  ·  lobby")
     assert "Game: Dutch" in to_plain_text(body_text(state))
     commands.next_game(state)
@@ -167,8 +168,7 @@ def test_g_in_the_lobby_picks_the_next_game_and_its_face_draws_the_lobby() -> No
 def test_t_in_the_lobby_picks_the_game_s_next_length() -> None:
     """P-237, D-37: a target score, or for a game that offers it a number of rounds."""
     session = FakeSession(lobby_game(3), game_tag="dutch")
-    calls = {tag: registry.face_for(tag).call for tag in registry.tags()}
-    state = ClientState(session, calls=calls)
+    state = ClientState(session, games=registry.words())
     assert "Game: Dutch, to 75 points" in to_plain_text(body_text(state))
     picked = []
     for _ in registry.face_for("dutch").lengths:
@@ -180,3 +180,44 @@ def test_t_in_the_lobby_picks_the_game_s_next_length() -> None:
     commands.next_length(state)
     commands.next_length(state)
     assert "Game: Dutch, 3 rounds" in to_plain_text(body_text(state))
+
+
+def test_a_bot_renamed_for_the_next_game_is_named_anew_in_the_notices_P241() -> None:
+    """g picks Dutch: the node gives each bot Dutch's matching level and the name that
+    says it; "sat down" on screen names the bot anew, and what l said of the old game's
+    level goes, while other news stays as it was."""
+    session = FakeSession(lobby_game(1))
+    state = ClientState(session, games=registry.words())
+    commands.next_bot_level(state)  # normal -> fast
+    commands.next_bot_level(state)  # fast -> flat-out
+    level_said = registry.face_for(DEFAULT_GAME).words.bot_levels["flat-out"]
+    assert state.notices()[-1].text == level_said
+    commands.add_bot(state)
+    bot = node_id(1)
+    session.game.apply(bot, Profile("flat-out bot 0b9", session.game.members[bot].back))
+    session.notices = [
+        Notice(NoticeKind.JOINED, told=Told(News.SAT_DOWN, who="flat-out bot 0b9")),
+        Notice(NoticeKind.INFO, told=Told(News.BACK, who="flat-out bot")),  # not a player
+    ]
+    state.refresh()
+    assert "flat-out bot 0b9 sat down" in [n.text for n in state.notices()]
+    session.bot_levels = ("forgetful", "careful")
+    commands.next_game(state)  # the node renames its bot, as for Dutch's careful level
+    session.game.apply(bot, Profile("careful bot 0b9", session.game.members[bot].back))
+    state.refresh()
+    assert state.game == "dutch"
+    assert [n.text for n in state.notices()] == ["careful bot 0b9 sat down", "flat-out bot is back"]
+
+
+def test_a_game_without_deck_backs_or_post_stacking_says_so_for_b_and_p() -> None:
+    """Dutch has neither: b and p change nothing and say why; the lobby shows no Back
+    column and its key bar offers no b."""
+    session = FakeSession(lobby_game(3), game_tag="dutch")
+    state = ClientState(session, games=registry.words())
+    commands.next_back(state)
+    commands.toggle_post_stacking(state)
+    assert not [call for call in session.calls if call[0] in ("set_back", "set_post_stacking")]
+    texts = [n.text for n in state.notices()]
+    assert texts == ["this game has no deck backs to choose", "Dutch has no Post stacking"]
+    assert "Back" not in to_plain_text(body_text(state))
+    assert " b back" not in to_plain_text(keybar_text(state))

@@ -8,6 +8,7 @@ from collections.abc import Coroutine
 from typing import Any
 
 import pytest
+from dutchblitz.client.games.blitz.play import play
 from dutchblitz.client.layout import body_text
 from dutchblitz.client.size import MIN_COLUMNS, MIN_ROWS
 from dutchblitz.node.api import Action, NoticeKind
@@ -223,7 +224,7 @@ def test_a_flip_is_not_a_card_played() -> None:
 
     async def go() -> None:
         async with running(session) as drive:
-            drive.state.play(Action.FLIP)
+            play(drive.state, Action.FLIP)
             assert not drive.state.played_a_card
 
     run(go())
@@ -234,7 +235,7 @@ def test_the_node_tells_every_screen_of_each_stalemate_rotation_once() -> None:
     one notice; a new round starts counting again."""
     from types import SimpleNamespace
 
-    from dutchblitz.client.words import tell
+    from dutchblitz.client.games.blitz.words import tell
     from dutchblitz.node.notices import SessionNotices
     from dutchblitz.protocol.games.registry import DEFAULT_GAME, game_for
 

@@ -7,8 +7,9 @@ from collections.abc import Coroutine
 from typing import Any
 
 import pytest
-from dutchblitz.client import words
 from dutchblitz.client.app import run_app
+from dutchblitz.client.games.blitz import words as blitz_words
+from dutchblitz.client.games.dutch import words as dutch_words
 from dutchblitz.client.state import ALONE_HINT_SECONDS, Screen
 from dutchblitz.node.api import NoticeKind, Refused, Why
 from dutchblitz.protocol.games import registry
@@ -69,7 +70,7 @@ def test_choosing_a_bot_level_says_what_that_level_does(game: str) -> None:
             for _ in levels:
                 await drive.press("l")
                 level = drive.state.bot_level
-                said = {**words.BOT_LEVELS, **words.DUTCH_BOT_LEVELS}[level]
+                said = {**blitz_words.BOT_LEVELS, **dutch_words.BOT_LEVELS}[level]
                 assert said.startswith(f"{level} bot: ")
                 assert drive.state.notices()[-1].text == said
                 assert any(said in line for line in drive.screen()), said

@@ -55,16 +55,17 @@ def test_a_then_w_typed_at_once_moves_both_cards(tmp_path: Path) -> None:
                         await _changes(session, lambda: session.snapshot().pending_moves == 0)
                         continue
                     keys = "".join(_key(action, slot) for action, slot, _ in pair)
-                    drive.state.flashes.clear()
+                    drive.state.board.flashes.clear()
                     await drive.press(keys)  # one write: the two keys back to back
-                    refused = [f.notice for f in drive.state.flashes if f.notice.kind == "refused"]
+                    shown = drive.state.board.flashes
+                    refused = [f.notice for f in shown if f.notice.kind == "refused"]
                     assert not refused, (keys, refused)
                     await until(session, lambda: session.snapshot().pending_moves == 0, "final")
                     centre = _centre_cards(session.snapshot())
                     if all(top in centre for _, _, top in pair):
                         return
                     drive.state.refresh()  # the notices that came since
-                    notices = [f.notice for f in drive.state.flashes]
+                    notices = [f.notice for f in drive.state.board.flashes]
                     # The bot got to one first: try again.
                     assert "lost_race" in {n.kind for n in notices}, (keys, pair, notices)
         except TimeoutError:

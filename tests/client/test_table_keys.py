@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from dutchblitz.client.games.blitz import keymap
+from dutchblitz.client.games.blitz.play import stack_action
 from dutchblitz.client.state import Screen
 from dutchblitz.node.api import Action, NoticeKind, Refused, Why
 from dutchblitz.protocol.games.blitz.moves import Source
@@ -79,12 +80,12 @@ def test_two_keystrokes_put_a_card_on_a_post_stack(keys: str, action: Action, sl
     async def go() -> None:
         async with running(session) as drive:
             await drive.press(keys[0])
-            assert drive.state.stack_action == action
+            assert stack_action(drive.state) == action
             assert acts(session) == []
             assert "onto which Post stack" in "\n".join(drive.screen())
             await drive.press(keys[1])
             assert acts(session) == [("act", action, slot)]
-            assert drive.state.stack_action is None
+            assert stack_action(drive.state) is None
 
     run(go())
 
@@ -95,11 +96,11 @@ def test_escape_or_another_key_ends_a_started_stacking_move() -> None:
     async def go() -> None:
         async with running(session) as drive:
             await drive.press("b" + ESCAPE)
-            assert drive.state.stack_action is None
+            assert stack_action(drive.state) is None
             await drive.press("a")
             assert acts(session) == [("act", Action.POST_TO_CENTRE, 0)]
             await drive.press("vz")  # an unbound key only cancels
-            assert drive.state.stack_action is None
+            assert stack_action(drive.state) is None
             await drive.press("be")  # a play key cancels and plays
             assert acts(session)[-1] == ("act", Action.BLITZ_TO_CENTRE, 0)
             assert len(acts(session)) == 2

@@ -9,9 +9,9 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 import pytest
+from dutchblitz.client.games.blitz.words import tell
 from dutchblitz.client.layout import NOTICE_MARKERS, keybar_text
 from dutchblitz.client.text import fit_name
-from dutchblitz.client.words import tell
 from dutchblitz.node.api import News, NoticeKind, Told
 from dutchblitz.protocol.table.game import Phase, RoundResult
 from prompt_toolkit.formatted_text import to_plain_text

@@ -1,14 +1,18 @@
-"""The one table of refusal words (client/words.py): every code the node can give reads."""
+"""The refusal and news words (client/words.py, and each game's words.py): every code the
+node can give reads, worded by the table or by a game's face."""
 
 from __future__ import annotations
 
-from dutchblitz.client.words import NEWS, WORDS, notice_text, said, say, tell
+from dutchblitz.client.games import registry
+from dutchblitz.client.games.blitz.words import notice_text, said, say, tell
+from dutchblitz.client.words import NEWS, WORDS
 from dutchblitz.node.api import GameOn, News, Notice, NoticeKind, Refused, Told, Why
 from dutchblitz.protocol.games.blitz.rules import Reason
 
 
 def test_every_code_has_words() -> None:
-    assert set(WORDS) == set(Why)
+    games = registry.words().values()
+    assert set(WORDS).union(*(game.refusals for game in games)) == set(Why)
     for why in Why:
         assert say(Refused(why, what="x", other="y", count=2)), why
 
@@ -49,7 +53,7 @@ def test_a_held_play_that_came_back_says_what_and_why() -> None:
 
 
 def test_every_piece_of_news_has_words() -> None:
-    assert set(NEWS) == set(News)
+    assert set(NEWS).union(*(game.news for game in registry.words().values())) == set(News)
     cases = {
         Told(News.LOST_RACE, who="Ada", what="5R♂"): "Ada beat you to 5R♂",
         Told(News.LOST_RACE): "another player beat you to it",

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 import zmq.asyncio
-from dutchblitz.client.words import notice_text
+from dutchblitz.client.games.blitz.words import notice_text
 from dutchblitz.node.api import News
 from dutchblitz.node.net.door import DoorRefused, knock
 from dutchblitz.node.runtime import Node, Options

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from dutchblitz.client.words import said
+from dutchblitz.client.games.blitz.words import said
 from dutchblitz.node.api import Action
 from dutchblitz.node.runtime import Node, Options
 from dutchblitz.node.session import NodeSession

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from dutchblitz.client.words import notice_text
+from dutchblitz.client.games.blitz.words import notice_text
 from dutchblitz.node.api import Action, Refused, Snapshot, Why
 from dutchblitz.node.runtime import Node, Options
 from dutchblitz.node.session import NodeSession

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from dutchblitz.client.words import notice_text
+from dutchblitz.client.games.blitz.words import notice_text
 from dutchblitz.node.api import Notice
 from dutchblitz.node.runtime import Node, Options
 from dutchblitz.node.session import NodeSession

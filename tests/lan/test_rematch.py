@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from dutchblitz.client.words import notice_text
+from dutchblitz.client.games.blitz.words import notice_text
 from dutchblitz.node.runtime import Node, Options
 from dutchblitz.node.session import NodeSession
 from dutchblitz.protocol.table.game import Phase

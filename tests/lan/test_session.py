@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from dutchblitz.client.words import said
+from dutchblitz.client.games.blitz.words import said
 from dutchblitz.node.api import Action, News, Session
 from dutchblitz.node.runtime import Node, Options
 from dutchblitz.node.session import NodeSession

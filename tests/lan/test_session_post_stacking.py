@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from dutchblitz.client.words import said
+from dutchblitz.client.games.blitz.words import said
 from dutchblitz.node.api import Action
 from dutchblitz.node.runtime import Node
 from dutchblitz.node.session import NodeSession

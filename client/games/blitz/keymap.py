@@ -7,7 +7,20 @@ the right hand stays free and the eyes stay on the centre piles.
 
 from __future__ import annotations
 
-from ...keymap import KeyHelp
+from ...keymap import (
+    ADD_BOT,
+    BACK,
+    BOT_LEVEL,
+    GAME,
+    LENGTH,
+    NAME,
+    POST_STACKING,
+    READY,
+    REMOVE_BOT,
+    START,
+    WATCH,
+    KeyHelp,
+)
 
 # -- at the table -----------------------------------------------------------------------
 BLITZ_TO_CENTRE = "e"
@@ -35,4 +48,17 @@ TABLE_HELP: tuple[KeyHelp, ...] = (
     KeyHelp("Esc", f"cancel a started {BLITZ_ONTO_POST} or {WOOD_ONTO_POST}"),
     KeyHelp(_shown(SCORES), "show / hide the scores"),
     KeyHelp("any key", "scores seen: next round"),
+)
+
+# -- in the lobby, as its help lists the table's keys with Dutch Blitz's options -----
+LOBBY_HELP: tuple[KeyHelp, ...] = (
+    KeyHelp(NAME, "set your name"),
+    KeyHelp(BACK, "next deck back"),
+    KeyHelp(READY, "ready / not ready"),
+    KeyHelp(f"{START} / Enter", "start (all ready)"),
+    KeyHelp(f"{ADD_BOT} {REMOVE_BOT}", "add a bot / take one"),
+    KeyHelp(BOT_LEVEL, "level of the next bot"),
+    KeyHelp(f"{GAME} {LENGTH}", "next game / its length"),
+    KeyHelp(POST_STACKING, "Post stacking on / off"),
+    KeyHelp(WATCH, "watch the game on"),
 )

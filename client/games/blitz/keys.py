@@ -15,29 +15,30 @@ from prompt_toolkit.keys import Keys
 from ...state import ClientState
 from ...text import bar
 from . import keymap
+from .play import begin_stack, cancel_stack, play, post_key, stack_action
 
 Handler = Callable[[KeyPressEvent], None]
 
 
 def bind_table_keys(bindings: KeyBindings, state: ClientState, playing: Filter) -> None:
-    def play(action: Action) -> Handler:
-        return lambda event: state.play(action)
+    def one(action: Action) -> Handler:
+        return lambda event: play(state, action)
 
     def post(slot: int) -> Handler:
-        return lambda event: state.post_key(slot)
+        return lambda event: post_key(state, slot)
 
     def stack(action: Action) -> Handler:
-        return lambda event: state.begin_stack(action)
+        return lambda event: begin_stack(state, action)
 
-    stacking = Condition(lambda: state.stack_action is not None)
+    stacking = Condition(lambda: stack_action(state) is not None)
     # Any other key ends a half-typed stacking move (a named binding wins over Keys.Any).
-    bindings.add(Keys.Any, filter=playing & stacking)(lambda event: state.cancel_stack())
-    bindings.add("escape", filter=playing & stacking)(lambda event: state.cancel_stack())
-    bindings.add(keymap.BLITZ_TO_CENTRE, filter=playing)(play(Action.BLITZ_TO_CENTRE))
-    bindings.add(keymap.WOOD_TO_CENTRE, filter=playing)(play(Action.WOOD_TO_CENTRE))
+    bindings.add(Keys.Any, filter=playing & stacking)(lambda event: cancel_stack(state))
+    bindings.add("escape", filter=playing & stacking)(lambda event: cancel_stack(state))
+    bindings.add(keymap.BLITZ_TO_CENTRE, filter=playing)(one(Action.BLITZ_TO_CENTRE))
+    bindings.add(keymap.WOOD_TO_CENTRE, filter=playing)(one(Action.WOOD_TO_CENTRE))
     for key in keymap.FLIP_KEYS:
-        bindings.add(key, filter=playing)(play(Action.FLIP))
-    bindings.add(keymap.STUCK, filter=playing)(play(Action.STUCK))
+        bindings.add(key, filter=playing)(one(Action.FLIP))
+    bindings.add(keymap.STUCK, filter=playing)(one(Action.STUCK))
     for slot, key in enumerate(keymap.POST_KEYS):
         bindings.add(key, filter=playing)(post(slot))
     bindings.add(keymap.BLITZ_ONTO_POST, filter=playing)(stack(Action.BLITZ_TO_POST))
@@ -47,8 +48,9 @@ def bind_table_keys(bindings: KeyBindings, state: ClientState, playing: Filter) 
 
 def table_keybar(state: ClientState) -> StyleAndTextTuples:
     """The key bar at the table, during a round."""
-    if state.stack_action is not None:
-        source = "Blitz" if state.stack_action.value.startswith("blitz") else "Wood"
+    started = stack_action(state)
+    if started is not None:
+        source = "Blitz" if started.value.startswith("blitz") else "Wood"
         return bar(
             (" ".join(keymap.POST_KEYS), f"{source} top onto which Post stack?"), ("Esc", "cancel")
         )

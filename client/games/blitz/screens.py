@@ -18,7 +18,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from ... import countin, text
 from ...banner import flag_banner
-from ...keymap import HELP, LOBBY_HELP, OVER_HELP, QUIT, REMATCH, KeyHelp
+from ...keymap import HELP, OVER_HELP, QUIT, REMATCH, KeyHelp
 from ...presence import shown_name, watchers_line
 from ...size import MIN_COLUMNS, MIN_ROWS
 from ...state import ClientState
@@ -388,7 +388,7 @@ LEFT_WIDTH = 44
 def help_screen(state: ClientState) -> StyleAndTextTuples:
     """The goal, how a round ends and the scoring first; then the keys and the cards."""
     left = [("At the table", keymap.TABLE_HELP)]
-    right = [("In the lobby", LOBBY_HELP), ("After a game", OVER_HELP)]
+    right = [("In the lobby", keymap.LOBBY_HELP), ("After a game", OVER_HELP)]
     left_lines = list(help_lines(left))
     right_lines = list(help_lines(right))
     roomy = state.terminal.rows >= MIN_ROWS + 3

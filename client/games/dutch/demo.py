@@ -30,10 +30,10 @@ from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import Output
 from prompt_toolkit.styles import Style
 
-from ...words import DUTCH_HINTS, dutch_says
 from .keys import NEXT, help_lines, press
 from .local import ME, LocalGame
 from .screens import render
+from .words import DUTCH_HINTS, dutch_says
 
 STYLE = Style.from_dict(
     {

@@ -9,17 +9,18 @@ a refusal or a hint comes back as a notice.
 
 from __future__ import annotations
 
+import functools
+
 from dutchblitz.node.api import HiddenCards, Notice, NoticeKind, Snapshot
 from dutchblitz.protocol.games.dutch.moves import CallDutch
 from dutchblitz.protocol.games.dutch.views import Phase, RoundView, SeatView
 from dutchblitz.protocol.views import Phase as TablePhase
 from prompt_toolkit.filters import Filter
 from prompt_toolkit.formatted_text import StyleAndTextTuples
-from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
-from prompt_toolkit.keys import Keys
+from prompt_toolkit.key_binding import KeyBindings
 
-from ... import words
 from ...face import GameFace
+from ...gamescreen import bind_every_key, frame_size
 from ...keymap import (
     ADD_BOT,
     BOT_LEVEL,
@@ -35,11 +36,11 @@ from ...keymap import (
 )
 from ...state import ClientState
 from ...text import Text, bar
+from . import words
 from .keys import bar as dutch_bar
 from .keys import help_lines, press
 from .screens import DutchTable, render
 
-FRAME_ROWS = 4  # the frame's title bar, two lines of notices and the key bar
 # A key's data as keys.press names it.
 SPECIAL_KEYS = {" ": "space", "\r": "enter", "\n": "enter", "\x1b": "escape"}
 # The keys a player may miss first when the key bar is too long for the terminal.
@@ -110,10 +111,6 @@ def _seated_not_dealt(snap: Snapshot) -> bool:
     return snap.my_seat is not None and snap.my_seat not in snap.game.players
 
 
-def _size(state: ClientState) -> tuple[int, int]:
-    return state.terminal.columns, max(1, state.terminal.rows - FRAME_ROWS)
-
-
 def _dealing(state: ClientState, view: SeatView | None) -> StyleAndTextTuples:
     text = Text().line()
     snap = state.snap
@@ -133,7 +130,7 @@ def table_screen(state: ClientState) -> StyleAndTextTuples:
     table = dutch_table(state, view) if view is not None and playing else None
     if table is None:
         return _dealing(state, view)
-    width, height = _size(state)
+    width, height = frame_size(state)
     return render(table, width, height, framed=True)
 
 
@@ -147,7 +144,7 @@ def scores_screen(state: ClientState) -> StyleAndTextTuples:
             .line(" Scores: waiting for the round's reveal...", "class:strong")
             .fragments
         )
-    width, height = _size(state)
+    width, height = frame_size(state)
     return render(table, width, height, framed=True)
 
 
@@ -202,8 +199,7 @@ def key(state: ClientState, pressed_key: str) -> None:
         state.flash(Notice(NoticeKind.INFO, words.DUTCH_HINTS[pressed.hint]))
     if pressed.move is not None:
         # The command is whole: what its first keys asked for ("now the other card") is done.
-        hints = set(words.DUTCH_HINTS.values())
-        state.flashes = [f for f in state.flashes if f.notice.text not in hints]
+        state.board.forget(set(words.DUTCH_HINTS.values()))
         refused = state.session.play(pressed.move)
         if refused is not None:
             calling = isinstance(pressed.move, CallDutch)
@@ -213,12 +209,8 @@ def key(state: ClientState, pressed_key: str) -> None:
 
 
 def bind_table_keys(bindings: KeyBindings, state: ClientState, playing: Filter) -> None:
-    def handle(event: KeyPressEvent) -> None:
-        data = event.key_sequence[0].data
-        key(state, SPECIAL_KEYS.get(data, data))
-
-    for name in (Keys.Any, "escape", "enter", "space"):
-        bindings.add(name, filter=playing)(handle)
+    pressed = functools.partial(key, state)
+    bind_every_key(bindings, playing, pressed, SPECIAL_KEYS, ("escape", "enter", "space"))
 
 
 def hidden_lines(hidden: HiddenCards) -> StyleAndTextTuples:
@@ -235,6 +227,6 @@ FACE = GameFace(
     bind_table_keys=bind_table_keys,
     hidden_lines=hidden_lines,
     post_stacking=False,
-    call="Dutch",
+    words=words.WORDS,
     lengths=((75, None), (100, None), (50, None), (75, 3), (75, 5), (75, 10)),
 )

@@ -41,7 +41,7 @@ NEXT = ("space", "enter")  # after the scores: the next round
 CARD_KEYS = "1234567890"  # a card of a hand, left to right (0: the tenth)
 PLAYER_KEYS = "abcdefgh"  # a player, by seat (8 at most, D-4): the letter before the name
 
-# The hints a key that does nothing answers with: their words are in client/words.py.
+# The hints a key that does nothing answers with: their words are in words.py.
 HINT_PLAYER_FIRST = "player_first"
 HINT_NO_PLAYER = "no_player"
 HINT_CARD_NEXT = "card_next"

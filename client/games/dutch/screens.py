@@ -10,7 +10,6 @@ and fits 80 x 24; a smaller terminal drops the blank lines and the older news fi
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -24,11 +23,12 @@ from dutchblitz.protocol.games.dutch.views import (
 )
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from ... import words
-from ...words import Seats, card_words
+from ... import gamescreen
+from ...gamescreen import Line, fit, joined, stack
+from . import words
 from .keys import CARD_KEYS, PLAYER_KEYS, bar
+from .words import Seats, card_words
 
-Line = list[tuple[str, str]]
 FACE_DOWN = "##"
 CELL = 8  # "1 (10h) "
 ROW_TAIL = 17  # "4 cards  <- turn" after the cards
@@ -67,22 +67,8 @@ def cell(card: CardView | None) -> tuple[str, str]:
 
 
 def said(text: str, width: int, style: str = "", indent: int = 3) -> list[Line]:
-    """A sentence in lines of ``width``, wrapped at words, never cut."""
-    if not text:
-        return []
-    rows = textwrap.wrap(text, max(10, width - indent - 1), subsequent_indent="  ")
-    return [[(style, " " * indent + row)] for row in rows]
-
-
-def _fit(line: Line, width: int) -> Line:
-    out: Line = []
-    room = width
-    for style, text in line:
-        if room <= 0:
-            break
-        out.append((style, text[:room]))
-        room -= len(text[:room])
-    return out
+    """A sentence in lines of ``width``, wrapped at words, never cut; one column spare."""
+    return gamescreen.said(text, width, style, indent, spare=1)
 
 
 def _name_width(table: DutchTable, width: int) -> int:
@@ -206,17 +192,7 @@ def news_lines(table: DutchTable, width: int, room: int) -> list[Line]:
 
 
 def key_lines(table: DutchTable, width: int) -> list[Line]:
-    items = bar(table.view, table.game_over)
-    lines: list[Line] = [[]]
-    used = 0
-    for key, what in items:
-        size = len(key) + len(what) + 3
-        if used and used + size > width:
-            lines.append([])
-            used = 0
-        lines[-1] += [("class:keybar.key", f" {key}"), ("class:keybar", f" {what} ")]
-        used += size
-    return lines
+    return gamescreen.key_lines(bar(table.view, table.game_over), width)
 
 
 def title_line(table: DutchTable) -> Line:
@@ -243,14 +219,7 @@ def round_screen(table: DutchTable, width: int, height: int, framed: bool = Fals
     body = [*title, *(blank if blanks >= 3 else []), *others]
     body += [*(blank if blanks >= 1 else []), *centre]
     body += [*(blank if blanks >= 2 else []), *mine, *news]
-    return _stack(body, [*notice, *keys], height)
-
-
-def _stack(body: list[Line], foot: list[Line], height: int) -> list[Line]:
-    """``body`` at the top and ``foot`` at the bottom of ``height`` lines."""
-    room = max(0, height - len(foot))
-    body = body[:room]
-    return [*body, *([[]] * (room - len(body))), *foot]
+    return stack(body, [*notice, *keys], height)
 
 
 def scores_screen(table: DutchTable, width: int, height: int, framed: bool = False) -> list[Line]:
@@ -282,11 +251,11 @@ def scores_screen(table: DutchTable, width: int, height: int, framed: bool = Fal
         won = (
             words.dutch_winners(table.winners, table.names, view.me, best)
             if table.winners
-            else words.tell(words.Told(words.News.NO_WINNER))
+            else words.no_winner()
         )
         body += said(won, width, "class:strong", indent=1)
     keys = [] if framed else key_lines(table, width)
-    return _stack(body, keys, height)
+    return stack(body, keys, height)
 
 
 def render_lines(table: DutchTable, width: int, height: int, framed: bool = False) -> list[Line]:
@@ -294,21 +263,16 @@ def render_lines(table: DutchTable, width: int, height: int, framed: bool = Fals
         lines = scores_screen(table, width, height, framed)
     else:
         lines = round_screen(table, width, height, framed)
-    return [_fit(line, width) for line in lines]
+    return [fit(line, width) for line in lines]
 
 
 def render(
     table: DutchTable, width: int = 80, height: int = 24, framed: bool = False
 ) -> StyleAndTextTuples:
     """The whole screen: at most ``height`` lines of at most ``width`` columns."""
-    out: StyleAndTextTuples = []
-    for index, line in enumerate(render_lines(table, width, height, framed)):
-        if index:
-            out.append(("", "\n"))
-        out.extend(line)
-    return out
+    return joined(render_lines(table, width, height, framed))
 
 
 def plain(table: DutchTable, width: int = 80, height: int = 24) -> Sequence[str]:
     """The screen's text, line by line, as a terminal without colour shows it."""
-    return ["".join(text for _, text in line) for line in render_lines(table, width, height)]
+    return gamescreen.plain(render_lines(table, width, height))

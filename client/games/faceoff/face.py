@@ -9,22 +9,24 @@ which has the game build and check its body; a refusal comes back as a notice. A
 
 from __future__ import annotations
 
+import functools
+
 from dutchblitz.node.api import HiddenCards, Notice, NoticeKind, Why
 from dutchblitz.protocol.games.faceoff import TAG, TITLE
 from dutchblitz.protocol.games.faceoff.state import Phase
 from dutchblitz.protocol.games.faceoff.views import TableView
 from prompt_toolkit.filters import Filter
 from prompt_toolkit.formatted_text import StyleAndTextTuples
-from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
-from prompt_toolkit.keys import Keys
+from prompt_toolkit.key_binding import KeyBindings
 
 from ...face import GameFace
+from ...gamescreen import bind_every_key, frame_size
 from ...state import ClientState
 from ...text import Text, bar
+from ...words import GameWords
 from . import keys, words
 from .screens import FaceoffTable, help_lines, render
 
-FRAME_ROWS = 4  # the frame's title bar, two lines of notices and the key bar
 SPECIAL_KEYS = {" ": keys.SPACE_KEY, "\r": keys.ENTER_KEY, "\n": keys.ENTER_KEY,
                 "\x1b": keys.ESCAPE_KEY, "\t": keys.TAB_KEY, "\x7f": keys.BACKSPACE_KEY,
                 "\x08": keys.BACKSPACE_KEY}  # fmt: skip
@@ -42,10 +44,6 @@ def faceoff_table(state: ClientState, view: TableView) -> FaceoffTable:
     return FaceoffTable(view=view, names=names, bots=bots, typed=state.typed)
 
 
-def _size(state: ClientState) -> tuple[int, int]:
-    return state.terminal.columns, max(1, state.terminal.rows - FRAME_ROWS)
-
-
 def _waiting() -> StyleAndTextTuples:
     return Text().line().line(" Waiting for the first card...", "class:strong").fragments
 
@@ -54,7 +52,7 @@ def table_screen(state: ClientState) -> StyleAndTextTuples:
     view = seat_view(state)
     if view is None:
         return _waiting()
-    width, height = _size(state)
+    width, height = frame_size(state)
     return render(faceoff_table(state, view), width, height, framed=True)
 
 
@@ -62,7 +60,7 @@ def scores_screen(state: ClientState) -> StyleAndTextTuples:
     view = seat_view(state)
     if view is None or view.phase is not Phase.OVER:
         return _waiting()
-    width, height = _size(state)
+    width, height = frame_size(state)
     return render(faceoff_table(state, view), width, height, framed=True)
 
 
@@ -100,12 +98,8 @@ def key(state: ClientState, pressed_key: str) -> None:
 
 
 def bind_table_keys(bindings: KeyBindings, state: ClientState, playing: Filter) -> None:
-    def handle(event: KeyPressEvent) -> None:
-        data = event.key_sequence[0].data
-        key(state, SPECIAL_KEYS.get(data, data))
-
-    for name in (Keys.Any, "escape", "enter", "space", "tab", "backspace"):
-        bindings.add(name, filter=playing)(handle)
+    named = ("escape", "enter", "space", "tab", "backspace")
+    bind_every_key(bindings, playing, functools.partial(key, state), SPECIAL_KEYS, named)
 
 
 def hidden_lines(hidden: HiddenCards) -> StyleAndTextTuples:
@@ -122,6 +116,6 @@ FACE = GameFace(
     bind_table_keys=bind_table_keys,
     hidden_lines=hidden_lines,
     post_stacking=False,
-    call="Blitz!",
+    words=GameWords(call="Blitz!"),
     lengths=((0, 1),),  # one game: the piles run out (F-41); no target score
 )

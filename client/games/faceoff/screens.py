@@ -19,9 +19,10 @@ from dutchblitz.protocol.games.faceoff.state import Phase
 from dutchblitz.protocol.games.faceoff.views import FaceoffView, TableView
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
+from ... import gamescreen
+from ...gamescreen import Line, fit, joined, said, stack
 from . import keys, words
 
-Line = list[tuple[str, str]]
 MARK = 3  # "** "
 NARROWEST_NAME = 8
 WIDEST_NAME = 16
@@ -40,25 +41,6 @@ class FaceoffTable:
     typed: str = ""  # the answer typed so far, not yet sent
     notice: str = ""  # why the last key did nothing
     cascade: int = 0  # face-offs in a row with no card turned in between (views.cascade)
-
-
-def said(text: str, width: int, style: str = "", indent: int = 1) -> list[Line]:
-    """A sentence in lines of ``width``, wrapped at words, never cut."""
-    if not text:
-        return []
-    rows = textwrap.wrap(text, max(10, width - indent), subsequent_indent="  ")
-    return [[(style, " " * indent + row)] for row in rows]
-
-
-def _fit(line: Line, width: int) -> Line:
-    out: Line = []
-    room = width
-    for style, text in line:
-        if room <= 0:
-            break
-        out.append((style, text[:room]))
-        room -= len(text[:room])
-    return out
 
 
 def _cut(name: str, room: int) -> str:
@@ -159,22 +141,7 @@ def prompt_lines(table: FaceoffTable, width: int) -> list[Line]:
 
 
 def key_lines(view: TableView, width: int) -> list[Line]:
-    lines: list[Line] = [[]]
-    used = 0
-    for key, what in keys.live(view):
-        size = len(key) + len(what) + 3
-        if used and used + size > width:
-            lines.append([])
-            used = 0
-        lines[-1] += [("class:keybar.key", f" {key}"), ("class:keybar", f" {what} ")]
-        used += size
-    return lines
-
-
-def _stack(body: list[Line], foot: list[Line], height: int) -> list[Line]:
-    room = max(0, height - len(foot))
-    body = body[:room]
-    return [*body, *([[]] * (room - len(body))), *foot]
+    return gamescreen.key_lines(keys.live(view), width)
 
 
 def table_screen(table: FaceoffTable, width: int, height: int, framed: bool = False) -> list[Line]:
@@ -194,7 +161,7 @@ def table_screen(table: FaceoffTable, width: int, height: int, framed: bool = Fa
     room = height - len(body) - len(foot)
     if room > 0:
         body += said(words.said_line(view.said, width - 2), width, "class:said")
-    return _stack(body, foot, height)
+    return stack(body, foot, height)
 
 
 def over_screen(table: FaceoffTable, width: int, height: int, framed: bool = False) -> list[Line]:
@@ -209,7 +176,7 @@ def over_screen(table: FaceoffTable, width: int, height: int, framed: bool = Fal
         name = _cut(_name(table, seat), name_width(table))
         body.append([("class:name", f"   {name}"),
                      ("class:count", f"{view.won[seat]:>3} won{best}")])  # fmt: skip
-    return _stack(body, [] if framed else key_lines(view, width), height)
+    return stack(body, [] if framed else key_lines(view, width), height)
 
 
 def help_lines(width: int) -> list[Line]:
@@ -223,21 +190,16 @@ def render_lines(table: FaceoffTable, width: int, height: int, framed: bool = Fa
         lines = over_screen(table, width, height, framed)
     else:
         lines = table_screen(table, width, height, framed)
-    return [_fit(line, width) for line in lines]
+    return [fit(line, width) for line in lines]
 
 
 def render(
     table: FaceoffTable, width: int = 80, height: int = 24, framed: bool = False
 ) -> StyleAndTextTuples:
     """The whole screen: at most ``height`` lines of at most ``width`` columns."""
-    out: StyleAndTextTuples = []
-    for index, line in enumerate(render_lines(table, width, height, framed)):
-        if index:
-            out.append(("", "\n"))
-        out.extend(line)
-    return out
+    return joined(render_lines(table, width, height, framed))
 
 
 def plain(table: FaceoffTable, width: int = 80, height: int = 24) -> Sequence[str]:
     """The screen's text, line by line, as a terminal without colour shows it."""
-    return ["".join(text for _, text in line) for line in render_lines(table, width, height)]
+    return gamescreen.plain(render_lines(table, width, height))
