@@ -111,8 +111,9 @@ class Contacts:
         return True
 
     def same_table(self, sender: bytes, epoch: bytes) -> bool:
-        """Whether ``sender``'s last HELLO named ``epoch`` (or it has sent none)."""
-        return self.epochs.get(sender, epoch) == epoch
+        """Whether ``sender``'s last HELLO named ``epoch`` (one that has sent none is at no
+        table we know of: P-283)."""
+        return self.epochs.get(sender) == epoch
 
     def live_epochs(self, now: float, window: float) -> list[bytes]:
         """The epochs named by peers heard within ``window`` seconds."""
@@ -122,11 +123,13 @@ class Contacts:
             if epoch and now - self.heard.get(node, -1e9) <= window
         ]
 
-    def probe_hello(self, name: str, back: str) -> bytes:
-        """A HELLO from a seat that holds no log yet: no epoch, and not asking to join."""
+    def probe_hello(self, name: str, back: str, unlisted: bytes | None = None) -> bytes:
+        """A HELLO from a seat that holds no log yet: no epoch, and not asking to join.
+        The ``unlisted`` peer is left out of the list, so that it answers (P-201, P-283)."""
         keys = self.roster.keys
+        endpoints = sorted(self.endpoints.items())
         peers = tuple(
-            PeerAddress(n, e, keys[n]) for n, e in sorted(self.endpoints.items()) if n in keys
+            PeerAddress(n, e, keys[n]) for n, e in endpoints if n in keys and n != unlisted
         )[:MAX_PEERS]
         hello = Hello(name, back, self.endpoint, peers, b"", 0)
         return encode(Envelope(self.table, self.node_id, 0, 0, hello))

@@ -24,7 +24,8 @@ The transport hands over each message with its sender's authenticated node id
 (CURVE and ZAP); a message whose header names another sender is dropped and
 counted (``forged_sender``), so the replica may take the sender a direct
 message names as proven. A message from a peer at another table (its last HELLO
-named another epoch) is dropped and counted (``dropped_other_table``), HELLO aside.
+named another epoch), or at none we know of yet (no HELLO of its heard: it is asked for
+one, P-283), is dropped and counted (``dropped_other_table``), HELLO aside.
 """
 
 from __future__ import annotations
@@ -342,6 +343,10 @@ class LocalSeat:
             return
         if kind == Kind.HELLO:
             self._execute(self.peers.note_hello(data, self.replica))
+        elif sender not in self.contacts.epochs:  # at a table we do not know yet (P-283)
+            self.dropped_other_table += 1
+            self._execute(self.peers.ask_hello(sender, self.replica))
+            return
         seating = self.seating
         replica = seating.replica
         if replica is None:

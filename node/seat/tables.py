@@ -6,7 +6,8 @@ answers with a HELLO that names the table's epoch. The seat then asks to be admi
 the smallest epoch it heard; if nobody answered, it founds a new table. Two tables of one
 name merge while in the lobby: a seat in the lobby that hears a live peer at a smaller
 epoch gives up its log and joins that table. Messages other than HELLO from a peer whose
-last HELLO named another epoch are dropped by the seat: two tables of one name on one LAN
+last HELLO named another epoch, or that has sent no HELLO yet (it is asked for one, P-283),
+are dropped by the seat: two tables of one name on one LAN
 never mix their logs. What to do and when is ``TableFinder``'s (protocol/seat/finding.py).
 """
 
@@ -83,6 +84,7 @@ class TableSeating:
         self._kept: bytes | None = None  # the epoch of a log kept aside by ``restore``
         # Messages that came before the replica, each with its sender's epoch back then.
         self._early: deque[tuple[bytes, bytes, bytes | None]] = deque(maxlen=EARLY_LIMIT)
+        # (A message but HELLO comes only from a peer whose epoch we know: P-283.)
 
     @property
     def label(self) -> str:
@@ -180,7 +182,7 @@ class TableSeating:
         for sender, data, epoch_then in early:
             if message_kind(data) == Kind.HELLO:
                 self.carrier.execute(replica.receive(data, now()), replica)
-            elif epoch_then in (None, kept):
+            elif epoch_then == kept:
                 handle(sender, data, now())
         return True
 
@@ -237,7 +239,7 @@ class TableSeating:
         for sender, data, epoch_then in early:
             if message_kind(data) == Kind.HELLO:
                 execute(replica.receive(data, at), replica)
-            elif epoch_then in (None, epoch):  # not a table its sender has since left
+            elif epoch_then == epoch:  # not a table its sender has since left
                 handle(sender, data, at)
         execute(replica.flush(at), replica)
 
