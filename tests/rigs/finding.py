@@ -34,10 +34,11 @@ from dataclasses import dataclass, field
 from functools import partial
 
 from dutchblitz.protocol.replica.core import Identity, Replica
-from dutchblitz.protocol.replica.effects import Effect, PeerSeen, Send
+from dutchblitz.protocol.replica.effects import Delivered, Effect, PeerSeen, Send
+from dutchblitz.protocol.seat.duties import Wishes
 from dutchblitz.protocol.seat.finding import AskAgain, JoinSmaller, Seating, TableFinder
 from dutchblitz.protocol.seat.pace import Pace
-from dutchblitz.protocol.table.game import Phase
+from dutchblitz.protocol.table.game import Game, Phase
 from dutchblitz.protocol.wire.codec import ProtocolError, decode, encode
 from dutchblitz.protocol.wire.messages import Bye, Envelope, Hello, Kind, PeerAddress
 from dutchblitz.protocol.wire.peek import holds_a_start, message_kind, message_sender, own_last_seq
@@ -70,7 +71,13 @@ class SeatFinding:
 
 
 class FindingSimulation(Simulation):
-    """``Simulation`` with table finding and the lobby merge run for real."""
+    """``Simulation`` with table finding and the lobby merge run for real.
+
+    ``before_p283`` (test only) takes, as P-202 did before P-283, the messages of a peer
+    that has sent no HELLO yet, to show what that breaks.
+    """
+
+    before_p283 = False
 
     def __init__(
         self,
@@ -241,6 +248,11 @@ class FindingSimulation(Simulation):
         node.replica = replica
         node.submitted, node.settled_seqs = {}, set()
         node.steward = self._steward(node)
+        # A headless bot's wishes (node/cli): ready at once, starting once all are seated.
+        players, target = self.scenario.players, self.scenario.target
+        node.steward.wishes = Wishes(
+            f"bot{node.index}", ready=True, start_at=players, target=target
+        )
         seat.seated = True
         seat.probing_since = None
         seat.greeted.clear()
@@ -251,7 +263,7 @@ class FindingSimulation(Simulation):
         for sender, data, epoch_then in early:
             if message_kind(data) == Kind.HELLO:
                 self._effects(node, node.replica.receive(data, self._local_now(node)))
-            elif epoch_then == epoch:  # not a table its sender has since left
+            elif epoch_then in (epoch, None):  # not a table its sender has since left
                 self._handle(node, sender, data)
 
     def _reload(self, node: SimNode, epoch: bytes, restored_at: float) -> None:
@@ -321,14 +333,14 @@ class FindingSimulation(Simulation):
         kind = message_kind(data)
         if kind == Kind.HELLO:
             self._note_hello(node, data)
-        elif sender not in seat.epochs:  # at no table we know of yet (P-283)
+        elif sender not in seat.epochs and not self.before_p283:  # at no table known (P-283)
             self._greet(node, sender, unlisted=True)
             return
         if not seat.seated:
             seat.early.append((sender, data, seat.epochs.get(sender)))
             return
         replica = node.replica
-        if kind != Kind.HELLO and seat.epochs[sender] != replica.me.epoch:
+        if kind != Kind.HELLO and seat.epochs.get(sender, replica.me.epoch) != replica.me.epoch:
             return  # from a table its sender holds, not ours
         self._effects(node, replica.receive(data, local, via=sender))
         self._effects(node, node.replica.flush(local))
@@ -357,8 +369,16 @@ class FindingSimulation(Simulation):
             if hello.epoch and seat.probing_since is not None:
                 self._settle(node)  # a member answered our probe
 
+    def _lobby_step(self, node: SimNode, game: Game, seat: int, local: float) -> None:
+        """The seat's own lobby duties (``Steward.step``): profile, ready, start."""
+        assert node.steward is not None
+        node.steward.step(node.replica, local)
+
     def _effects(self, node: SimNode, effects: Sequence[Effect]) -> None:
         for effect in effects:
+            if isinstance(effect, Delivered) and effect.entry.sender == node.node_id:
+                assert node.steward is not None  # carrier.py: it learns from its own events
+                node.steward.on_own_event(effect.entry, node.replica.stable)
             if isinstance(effect, PeerSeen):
                 seat = self.seats[node.index]
                 seat.connected.add(effect.node)
