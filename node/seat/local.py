@@ -179,7 +179,11 @@ class LocalSeat:
         if not self.seating.restore():
             self._execute(self.peers.greet_all(self.replica, force=True))
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.peers.answered.wait(), self.config.join_window)
+                async with asyncio.timeout(self.seating.listen_time()):
+                    await self.peers.answered.wait()
+                    while not self.seating.heard_kept():  # P-286
+                        self.peers.answered.clear()
+                        await self.peers.answered.wait()
             if self.replica is None and not self._closed:
                 self.seating.settle(self._handle)
                 self._changed.set()

@@ -186,6 +186,17 @@ class TableSeating:
                 handle(sender, data, now())
         return True
 
+    def listen_time(self) -> float:
+        """How long a seat with no log listens before it settles: the join window, or, with
+        a log kept aside, as long as a join is waited for (P-286)."""
+        if self._kept is None:
+            return self.config.join_window
+        return max(self.config.join_window, self.finder.patience)
+
+    def heard_kept(self) -> bool:
+        """Whether the table of the log kept aside is heard, if one is kept (P-286)."""
+        return self._kept is None or self._kept in self._live_epochs(now())
+
     def settle(self, handle: Handler) -> None:
         """The join window is over: back to the table of a log kept aside if it answers
         (P-257), else ask to join the smallest table heard, or found one."""

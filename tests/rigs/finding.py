@@ -71,13 +71,7 @@ class SeatFinding:
 
 
 class FindingSimulation(Simulation):
-    """``Simulation`` with table finding and the lobby merge run for real.
-
-    ``before_p283`` (test only) takes, as P-202 did before P-283, the messages of a peer
-    that has sent no HELLO yet, to show what that breaks.
-    """
-
-    before_p283 = False
+    """``Simulation`` with table finding and the lobby merge run for real."""
 
     def __init__(
         self,
@@ -126,7 +120,9 @@ class FindingSimulation(Simulation):
         seat.probing_since = self._local_now(node)
         for peer in sorted(seat.connected):
             self._greet(node, peer, force=True)
-        self.at(self.now + JOIN_WINDOW, partial(self._window_over, node, incarnation))
+        # With a log kept aside, as long as a join is waited for (P-286).
+        window = seat.finder.patience if seat.kept is not None else JOIN_WINDOW
+        self.at(self.now + window, partial(self._window_over, node, incarnation))
 
     def _window_over(self, node: SimNode, incarnation: int) -> None:
         if node.up and node.incarnation == incarnation and not self.seats[node.index].seated:
@@ -263,7 +259,7 @@ class FindingSimulation(Simulation):
         for sender, data, epoch_then in early:
             if message_kind(data) == Kind.HELLO:
                 self._effects(node, node.replica.receive(data, self._local_now(node)))
-            elif epoch_then in (epoch, None):  # not a table its sender has since left
+            elif epoch_then == epoch:  # not a table its sender has since left
                 self._handle(node, sender, data)
 
     def _reload(self, node: SimNode, epoch: bytes, restored_at: float) -> None:
@@ -333,14 +329,14 @@ class FindingSimulation(Simulation):
         kind = message_kind(data)
         if kind == Kind.HELLO:
             self._note_hello(node, data)
-        elif sender not in seat.epochs and not self.before_p283:  # at no table known (P-283)
+        elif sender not in seat.epochs:  # at no table we know of yet (P-283)
             self._greet(node, sender, unlisted=True)
             return
         if not seat.seated:
             seat.early.append((sender, data, seat.epochs.get(sender)))
             return
         replica = node.replica
-        if kind != Kind.HELLO and seat.epochs.get(sender, replica.me.epoch) != replica.me.epoch:
+        if kind != Kind.HELLO and seat.epochs[sender] != replica.me.epoch:
             return  # from a table its sender holds, not ours
         self._effects(node, replica.receive(data, local, via=sender))
         self._effects(node, node.replica.flush(local))
@@ -366,8 +362,9 @@ class FindingSimulation(Simulation):
             self._greet(node, envelope.sender)
         if not seat.seated:
             seat.connected.update(n for n in listed if n != node.node_id)
-            if hello.epoch and seat.probing_since is not None:
-                self._settle(node)  # a member answered our probe
+            kept = seat.kept
+            if hello.epoch and seat.probing_since is not None and kept in (None, hello.epoch):
+                self._settle(node)  # a member answered our probe (of the kept log: P-286)
 
     def _lobby_step(self, node: SimNode, game: Game, seat: int, local: float) -> None:
         """The seat's own lobby duties (``Steward.step``): profile, ready, start."""
