@@ -110,11 +110,13 @@ class Contacts:
         self.forget(oldest)
         return True
 
-    def probe_hello(self, name: str, back: str) -> bytes:
-        """A HELLO from a seat that holds no log yet: no epoch, and not asking to join."""
+    def probe_hello(self, name: str, back: str, unlisted: bytes | None = None) -> bytes:
+        """A HELLO from a seat that holds no log yet: no epoch, and not asking to join.
+        The ``unlisted`` peer is left out of the list, so that it answers (P-201, P-264)."""
         keys = self.roster.keys
+        endpoints = sorted(self.endpoints.items())
         peers = tuple(
-            PeerAddress(n, e, keys[n]) for n, e in sorted(self.endpoints.items()) if n in keys
+            PeerAddress(n, e, keys[n]) for n, e in endpoints if n in keys and n != unlisted
         )[:MAX_PEERS]
         hello = Hello(name, back, self.endpoint, peers, b"", 0)
         return encode(Envelope(self.table, self.node_id, 0, 0, hello))

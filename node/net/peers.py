@@ -86,6 +86,18 @@ class Peers:
         wishes = self.wishes
         return (Send(node, self.contacts.probe_hello(wishes.name, wishes.back or "pump")),)
 
+    def ask_hello(self, node: bytes, replica: Replica | None) -> Sequence[Effect]:
+        """A message from ``node`` before any HELLO of its: we know no table it is at, so
+        the message is dropped and ``node`` greeted with a HELLO that leaves it out of the
+        list, which it answers with its own (P-264)."""
+        if self.following.spectator or not self.contacts.may_greet(node, now()):
+            return ()
+        if replica is not None:
+            return replica.hello(node, unlisted=True)
+        wishes = self.wishes
+        probe = self.contacts.probe_hello(wishes.name, wishes.back or "pump", unlisted=node)
+        return (Send(node, probe),)
+
     def greet_all(self, replica: Replica | None, force: bool = False) -> list[Effect]:
         return [e for node in self.contacts.everyone() for e in self.greet(node, replica, force)]
 

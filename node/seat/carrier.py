@@ -109,6 +109,8 @@ class Carrier:
                 self.execute(replica.hello(None))
         elif isinstance(out, seat.HelloHeard):
             self.execute(self.peers.hello_heard(out.sender, out.hello, replica))
+        elif isinstance(out, seat.AskHello):
+            self.execute(self.peers.ask_hello(out.peer, replica))
         else:
             self._seat(out)
 

@@ -16,7 +16,8 @@ joined), ``Peers`` (node/net/peers.py: greetings, the roster), ``Following``
 (node/seat/watching.py), ``GameEnds`` (node/seat/ending.py), ``Ticker`` and ``SeatTasks``.
 The transport hands over each message with its sender's authenticated node id (CURVE
 and ZAP); the machine drops and counts one whose header names another sender
-(``forged_sender``) and one from a peer at another table (``dropped_other_table``).
+(``forged_sender``) and one from a peer at another table (``dropped_other_table``), and
+one from a peer that has sent no HELLO yet, which is asked for one (P-264).
 """
 
 from __future__ import annotations
@@ -163,7 +164,11 @@ class LocalSeat:
         if not self.seating.restore():
             self.carrier.execute(self.peers.greet_all(self.replica, force=True))
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.peers.answered.wait(), self.config.join_window)
+                async with asyncio.timeout(self.seating.listen_time()):
+                    await self.peers.answered.wait()
+                    while not self.seating.heard_kept():  # P-267
+                        self.peers.answered.clear()
+                        await self.peers.answered.wait()
             if self.replica is None and not self._closed:
                 self.seating.settle(self.carrier.handle)
                 self._changed.set()

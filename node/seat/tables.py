@@ -6,9 +6,10 @@ answers with a HELLO that names the table's epoch. The seat then asks to be admi
 the smallest epoch it heard; if nobody answered, it founds a new table. Two tables of one
 name merge while in the lobby: a seat in the lobby that hears a live peer at a smaller
 epoch gives up its log and joins that table. Messages other than HELLO from a peer whose
-last HELLO named another epoch are dropped by the seat: two tables of one name on one LAN
-never mix their logs. When to move is the seat's machine's (``MoveTable``,
-protocol/seat/machine.py, with its ``TableFinder``); this carries the move out.
+last HELLO named another epoch, or that has sent no HELLO yet (it is asked for one, P-264),
+are dropped by the seat: two tables of one name on one LAN never mix their logs. When to
+move is the seat's machine's (``MoveTable``, protocol/seat/machine.py, with its
+``TableFinder``); this carries the move out.
 """
 
 from __future__ import annotations
@@ -81,6 +82,7 @@ class TableSeating:
         self._kept: bytes | None = None  # the epoch of a log kept aside by ``restore``
         # Messages that came before the replica, each with its sender's epoch back then.
         self._early: deque[tuple[bytes, bytes, bytes | None]] = deque(maxlen=EARLY_LIMIT)
+        # (A message but HELLO comes only from a peer whose epoch we know: P-264.)
 
     @property
     def label(self) -> str:
@@ -178,9 +180,20 @@ class TableSeating:
         for sender, data, epoch_then in early:
             if message_kind(data) == Kind.HELLO:
                 self.carrier.execute(replica.receive(data, now()), replica)
-            elif epoch_then in (None, kept):
+            elif epoch_then == kept:
                 handle(sender, data, now())
         return True
+
+    def listen_time(self) -> float:
+        """How long a seat with no log listens before it settles: the join window, or, with
+        a log kept aside, as long as a join is waited for (P-267)."""
+        if self._kept is None:
+            return self.config.join_window
+        return max(self.config.join_window, self.finder.patience)
+
+    def heard_kept(self) -> bool:
+        """Whether the table of the log kept aside is heard, if one is kept (P-267)."""
+        return self._kept is None or self._kept in self._live_epochs(now())
 
     def settle(self, handle: Handler) -> None:
         """The join window is over: back to the table of a log kept aside if it answers
@@ -235,7 +248,7 @@ class TableSeating:
         for sender, data, epoch_then in early:
             if message_kind(data) == Kind.HELLO:
                 execute(replica.receive(data, at), replica)
-            elif epoch_then in (None, epoch):  # not a table its sender has since left
+            elif epoch_then == epoch:  # not a table its sender has since left
                 handle(sender, data, at)
         execute(replica.flush(at), replica)
 

@@ -282,9 +282,10 @@ class Replica:
         """The digest of the stable state after ``len(self.log)`` events."""
         return self.order.digest()
 
-    def hello(self, to: bytes | None) -> list[Effect]:
-        """Our HELLO for one peer, or every peer: where we listen, whom we know, which log."""
-        return [self.membership.hello(to)]
+    def hello(self, to: bytes | None, unlisted: bool = False) -> list[Effect]:
+        """Our HELLO for one peer, or every peer: where we listen, whom we know, which log.
+        ``unlisted``: ``to`` is left out of the list, so that it answers (P-201, P-264)."""
+        return [self.membership.hello(to, unlisted)]
 
     def can_play(self) -> bool:
         """Whether this node may send game events now (a member, not being removed)."""

@@ -34,11 +34,13 @@ class Membership:
         if node_id_of(key) == node:
             self.keys[node] = key
 
-    def hello(self, to: bytes | None) -> Send:
-        """Our HELLO for one peer, or every peer: where we listen, whom we know, which log."""
+    def hello(self, to: bytes | None, unlisted: bool = False) -> Send:
+        """Our HELLO for one peer, or every peer: where we listen, whom we know, which log.
+        ``unlisted``: ``to`` is left out of the list, so that it answers (P-201, P-264)."""
         replica = self.replica
         me = replica.me
-        known = [(n, e, self.keys.get(n)) for n, e in sorted(self.endpoints.items())]
+        endpoints = sorted(self.endpoints.items())
+        known = [(n, e, self.keys.get(n)) for n, e in endpoints if not (unlisted and n == to)]
         # The spectators we feed too, after the peers: the other members then let them in,
         # to feed them once we leave (P-260).
         watching = sorted(replica.spectators.watching.items())

@@ -4,7 +4,7 @@ final): small frozen records, carried out in order by the node (node/seat/carrie
 
 * persist: ``KeepSecret``;
 * schedule: ``Wake`` (the replica's ``Timer`` asks for the next tick);
-* the shell's own bookkeeping of peers and tables: ``HelloHeard``, ``Held``,
+* the shell's own bookkeeping of peers and tables: ``HelloHeard``, ``AskHello``, ``Held``,
   ``Overheard``, ``CutOff``, ``Admits``, ``MoveTable``;
 * notify: ``Forged``, ``GameEnded``, ``Rematch``, ``Finished``.
 """
@@ -32,6 +32,15 @@ class HelloHeard:
 
     sender: bytes
     hello: Hello
+
+
+@dataclass(frozen=True, slots=True)
+class AskHello:
+    """A message from a peer that has sent no HELLO yet: it was dropped, since we know no
+    table it is at; greet it with a HELLO that leaves it out of the list, so that it
+    answers with its own (P-264)."""
+
+    peer: bytes
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +121,7 @@ class Finished:
 SeatEffect = (
     KeepSecret
     | HelloHeard
+    | AskHello
     | Held
     | Overheard
     | CutOff

@@ -30,6 +30,7 @@ def admit(game: Game, sender: bytes, body: Admit) -> Outcome:
             return game.refuse("already_member")
         member.present = True  # a returning player gets its seat back
         member.since = body.first_seq
+        _back_again(game, member)
         game.away.discard(member.seat)
         game.set_active(member.seat, True)
         return ACCEPTED
@@ -53,6 +54,15 @@ def _found(game: Game, sender: bytes, body: Admit) -> Outcome:
     except UnknownGame:
         return game.refuse("unknown_game")
     return _seat(game, body)
+
+
+def _back_again(game: Game, member: Member) -> None:
+    """A returning player keeps its back, unless a present member took it while it was
+    away (a PROFILE checks only the present): then the first free one, as a newcomer's
+    (P-266). Two seated players with one back would make every START refused for good."""
+    taken = {m.back for m in game.members.values() if m.present and m.node != member.node}
+    if member.back in taken:
+        member.back = next((b for b in game.rules.backs if b not in taken), "")
 
 
 def _seat(game: Game, body: Admit) -> Outcome:

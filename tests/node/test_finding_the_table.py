@@ -6,6 +6,8 @@ this test plays by hand: a bare transport whose HELLOs and HEARTBEATs the test w
 * P-202: a peer whose last HELLO named another epoch than the seat's, the empty one
   included, has every message but HELLO dropped; once it names the seat's epoch again,
   its messages count again.
+* P-264: so has a peer that has sent no HELLO yet, and the seat greets it with a HELLO
+  that leaves it out of the list, which P-201 makes it answer.
 * P-205: a seat that asked to be admitted to a table, and hears nobody at that epoch for
   the longer of 4 s and twice the suspicion timeout, gives up and founds a table afresh;
   one that watches that table's game meanwhile (section 26) hears it in the FEEDs its
@@ -54,6 +56,7 @@ class Pair:
         self.peer_signer = Signer(bytes(range(32)))
         self.seat: LocalSeat | None = None
         self.peer: Transport | None = None
+        self.heard: list[Envelope] = []  # what the seat sent the peer, read by ``drain``
 
     async def open(self) -> None:
         node, peer_id = self.signer.node_id, self.peer_signer.node_id
@@ -99,11 +102,23 @@ class Pair:
         """Read what the seat sends the peer, so that nothing backs up."""
         assert self.peer is not None
         while True:
-            await self.peer.recv()
+            _, data = await self.peer.recv()
+            self.heard.append(decode(data))
+
+    def hellos_unlisting_the_peer(self) -> int:
+        """The seat's HELLOs with an epoch that leave the peer out of their list."""
+        peer = self.peer_signer.node_id
+        return sum(
+            isinstance(e.payload, Hello)
+            and bool(e.payload.epoch)
+            and all(p.node != peer for p in e.payload.peers)
+            for e in self.heard
+        )
 
 
 def test_messages_of_a_peer_at_another_table_are_dropped(tmp_path: Path) -> None:
-    """P-202: only HELLO gets through from a peer whose last HELLO named another epoch."""
+    """P-202, P-264: only HELLO gets through from a peer whose last HELLO named another
+    epoch, or that has sent none yet (it is asked for one)."""
 
     async def main() -> None:
         pair = Pair(tmp_path)
@@ -119,26 +134,28 @@ def test_messages_of_a_peer_at_another_table_are_dropped(tmp_path: Path) -> None
             larger = b"\xff" * 16  # larger than any epoch: the seat never merges into it
             received = replica.counters.received
 
-            pair.heartbeat()  # no HELLO yet: nothing says it is elsewhere
-            await until(lambda: replica.counters.received > received, 5)
-            assert seat.dropped_other_table == 0
+            asked = pair.hellos_unlisting_the_peer()
+            pair.heartbeat()  # no HELLO yet: at no table we know of (P-264)
+            await until(lambda: seat.dropped_other_table == 1, 5)
+            await until(lambda: pair.hellos_unlisting_the_peer() > asked, 5)
+            assert replica.counters.received == received
 
             pair.hello(larger)
             await until(lambda: seat.contacts.epochs.get(pair.peer_signer.node_id) == larger, 5)
             pair.heartbeat()
-            await until(lambda: seat.dropped_other_table == 1, 5)
+            await until(lambda: seat.dropped_other_table == 2, 5)
 
             pair.hello(b"")  # no epoch at all is another epoch too
             await until(lambda: seat.contacts.epochs.get(pair.peer_signer.node_id) == b"", 5)
             pair.heartbeat()
-            await until(lambda: seat.dropped_other_table == 2, 5)
+            await until(lambda: seat.dropped_other_table == 3, 5)
 
             pair.hello(own)
             await until(lambda: seat.contacts.epochs.get(pair.peer_signer.node_id) == own, 5)
             received = replica.counters.received
             pair.heartbeat()
             await until(lambda: replica.counters.received > received, 5)
-            assert seat.dropped_other_table == 2
+            assert seat.dropped_other_table == 3
             assert seat.replica is replica and replica.me.epoch == own
         finally:
             reader.cancel()

@@ -164,6 +164,8 @@ class Disk:
     records: list[bytes] = field(default_factory=list)
     clock_mark: int = 0
     secrets: dict[int, RoundSecret] = field(default_factory=dict)
+    epoch: bytes | None = None  # the table the log is of (table finding: tests/rigs/finding.py)
+    seq_floor: int = 0  # our stream starts above this at a table we join
 
 
 @dataclass(slots=True)
@@ -258,13 +260,7 @@ class Simulation:
         for node in self.nodes:
             self.log(f"node {node.index} is {node.node_id.hex()[:4]}")
         self._schedule_faults()
-        founder = self.nodes[0]
-        self._effects(founder, founder.replica.found(self.now))
-        for node in self.nodes[1:]:
-            self.at(0.01 * node.index, partial(self._join, node))
-        for node in self.nodes:
-            self.at(0.0, partial(self._tick, node))
-            self.at(0.05, partial(self._bot, node))
+        self._start()
         while self.queue:
             when, _, action = heapq.heappop(self.queue)
             if when > limit:
@@ -273,10 +269,23 @@ class Simulation:
             action()
             if self._finished():
                 break
-            if self.watch.stalled(when, self.scenario.heal_at, self.scenario.progress_bound):
-                self._stall(f"no log grew for {self.scenario.progress_bound:.0f} s after healing")
+            self._check_progress(when)
         self._check_final(limit)
         return self._summary()
+
+    def _start(self) -> None:
+        """One table id for all: node 0 founds the table, the others ask to join it."""
+        founder = self.nodes[0]
+        self._effects(founder, founder.replica.found(self.now))
+        for node in self.nodes[1:]:
+            self.at(0.01 * node.index, partial(self._join, node))
+        for node in self.nodes:
+            self.at(0.0, partial(self._tick, node))
+            self.at(0.05, partial(self._bot, node))
+
+    def _check_progress(self, when: float) -> None:
+        if self.watch.stalled(when, self.scenario.heal_at, self.scenario.progress_bound):
+            self._stall(f"no log grew for {self.scenario.progress_bound:.0f} s after healing")
 
     def _finished(self) -> bool:
         if self.now < self.scenario.heal_at:
@@ -357,15 +366,31 @@ class Simulation:
     def _check_step(self, node: SimNode) -> None:
         """After every step of a node: its cuts and its latest digest against everyone's."""
         order = node.replica.order
-        self.watch.cuts_held(node.index, node.replica.liveness.settled)
+        watch = self._watch_of(node)
+        watch.cuts_held(node.index, node.replica.liveness.settled)
         length, digest = order.last_digest
-        self.watch.digest(node.index, length, digest)
+        watch.digest(node.index, length, digest)
+
+    def _watch_of(self, node: SimNode) -> Watch:
+        """The invariants of the log ``node`` holds (one table id here: one for all)."""
+        return self.watch
+
+    def _reference_of(self, node: SimNode) -> list[tuple[bytes, int]]:
+        """The longest stable log seen of the table ``node`` sits at."""
+        return self.reference
+
+    def _same_log(self, node: SimNode) -> list[SimNode]:
+        """The nodes whose logs are the same table's as ``node``'s."""
+        return self.nodes
+
+    def _targets(self, sender: SimNode, effect: Send) -> list[SimNode]:
+        """Whom a message goes to: everyone, or the one it names."""
+        if effect.to is None:
+            return self.nodes
+        return [n for n in self.nodes if n.node_id == effect.to]
 
     def _send(self, sender: SimNode, effect: Send) -> None:
-        targets = (
-            self.nodes if effect.to is None else [n for n in self.nodes if n.node_id == effect.to]
-        )
-        for target in targets:
+        for target in self._targets(sender, effect):
             if target is sender or not self._link_open(sender.index, target.index):
                 continue
             if self.rng.random() < self.scenario.loss and self.now < self.scenario.heal_at:
@@ -385,7 +410,12 @@ class Simulation:
                 delay = self.rng.uniform(*self.scenario.latency) + extra
                 self.messages += 1
                 incarnation = target.incarnation
-                self.at(self.now + delay, partial(self._deliver, target, effect.data, incarnation))
+                when = self._arrival(sender, target, self.now + delay)
+                self.at(when, partial(self._deliver, target, effect.data, incarnation))
+
+    def _arrival(self, sender: SimNode, target: SimNode, when: float) -> float:
+        """When a message sent now arrives: here, whenever its delay says (reordered)."""
+        return when
 
     def _link_open(self, a: int, b: int) -> bool:
         for start, end, side, one_way in self.scenario.partitions:
@@ -538,16 +568,17 @@ class Simulation:
         entry = effect.entry
         ident = (entry.sender, entry.seq)
         log = node.replica.log
-        if entry.index < len(self.reference):
-            if self.reference[entry.index] != ident:
+        reference = self._reference_of(node)
+        if entry.index < len(reference):
+            if reference[entry.index] != ident:
                 raise Diverged(
                     f"node {node.index} has a different event at log index {entry.index}"
                 )
         else:
-            self.reference.append(ident)
+            reference.append(ident)
         self.watch.last_progress = self.now
-        cuts = (other.replica.liveness.settled for other in self.nodes)
-        self.watch.delivered(node.index, entry, cuts)
+        cuts = (other.replica.liveness.settled for other in self._same_log(node))
+        self._watch_of(node).delivered(node.index, entry, cuts)
         if entry.sender == node.node_id:
             node.settled_seqs.add(entry.seq)
         if entry.outcome.refusal == Reason.PILE_TAKEN:
@@ -608,39 +639,54 @@ class Simulation:
         }
 
 
-def run_seed(seed: int, faults: str = "single", verbose: bool = False) -> dict[str, object]:
+def run_seed(
+    seed: int, faults: str = "single", verbose: bool = False, finding: bool = False
+) -> dict[str, object]:
+    """One seed's run; with ``finding``, each node starts on a table id of its own."""
     trace = print if verbose else None
+    if finding:
+        from tests.rigs.finding import FindingSimulation  # it builds on this module
+
+        return FindingSimulation(seed, faults, trace).run()
     return Simulation(seed, faults, trace).run()
 
 
 Outcome = tuple[int, str | None, dict[str, object] | None, str]  # seed, error, summary, kind
 
 
-def _outcome(job: tuple[int, str, bool]) -> Outcome:
-    seed, faults, old_withdrawal = job
+def _outcome(job: tuple[int, str, bool, bool]) -> Outcome:
+    seed, faults, old_withdrawal, finding = job
     Flushes.enabled = not old_withdrawal  # in this worker process only
     try:
-        return seed, None, run_seed(seed, faults), "held"
+        return seed, None, run_seed(seed, faults, finding=finding), "held"
     except InvariantViolated as error:
         return seed, str(error), None, error.kind
 
 
 def sweep(
-    seeds: Sequence[int], faults: str, workers: int, old_withdrawal: bool = False
+    seeds: Sequence[int],
+    faults: str,
+    workers: int,
+    old_withdrawal: bool = False,
+    finding: bool = False,
 ) -> list[Outcome]:
     """Run many seeds, on ``workers`` processes; results come back in seed order.
 
     Each result is (seed, error or None, summary or None, kind): ``held`` when every
     invariant held, else the kind of the violation (``diverged``, ``stalled``, ``broken``).
     """
-    return list(sweep_iter(seeds, faults, workers, old_withdrawal))
+    return list(sweep_iter(seeds, faults, workers, old_withdrawal, finding))
 
 
 def sweep_iter(
-    seeds: Sequence[int], faults: str, workers: int, old_withdrawal: bool = False
+    seeds: Sequence[int],
+    faults: str,
+    workers: int,
+    old_withdrawal: bool = False,
+    finding: bool = False,
 ) -> Iterator[Outcome]:
     """``sweep``, yielding each result (in seed order) as soon as it and those before are in."""
-    jobs = [(seed, faults, old_withdrawal) for seed in seeds]
+    jobs = [(seed, faults, old_withdrawal, finding) for seed in seeds]
     if workers <= 1:
         yield from map(_outcome, jobs)
         return
@@ -679,6 +725,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="print the trace")
     parser.add_argument(
+        "--finding",
+        action="store_true",
+        help="each node starts on a table id of its own: table finding and the lobby merge run",
+    )
+    parser.add_argument(
         "--old-withdrawal",
         action="store_true",
         help="test only: the withdrawal rule before P-262 (no flush), to show what it breaks",
@@ -688,7 +739,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     Flushes.enabled = not args.old_withdrawal
     if args.seed is not None:
         try:
-            print(run_seed(args.seed, args.faults, verbose=True))
+            print(run_seed(args.seed, args.faults, verbose=True, finding=args.finding))
         except InvariantViolated as violation:
             print(f"seed {args.seed}: FAILED: {violation}")
             print("0 passed, 1 failed")
@@ -698,13 +749,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     seeds = range(args.first, args.first + args.seeds)
     failures = 0
     results: list[Outcome] = []
-    for outcome in sweep_iter(seeds, args.faults, args.workers, args.old_withdrawal):
+    jobs = sweep_iter(seeds, args.faults, args.workers, args.old_withdrawal, args.finding)
+    for outcome in jobs:
         results.append(outcome)
         seed, error, summary, _kind = outcome
         if error is not None:
             failures += 1
             print(f"seed {seed}: FAILED: {error}")
-            print(f"  replay: python -m tests.rigs.sim --seed {seed} --faults {args.faults}")
+            finding = " --finding" if args.finding else ""
+            print(
+                f"  replay: python -m tests.rigs.sim --seed {seed} --faults {args.faults}{finding}"
+            )
         elif args.verbose:
             print(summary)
         sys.stdout.flush()  # a long sweep in the background shows how far it has come

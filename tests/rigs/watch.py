@@ -6,6 +6,9 @@
   computes is compared with the first computed anywhere for that length).
 - The table makes progress once the network heals: some node's stable log grows at least
   once every ``bound`` virtual seconds until the game is over everywhere.
+- With table finding (``tests/rigs/finding.py``): once healed, every node leaves the lobby
+  within ``LOBBY_BOUND`` seconds of the first that left it, and no log in the lobby holds
+  more than ``LOBBY_LOG_LIMIT`` events (a lobby that never starts must not fill a disk).
 
 A violation says whether the table ``diverged`` (two nodes disagree on what is final) or
 ``stalled`` (it stopped going forward), so that a sweep can count each.
@@ -13,14 +16,17 @@ A violation says whether the table ``diverged`` (two nodes disagree on what is f
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from dutchblitz.protocol.replica.effects import LogEntry
+from dutchblitz.protocol.table.game import Phase
 from dutchblitz.protocol.wire.messages import Admit
 
 DIVERGED = "diverged"
 STALLED = "stalled"
+LOBBY_BOUND = 30.0  # virtual seconds, once healed, for every node to follow the first out
+LOBBY_LOG_LIMIT = 1000  # events in a lobby's log (a game of 5 fills a lobby with a few dozen)
 
 
 class InvariantViolated(AssertionError):
@@ -50,6 +56,7 @@ class Watch:
     stays: dict[bytes, set[int]] = field(default_factory=dict)  # node -> ADMITs' first-seqs
     digests: dict[int, bytes] = field(default_factory=dict)  # log length -> digest
     last_progress: float = 0.0
+    lobby_left_at: float | None = None  # when the first node left the lobby
 
     def delivered(self, index: int, entry: LogEntry, cuts: Iterable[Mapping[bytes, int]]) -> None:
         """``entry`` became final at node ``index``: no node may have cut it off."""
@@ -95,3 +102,22 @@ class Watch:
     def stalled(self, now: float, heal_at: float, bound: float | None) -> bool:
         """Whether no log has grown for ``bound`` seconds since the network healed."""
         return bound is not None and now - max(self.last_progress, heal_at) > bound
+
+    def lobby_log(self, index: int, phase: Phase, length: int) -> None:
+        """Node ``index``'s stable log: in the lobby, it may not grow without bound."""
+        if phase == Phase.LOBBY and length > LOBBY_LOG_LIMIT:
+            raise Stalled(f"node {index} holds {length} events and is still in the lobby")
+
+    def left_lobby(
+        self, now: float, heal_at: float, phases: Sequence[tuple[int, Phase]]
+    ) -> int | None:
+        """A node still in the lobby ``LOBBY_BOUND`` seconds after the first left it (and
+        after the heal), or None: every node reaches the same next phase."""
+        behind = [index for index, phase in phases if phase == Phase.LOBBY]
+        if self.lobby_left_at is None:
+            if len(behind) == len(phases):
+                return None
+            self.lobby_left_at = now
+        if behind and now - max(self.lobby_left_at, heal_at) > LOBBY_BOUND:
+            return behind[0]
+        return None
