@@ -32,7 +32,7 @@ from .clock import OrderKey, order_key
 from .digest import chain_step, log_digest
 from .effects import Alarm, Delivered, Effect, LogEntry, Persist, PersistClock, Send, Withdrawn
 from .guard import MAX_GUEST_AHEAD, MAX_GUEST_RAWS
-from .streams import Held
+from .streams import Held, Stream
 
 if TYPE_CHECKING:
     from .core import Replica
@@ -223,9 +223,24 @@ class Order:
                 continue  # it has left: it can send nothing more that counts
             if stream.horizon < lamport:
                 return False
-            if need_acks and stream.acks.get(sender, 0) < seq:
+            if need_acks and self.acked(node, stream, sender) < seq:
                 return False
         return True
+
+    def acked(self, node: bytes, stream: Stream, sender: bytes) -> int:
+        """How far ``node`` acknowledges ``sender``'s stream, as far as its word may count here.
+
+        While ``node`` has a standing SUSPECT of ``sender`` and no cut of ``sender`` is agreed
+        here, an acknowledgement past that SUSPECT's held counts only up to the held: ``node``
+        may state more only once it has learnt a decision (an agreed cut, P-87) that this node
+        has not learnt yet, and the events past the cut must not become final here meanwhile.
+        """
+        ack = stream.acks.get(sender, 0)
+        liveness = self.replica.liveness
+        if sender in liveness.settled:
+            return ack
+        held = liveness.claims.get(sender, {}).get(node)
+        return ack if held is None else min(ack, held)
 
     def apply_stable(self, key: OrderKey, sender: bytes, seq: int, now: float) -> list[Effect]:
         replica = self.replica

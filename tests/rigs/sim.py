@@ -11,6 +11,7 @@ everything heals; a failing seed is counted as diverged or stalled.
     python -m tests.rigs.sim --seeds 300                   # a sweep
     python -m tests.rigs.sim --seeds 1000 --faults links   # faults of single links
     python -m tests.rigs.sim --seed 1234 -v                # replay one seed, with its trace
+    python -m tests.rigs.sim --faults links --seeds 10000 --workers 16 --start 0
 
 The same seed always gives the same trace.
 """
@@ -666,7 +667,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="python -m tests.rigs.sim", description=(__doc__ or "").split("\n\n")[0]
     )
     parser.add_argument("--seeds", type=int, default=100, help="how many seeds to sweep")
-    parser.add_argument("--first", type=int, default=0, help="the first seed of the sweep")
+    parser.add_argument(
+        "--first", "--start", type=int, default=0, help="the first seed of the sweep"
+    )
     parser.add_argument("--seed", type=int, help="replay this one seed, printing its trace")
     parser.add_argument(
         "--faults",
@@ -713,7 +716,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"sim: {count} seeds in {elapsed:.1f} s ({count / elapsed:.1f} seeds/s)")
     print(f"{count - failures} passed, {failures} failed")
     print("\n".join(tally(results)))
+    print(one_line(results, args.faults, seeds, args.workers, elapsed))
     return 1 if failures else 0
+
+
+def one_line(
+    results: Sequence[Outcome], faults: str, seeds: range, workers: int, elapsed: float
+) -> str:
+    """The sweep in one line, to collect from many machines: plan, seeds, and the counts."""
+    kinds = {"held": 0, STALLED: 0, DIVERGED: 0}
+    for _seed, _error, _summary, kind in results:
+        kinds[kind] = kinds.get(kind, 0) + 1
+    counts = " ".join(f"{kind}={count}" for kind, count in kinds.items())
+    last = seeds.start + len(seeds) - 1
+    return (
+        f"sweep faults={faults} seeds={seeds.start}..{last} workers={workers} "
+        f"{counts} seconds={elapsed:.0f}"
+    )
 
 
 if __name__ == "__main__":
