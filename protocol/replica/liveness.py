@@ -220,6 +220,8 @@ class Liveness:
         effects: list[Effect] = self.adopt_cuts() if self.cut_notes else []
         if self.flushes.pending:
             self.flushes.finish()
+        if self.settled and self.claims:
+            self.lower_to_claims()
         for target, claims in list(self.claims.items()):
             if target in self.settled or target == replica.me.node or target not in present:
                 continue
@@ -294,10 +296,43 @@ class Liveness:
                 self.settled[me] = body.seq
                 return self.cut_myself(body.seq)
             return []
-        if body.node not in self.settled:
-            self.settled[body.node] = body.seq
-            self.replica.order.cut_stream(body.node, body.seq)
+        if body.node not in self.settled or body.seq < self.settled[body.node]:
+            self.lower_cut(body.node, body.seq)  # of two cuts of one stay the lower (P-304)
         return []
+
+    def lower_cut(self, target: bytes, cut: int) -> None:
+        """Take ``cut`` as ``target``'s cut: the first agreed here, or one below it (P-304)."""
+        self.settled[target] = cut
+        self.replica.order.cut_stream(target, cut)
+
+    def standing_bound(self, target: bytes) -> int | None:
+        """The lowest held among the standing SUSPECTs of ``target`` by members of the table,
+        present or gone (within the stream that counts of one that has left), or None."""
+        claims = self.claims.get(target)
+        if not claims:
+            return None
+        members = self.replica.order.stable.members
+        bound: int | None = None
+        for by, held in claims.items():
+            if by not in members or by == target:
+                continue
+            cut = self.settled.get(by)
+            seq = self.claim_seqs.get((target, by))
+            if cut is not None and seq is not None and seq > cut:
+                continue  # past its sender's cut: it never counts (P-91)
+            bound = held if bound is None else min(bound, held)
+        return bound
+
+    def lower_to_claims(self) -> None:
+        """Lower every agreed cut of another node to the standing SUSPECTs held of it (P-304)."""
+        me = self.replica.me.node
+        for target, cut in list(self.settled.items()):
+            if target == me or target not in self.claims:
+                continue
+            bound = self.standing_bound(target)
+            first = self.replica.senders.first_seq(target)
+            if bound is not None and first - 1 <= bound < cut:
+                self.lower_cut(target, bound)
 
     def cut_myself(self, cut: int) -> list[Effect]:
         """The others have removed us at ``cut``: what we sent past it never happened.

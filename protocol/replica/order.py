@@ -37,6 +37,7 @@ from .streams import Held, Stream
 if TYPE_CHECKING:
     from .core import Replica
 
+MAX_SEQ = 2**63 - 1  # no bound: the highest seq the wire allows
 MAX_ACKS = MAX_PEERS  # a HEARTBEAT carries as many acks as a HELLO carries peers
 CLOCK_MARK_STEP = 1024
 DIGEST_MEMORY = 256
@@ -211,6 +212,8 @@ class Order:
         need_acks = origin is not None and origin.present
         if need_acks and streams[sender].ack_level() < seq and sender != me:
             return False  # we stated a cut below it: it must wait for the agreement
+        if need_acks and seq > self.claimed_bound(sender):
+            return False  # a cut below it may be agreed from a SUSPECT we hold (P-303)
         for member in self.stable.members.values():
             node = member.node
             if not member.present or node in (me, sender):
@@ -226,6 +229,16 @@ class Order:
             if need_acks and self.acked(node, stream, sender) < seq:
                 return False
         return True
+
+    def claimed_bound(self, sender: bytes) -> int:
+        """The lowest held among the standing SUSPECTs of ``sender`` by members of the table,
+        present or gone, or no bound (P-303).
+
+        A member that has left is no longer waited for, but a cut agreed elsewhere from its
+        SUSPECT may still be on its way here.
+        """
+        bound = self.replica.liveness.standing_bound(sender)
+        return MAX_SEQ if bound is None else bound
 
     def acked(self, node: bytes, stream: Stream, sender: bytes) -> int:
         """How far ``node`` acknowledges ``sender``'s stream, as far as its word may count here.

@@ -1,0 +1,48 @@
+"""Seeds of the links fault plan (tests/rigs/links.py) kept as regression cases.
+
+Each broke agreement or stalled before the rules named with it; the sweep found them
+(``python -m tests.rigs.sim --faults links --seeds 388``). Two of them still fail: their
+cases say what is left, strictly expected to fail until it is closed, so that a fix shows.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.rigs.sim import run_seed
+from tests.rigs.watch import InvariantViolated
+
+# seed, what it did, the rules that close it
+HELD = [
+    # A removed member still applied the order: a survivor's acknowledgement past its
+    # SUSPECT's held (it had learnt the cut, and skipped to the member's new stay) made an
+    # event of X final there that the cut drops everywhere else (P-303).
+    (112, "final at a removed node, cut elsewhere", "P-303"),
+    # Two members agreed on different cuts of one stay (14 and 15): one counted the word of
+    # a member that the other already knew to be suspected (P-304).
+    (252, "two cuts of one stay", "P-304"),
+]
+
+# seed, what it does, what is left (spec/protocol.md section 12, Known limits)
+LEFT = [
+    (191, "diverged", "a CUT past its sender's own agreed cut, adopted before that cut"),
+    (5, "stalled", "two removals 0.3 s apart: no consensus round yet"),
+]
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize(("seed", "what", "rule"), HELD, ids=[str(case[0]) for case in HELD])
+def test_links_seed_holds_every_invariant_P303_P304(seed: int, what: str, rule: str) -> None:
+    """P-303, P-304: the seed that broke agreement ({what}) now holds every invariant."""
+    summary = run_seed(seed, "links")
+    assert summary["rounds"] >= 1, (what, rule)
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize(("seed", "kind", "left"), LEFT, ids=[str(case[0]) for case in LEFT])
+def test_links_seed_still_breaks_as_known_limits_say(seed: int, kind: str, left: str) -> None:
+    """Known limits of section 12: these seeds still break, each in its own way; when one of
+    them holds, the rule that closed it belongs in HELD, and Known limits shrinks."""
+    with pytest.raises(InvariantViolated) as caught:
+        run_seed(seed, "links")
+    assert caught.value.kind == kind, (left, str(caught.value))
