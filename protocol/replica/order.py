@@ -210,10 +210,8 @@ class Order:
         # Every present member must hold a present member's event before it is final, so
         # a later agreement on a silent member's cut can never drop a final event.
         need_acks = origin is not None and origin.present
-        if need_acks and streams[sender].ack_level() < seq and sender != me:
-            return False  # we stated a cut below it: it must wait for the agreement
-        if need_acks and seq > self.claimed_bound(sender):
-            return False  # a cut below it may be agreed from a SUSPECT we hold (P-303)
+        if need_acks and self.held_back(sender, seq):
+            return False
         for member in self.stable.members.values():
             node = member.node
             if not member.present or node in (me, sender):
@@ -229,6 +227,13 @@ class Order:
             if need_acks and self.acked(node, stream, sender) < seq:
                 return False
         return True
+
+    def held_back(self, sender: bytes, seq: int) -> bool:
+        """Whether a present member's event waits for an agreement on its cut: we stated a
+        cut below it (P-87), or a cut below it may be agreed from a SUSPECT we hold (P-303)."""
+        if sender != self.replica.me.node and self.replica.streams[sender].ack_level() < seq:
+            return True
+        return seq > self.claimed_bound(sender)
 
     def claimed_bound(self, sender: bytes) -> int:
         """The lowest held among the standing SUSPECTs of ``sender`` by members of the table,
@@ -250,7 +255,7 @@ class Order:
         """
         ack = stream.acks.get(sender, 0)
         liveness = self.replica.liveness
-        if sender in liveness.settled:
+        if sender in liveness.settled or not liveness.learns_cuts:
             return ack
         held = liveness.claims.get(sender, {}).get(node)
         return ack if held is None else min(ack, held)

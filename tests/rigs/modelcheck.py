@@ -16,7 +16,6 @@ A counterexample is written as a trace, a JSON list of steps, that replays it ex
 
     python -m tests.rigs.modelcheck --members 3 --depth 6 --losses 1
     python -m tests.rigs.modelcheck --scenario withdrawal-race
-    python -m tests.rigs.modelcheck --scenario overlapping-removals --limit 20000
     python -m tests.rigs.modelcheck --replay tests/rigs/traces/withdrawal_race.json
 
 ``--walks N --seed S`` walks at random instead, deeper than a search can go:
@@ -453,44 +452,7 @@ def suspects(world: World, by: int, node: int) -> bool:
     return NODE_IDS[node] in world.net.replica(by).liveness.suspected
 
 
-def overlapping_removals() -> World:
-    """Two removals that overlap, as in the links plan's seeds 112 and 252 (a table of four).
-
-    X (p3) sends an event that B (p1) and C (p2) hold and A (p0) does not, then falls silent
-    to everyone; C's link to A goes down one way at once, so A comes to suspect C while X's
-    removal is on its way: A's word bounds X's cut lowest, and C is counted on one side and
-    doubted on the other. The search starts once a SUSPECT of X has been sent.
-    """
-    c, x = 2, 3
-    world = quiet_table(4)
-    apply_step(world, {"op": "link_down", "source": x, "target": A})
-    apply_step(world, {"op": "submit", "node": x})
-    drain(world)
-    for target in (B, c):
-        apply_step(world, {"op": "link_down", "source": x, "target": target})
-    apply_step(world, {"op": "link_down", "source": c, "target": A})
-    for _ in range(40):
-        if any(suspects(world, by, x) for by in (A, B, c)):
-            break
-        apply_step(world, {"op": "tick", "seconds": 0.2})
-        drain(world)
-    else:
-        raise ValueError("the rules no longer reach the window: nobody suspects X")
-    world.ticks = world.heals = 0
-    world.submits.clear()
-    return world
-
-
-# From the overlap: any message may go next, a few ticks let the suspicions of C and the
-# agreements on X's cut run, and one cut link may come back.
-OVERLAP_BOUNDS = Bounds(depth=14, ticks=4, submits=0, tick_seconds=0.4, heals=True, fifo=True)
-
-SCENARIOS = {
-    "quiet": None,
-    "withdrawal-race": withdrawal_race,
-    "overlapping-removals": overlapping_removals,
-}
-BOUNDS = {"withdrawal-race": RACE_BOUNDS, "overlapping-removals": OVERLAP_BOUNDS}
+SCENARIOS = {"quiet": None, "withdrawal-race": withdrawal_race}
 
 
 # -- replay and the command line ------------------------------------------------------------------
@@ -552,7 +514,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     maker = SCENARIOS[args.scenario]
     start = quiet_table(args.members) if maker is None else maker()
     bounds = replace(
-        BOUNDS.get(args.scenario, Bounds()),
+        Bounds() if maker is None else RACE_BOUNDS,
         losses=args.losses,
         duplicates=args.duplicates,
         silences=args.silences,

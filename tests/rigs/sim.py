@@ -46,6 +46,7 @@ from dutchblitz.protocol.replica.effects import (
     Withdrawn,
 )
 from dutchblitz.protocol.replica.flush import Flushes
+from dutchblitz.protocol.replica.liveness import Liveness
 from dutchblitz.protocol.seat.deal_duties import Grace
 from dutchblitz.protocol.seat.duties import Steward, Wishes, rematch_duty
 from dutchblitz.protocol.seat.pace import Pace
@@ -617,9 +618,10 @@ def run_seed(seed: int, faults: str = "single", verbose: bool = False) -> dict[s
 Outcome = tuple[int, str | None, dict[str, object] | None, str]  # seed, error, summary, kind
 
 
-def _outcome(job: tuple[int, str, bool]) -> Outcome:
-    seed, faults, old_withdrawal = job
+def _outcome(job: tuple[int, str, bool, bool]) -> Outcome:
+    seed, faults, old_withdrawal, old_cuts = job
     Flushes.enabled = not old_withdrawal  # in this worker process only
+    Liveness.learns_cuts = not old_cuts
     try:
         return seed, None, run_seed(seed, faults), "held"
     except InvariantViolated as error:
@@ -627,21 +629,29 @@ def _outcome(job: tuple[int, str, bool]) -> Outcome:
 
 
 def sweep(
-    seeds: Sequence[int], faults: str, workers: int, old_withdrawal: bool = False
+    seeds: Sequence[int],
+    faults: str,
+    workers: int,
+    old_withdrawal: bool = False,
+    old_cuts: bool = False,
 ) -> list[Outcome]:
     """Run many seeds, on ``workers`` processes; results come back in seed order.
 
     Each result is (seed, error or None, summary or None, kind): ``held`` when every
     invariant held, else the kind of the violation (``diverged``, ``stalled``, ``broken``).
     """
-    return list(sweep_iter(seeds, faults, workers, old_withdrawal))
+    return list(sweep_iter(seeds, faults, workers, old_withdrawal, old_cuts))
 
 
 def sweep_iter(
-    seeds: Sequence[int], faults: str, workers: int, old_withdrawal: bool = False
+    seeds: Sequence[int],
+    faults: str,
+    workers: int,
+    old_withdrawal: bool = False,
+    old_cuts: bool = False,
 ) -> Iterator[Outcome]:
     """``sweep``, yielding each result (in seed order) as soon as it and those before are in."""
-    jobs = [(seed, faults, old_withdrawal) for seed in seeds]
+    jobs = [(seed, faults, old_withdrawal, old_cuts) for seed in seeds]
     if workers <= 1:
         yield from map(_outcome, jobs)
         return
@@ -686,9 +696,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="test only: the withdrawal rule before P-262 (no flush), to show what it breaks",
     )
+    parser.add_argument(
+        "--old-cuts",
+        action="store_true",
+        help="test only: the cut rules before P-303 and P-304, to show what they break",
+    )
     args = parser.parse_args(argv)
     started = time.perf_counter()
     Flushes.enabled = not args.old_withdrawal
+    Liveness.learns_cuts = not args.old_cuts
     if args.seed is not None:
         try:
             print(run_seed(args.seed, args.faults, verbose=True))
@@ -701,7 +717,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     seeds = range(args.first, args.first + args.seeds)
     failures = 0
     results: list[Outcome] = []
-    for outcome in sweep_iter(seeds, args.faults, args.workers, args.old_withdrawal):
+    rules = (args.old_withdrawal, args.old_cuts)
+    for outcome in sweep_iter(seeds, args.faults, args.workers, *rules):
         results.append(outcome)
         seed, error, summary, _kind = outcome
         if error is not None:

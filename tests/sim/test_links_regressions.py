@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.rigs import sim
 from tests.rigs.sim import run_seed
 from tests.rigs.watch import InvariantViolated
 
@@ -46,3 +47,14 @@ def test_links_seed_still_breaks_as_known_limits_say(seed: int, kind: str, left:
     with pytest.raises(InvariantViolated) as caught:
         run_seed(seed, "links")
     assert caught.value.kind == kind, (left, str(caught.value))
+
+
+@pytest.mark.timeout(120)
+def test_a_sweep_ends_with_one_line_to_collect(capsys: pytest.CaptureFixture[str]) -> None:
+    """The sweep takes ``--start`` and ends with one line that names the plan, the seeds and
+    the counts, so that sweeps split over many machines add up."""
+    assert sim.main(["--faults", "links", "--start", "112", "--seeds", "1", "--workers", "1"]) == 0
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    assert last.startswith(
+        "sweep faults=links seeds=112..112 workers=1 held=1 stalled=0 diverged=0"
+    )
