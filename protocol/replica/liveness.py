@@ -225,8 +225,6 @@ class Liveness:
         effects: list[Effect] = self.adopt_cuts() if self.cut_notes else []
         if self.flushes.pending:
             self.flushes.finish()
-        if self.settled and self.claims:
-            self.lower_to_claims()
         for target, claims in list(self.claims.items()):
             if target in self.settled or target == replica.me.node or target not in present:
                 continue
@@ -313,9 +311,10 @@ class Liveness:
 
     def standing_bound(self, target: bytes) -> int | None:
         """The lowest held among the standing SUSPECTs of ``target`` by members of the table,
-        present or gone (within the stream that counts of one that has left), or None."""
+        present or gone (within the stream that counts of one that has left), or None once
+        a cut of ``target`` is agreed here (P-303)."""
         claims = self.claims.get(target)
-        if not claims or not self.learns_cuts:
+        if not claims or not self.learns_cuts or target in self.settled:
             return None
         members = self.replica.order.stable.members
         bound: int | None = None
@@ -328,17 +327,6 @@ class Liveness:
                 continue  # past its sender's cut: it never counts (P-91)
             bound = held if bound is None else min(bound, held)
         return bound
-
-    def lower_to_claims(self) -> None:
-        """Lower every agreed cut of another node to the standing SUSPECTs held of it (P-304)."""
-        me = self.replica.me.node
-        for target, cut in list(self.settled.items()):
-            if target == me or target not in self.claims:
-                continue
-            bound = self.standing_bound(target)
-            first = self.replica.senders.first_seq(target)
-            if bound is not None and first - 1 <= bound < cut:
-                self.lower_cut(target, bound)
 
     def cut_myself(self, cut: int) -> list[Effect]:
         """The others have removed us at ``cut``: what we sent past it never happened.

@@ -237,7 +237,7 @@ class Order:
 
     def claimed_bound(self, sender: bytes) -> int:
         """The lowest held among the standing SUSPECTs of ``sender`` by members of the table,
-        present or gone, or no bound (P-303).
+        present or gone, while no cut of ``sender`` is agreed here, or no bound (P-303).
 
         A member that has left is no longer waited for, but a cut agreed elsewhere from its
         SUSPECT may still be on its way here.

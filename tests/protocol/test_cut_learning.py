@@ -90,13 +90,3 @@ def test_of_two_cuts_of_one_stay_the_lower_stands_P304(
     replica.liveness.lower_cut(NODE_IDS[X], last + held)
     replica.liveness.note_cut(NODE_IDS[C], Cut(NODE_IDS[X], last + arrives))
     assert replica.liveness.settled[NODE_IDS[X]] == last + kept, case
-
-
-def test_an_agreed_cut_is_lowered_to_a_promise_held_below_it_P304() -> None:
-    """P-304: a member counted by another side stated a lower held: the cut comes down to it."""
-    _net, replica, last = _table()
-    replica.liveness.lower_cut(NODE_IDS[X], last)
-    _claim(replica, C, last - 1, 40)
-    replica.liveness.lower_to_claims()
-    assert replica.liveness.settled[NODE_IDS[X]] == last - 1
-    assert replica.streams[NODE_IDS[X]].held == last - 1

@@ -1,8 +1,9 @@
 """Seeds of the links fault plan (tests/rigs/links.py) kept as regression cases.
 
-Each broke agreement or stalled before the rules named with it; the sweep found them
-(``python -m tests.rigs.sim --faults links --seeds 388``). Two of them still fail: their
-cases say what is left, strictly expected to fail until it is closed, so that a fix shows.
+Each broke agreement before the rules named with it; the sweep found them
+(``python -m tests.rigs.sim --faults links --seeds 388``). Three still break: their cases
+say what is left (spec/protocol.md section 12, Known limits), and fail once it is closed,
+so that a fix shows.
 """
 
 from __future__ import annotations
@@ -22,12 +23,16 @@ HELD = [
     # Two members agreed on different cuts of one stay (14 and 15): one counted the word of
     # a member that the other already knew to be suspected (P-304).
     (252, "two cuts of one stay", "P-304"),
+    # A removed node lowered its cut to its own SUSPECT, past its own cut, under a draft
+    # that lowered an agreed cut to any promise held below it: P-304 lowers only to a CUT.
+    (374, "a cut lowered to a promise past its sender's cut", "P-304"),
 ]
 
 # seed, what it does, what is left (spec/protocol.md section 12, Known limits)
 LEFT = [
     (191, "diverged", "a CUT past its sender's own agreed cut, adopted before that cut"),
     (5, "stalled", "two removals 0.3 s apart: no consensus round yet"),
+    (383, "stalled", "a SUSPECT past its sender's cut, which this node never learns (P-303)"),
 ]
 
 
