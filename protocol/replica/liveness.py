@@ -11,7 +11,7 @@ said about an earlier stay is void.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from ..wire.codec import MAX_PEERS
 from ..wire.messages import Admit, Body, Bye, Cut, Event, Suspect, Unsuspect
@@ -26,6 +26,11 @@ if TYPE_CHECKING:
 
 class Liveness:
     """Who is suspected, by whom and how far held, and the cuts agreed on."""
+
+    # Test only: False restores the rules before P-268 and P-269, under which a promise bounds
+    # nothing once its sender has left and the first cut adopted stands (the simulator's links
+    # sweep and the model checker show what that breaks).
+    learns_cuts: ClassVar[bool] = True
 
     def __init__(self, replica: Replica) -> None:
         self.replica = replica
@@ -294,10 +299,34 @@ class Liveness:
                 self.settled[me] = body.seq
                 return self.cut_myself(body.seq)
             return []
-        if body.node not in self.settled:
-            self.settled[body.node] = body.seq
-            self.replica.order.cut_stream(body.node, body.seq)
+        lower = self.learns_cuts and body.seq < self.settled.get(body.node, body.seq)
+        if body.node not in self.settled or lower:
+            self.lower_cut(body.node, body.seq)  # of two cuts of one stay the lower (P-269)
         return []
+
+    def lower_cut(self, target: bytes, cut: int) -> None:
+        """Take ``cut`` as ``target``'s cut: the first agreed here, or one below it (P-269)."""
+        self.settled[target] = cut
+        self.replica.order.cut_stream(target, cut)
+
+    def standing_bound(self, target: bytes) -> int | None:
+        """The lowest held among the standing SUSPECTs of ``target`` by members of the table,
+        present or gone (within the stream that counts of one that has left), or None once
+        a cut of ``target`` is agreed here (P-268)."""
+        claims = self.claims.get(target)
+        if not claims or not self.learns_cuts or target in self.settled:
+            return None
+        members = self.replica.order.stable.members
+        bound: int | None = None
+        for by, held in claims.items():
+            if by not in members or by == target:
+                continue
+            cut = self.settled.get(by)
+            seq = self.claim_seqs.get((target, by))
+            if cut is not None and seq is not None and seq > cut:
+                continue  # past its sender's cut: it never counts (P-91)
+            bound = held if bound is None else min(bound, held)
+        return bound
 
     def cut_myself(self, cut: int) -> list[Effect]:
         """The others have removed us at ``cut``: what we sent past it never happened.

@@ -32,11 +32,12 @@ from .clock import OrderKey, order_key
 from .digest import chain_step, log_digest
 from .effects import Alarm, Delivered, Effect, LogEntry, Persist, PersistClock, Send, Withdrawn
 from .guard import MAX_GUEST_AHEAD, MAX_GUEST_RAWS
-from .streams import Held
+from .streams import Held, Stream
 
 if TYPE_CHECKING:
     from .core import Replica
 
+MAX_SEQ = 2**63 - 1  # no bound: the highest seq the wire allows
 MAX_ACKS = MAX_PEERS  # a HEARTBEAT carries as many acks as a HELLO carries peers
 CLOCK_MARK_STEP = 1024
 DIGEST_MEMORY = 256
@@ -209,8 +210,8 @@ class Order:
         # Every present member must hold a present member's event before it is final, so
         # a later agreement on a silent member's cut can never drop a final event.
         need_acks = origin is not None and origin.present
-        if need_acks and streams[sender].ack_level() < seq and sender != me:
-            return False  # we stated a cut below it: it must wait for the agreement
+        if need_acks and self.held_back(sender, seq):
+            return False
         for member in self.stable.members.values():
             node = member.node
             if not member.present or node in (me, sender):
@@ -223,9 +224,41 @@ class Order:
                 continue  # it has left: it can send nothing more that counts
             if stream.horizon < lamport:
                 return False
-            if need_acks and stream.acks.get(sender, 0) < seq:
+            if need_acks and self.acked(node, stream, sender) < seq:
                 return False
         return True
+
+    def held_back(self, sender: bytes, seq: int) -> bool:
+        """Whether a present member's event waits for an agreement on its cut: we stated a
+        cut below it (P-87), or a cut below it may be agreed from a SUSPECT we hold (P-268)."""
+        if sender != self.replica.me.node and self.replica.streams[sender].ack_level() < seq:
+            return True
+        return seq > self.claimed_bound(sender)
+
+    def claimed_bound(self, sender: bytes) -> int:
+        """The lowest held among the standing SUSPECTs of ``sender`` by members of the table,
+        present or gone, while no cut of ``sender`` is agreed here, or no bound (P-268).
+
+        A member that has left is no longer waited for, but a cut agreed elsewhere from its
+        SUSPECT may still be on its way here.
+        """
+        bound = self.replica.liveness.standing_bound(sender)
+        return MAX_SEQ if bound is None else bound
+
+    def acked(self, node: bytes, stream: Stream, sender: bytes) -> int:
+        """How far ``node`` acknowledges ``sender``'s stream, as far as its word may count here.
+
+        While ``node`` has a standing SUSPECT of ``sender`` and no cut of ``sender`` is agreed
+        here, an acknowledgement past that SUSPECT's held counts only up to the held: ``node``
+        may state more only once it has learnt a decision (an agreed cut, P-87) that this node
+        has not learnt yet, and the events past the cut must not become final here meanwhile.
+        """
+        ack = stream.acks.get(sender, 0)
+        liveness = self.replica.liveness
+        if sender in liveness.settled or not liveness.learns_cuts:
+            return ack
+        held = liveness.claims.get(sender, {}).get(node)
+        return ack if held is None else min(ack, held)
 
     def apply_stable(self, key: OrderKey, sender: bytes, seq: int, now: float) -> list[Effect]:
         replica = self.replica

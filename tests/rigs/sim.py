@@ -11,6 +11,7 @@ everything heals; a failing seed is counted as diverged or stalled.
     python -m tests.rigs.sim --seeds 300                   # a sweep
     python -m tests.rigs.sim --seeds 1000 --faults links   # faults of single links
     python -m tests.rigs.sim --seed 1234 -v                # replay one seed, with its trace
+    python -m tests.rigs.sim --faults links --seeds 10000 --workers 16 --start 0
 
 The same seed always gives the same trace.
 """
@@ -45,6 +46,7 @@ from dutchblitz.protocol.replica.effects import (
     Withdrawn,
 )
 from dutchblitz.protocol.replica.flush import Flushes
+from dutchblitz.protocol.replica.liveness import Liveness
 from dutchblitz.protocol.seat.deal_duties import Grace
 from dutchblitz.protocol.seat.duties import Steward, Wishes, rematch_duty
 from dutchblitz.protocol.seat.pace import Pace
@@ -654,9 +656,10 @@ def run_seed(
 Outcome = tuple[int, str | None, dict[str, object] | None, str]  # seed, error, summary, kind
 
 
-def _outcome(job: tuple[int, str, bool, bool]) -> Outcome:
-    seed, faults, old_withdrawal, finding = job
+def _outcome(job: tuple[int, str, bool, bool, bool]) -> Outcome:
+    seed, faults, old_withdrawal, old_cuts, finding = job
     Flushes.enabled = not old_withdrawal  # in this worker process only
+    Liveness.learns_cuts = not old_cuts
     try:
         return seed, None, run_seed(seed, faults, finding=finding), "held"
     except InvariantViolated as error:
@@ -668,6 +671,7 @@ def sweep(
     faults: str,
     workers: int,
     old_withdrawal: bool = False,
+    old_cuts: bool = False,
     finding: bool = False,
 ) -> list[Outcome]:
     """Run many seeds, on ``workers`` processes; results come back in seed order.
@@ -675,7 +679,7 @@ def sweep(
     Each result is (seed, error or None, summary or None, kind): ``held`` when every
     invariant held, else the kind of the violation (``diverged``, ``stalled``, ``broken``).
     """
-    return list(sweep_iter(seeds, faults, workers, old_withdrawal, finding))
+    return list(sweep_iter(seeds, faults, workers, old_withdrawal, old_cuts, finding))
 
 
 def sweep_iter(
@@ -683,10 +687,11 @@ def sweep_iter(
     faults: str,
     workers: int,
     old_withdrawal: bool = False,
+    old_cuts: bool = False,
     finding: bool = False,
 ) -> Iterator[Outcome]:
     """``sweep``, yielding each result (in seed order) as soon as it and those before are in."""
-    jobs = [(seed, faults, old_withdrawal, finding) for seed in seeds]
+    jobs = [(seed, faults, old_withdrawal, old_cuts, finding) for seed in seeds]
     if workers <= 1:
         yield from map(_outcome, jobs)
         return
@@ -712,7 +717,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="python -m tests.rigs.sim", description=(__doc__ or "").split("\n\n")[0]
     )
     parser.add_argument("--seeds", type=int, default=100, help="how many seeds to sweep")
-    parser.add_argument("--first", type=int, default=0, help="the first seed of the sweep")
+    parser.add_argument(
+        "--first", "--start", type=int, default=0, help="the first seed of the sweep"
+    )
     parser.add_argument("--seed", type=int, help="replay this one seed, printing its trace")
     parser.add_argument(
         "--faults",
@@ -734,9 +741,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="test only: the withdrawal rule before P-262 (no flush), to show what it breaks",
     )
+    parser.add_argument(
+        "--old-cuts",
+        action="store_true",
+        help="test only: the cut rules before P-268 and P-269, to show what they break",
+    )
     args = parser.parse_args(argv)
     started = time.perf_counter()
     Flushes.enabled = not args.old_withdrawal
+    Liveness.learns_cuts = not args.old_cuts
     if args.seed is not None:
         try:
             print(run_seed(args.seed, args.faults, verbose=True, finding=args.finding))
@@ -749,8 +762,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     seeds = range(args.first, args.first + args.seeds)
     failures = 0
     results: list[Outcome] = []
-    jobs = sweep_iter(seeds, args.faults, args.workers, args.old_withdrawal, args.finding)
-    for outcome in jobs:
+    rules = (args.old_withdrawal, args.old_cuts, args.finding)
+    for outcome in sweep_iter(seeds, args.faults, args.workers, *rules):
         results.append(outcome)
         seed, error, summary, _kind = outcome
         if error is not None:
@@ -768,7 +781,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"sim: {count} seeds in {elapsed:.1f} s ({count / elapsed:.1f} seeds/s)")
     print(f"{count - failures} passed, {failures} failed")
     print("\n".join(tally(results)))
+    print(one_line(results, args.faults, seeds, args.workers, elapsed))
     return 1 if failures else 0
+
+
+def one_line(
+    results: Sequence[Outcome], faults: str, seeds: range, workers: int, elapsed: float
+) -> str:
+    """The sweep in one line, to collect from many machines: plan, seeds, and the counts."""
+    kinds = {"held": 0, STALLED: 0, DIVERGED: 0}
+    for _seed, _error, _summary, kind in results:
+        kinds[kind] = kinds.get(kind, 0) + 1
+    counts = " ".join(f"{kind}={count}" for kind, count in kinds.items())
+    last = seeds.start + len(seeds) - 1
+    return (
+        f"sweep faults={faults} seeds={seeds.start}..{last} workers={workers} "
+        f"{counts} seconds={elapsed:.0f}"
+    )
 
 
 if __name__ == "__main__":
