@@ -112,7 +112,11 @@ def next_bot_level(state: ClientState) -> None:
     index = levels.index(state.bot_level) if state.bot_level in levels else -1
     state.bot_level = levels[(index + 1) % len(levels)]
     level = state.bot_level
-    said = {**words.BOT_LEVELS, **words.DUTCH_BOT_LEVELS}.get(level, f"{level} bot")
+    said = {
+        **words.BOT_LEVELS,
+        **words.DUTCH_BOT_LEVELS,
+        **dict(registry.face_for(state.game).level_words),
+    }.get(level, f"{level} bot")
     state.flash(Notice(NoticeKind.INFO, said))
 
 

@@ -31,6 +31,13 @@ class GameFace:
     bind_table_keys: Callable[[KeyBindings, ClientState, Filter], None]  # keys in a round
     hidden_lines: Callable[[HiddenCards], StyleAndTextTuples]  # a seat's hidden cards, replayed
     post_stacking: bool = True  # the table option R-19 (Dutch Blitz's), in the lobby and title
+    # What the lobby, the title and the key bar call that one boolean option of the table's
+    # in this game, and its words when on and off (Blitz!: its answer mode).
+    option_name: str = "Post stacking"
+    option_key_word: str = "stacking"
+    option_values: tuple[str, str] = ("on", "off")
+    # What each of the game's bot levels does, said when l picks it (by the level's name).
+    level_words: tuple[tuple[str, str], ...] = ()
     call: str = "Blitz"  # what a player calls to end a round early, as notices say it
     # The lengths the lobby's t offers, in turn: (target, None), or (target, rounds) for a
     # game played for a number of rounds (P-237); the first is the usual one.

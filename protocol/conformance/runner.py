@@ -42,6 +42,7 @@ VECTOR_FILES = (
     VectorFile("dutch_deal.json", "games.dutch.vectors", required=False),
     VectorFile("dutch_rules.json", "games.dutch.rules_vectors", required=False),
     VectorFile("dutch_wire.json", "games.dutch.wire_vectors", required=False),
+    VectorFile("faceoff_wire.json", "games.faceoff.wire_vectors", required=False),
     VectorFile("gamefile.json", "conformance.gamefile_vectors", required=False),
     VectorFile(
         "dutch_digests.json", "conformance.digest_vectors", required=False

@@ -1,6 +1,6 @@
-"""The seeded simulator playing Blitz! (word face-offs): four bot seats, the simulator's fault plans drawn as
-for any table, packed into the first seconds of play. Blitz!'s openings are hashes, not group operations,
-so no stand-in group is needed.
+"""The seeded simulator playing Blitz! (word face-offs): four bot seats, the simulator's
+fault plans drawn as for any table, packed into the first seconds of play. Blitz!'s
+openings are hashes, not group operations, so no stand-in group is needed.
 
     python -m tests.rigs.faceoffsim --seeds 300
 """
@@ -18,7 +18,6 @@ from dataclasses import replace
 from dutchblitz.protocol.games.blitz.bots import LEVELS
 
 from tests.rigs.sim import InvariantViolated, Scenario, Simulation
-
 
 PLAYERS = 4
 SQUEEZE = 0.3  # every fault's time and length, scaled

@@ -170,6 +170,18 @@ REFUSALS: Final = {
     "voting": "a vote is on: y accept, n refuse",
     "no_vote": "no vote is on",
     "already_voted": "you have voted already",
+    "asked": "that card is being turned",
+    "stale": "too late: the face-off moved on",
+    "stale_window": "too late: that window has closed",
+    "chains_open": "the table is still getting ready",
+    "not_play_time": "the game has not started yet",
+    "not_playing": "you are not playing in this game",
+    "long_text": "that answer is too long",
+}
+# What each bot level does, said when l picks it in the lobby.
+BOT_LEVELS: Final = {
+    "easy": "easy bot: slow to answer, often stuck, sometimes answers off the category",
+    "sharp": "sharp bot: quick to answer, rarely stuck, contests every doubtful answer",
 }
 HINTS: Final = {
     "empty": "type an answer first, then Enter",

@@ -289,7 +289,10 @@ class FaceoffGame(StandInDeck, TableGame[FaceoffTable, FaceoffMove, TableView, C
         refused = trial.take(state.seats.index(seat), message, digest())
         if refused is not None:
             return ActRefusal(refused.reason)
-        return GameBody(GAME_ID, encode(Payload(round_number, message)))
+        try:
+            return GameBody(GAME_ID, encode(Payload(round_number, message)))
+        except WireError as unwritten:
+            return ActRefusal(unwritten.reason)
 
     def lost_race(self, code: str) -> bool:
         return code in ("stale", "pending", "wrong_phase", "stale_window")

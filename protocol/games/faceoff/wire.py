@@ -15,12 +15,16 @@ from typing import Final, TypeAlias
 from ...table.openings import LINK_SIZE
 
 GAME_ID: Final = 3  # Blitz!'s id in a GAME body (F-46); 1 is Dutch Blitz's, 2 Dutch's
-DIGEST_SIZE: Final = 32  # a pack's SHA-256 digest (F-33)
-MAX_TEXT: Final = 120  # bytes of an answer's UTF-8 at most (F-50)
+PACK_DIGEST_SIZE: Final = 32  # a pack's SHA-256 digest (F-33)
+MAX_ANSWER_BYTES: Final = 120  # bytes of an answer's UTF-8 at most (F-50)
 
 
 class WireError(ValueError):
-    """A payload that does not read."""
+    """A payload that does not read; ``reason`` is a stable code (F-46)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,20 +124,23 @@ def _fields(message: Message) -> bytes:
 
 
 def encode(payload: Payload) -> bytes:
+    """A payload's bytes; an answer too long to read is refused ``long_text``."""
+    if isinstance(payload.message, Said) and len(payload.message.text.encode()) > MAX_ANSWER_BYTES:
+        raise WireError("long_text")
     kind = _KINDS.index(type(payload.message))
     return _u32(payload.round) + bytes([kind]) + _fields(payload.message)
 
 
 def _sized(fields: bytes, size: int) -> bytes:
     if len(fields) != size:
-        raise WireError(f"a field of {size} bytes, not {len(fields)}")
+        raise WireError("bad_length")
     return fields
 
 
 def _read(kind: type, fields: bytes) -> Message:
     if kind is Chain:
-        _sized(fields, DIGEST_SIZE + LINK_SIZE)
-        return Chain(fields[:DIGEST_SIZE], fields[DIGEST_SIZE:])
+        _sized(fields, PACK_DIGEST_SIZE + LINK_SIZE)
+        return Chain(fields[:PACK_DIGEST_SIZE], fields[PACK_DIGEST_SIZE:])
     if kind is Link:
         _sized(fields, 2 + LINK_SIZE)
         return Link(int.from_bytes(fields[:2], "big"), fields[2:])
@@ -146,7 +153,7 @@ def _read(kind: type, fields: bytes) -> Message:
     if kind is Voted:
         flag = _sized(fields, 1)[0]
         if flag > 1:
-            raise WireError("a vote is 0 or 1")
+            raise WireError("bad_vote")
         return Voted(bool(flag))
     if kind is Closed:
         return Closed(int.from_bytes(_sized(fields, 4), "big"))
@@ -155,19 +162,19 @@ def _read(kind: type, fields: bytes) -> Message:
 
 
 def _text(raw: bytes) -> str:
-    if len(raw) > MAX_TEXT:
-        raise WireError(f"an answer of {MAX_TEXT} bytes at most")
+    if len(raw) > MAX_ANSWER_BYTES:
+        raise WireError("long_text")
     try:
         return raw.decode()
     except UnicodeDecodeError:
-        raise WireError("an answer that is not UTF-8") from None
+        raise WireError("not_utf8") from None
 
 
 def decode(raw: bytes) -> Payload:
     if len(raw) < 5:
-        raise WireError("a payload of 5 bytes at least")
+        raise WireError("short")
     if raw[4] >= len(_KINDS):
-        raise WireError(f"no kind {raw[4]}")
+        raise WireError("unknown_kind")
     if _KINDS[raw[4]] is Said and len(raw) < 9:
-        raise WireError("an answer without its count")
+        raise WireError("bad_length")
     return Payload(int.from_bytes(raw[:4], "big"), _read(_KINDS[raw[4]], raw[5:]))

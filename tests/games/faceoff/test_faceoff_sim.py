@@ -30,8 +30,6 @@ def test_a_game_is_played_to_its_end_with_face_offs() -> None:
     tables = [node.replica.stable.table for node in sim.nodes]
     assert all(t is not None and t.game.ending is not None for t in tables)
     table = tables[0]
-    assert table.game.turned == len(table.game.in_game) - len(table.game.duels) + len(
-        table.game.duels
-    )
+    assert table.game.turned == len(table.game.in_game)
     assert table.game.faceoffs > 5
     assert table.opening >= table.game.turned  # every hidden card came from an opening
