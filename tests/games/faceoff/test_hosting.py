@@ -165,6 +165,7 @@ def test_f48_the_die_is_an_opening() -> None:
 
 
 def test_f51_the_deal_picks_the_first_turner_and_the_mode() -> None:
+    """F-51: the binding picks the first turner; the option, typed or spoken; most won wins."""
     typed, _ = dealt(typed=True)
     spoken, _ = dealt(typed=False)
     assert (typed.game.mode, spoken.game.mode) == (Mode.TYPED, Mode.SPOKEN)
@@ -182,6 +183,7 @@ def _faceoff(typed: bool = True) -> tuple[FaceoffTable, list[SeatSecrets]]:
 
 
 def test_f50_f52_an_unlisted_answer_waits_for_its_window() -> None:
+    """F-50, F-52: a said body is the rules' answer; its window closes by number."""
     table, _ = _faceoff()
     duel = table.game.faceoff
     assert duel is not None
@@ -209,6 +211,7 @@ def test_f50_f52_a_contest_opens_a_vote_with_its_own_window() -> None:
 
 
 def test_f53_two_claims_sent_unseen_are_a_tie() -> None:
+    """F-53: concurrent claims of the two face-off players are a tie (F-35)."""
     table, _ = _faceoff(typed=False)
     duel = table.game.faceoff
     assert duel is not None
@@ -220,6 +223,7 @@ def test_f53_two_claims_sent_unseen_are_a_tie() -> None:
 
 
 def test_f53_a_claim_sent_after_seeing_the_other_is_refused_pending() -> None:
+    """F-53: a claim that saw the other's is not concurrent: F-25 refuses it."""
     table, _ = _faceoff(typed=False)
     duel = table.game.faceoff
     assert duel is not None
@@ -228,6 +232,7 @@ def test_f53_a_claim_sent_after_seeing_the_other_is_refused_pending() -> None:
 
 
 def test_f54_an_answer_sent_for_an_earlier_face_off_is_stale() -> None:
+    """F-54: an answer counted before this face-off began is refused `stale`."""
     table, _ = _faceoff()
     duel = table.game.faceoff
     assert duel is not None
