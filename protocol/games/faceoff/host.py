@@ -57,7 +57,11 @@ WORST_ROUND: Final = 0  # a flag leaves no won card to take
 ANSWER_WINDOW_S: Final = 6.0  # an unlisted typed answer, before silence accepts it
 CLAIM_WINDOW_S: Final = 4.0  # a spoken claim, before silence accepts it
 VOTE_WINDOW_S: Final = 10.0  # a vote, before it closes with the votes in
-ANSWER_HOLD_S: Final = 1.5  # a bot's least wait before it answers a face-off
+# A bot's pace is held here, from when the table last changed (``race_hold``), not in its
+# looks (``think_time``), which the node also waits before a seat's links: those go at once.
+ANSWER_HOLD_S: Final = 1.5  # before it answers a face-off, as a person thinks
+MOVE_HOLD_S: Final = 0.4  # before a turn, a contest or a vote
+LOOK_S: Final = (0.05, 0.15)  # between looks
 CHAIN_CONTEXT: Final = b"faceoff-openings"
 
 
@@ -205,7 +209,7 @@ class FaceoffGame(StandInDeck, TableGame[FaceoffTable, FaceoffMove, TableView, C
         return bots.LEVELS
 
     def think_time(self, level: bots.Level, rng: Rng) -> float:
-        return bots.think_time(level, rng)
+        return float(rng.uniform(*LOOK_S))
 
     def seat_bot(
         self, state: FaceoffTable, seat: int, secrets: SeatSecrets, level: str
@@ -224,10 +228,11 @@ class FaceoffGame(StandInDeck, TableGame[FaceoffTable, FaceoffMove, TableView, C
         return body if isinstance(body, GameBody) else None
 
     def race_hold(self, state: FaceoffTable, seat: int) -> float:
-        """A bot thinks before it answers a face-off, as a person would."""
+        """A bot thinks before it answers a face-off, as a person would, and glances at
+        the table before anything else."""
         if seat not in state.seats:
             return 0.0
-        return ANSWER_HOLD_S if bots.answering(state.game, state.seats.index(seat)) else 0.0
+        return ANSWER_HOLD_S if bots.answering(state.game, state.seats.index(seat)) else MOVE_HOLD_S
 
     # -- duties ---------------------------------------------------------------------------
 
