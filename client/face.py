@@ -38,6 +38,9 @@ class GameFace:
     option_values: tuple[str, str] = ("on", "off")
     # What each of the game's bot levels does, said when l picks it (by the level's name).
     level_words: tuple[tuple[str, str], ...] = ()
+    # How the lobby words the game's length when the game has one length only ("": the
+    # table's target or rounds, as ``lengths`` offers them).
+    length_word: str = ""
     call: str = "Blitz"  # what a player calls to end a round early, as notices say it
     # The lengths the lobby's t offers, in turn: (target, None), or (target, rounds) for a
     # game played for a number of rounds (P-237); the first is the usual one.

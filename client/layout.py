@@ -195,6 +195,8 @@ def _title_parts(state: ClientState) -> list[str]:
         parts.append("lobby")
     elif game.phase == Phase.OVER:
         parts.append("game over")
+    elif registry.face_for(state.game).length_word:  # a game of one length says it once
+        parts.append(registry.face_for(state.game).length_word)
     elif game.rounds is not None:  # only the rounds end it (P-238)
         parts.append(f"round {game.round} of {game.rounds}")
     else:

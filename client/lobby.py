@@ -109,7 +109,7 @@ def start_choices(text: Text, state: ClientState) -> None:
     snap = state.snap
     text.add(" Next bot: ", "class:header").cell(state.bot_level, 11, "class:name")
     face = registry.face_for(state.game)
-    game = f"{face.title}, {length_words(snap.length)}"
+    game = f"{face.title}, {face.length_word or length_words(snap.length)}"
     text.add("Game: ", "class:header").cell(game, len(game) + 2, "class:name")
     if face.post_stacking:
         text.add(f"{face.option_name}: ", "class:header")

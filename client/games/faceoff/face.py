@@ -126,6 +126,7 @@ FACE = GameFace(
     option_key_word="answers",
     option_values=("typed", "spoken"),
     level_words=tuple(words.BOT_LEVELS.items()),
+    length_word="one game",
     call="Blitz!",
     lengths=((0, 1),),  # one game: the piles run out (F-41); no target score
 )

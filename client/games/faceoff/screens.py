@@ -188,7 +188,11 @@ def table_screen(table: FaceoffTable, width: int, height: int, framed: bool = Fa
     body.append([])
     if view.faceoff is not None:
         body += faceoff_lines(table, view.faceoff, width)
+        if view.dropped is not None:
+            body += said(words.dropped_line(view, table.names), width)
     body += prompt_lines(table, width)
+    if view.faceoff is None and view.last is not None:
+        body += said(words.last_line(view, table.names), width)
     notice = [] if framed else said(table.notice, width, "class:notice")
     foot = [*notice, *([] if framed else key_lines(view, width))]
     room = height - len(body) - len(foot)

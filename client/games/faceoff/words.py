@@ -129,6 +129,27 @@ def turn_line(view: TableView, names: Sequence[str]) -> str:
     return ""
 
 
+def last_line(view: TableView, names: Sequence[str]) -> str:
+    """Who won the last face-off, from whom, and with what."""
+    if view.last is None:
+        return ""
+    winner, loser, answer = view.last
+    with_what = f' with "{answer}"' if answer else ""
+    if winner == view.seat:
+        return f"You won {whose(view, names, loser)} card{with_what}."
+    line = f"{who(view, names, winner)} won {whose(view, names, loser)} card{with_what}."
+    return line[:1].upper() + line[1:]
+
+
+def dropped_line(view: TableView, names: Sequence[str]) -> str:
+    """What the vote refused in this face-off: the face-off goes on."""
+    if view.dropped is None:
+        return ""
+    author, text = view.dropped
+    said = f'"{text}"' if text else "the claim"
+    return f"The vote refused {whose(view, names, author)} {said}: the face-off goes on."
+
+
 def said_line(said: Sequence[str], width: int) -> str:
     """What was said in the game, as much as fits in ``width``, and how many more."""
     if not said:

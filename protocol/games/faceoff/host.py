@@ -16,7 +16,7 @@ person's as a bot's, and closes a window nobody acted in once it has lasted its 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from hashlib import blake2b
 from typing import Final
@@ -59,7 +59,8 @@ CLAIM_WINDOW_S: Final = 4.0  # a spoken claim, before silence accepts it
 VOTE_WINDOW_S: Final = 10.0  # a vote, before it closes with the votes in
 # A bot's pace is held here, from when the table last changed (``race_hold``), not in its
 # looks (``think_time``), which the node also waits before a seat's links: those go at once.
-ANSWER_HOLD_S: Final = 1.5  # before it answers a face-off, as a person thinks
+ANSWER_HOLD_S: Final = 2.5  # before it answers a face-off, as a person thinks...
+ANSWER_SPREAD_S: Final = 3.0  # ...and up to this much longer, by seat and moment
 MOVE_HOLD_S: Final = 0.4  # before a turn, a contest or a vote
 LOOK_S: Final = (0.05, 0.15)  # between looks
 CHAIN_CONTEXT: Final = b"faceoff-openings"
@@ -193,6 +194,8 @@ class FaceoffGame(StandInDeck, TableGame[FaceoffTable, FaceoffMove, TableView, C
             -1 if state.wish is None else state.wish,
             [state.window, state.moves, state.pending_since, state.duel_since],
             [[seat, text] for seat, text in state.news],
+            [] if state.last is None else list(state.last),
+            [] if state.dropped is None else list(state.dropped),
             public_form(state.game),
         ]
 
@@ -232,7 +235,11 @@ class FaceoffGame(StandInDeck, TableGame[FaceoffTable, FaceoffMove, TableView, C
         the table before anything else."""
         if seat not in state.seats:
             return 0.0
-        return ANSWER_HOLD_S if bots.answering(state.game, state.seats.index(seat)) else MOVE_HOLD_S
+        index = state.seats.index(seat)
+        if not bots.answering(state.game, index):
+            return MOVE_HOLD_S
+        jitter = blake2b(bytes([index]) + state.moves.to_bytes(4, "big"), digest_size=1).digest()
+        return ANSWER_HOLD_S + ANSWER_SPREAD_S * jitter[0] / 255
 
     # -- duties ---------------------------------------------------------------------------
 
@@ -273,7 +280,7 @@ class FaceoffGame(StandInDeck, TableGame[FaceoffTable, FaceoffMove, TableView, C
         if not isinstance(state, FaceoffTable):
             return None
         index = state.seats.index(seat) if seat in state.seats else None
-        return view(state.game, index)
+        return replace(view(state.game, index), last=state.last, dropped=state.dropped)
 
     def body(
         self,

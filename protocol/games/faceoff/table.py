@@ -89,6 +89,8 @@ class FaceoffTable:
     pending_since: int = 0  # ``moves`` when what waits now was taken
     duel_since: int = 0  # ``moves`` when the face-off under way began
     news: tuple[tuple[int, str], ...] = ()  # (seat, answer as typed), the latest last
+    last: tuple[int, int, str] | None = None  # the last face-off won: winner, loser, answer
+    dropped: tuple[int, str] | None = None  # in this face-off, what a vote refused: who, what
 
     def copy(self) -> FaceoffTable:
         return replace(self, ends=dict(self.ends), parts=dict(self.parts))
@@ -144,6 +146,8 @@ class FaceoffTable:
         outcome = apply(self.game, seat, move)
         if outcome.refusal is not None:
             return Refused(outcome.refusal.reason.value)
+        self._won(outcome.state, move)
+        dropped = self._dropped(outcome.state)
         self.game = outcome.state
         if seat != TABLE:
             self.moves += 1
@@ -153,9 +157,30 @@ class FaceoffTable:
             self.pending_since = self.moves
         if _duel_key(self.game) != duel:
             self.duel_since = self.moves
+            self.dropped = None
+        if dropped is not None:
+            self.dropped = dropped
         if self.game.phase is Phase.OVER:
             self.stage = Stage.DONE
         return None
+
+    def _won(self, after: Game, move: Move) -> None:
+        """Remember who won the face-off ``move`` settled, for the screens."""
+        duel = self.game.faceoff
+        grew = [s for s, won in enumerate(after.won) if len(won) > len(self.game.won[s])]
+        if duel is None or not grew:
+            return
+        text = move.text if isinstance(move, Answer) else duel.text
+        self.last = (grew[0], duel.other(grew[0]), "" if isinstance(move, Concede) else text)
+
+    def _dropped(self, after: Game) -> tuple[int, str] | None:
+        """What a vote just refused, if it did: its author and its text (F-28)."""
+        duel, then = self.game.faceoff, after.faceoff
+        if duel is None or not duel.voting or duel.claimant is None or then is None:
+            return None
+        if then.voting or then.claimant is not None or after.won != self.game.won:
+            return None
+        return (duel.claimant, duel.text)
 
     def leave(self, index: int) -> None:
         """F-39: a seat left; an opening waits no more for its link (F-55)."""
