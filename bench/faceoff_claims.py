@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from commit_latency import baseline, echo, free_ports, percentile, round_trips  # noqa: E402
+from commit_latency import baseline, echo, free_ports, percentile, round_trips
 
 GAME_S = 300.0  # a whole game between bots that think as people do: a minute or two
 
@@ -105,14 +105,14 @@ def me(*args: str) -> list[str]:
 def table_run(args: argparse.Namespace) -> dict[str, list[float]]:
     ports = free_ports(args.nodes)
     with tempfile.TemporaryDirectory() as folder:
-        workers = [
-            subprocess.Popen(
-                me("--worker", str(i), "--ports", ",".join(map(str, ports)), "--mode", args.mode,
-                   "--state", f"{folder}/state{i}", "--out", f"{folder}/out{i}.json"),
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-            )  # fmt: skip
+        commands = [
+            me("--worker", str(i), "--ports", ",".join(map(str, ports)), "--mode", args.mode,
+               "--state", f"{folder}/state{i}", "--out", f"{folder}/out{i}.json")
             for i in range(args.nodes)
+        ]  # fmt: skip
+        workers = [
+            subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            for command in commands
         ]
         try:
             for process in workers:

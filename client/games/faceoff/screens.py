@@ -190,6 +190,8 @@ def table_screen(table: FaceoffTable, width: int, height: int, framed: bool = Fa
         body += faceoff_lines(table, view.faceoff, width)
         if view.dropped is not None:
             body += said(words.dropped_line(view, table.names), width)
+    if view.strangers:
+        body += said(words.strangers_line(view, table.names), width, "class:strong")
     body += prompt_lines(table, width)
     if view.faceoff is None and view.last is not None:
         body += said(words.last_line(view, table.names), width)

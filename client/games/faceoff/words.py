@@ -141,6 +141,16 @@ def last_line(view: TableView, names: Sequence[str]) -> str:
     return line[:1].upper() + line[1:]
 
 
+def strangers_line(view: TableView, names: Sequence[str]) -> str:
+    """Who was left out for playing another pack: answers are checked against one list."""
+    if not view.strangers:
+        return ""
+    if view.seat is not None and view.active == frozenset({view.seat}):
+        return "This table plays another pack of Blitz! than yours: you cannot play here."
+    who_ = ", ".join(names[s] for s in sorted(view.strangers))
+    return f"Left out, for playing another pack of Blitz! than this table's: {who_}."
+
+
 def dropped_line(view: TableView, names: Sequence[str]) -> str:
     """What the vote refused in this face-off: the face-off goes on."""
     if view.dropped is None:

@@ -196,6 +196,7 @@ class FaceoffGame(StandInDeck, TableGame[FaceoffTable, FaceoffMove, TableView, C
             [[seat, text] for seat, text in state.news],
             [] if state.last is None else list(state.last),
             [] if state.dropped is None else list(state.dropped),
+            sorted(state.strangers),
             public_form(state.game),
         ]
 
@@ -280,7 +281,8 @@ class FaceoffGame(StandInDeck, TableGame[FaceoffTable, FaceoffMove, TableView, C
         if not isinstance(state, FaceoffTable):
             return None
         index = state.seats.index(seat) if seat in state.seats else None
-        return replace(view(state.game, index), last=state.last, dropped=state.dropped)
+        shown = view(state.game, index)
+        return replace(shown, last=state.last, dropped=state.dropped, strangers=state.strangers)
 
     def body(
         self,

@@ -91,6 +91,7 @@ class FaceoffTable:
     news: tuple[tuple[int, str], ...] = ()  # (seat, answer as typed), the latest last
     last: tuple[int, int, str] | None = None  # the last face-off won: winner, loser, answer
     dropped: tuple[int, str] | None = None  # in this face-off, what a vote refused: who, what
+    strangers: frozenset[int] = frozenset()  # seats whose chain named another pack (F-47)
 
     def copy(self) -> FaceoffTable:
         return replace(self, ends=dict(self.ends), parts=dict(self.parts))
@@ -219,8 +220,10 @@ class FaceoffTable:
     def _chain(self, index: int, message: Chain, digest: bytes) -> Refused | None:
         if self.stage is not Stage.CHAINS or index in self.ends:
             return Refused("chain_sent")
-        if message.digest != digest:
-            return Refused("other_pack")  # F-33
+        if message.digest != digest:  # F-33: it checks answers against other lists
+            self.strangers |= {index}
+            self.leave(index)
+            return None
         self.ends[index] = message.end
         self._chains_in()
         return None

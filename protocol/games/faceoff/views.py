@@ -73,6 +73,7 @@ class TableView:
     # typed ("" for a concession or a spoken claim); None before the first.
     last: tuple[int, int, str] | None = None
     dropped: tuple[int, str] | None = None  # in this face-off, what a vote refused: who, what
+    strangers: frozenset[int] = frozenset()  # seats left out for playing another pack (F-47)
 
 
 def card_face(state: Game, card: int) -> CardFace:

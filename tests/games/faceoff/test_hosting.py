@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+from dutchblitz.client.games.faceoff import words
 from dutchblitz.protocol.games.dutch.game import binding
 from dutchblitz.protocol.games.faceoff import bots
 from dutchblitz.protocol.games.faceoff.host import GAME, digest
@@ -101,12 +102,28 @@ def test_f47_every_seat_sends_its_chain_first_with_its_pack_s_digest() -> None:
     assert decoded(first[0]) == Chain(
         digest(), openings.chain(keys[0].private, b"faceoff-openings")[0]
     )
-    assert send(table, 1, Chain(b"\0" * 32, b"\0" * 32)).reason == "other_pack"  # type: ignore[union-attr]
     assert send(table, 0, first[0]) is None
     assert send(table, 0, first[0]).reason == "chain_sent"  # type: ignore[union-attr]
     assert send(table, table.game.turn, Wish(0)).reason == "chains_open"  # type: ignore[union-attr]
     duties(table, keys)
     assert table.stage is Stage.PLAY
+
+
+def test_f47_a_seat_with_another_pack_is_left_out_and_the_table_plays_on() -> None:
+    """F-33, F-47: its chain names another digest; nobody waits for it, its screen says so."""
+    table, keys = dealt()
+    assert send(table, 1, Chain(b"\0" * 32, b"\0" * 32)) is None
+    assert table.strangers == {1} and 1 not in table.game.active
+    duties(table, keys, skip=frozenset({1}))
+    assert table.stage is Stage.PLAY
+    shown = GAME.seat_view(table, 0, None)
+    assert shown is not None and shown.strangers == {1}
+    names = ("Ada", "Bo", "Cy", "Di")
+    assert "another pack" in words.strangers_line(shown, names) and "Bo" in words.strangers_line(
+        shown, names
+    )
+    alone = GAME.seat_view(table, 1, None)
+    assert alone is not None
 
 
 def test_f48_f49_a_card_is_opened_by_every_seat_s_link() -> None:
