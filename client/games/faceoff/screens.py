@@ -15,7 +15,7 @@ import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from dutchblitz.protocol.games.faceoff.state import Phase
+from dutchblitz.protocol.games.faceoff.state import Mode, Phase
 from dutchblitz.protocol.games.faceoff.views import FaceoffView, TableView
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
@@ -198,7 +198,7 @@ def table_screen(table: FaceoffTable, width: int, height: int, framed: bool = Fa
     notice = [] if framed else said(table.notice, width, "class:notice")
     foot = [*notice, *([] if framed else key_lines(view, width))]
     room = height - len(body) - len(foot)
-    if room > 0:
+    if room > 0 and view.mode is Mode.TYPED:  # spoken answers are the room's: none is listed
         body += said(words.said_line(view.said, width - 2), width, "class:said")
     return _stack(body, foot, height)
 

@@ -5,9 +5,11 @@ writes the same results and the same log digest (spec/faceoff.md section 9)."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import pytest
+from dutchblitz.protocol.replays.gamefile import check_game_file
 
 from tests.games.highcard.test_highcard import first_result
 from tests.lan.nodes import AGREED, BlitzNode, free_ports, loopback_args, stop_all
@@ -45,3 +47,11 @@ def test_four_nodes_play_blitz_to_the_end(tmp_path: Path) -> None:
     assert first["rules"] == "faceoff" and first["over"]
     assert first["winner"] is not None and first["flags"] == []
     assert sum(first["final_scores"].values()) > 0  # face-offs were won
+    # The game's file replays to the digest every node wrote (spec/replay.md).
+    kept = sqlite3.connect(tmp_path / "node0" / "games.sqlite")
+    try:
+        [(data,)] = kept.execute("SELECT file FROM games").fetchall()
+    finally:
+        kept.close()
+    checked = check_game_file(data)
+    assert checked.final.rules.tag == "faceoff"
