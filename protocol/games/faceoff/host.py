@@ -278,8 +278,8 @@ class FaceoffGame(StandInDeck, TableGame[FaceoffTable, FaceoffMove, TableView, C
     def seat_view(
         self, state: FaceoffTable, seat: int | None, secrets: SeatSecrets | None
     ) -> TableView | None:
-        if not isinstance(state, FaceoffTable):
-            return None
+        if not isinstance(state, FaceoffTable) or state.stage is Stage.CHAINS:
+            return None  # nobody may turn a card before every chain is in (F-47)
         index = state.seats.index(seat) if seat in state.seats else None
         shown = view(state.game, index)
         return replace(shown, last=state.last, dropped=state.dropped, strangers=state.strangers)
