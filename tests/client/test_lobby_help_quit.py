@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from dutchblitz.client import words
 from dutchblitz.client.app import run_app
+from dutchblitz.client.games import registry as faces
 from dutchblitz.client.state import ALONE_HINT_SECONDS, Screen
 from dutchblitz.node.api import NoticeKind, Refused, Why
 from dutchblitz.protocol.games import registry
@@ -60,8 +61,10 @@ def test_lobby_keys_ask_the_session() -> None:
 
 @pytest.mark.parametrize("game", registry.tags())
 def test_choosing_a_bot_level_says_what_that_level_does(game: str) -> None:
-    """Every game's levels, each worded in one line when l picks it."""
+    """Every game's levels, each worded in one line when l picks it (a game's face may word
+    its own levels: ``GameFace.level_words``)."""
     levels = tuple(registry.game_for(game).levels)
+    own = dict(faces.face_for(game).level_words)
     session = lobby_session(game_tag=game, bot_levels=levels)
 
     async def go() -> None:
@@ -69,7 +72,7 @@ def test_choosing_a_bot_level_says_what_that_level_does(game: str) -> None:
             for _ in levels:
                 await drive.press("l")
                 level = drive.state.bot_level
-                said = {**words.BOT_LEVELS, **words.DUTCH_BOT_LEVELS}[level]
+                said = {**words.BOT_LEVELS, **words.DUTCH_BOT_LEVELS, **own}[level]
                 assert said.startswith(f"{level} bot: ")
                 assert drive.state.notices()[-1].text == said
                 assert any(said in line for line in drive.screen()), said
