@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import cProfile
 import itertools
 import json
 import os
@@ -112,6 +113,11 @@ async def round_trips(port: int) -> list[float]:
 # -- one node, as a worker process ----------------------------------------------------------
 
 
+# Each worker's processor time in its own thread, during play (bench/hotspots.py).
+PROFILE_FOLDER = "BLITZ_BENCH_PROFILE"
+PROFILER = cProfile.Profile(time.thread_time) if os.environ.get(PROFILE_FOLDER) else None
+
+
 async def worker(args: argparse.Namespace) -> None:
     from dutchblitz.node.runtime import Node, Options
     from dutchblitz.protocol.games.blitz.bots import LEVELS, think_time
@@ -190,14 +196,17 @@ async def worker(args: argparse.Namespace) -> None:
         while seat.replica is None or seat.replica.stable.phase != Phase.PLAYING:
             await asyncio.sleep(0.01)
     playing_at = time.monotonic()
+    if PROFILER is not None:
+        PROFILER.enable()  # the play only: not the imports, the discovery or the lobby
     cpu_at_play = time.process_time()  # every thread of the process: ZeroMQ's too
     main_at_play = time.thread_time()  # the node's own thread: the event loop and Python
     renamer = asyncio.ensure_future(rename(seat, LEVELS[args.level], think_time)) if lobby else None
     catchup: dict[str, Any] | None = None
     if args.restart_after is not None:
         await asyncio.sleep(args.restart_after)
-        for _ in range(300):  # and until the log holds a whole round, within 3 s
-            if seat.replica is not None and seat.replica.stable.results:
+        wanted = getattr(args, "restart_rounds", 1)
+        for _ in range(300 + 1000 * wanted):  # until the log holds that many whole rounds
+            if seat.replica is not None and len(seat.replica.stable.results) >= wanted:
                 break
             await asyncio.sleep(0.01)
         node, catchup = await restart(node, options, args.restart_down)
@@ -231,6 +240,8 @@ async def worker(args: argparse.Namespace) -> None:
         "over": replica is not None and replica.stable.phase == Phase.OVER,
         "catchup": catchup,
     }
+    if PROFILER is not None:
+        PROFILER.disable()
     Path(args.out).write_text(json.dumps(result))
     await node.stop(goodbye=False)
 
@@ -357,7 +368,8 @@ def worker_args(
         *(["--zeroconf"] if zeroconf else []),
         "--target", str(getattr(args, "target", 1000)),
         *(["--restart-after", str(args.restart_after), "--restart-down",
-           str(args.restart_down)] if index == 0 and args.restart_after is not None else []),
+           str(args.restart_down), "--restart-rounds", str(getattr(args, "restart_rounds", 1))]
+          if index == 0 and args.restart_after is not None else []),
     ]  # fmt: skip
 
 
@@ -448,6 +460,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--zeroconf", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--restart-after", type=float, help=argparse.SUPPRESS)
     parser.add_argument("--restart-down", type=float, default=0.5, help=argparse.SUPPRESS)
+    parser.add_argument("--restart-rounds", type=int, default=1, help=argparse.SUPPRESS)
     parser.add_argument("--target", type=int, default=1000, help=argparse.SUPPRESS)
     parser.add_argument("--echo", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--ping", type=int, help=argparse.SUPPRESS)
@@ -469,6 +482,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 level=logging.INFO, stream=log_file, format="%(asctime)s %(message)s"
             )
         asyncio.run(worker(args))
+        if PROFILER is not None:
+            PROFILER.dump_stats(Path(os.environ[PROFILE_FOLDER]) / f"worker{args.worker}.prof")
         return 0
     use_netns = (
         not args.no_netns and sys.platform.startswith("linux") and os.geteuid() == 0

@@ -25,7 +25,7 @@ from dutchblitz.node.api import (
     Snapshot,
     Told,
 )
-from dutchblitz.protocol.views import AreaView, Phase
+from dutchblitz.protocol.views import Phase
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.data_structures import Size
 
@@ -197,12 +197,6 @@ class ClientState:
     @property
     def me(self) -> PlayerInfo | None:
         return next((p for p in self.snap.players if p.is_me), None)
-
-    def my_area(self) -> AreaView | None:
-        table, seat = self.snap.game.table, self.snap.my_seat
-        if table is None or seat is None:
-            return None
-        return table.areas.get(seat)
 
     def name_of(self, seat: int) -> str:
         for player in self.snap.players:

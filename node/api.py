@@ -13,7 +13,8 @@ from enum import StrEnum
 from typing import Protocol
 
 from dutchblitz.protocol.limits import DEFAULT_TARGET
-from dutchblitz.protocol.views import GameView, Slot
+from dutchblitz.protocol.table.rules import Card
+from dutchblitz.protocol.views import GameView
 
 MAX_NOTICES = 200  # notices a session keeps for its client to take
 
@@ -358,8 +359,8 @@ class Session(Protocol):
 class HiddenCards:
     """In a seat's view of a replay: that seat's cards nobody else saw, from its reveal."""
 
-    hand: tuple[Slot, ...]  # top first; None where the reveal is missing
-    blitz_below: tuple[Slot, ...]  # the Blitz pile under its top, from the top down
+    hand: tuple[Card | None, ...]  # top first; None where the reveal is missing
+    blitz_below: tuple[Card | None, ...]  # the pile under its top, from the top down
 
 
 class Replaying(Protocol):

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import math
 from collections.abc import Callable, Collection, Coroutine
 from typing import Any
 
@@ -62,14 +61,14 @@ class GameSide:
         self.seat = seat
         self.tag = seat.game_tag()
         self.player = game_for(self.tag)
-        self.queue = self.player.plays(seat.node_id, seat.submit)
+        self.queue = seat.machine.play_queue(self.player)
         self.notices: SessionNotices | None = None
 
     def follow(self) -> None:
         tag = self.seat.game_tag()
         if tag != self.tag:
             self.tag, self.player = tag, game_for(tag)
-            self.queue = self.player.plays(self.seat.node_id, self.seat.submit)
+            self.queue = self.seat.machine.play_queue(self.player)
             if self.notices is not None:
                 self.notices.player = self.player
 
@@ -201,7 +200,8 @@ class NodeSession:
             return
         self._pumping = True
         try:
-            for returned in self.side.queue.pump(replica):
+            self.seat.act(self.seat.machine.pump)
+            for returned in self.seat.machine.person.came_back:
                 self.notices.refused(_refused(self.side.player.came_back(returned)))
         finally:
             self._pumping = False
@@ -224,23 +224,17 @@ class NodeSession:
         return replica, game, me
 
     def act(self, action: Action, slot: int = 0) -> Refused | None:
-        found = self._in_round()
-        if isinstance(found, Refused):
-            return found
-        replica, game, me = found
-        if (not_now := self.side.player.check(game.table, me, action)) is not None:
-            return _refused(not_now)
-        if self.side.queue.full:
-            return Refused(Why.SLOW_DOWN, count=self.side.player.max_held)
-        move = self.side.player.build(game.table, me, action, slot)
-        if isinstance(move, ActRefusal):
-            return _refused(move)
-        count_in = self.seat.pace.count_in_left(game, asyncio.get_running_loop().time())
-        if count_in > 0:  # a legal move, but nobody plays before their count-in ends (R-55)
-            return Refused(Why.COUNT_IN, count=math.ceil(count_in))
-        if not self.side.queue.offer(replica, move, game.round):
-            return _not_sent(self.seat)
-        return None
+        """A key's action: one call into the seat's machine (``SeatMachine.press``)."""
+        self.side.follow()
+        seat = self.seat
+        if not seat.act(seat.machine.press, action, slot):
+            return self._not_seated() if seat.replica is None else _not_sent(seat)
+        refused = seat.machine.person.refused
+        if refused is None:
+            return None
+        if refused.code == "not_seated":
+            return self._not_seated()
+        return _not_sent(seat) if refused.code == "not_sent" else _refused(refused)
 
     def play(self, move: object) -> Refused | None:
         found = self._in_round()

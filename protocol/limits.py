@@ -27,6 +27,9 @@ MAX_GAME_PAYLOAD: Final = 8192  # bytes: a whole masked deck of Dutch is about 3
 # Seats and scores.
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 8
+# The codes of one seat's deck on the wire (a DEAL's, a REVEAL's, a PLAY's cards): seat s
+# holds the codes 40s to 40s + 39 (spec/protocol.md, card-or-no).
+DECK_CODES: Final = 40
 MAX_TARGET: Final = 1000  # the largest score a game can be played to
 MAX_GAME_ROUNDS: Final = 100  # the most rounds a game can be played for (P-237)
 DEFAULT_TARGET: Final = 75  # the score a game is played to unless its START names another

@@ -3,37 +3,29 @@
 A ``Game`` is the replica's own working state, changed in place by every event. A screen
 gets a ``GameView`` instead: tuples and read-only mappings built once per snapshot, so
 nothing a screen does can touch the game, and a screen need not know how the rules keep
-their books (the round as players count it, the live scores, the plays in sight).
+their books (the round as players count it, the scores). What a round looks like is the
+game's own view (``TableGame.table_view``, e.g. protocol/games/blitz/views.py); this frame
+knows no game.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from types import MappingProxyType
 
-from .games.blitz.cards import VALUES, Card, Colour
-from .games.blitz.moves import Source
-from .games.blitz.rules import visible_centre_plays
-from .games.blitz.scoring import round_scores
-from .games.blitz.state import Area, Slot, Table
 from .table.game import FlagKind, Game, Member, Phase
+from .table.rules import Json, PublicTable
 
 __all__ = [
-    "AreaView",
-    "Card",
-    "Colour",
     "FlagKind",
     "FlagView",
     "GameView",
     "MemberView",
     "Phase",
-    "PileView",
-    "Playable",
+    "PublicTable",
     "ResultView",
-    "Slot",
-    "Source",
-    "TableView",
     "game_view",
 ]
 
@@ -46,49 +38,12 @@ def _no_totals() -> Mapping[int, int]:
     return MappingProxyType({})
 
 
-@dataclass(frozen=True, slots=True)
-class Playable:
-    """A face-up card of the player's that a centre pile takes now."""
-
-    source: Source
-    slot: int  # the Post stack, for a card on a Post
-    card: Card
+def _no_board() -> Mapping[str, Json]:
+    return MappingProxyType({})
 
 
-@dataclass(frozen=True, slots=True)
-class AreaView:
-    """One player's cards as every node sees them (``None``: a card face down)."""
-
-    seat: int
-    blitz: tuple[Slot, ...]
-    post: tuple[tuple[Card, ...], ...]
-    wood: tuple[Slot, ...]
-    hand: int  # how many cards in the hand
-    stuck: bool
-    active: bool
-    centre_plays: tuple[Playable, ...]  # what of this area could go to the centre now
-
-
-@dataclass(frozen=True, slots=True)
-class PileView:
-    colour: Colour
-    cards: tuple[Card, ...]
-
-    @property
-    def full(self) -> bool:
-        """Built up to the last value: nothing more goes on it."""
-        return len(self.cards) >= len(VALUES)
-
-
-@dataclass(frozen=True, slots=True)
-class TableView:
-    """The round being played: every area, the centre, and the round's scores so far."""
-
-    areas: Mapping[int, AreaView]
-    piles: tuple[PileView, ...]
-    live: Mapping[int, int]  # the round's score of each seat as the table stands (R-28)
-    post_stacking: bool
-    stalemates: int
+def _no_drawing() -> Callable[[], Mapping[str, Json]]:
+    return _no_board
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,7 +87,13 @@ class GameView:
     totals: Mapping[int, int] = field(default_factory=_no_totals)
     results: tuple[ResultView, ...] = ()
     winner: int | None = None
-    table: TableView | None = None
+    table: PublicTable | None = None  # the game's own view of the round (``table_view``)
+    title: str = ""  # the game's name, as players read it
+    # What a TV draws of the round (``TableGame.tv_board``), drawn only when asked: from
+    # the game as it stands then, so a TV asks at once, in the turn it took the view.
+    board: Callable[[], Mapping[str, Json]] = field(
+        default_factory=_no_drawing, compare=False, repr=False
+    )
     still_looking: tuple[int, ...] = ()  # whose "seen" the next round waits for (R-54)
     flags: tuple[FlagView, ...] = ()  # this game's (R-52)
     audit_complete: bool = True
@@ -172,7 +133,9 @@ def game_view(game: Game) -> GameView:
             for r in game.results
         ),
         winner=game.winner,
-        table=table_view(game.table) if isinstance(game.table, Table) else None,  # a Blitz round
+        table=None if game.table is None else game.rules.table_view(game.table),
+        title=game.rules.name,
+        board=partial(_board, game),
         still_looking=tuple(game.still_looking()),
         flags=tuple(FlagView(f.round, f.seat, f.kind, f.detail) for f in game.game_flags()),
         audit_complete=game.audit_complete(),
@@ -180,28 +143,12 @@ def game_view(game: Game) -> GameView:
     )
 
 
-def table_view(table: Table) -> TableView:
-    return TableView(
-        areas=MappingProxyType({seat: _area(table, area) for seat, area in table.areas.items()}),
-        piles=tuple(PileView(p.colour, tuple(p.cards)) for p in table.piles),
-        live=MappingProxyType(round_scores(table)),
-        post_stacking=table.post_stacking,
-        stalemates=table.stalemates,
-    )
-
-
-def _area(table: Table, area: Area) -> AreaView:
-    plays = visible_centre_plays(table, area.seat) if area.active else []
-    return AreaView(
-        seat=area.seat,
-        blitz=tuple(area.blitz),
-        post=tuple(tuple(stack) for stack in area.post),
-        wood=tuple(area.wood),
-        hand=len(area.hand),
-        stuck=area.stuck,
-        active=area.active,
-        centre_plays=tuple(Playable(source, slot, card) for source, slot, card in plays),
-    )
+def _board(game: Game) -> Mapping[str, Json]:
+    if game.table is None:
+        return {}
+    names = {member.seat: member.name for member in game.members.values()}
+    board: Mapping[str, Json] = game.rules.tv_board(game.table, names)
+    return MappingProxyType(dict(board))
 
 
 def _member(member: Member) -> MemberView:

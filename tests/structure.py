@@ -3,6 +3,7 @@
     python -m tests.structure            # print every figure; exit 1 if any is over its limit
     python -m tests.structure --quiet    # print only what is over
     python -m tests.structure --path     # the modules a received PLAY crosses
+    python -m tests.structure --calls    # calls from node/ into protocol/ per input (at most 3)
 
 Figures (the "Done when" of the table's re-layout, see docs/architecture.md):
 
@@ -13,6 +14,11 @@ Figures (the "Done when" of the table's re-layout, see docs/architecture.md):
 - import circles: modules that import each other, directly or round a circle (a strongly
   connected component of the import graph), none. An import under ``if TYPE_CHECKING:``
   is no edge; one inside a function is (it runs, only later);
+- games named outside their folders: a module of protocol/, node/ or client/ that imports a
+  game's module (``protocol/games/G/``, ``client/games/G/``), type-only imports included, or
+  a game's object from a registry, unless it is in that game's own folders. The registries
+  (``protocol/games/registry.py``, ``client/games/registry.py``) are the one place that
+  lists the games; everything else knows a game through ``TableGame`` and ``GameFace``;
 - limits defined twice: a limit (a module-level constant named ``MAX_*``, ``MIN_*``,
   ``*_LIMIT``, ``*_SIZE`` or ``*_BYTES`` and given a number, not another name) whose
   concept (its name less MAX_ and the unit words) is given a number in more than one module.
@@ -44,6 +50,20 @@ ALLOWED_COMPLEXITY: dict[str, str] = {
 # Import circles that stay for now (the sorted modules of each), each with why. None:
 # a circle closed by an import inside a function is a circle all the same.
 ALLOWED_CIRCLES: dict[tuple[str, ...], str] = {}
+# Where games live: each folder below one of these is one game's (its tag), and only its
+# own modules may import it. The registries list the games.
+GAME_HOMES = ("protocol.games", "client.games")
+REGISTRIES = ("protocol/games/registry.py", "client/games/registry.py")
+# Modules that still name a game outside its folders (file -> why). Each is being made to
+# know games through the interfaces on its own, and is struck off here when it does; the
+# guard fails on any other, and on an entry here that no longer names a game.
+ALLOWED_GAME_IMPORTS: dict[str, str] = {
+    "client/commands.py": "the command line offers Dutch Blitz's card backs",
+    "client/words.py": "every game's words, to be split into client/games/G/",
+    # Dutch deals Dutch Blitz's deck as the fair deal's stand-in (spec/dutch-deal.md): it
+    # borrows Blitz's cards until hidden cards are a table service.
+    "protocol/games/dutch/game.py": "Dutch's stand-in deck is Dutch Blitz's cards",
+}
 GENERATED = re.compile(r"^# Code generated .* DO NOT EDIT\.$")
 LIMIT_NAME = re.compile(r"^(MAX|MIN)_[A-Z0-9_]+$|^[A-Z0-9_]+_(LIMIT|SIZE|BYTES)$")
 # Words that name no concept of their own ("the most bytes of ..."), and two that the
@@ -144,13 +164,16 @@ class Import:
     in_function: bool
 
 
-def imports_in(source: str, text: str, known: set[str], package: bool = False) -> Iterator[Import]:
+def imports_in(
+    source: str, text: str, known: set[str], package: bool = False, type_only: bool = False
+) -> Iterator[Import]:
     """The imports of the modules in ``known`` that module ``source`` (a package's
-    ``__init__`` when ``package``) makes in ``text``, relative ones resolved."""
+    ``__init__`` when ``package``) makes in ``text``, relative ones resolved; those under
+    ``if TYPE_CHECKING:`` only when ``type_only``."""
     anchor = source if package else source.rpartition(".")[0]
 
     def visit(node: ast.AST, in_function: bool) -> Iterator[Import]:
-        if isinstance(node, ast.If) and _is_type_checking(node.test):
+        if isinstance(node, ast.If) and _is_type_checking(node.test) and not type_only:
             for child in node.orelse:  # the type-only block itself is left out
                 yield from visit(child, in_function)
             return
@@ -189,6 +212,67 @@ def imports() -> list[Import]:
         )
     }
     return sorted(found, key=lambda i: (i.source, i.line, i.target))
+
+
+def game_of(module: str) -> str | None:
+    """The game whose folders hold ``module`` (``dutchblitz.protocol.games.dutch.cards``:
+    dutch), or None for a module of no game (a registry, a home's ``__init__``)."""
+    for home in GAME_HOMES:
+        prefix = f"{PROJECT}.{home}."
+        if module.startswith(prefix):
+            tail = module[len(prefix) :].split(".")
+            folder = ROOT / home.replace(".", "/") / tail[0]
+            return tail[0] if len(tail) > 1 or folder.is_dir() else None
+    return None
+
+
+def _registry_games() -> dict[str, set[str]]:
+    """Each registry's names bound to a game (``BLITZ``, from ``.blitz.game``)."""
+    found: dict[str, set[str]] = {}
+    for registry in REGISTRIES:
+        path = ROOT / registry
+        names = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.ImportFrom) or node.level != 1 or not node.module:
+                continue
+            if (path.parent / node.module.partition(".")[0]).is_dir():  # a game's folder
+                names.update(alias.asname or alias.name for alias in node.names)
+        found[_module_name(path)] = names
+    return found
+
+
+def game_imports_in(
+    source: str, text: str, known: set[str], registries: dict[str, set[str]], package: bool = False
+) -> list[tuple[int, str]]:
+    """The imports in module ``source``'s ``text`` that name a game not its own: (line,
+    what). Type-only imports count (naming a game's type is knowing it); so does a game's
+    object taken from a registry (``from ..games.registry import BLITZ``)."""
+    found = set()
+    for edge in imports_in(source, text, known, package, type_only=True):
+        game = game_of(edge.target)
+        if game is not None and game != game_of(source):
+            found.add((edge.line, edge.target))
+    for edge in imports_in(source, text, set(registries), package, type_only=True):
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.ImportFrom) and node.lineno == edge.line:
+                named = {alias.name for alias in node.names} & registries[edge.target]
+                found.update((edge.line, f"{edge.target}.{name}") for name in named)
+    return sorted(found)
+
+
+def game_imports() -> list[str]:
+    """Every import that names a game outside its folders: ``file:line -> what``."""
+    paths = list(modules())
+    known = {_module_name(path) for path in paths}
+    registries = _registry_games()
+    return [
+        f"{_name(path)}:{line} -> {what}"
+        for path in paths
+        if _name(path) not in REGISTRIES
+        for line, what in game_imports_in(
+            _module_name(path), path.read_text(), known, registries, path.name == "__init__.py"
+        )
+    ]
 
 
 def import_circles(edges: list[Import] | None = None) -> list[list[str]]:
@@ -297,6 +381,11 @@ def over_limits() -> list[Over]:
         if tuple(circle) not in ALLOWED_CIRCLES
     ]
     over += [
+        Over("game", found, 1, 0)
+        for found in game_imports()
+        if found.partition(":")[0] not in ALLOWED_GAME_IMPORTS
+    ]
+    over += [
         Over("limit", f"{concept}: {', '.join(where)}", len(where), 1)
         for concept, where in limits_defined_twice().items()
     ]
@@ -308,6 +397,10 @@ def main(argv: list[str]) -> int:
         from tests import message_path
 
         return message_path.main()
+    if "--calls" in argv:
+        from tests import seat_calls
+
+        return seat_calls.main()
     quiet = "--quiet" in argv
     if not quiet:
         classes = methods_per_class()
@@ -325,6 +418,8 @@ def main(argv: list[str]) -> int:
             print(f"allowed: complexity {where} ({why})")
         for circle, why in ALLOWED_CIRCLES.items():
             print(f"allowed: circle {' '.join(circle)} ({why})")
+        for where, why in ALLOWED_GAME_IMPORTS.items():
+            print(f"allowed: names a game {where} ({why})")
     over = over_limits()
     for item in over:
         print(item)
@@ -338,6 +433,7 @@ _FIGURES = {
     "lines": f"modules over {MAX_LINES} lines",
     "complexity": f"functions over complexity {MAX_COMPLEXITY}",
     "circle": "import circles",
+    "game": "imports of a game outside its folders",
     "limit": "limits defined more than once",
 }
 

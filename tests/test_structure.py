@@ -8,13 +8,19 @@ from __future__ import annotations
 
 import pytest
 
+from tests import seat_calls
+from tests.seat_calls import Step
 from tests.structure import (
     ALLOWED_CIRCLES,
     ALLOWED_COMPLEXITY,
+    ALLOWED_GAME_IMPORTS,
     MAX_COMPLEXITY,
     MAX_METHODS,
     Import,
     complexity_per_function,
+    game_imports,
+    game_imports_in,
+    game_of,
     import_circles,
     imports,
     imports_in,
@@ -62,6 +68,65 @@ def test_what_is_allowed_is_still_over() -> None:
     assert all(scores[where] > MAX_COMPLEXITY for where in ALLOWED_COMPLEXITY)
     circles = {tuple(circle) for circle in import_circles()}
     assert set(ALLOWED_CIRCLES) <= circles
+    naming = {found.partition(":")[0] for found in game_imports()}
+    assert set(ALLOWED_GAME_IMPORTS) <= naming, "names no game now: strike it off"
+
+
+# -- games named outside their folders --------------------------------------------------
+
+GAME_OF = [  # (module, the game whose folders hold it)
+    ("dutchblitz.protocol.games.dutch.cards", "dutch"),
+    ("dutchblitz.protocol.games.blitz", "blitz"),
+    ("dutchblitz.client.games.faceoff.screens", "faceoff"),
+    ("dutchblitz.protocol.games.registry", None),
+    ("dutchblitz.client.games", None),
+    ("dutchblitz.protocol.views", None),
+    ("dutchblitz.node.tv.public", None),
+]
+
+
+@pytest.mark.parametrize(("module", "game"), GAME_OF)
+def test_a_module_is_in_the_folders_of_at_most_one_game(module: str, game: str | None) -> None:
+    assert game_of(module) == game
+
+
+G = "dutchblitz.protocol.games"
+KNOWN_GAMES = {f"{G}.blitz.cards", f"{G}.dutch.views", f"{G}.registry", "dutchblitz.protocol.views"}
+REGISTRIES = {f"{G}.registry": {"BLITZ", "DUTCH"}}
+NAMING = [  # (module, its text, the game imports the guard finds: (line, what))
+    ("dutchblitz.node.tv.public", f"from {G}.blitz.cards import Card", [(1, f"{G}.blitz.cards")]),
+    ("dutchblitz.protocol.views", "from .games.blitz import cards", [(1, f"{G}.blitz.cards")]),
+    (
+        "dutchblitz.client.state",
+        f"from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from {G}.dutch.views import X",
+        [(3, f"{G}.dutch.views")],
+    ),  # naming a game's type is knowing it
+    ("dutchblitz.node.api", f"from {G}.registry import BLITZ", [(1, f"{G}.registry.BLITZ")]),
+    ("dutchblitz.node.api", f"from {G}.registry import game_for", []),
+    ("dutchblitz.client.games.dutch.face", f"from {G}.dutch.views import X", []),  # its own
+    (
+        "dutchblitz.protocol.games.dutch.game",
+        f"from {G}.blitz.cards import X",
+        [(1, f"{G}.blitz.cards")],
+    ),
+    ("dutchblitz.node.tv.public", "from dutchblitz.protocol.views import GameView", []),
+]
+
+
+@pytest.mark.parametrize(("module", "text", "found"), NAMING)
+def test_the_guard_finds_a_game_named_outside_its_folders(
+    module: str, text: str, found: list[tuple[int, str]]
+) -> None:
+    assert game_imports_in(module, text, KNOWN_GAMES, REGISTRIES) == found
+
+
+def test_no_module_names_a_game_outside_its_folders() -> None:
+    """The registries are the one place that lists the games: every other module of
+    protocol/, node/ and client/ outside a game's folders knows a game only through the
+    interfaces (``TableGame``, ``GameFace``), but those still on the allow-list."""
+    every = game_imports()
+    assert [f for f in every if f.partition(":")[0] not in ALLOWED_GAME_IMPORTS] == []
+    assert not any(f.startswith(("node/", "protocol/wire/", "protocol/views.py")) for f in every)
 
 
 KNOWN = {"p", "p.a", "p.b", "p.c", "p.t", "p.t.d"}
@@ -111,3 +176,32 @@ def test_the_shipping_modules_import_in_no_circle() -> None:
     circles = [c for c in import_circles() if tuple(c) not in ALLOWED_CIRCLES]
     assert circles == []
     assert any(edge.source == "dutchblitz.protocol.replica.core" for edge in imports())
+
+
+@pytest.mark.parametrize(
+    ("kind", "messages", "calls", "over"),
+    [
+        ("receive", 1, 2, False),  # SeatMachine.receive, then the batch's acknowledge
+        ("receive", 4, 12, False),  # a batch of four messages is four inputs
+        ("receive", 1, 4, True),
+        ("tick", 0, 3, False),
+        ("tick", 0, 4, True),
+        ("action", 0, 1, False),
+    ],
+)
+def test_a_step_over_three_calls_per_input_is_over(
+    kind: str, messages: int, calls: int, over: bool
+) -> None:
+    step = Step(kind, messages)
+    step.calls["node.seat.local._run -> receive"] = calls
+    assert bool(seat_calls.over([step])) is over
+
+
+@pytest.mark.timeout(120)
+def test_the_seat_makes_at_most_3_calls_into_protocol_per_input() -> None:
+    """A real seat's received message, tick, duties and a person's action each make at
+    most 3 calls from node/ into protocol/ (``python -m tests.structure --calls``)."""
+    steps = seat_calls.count()
+    assert seat_calls._seen(steps), seat_calls.report(steps)
+    assert any(step.kind == "action" and step.count for step in steps), seat_calls.report(steps)
+    assert not seat_calls.over(steps), seat_calls.report(steps)

@@ -110,18 +110,6 @@ class Contacts:
         self.forget(oldest)
         return True
 
-    def same_table(self, sender: bytes, epoch: bytes) -> bool:
-        """Whether ``sender``'s last HELLO named ``epoch`` (or it has sent none)."""
-        return self.epochs.get(sender, epoch) == epoch
-
-    def live_epochs(self, now: float, window: float) -> list[bytes]:
-        """The epochs named by peers heard within ``window`` seconds."""
-        return [
-            epoch
-            for node, epoch in self.epochs.items()
-            if epoch and now - self.heard.get(node, -1e9) <= window
-        ]
-
     def probe_hello(self, name: str, back: str) -> bytes:
         """A HELLO from a seat that holds no log yet: no epoch, and not asking to join."""
         keys = self.roster.keys

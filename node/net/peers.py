@@ -17,9 +17,8 @@ from collections.abc import Sequence
 
 from dutchblitz.protocol.replica.core import Replica
 from dutchblitz.protocol.replica.effects import Effect, Send
-from dutchblitz.protocol.replica.throttle import Throttle, Verdict
 from dutchblitz.protocol.seat.duties import Wishes
-from dutchblitz.protocol.wire.codec import ProtocolError, decode
+from dutchblitz.protocol.seat.machine import SeatMachine
 from dutchblitz.protocol.wire.messages import Hello
 
 from ..seat.ticks import now
@@ -30,9 +29,10 @@ log = logging.getLogger("dutchblitz.node")
 
 
 class Peers:
-    """The seat's peers: met and greeted (HELLOs, rate-limited by ``Contacts``), told of
-    each other (``announce``), let in by the roster as the game allows, and throttled or
-    cut off when they flood. Greetings come back as effects for the seat to carry out."""
+    """The seat's peers: met and greeted (HELLOs, rate-limited by ``Contacts``), let in by
+    the roster as the game allows (``admit``), and cut off when they flood (``cut_off``):
+    what the seat's machine decides of them, carried out. Greetings come back as effects
+    for the seat to carry out."""
 
     def __init__(
         self,
@@ -41,6 +41,7 @@ class Peers:
         contacts: Contacts,
         following: Following,
         alarms: Counter[str],
+        machine: SeatMachine,
     ) -> None:
         self.table = table
         self.wishes = wishes  # our name and back for a probe; the name labels log lines
@@ -48,9 +49,8 @@ class Peers:
         self.roster = contacts.roster
         self.following = following
         self.alarms = alarms
-        self.throttle = Throttle()
+        self.machine = machine  # told when our peer list grows (``announce_due``)
         self.answered = asyncio.Event()  # a member answered our probe, naming its table
-        self._announce_due = False
 
     def meet(
         self,
@@ -72,7 +72,7 @@ class Peers:
 
     def peer_seen(self, node: bytes, endpoint: str, replica: Replica | None) -> Sequence[Effect]:
         """The replica learnt of a peer: greet it, and tell the others (``announce``)."""
-        self._announce_due = True  # our peer list grew: tell the others too
+        self.machine.standing.announce_due = True  # our peer list grew: tell the others too
         return self.meet(node, endpoint, replica)
 
     def greet(self, node: bytes, replica: Replica | None, force: bool = False) -> Sequence[Effect]:
@@ -89,30 +89,8 @@ class Peers:
     def greet_all(self, replica: Replica | None, force: bool = False) -> list[Effect]:
         return [e for node in self.contacts.everyone() for e in self.greet(node, replica, force)]
 
-    def announce(self, replica: Replica) -> Sequence[Effect]:
-        """After learning of new peers, send every peer our HELLO with the longer list.
-
-        A peer learnt of through one member (a local bot seat, a node given one
-        ``--peer``) is introduced to all the others this way; each node does it
-        once per peer it learns of, so greetings stay bounded.
-        """
-        if not self._announce_due:
-            return ()
-        self._announce_due = False
-        return replica.hello(None)
-
-    def note_hello(self, data: bytes, replica: Replica | None) -> Sequence[Effect]:
-        """A HELLO: learn its peers and the epoch it names; answer it if it does not list us."""
-        try:
-            envelope = decode(data)
-        except ProtocolError:
-            return ()  # the replica counts and reports it
-        hello = envelope.payload
-        sender = envelope.sender
-        if not isinstance(hello, Hello) or sender == self.contacts.node_id:
-            return ()
-        if envelope.table != self.table:
-            return ()
+    def hello_heard(self, sender: bytes, hello: Hello, replica: Replica | None) -> Sequence[Effect]:
+        """A HELLO of our table: learn its peers; answer it if it does not list us."""
         answer = self.greet(sender, replica) if self.contacts.note_hello(sender, hello) else ()
         if replica is None:
             self.contacts.learn(hello.peers)
@@ -120,28 +98,19 @@ class Peers:
                 self.answered.set()
         return answer
 
-    def admit_for(self, replica: Replica | None) -> None:
-        """While a game is on, let in only the seated players; in a lobby, or between games
-        (a newcomer may sit down for the next one), all."""
-        if replica is None:
-            return
-        game = replica.stable
-        if game.admits_newcomers():
+    def admit(self, nodes: frozenset[bytes] | None) -> None:
+        """While a game is on, let in only the seated players (``nodes``); in a lobby, or
+        between games (a newcomer may sit down for the next one), all (None)."""
+        if nodes is None:
             self.roster.reopen()
         else:
-            self.roster.seat_only(frozenset(member.node for member in game.members.values()))
+            self.roster.seat_only(nodes)
 
-    def within_limits(self, peer: bytes, data: bytes, at: float, replica: Replica | None) -> bool:
-        """Whether a peer's message fits its flood limits (replica/throttle.py); else dropped."""
-        verdict = self.throttle.check(peer, len(data), at)
-        if verdict is Verdict.CUT_OFF:
-            member = replica is not None and replica._present(peer)
-            if member:  # see protocol/replica/throttle.py: a member is throttled, never cut off
-                self.throttle.pardon(peer)
-            else:
-                self.contacts.forget(peer)
-            self.alarms["flood"] += 1
-            if self.alarms["flood"] == 1:
-                what = "throttled" if member else "cut off for a while"
-                log.warning("%s: peer %s floods us: %s", self.wishes.name, peer.hex()[:8], what)
-        return verdict is Verdict.TAKE
+    def cut_off(self, peer: bytes, member: bool) -> None:
+        """A peer floods us (replica/throttle.py): a member is throttled, others cut off."""
+        if not member:
+            self.contacts.forget(peer)
+        self.alarms["flood"] += 1
+        if self.alarms["flood"] == 1:
+            what = "throttled" if member else "cut off for a while"
+            log.warning("%s: peer %s floods us: %s", self.wishes.name, peer.hex()[:8], what)

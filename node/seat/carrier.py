@@ -1,10 +1,11 @@
-"""What a seat does with its replica's effects: sockets, files, timer, and what they report."""
+"""What a seat does with its machine's effects: sockets, files, timers, and what they report."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
-from dutchblitz.protocol.replica.core import Replica
 from dutchblitz.protocol.replica.effects import (
     Alarm,
     Delivered,
@@ -17,9 +18,8 @@ from dutchblitz.protocol.replica.effects import (
     Timer,
     Withdrawn,
 )
-from dutchblitz.protocol.seat.duties import Steward, adopt_options
-from dutchblitz.protocol.seat.pace import Pace
-from dutchblitz.protocol.table.game import Phase
+from dutchblitz.protocol.seat import effects as seat
+from dutchblitz.protocol.seat.machine import SeatMachine
 
 from ..net.peers import Peers
 from ..net.transport import Transport
@@ -28,89 +28,119 @@ from ..store.tablelog import TableLog
 from .ending import GameEnds
 from .ticks import Ticker, now
 
+if TYPE_CHECKING:
+    from .tables import TableSeating
+
+log = logging.getLogger("dutchblitz.node")
+
 Listener = Callable[[Effect, bool], None]  # an effect, and whether it happened live
 
 
 class Carrier:
-    """Carries out a replica's effects in order (a failed write stops the later sends): sends
-    (a broadcast skips the spectators, who get their feed alone), writes to the log,
-    timers, peers met; and hands what they report (``Delivered``, ``Withdrawn``, ``Alarm``)
-    to the table's log, the steward, the pace, the game's end and the ``listeners``."""
+    """Carries out a seat's effects in order (a failed write stops the later sends): sends
+    (a broadcast skips the spectators, who get their feed alone), writes to the log and
+    deals.log, timers, peers met, greeted, cut off and let in, a move to another table;
+    and hands what they report (``Delivered``, ``Withdrawn``, ``Alarm``) to the table's
+    log and the ``listeners``, and a game's end to ``GameEnds``."""
 
     def __init__(
         self,
-        node_id: bytes,
+        machine: SeatMachine,
         transport: Transport,
         store: StateDir,
         peers: Peers,
         ticker: Ticker,
         table_log: TableLog,
-        steward: Steward,
-        pace: Pace,
         ends: GameEnds,
         pause_over: Callable[[], None],
     ) -> None:
-        self.node_id = node_id
+        self.machine = machine
+        self.steward = machine.steward
         self.transport = transport
         self.store = store
         self.peers = peers
         self.ticker = ticker
         self.table_log = table_log
-        self.steward = steward
-        self.pace = pace
         self.ends = ends
         self.pause_over = pause_over  # called when the scores' timeout or the count-in ends
         self.listeners: list[Listener] = []
+        self.seating: TableSeating | None = None  # set once the seat has made it
 
-    def execute(
-        self, effects: Iterable[Effect], replica: Replica | None, live: bool = True
-    ) -> None:
-        """Carry out ``replica``'s effects (``live``: not a log being restored)."""
-        for effect in effects:
-            if isinstance(effect, Send):
-                if effect.to is None:  # a spectator is sent its feed and nothing else
+    def handle(self, sender: bytes, data: bytes, at: float) -> None:
+        """A message kept from before the seat held this log (``TableSeating``)."""
+        self.carry(self.machine.handle(sender, data, at))
+
+    def execute(self, effects: Iterable[Effect], replica: object = None, live: bool = True) -> None:
+        """Carry out a replica's effects, and what the machine makes of them (``react``)."""
+        self.carry(self.machine.react(effects, now()), live)
+
+    def carry(self, outs: Iterable[seat.Out], live: bool = True) -> None:
+        """Carry out what one input to the machine gave back (``live``: not a log restored)."""
+        for out in outs:
+            if isinstance(out, Send):
+                if out.to is None:  # a spectator is sent its feed and nothing else
+                    replica = self.machine.replica
                     skip = () if replica is None else replica.spectators.watching
-                    self.transport.broadcast(effect.data, skip=skip)
+                    self.transport.broadcast(out.data, skip=skip)
                 else:
-                    self.transport.send(effect.to, effect.data)
-            elif isinstance(effect, Persist):
-                self.store.append_event(effect.data)
-            elif isinstance(effect, PersistClock):
-                self.store.save_clock_mark(effect.mark)
-            elif isinstance(effect, PeerSeen):
-                self.execute(self.peers.peer_seen(effect.node, effect.endpoint, replica), replica)
-            elif isinstance(effect, SpectatorSeen):
-                self.peers.contacts.connect(effect.node, effect.endpoint)
-                if replica is not None:
-                    # Our HELLO lists it: our peers let it in to watch, and it follows
-                    # through one of them should we leave (P-260).
-                    self.execute(replica.hello(None), replica)
-            elif isinstance(effect, Timer):
-                self.ticker.by(effect.at)
+                    self.transport.send(out.to, out.data)
+            elif isinstance(out, Persist):
+                self.store.append_event(out.data)
+            elif isinstance(out, Timer):
+                self.ticker.by(out.at)
+            elif isinstance(out, Delivered | Withdrawn | Alarm):
+                self._report(out, live)
             else:
-                self._report(effect, replica, live)
+                self._other(out)
 
-    def _report(
-        self, effect: Delivered | Withdrawn | Alarm, replica: Replica | None, live: bool
-    ) -> None:
+    def _other(self, out: seat.Out) -> None:
+        replica = self.machine.replica
+        if isinstance(out, PersistClock):
+            self.store.save_clock_mark(out.mark)
+        elif isinstance(out, seat.KeepSecret):
+            self.store.save_deal_secret(out.round, out.secret)
+        elif isinstance(out, PeerSeen):
+            self.execute(self.peers.peer_seen(out.node, out.endpoint, replica))
+        elif isinstance(out, SpectatorSeen):
+            self.peers.contacts.connect(out.node, out.endpoint)
+            if replica is not None:
+                # Our HELLO lists it: our peers let it in to watch, and it follows
+                # through one of them should we leave (P-260).
+                self.execute(replica.hello(None))
+        elif isinstance(out, seat.HelloHeard):
+            self.execute(self.peers.hello_heard(out.sender, out.hello, replica))
+        else:
+            self._seat(out)
+
+    def _seat(self, out: seat.Out) -> None:
+        seating = self.seating
+        assert seating is not None
+        if isinstance(out, seat.Admits):
+            self.peers.admit(out.nodes)
+        elif isinstance(out, seat.Held):
+            seating.hold(out.sender, out.data)
+        elif isinstance(out, seat.Overheard):
+            seating.news.overhear(out.data, out.at)
+        elif isinstance(out, seat.CutOff):
+            self.peers.cut_off(out.peer, out.member)
+        elif isinstance(out, seat.Forged) and out.count == 1:
+            log.warning("%s: a message named another sender than its key's", self.table_log.label)
+        elif isinstance(out, seat.Wake):
+            self.ticker.wake_at(out.at, self.pause_over)
+        elif isinstance(out, seat.GameEnded):
+            self.ends.tell(out.number)
+        elif isinstance(out, seat.Rematch):
+            self.ends.game_over.clear()  # a rematch (spec/rules.md R-51)
+        elif isinstance(out, seat.Finished):
+            self.ends.finish(out.confirmed)
+        elif isinstance(out, seat.MoveTable):
+            log.info("%s: %s", self.table_log.label, out.why)
+            seating.begin(out.epoch, self.handle)
+
+    def _report(self, effect: Effect, live: bool) -> None:
         if isinstance(effect, Alarm):
             self.table_log.alarm(effect)
-        elif isinstance(effect, Delivered) and replica is not None:
-            self._delivered(effect, replica)
-            if live:
-                self.table_log.delivered(effect, replica.stable)
+        elif isinstance(effect, Delivered) and live and self.machine.stable is not None:
+            self.table_log.delivered(effect, self.machine.stable)
         for listener in self.listeners:
             listener(effect, live)
-
-    def _delivered(self, effect: Delivered, replica: Replica) -> None:
-        entry = effect.entry
-        stable = replica.stable
-        if entry.sender == self.node_id:
-            self.steward.on_own_event(entry, stable)
-        at = now()
-        if stable.phase == Phase.LOBBY and replica.optimistic().phase == Phase.LOBBY:
-            adopt_options(self.steward.wishes, replica.optimistic())  # P-261
-        pause_ends = self.pace.follow(stable, at)
-        if pause_ends is not None:  # look at the duties again when it ends
-            self.ticker.wake_at(pause_ends, self.pause_over)
-        self.ends.delivered(replica, at)

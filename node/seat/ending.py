@@ -8,9 +8,8 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from dutchblitz.protocol.replica.core import Replica
 from dutchblitz.protocol.seat.duties import Wishes
-from dutchblitz.protocol.seat.finding import TableFinder
+from dutchblitz.protocol.seat.machine import SeatMachine
 from dutchblitz.protocol.table.game import Game, Phase
 
 log = logging.getLogger("dutchblitz.node")
@@ -19,63 +18,41 @@ log = logging.getLogger("dutchblitz.node")
 class GameEnds:
     """Each game's end, told once: ``game_over`` is set and the hooks run (the archive, the
     summary); a rematch clears ``game_over`` again. ``finished`` is set once every other
-    player has applied the end too (``TableFinder.finish``), so that the seat may leave."""
+    player has applied the end too, so that the seat may leave. The machine decides each
+    (``GameEnded``, ``Rematch``, ``Finished``); this holds what the node waits on."""
 
-    def __init__(self, node_id: bytes, finder: TableFinder, wishes: Wishes) -> None:
-        self.node_id = node_id
-        self.finder = finder
+    def __init__(self, machine: SeatMachine, wishes: Wishes) -> None:
+        self.machine = machine
         self.wishes = wishes  # its name labels the log lines
         self.game_over = asyncio.Event()  # cleared again when a rematch begins
         self.finished = asyncio.Event()  # over, and the others have seen the end too
         self.hooks: list[Callable[[], None]] = []  # run once at each game's end
         self.told = 0  # the game number of the last end told
 
-    def delivered(self, replica: Replica, now: float) -> None:
-        """An event became final: a game may have ended, or a rematch begun (R-51)."""
-        ended = replica.ended
-        if ended is not None and ended[2].game_number > self.told:
-            self.finder.game_ended(now)
-            self._tell(ended[2].game_number)
-        elif self.game_over.is_set() and replica.stable.phase != Phase.OVER:
-            self.game_over.clear()  # a rematch (spec/rules.md R-51)
-            self.finder.game_again()
-
     def followed(self, game_number: int) -> None:
         """A game a spectator follows has ended: nobody waits for a spectator to leave."""
         if game_number > self.told:
             self.finished.set()
-            self._tell(game_number)
+            self.tell(game_number)
 
     def forget(self) -> None:
         """A fresh log: no game of it has ended yet."""
         self.game_over.clear()
         self.told = 0
+        self.machine.standing.forget_ends()
 
-    def _tell(self, game_number: int) -> None:
+    def tell(self, game_number: int) -> None:
         self.told = game_number
         self.game_over.set()
         for hook in list(self.hooks):
             hook()
 
-    def check_finished(self, replica: Replica | None, now: float) -> None:
-        """After the end, wait until every other player has applied it too, then finish.
-
-        Leaving at once could take away a HEARTBEAT that a slower node still needs
-        to make the last events final, so a seat stays until each present member
-        reports (in its HEARTBEAT's digest index) that it has reached the end.
-        """
-        if replica is None or replica.ended is None or self.finished.is_set():
-            return
-        others = [
-            m.node for m in replica.stable.members.values() if m.present and m.node != self.node_id
-        ]
-        finish = self.finder.finish(now, replica.ended[0], others)
-        if finish is not None:
-            if not finish.confirmed:
-                log.warning(
-                    "%s: not every player confirmed the end; finishing anyway", self.wishes.name
-                )
-            self.finished.set()
+    def finish(self, confirmed: bool) -> None:
+        if not confirmed:
+            log.warning(
+                "%s: not every player confirmed the end; finishing anyway", self.wishes.name
+            )
+        self.finished.set()
 
 
 def _names(game: Game) -> dict[int, str]:

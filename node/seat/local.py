@@ -1,30 +1,22 @@
 """One seat this process plays at the table: the person's own, or a local bot's.
 
-A ``LocalSeat`` is a whole peer: its own node id, state directory, ZeroMQ
-transport and protocol ``Replica``. It runs one task per role:
+A ``LocalSeat`` is a whole peer: its own node id, state directory, ZeroMQ transport,
+and ``SeatMachine`` (protocol/seat/machine.py), which decides everything the seat
+does. The seat is its shell: one call into the machine per input, then its effects
+carried out (``Carrier``, node/seat/carrier.py), as aioquic's ``datagram_received``:
 
-* receive: wait for a message, drain whatever else has arrived (a batch), feed
-  each to the replica, then ``flush`` once (one acknowledgement per batch) and only
-  then apply what the batch made final (``Replica.advance``);
-* timer: ``tick`` the replica no later than the ``Timer`` it asked for (``Ticker``);
-* duties: after each change, send what the seat owes the table (``duties``)
-  and, for a bot, its next move.
+* receive: wait for a message, drain whatever else has arrived (a batch), hand each
+  to ``SeatMachine.receive``, then ``acknowledge`` once (one acknowledgement per batch);
+* timer: ``SeatMachine.tick`` no later than the ``Timer`` it asked for (``Ticker``);
+* duties: after each change, ``SeatMachine.duties`` (and a bot's think time first);
+* the player: ``submit`` and ``leave``.
 
-The seat holds its parts, each with its own state:
-
-* ``TableSeating`` (node/seat/tables.py): its replica, and the table it found (restored,
-  founded, or asked to join), moving on to another when the finder says so;
-* ``Peers`` (node/net/peers.py): greetings, the roster in step with the game, flood limits;
-* ``Carrier`` (node/seat/carrier.py): what it does with the replica's effects;
-* ``Following`` (node/seat/watching.py): its ``Follower`` while it watches a game;
-* ``GameEnds`` (node/seat/ending.py): each game's end, told once, and the wait after it;
-* ``Ticker`` (node/seat/ticks.py) and ``SeatTasks`` (node/seat/tasks.py): its timer and its tasks.
-
-The transport hands over each message with its sender's authenticated node id
-(CURVE and ZAP); a message whose header names another sender is dropped and
-counted (``forged_sender``), so the replica may take the sender a direct
-message names as proven. A message from a peer at another table (its last HELLO
-named another epoch) is dropped and counted (``dropped_other_table``), HELLO aside.
+Its parts with IO: ``TableSeating`` (node/seat/tables.py: the log restored, founded or
+joined), ``Peers`` (node/net/peers.py: greetings, the roster), ``Following``
+(node/seat/watching.py), ``GameEnds`` (node/seat/ending.py), ``Ticker`` and ``SeatTasks``.
+The transport hands over each message with its sender's authenticated node id (CURVE
+and ZAP); the machine drops and counts one whose header names another sender
+(``forged_sender``) and one from a peer at another table (``dropped_other_table``).
 """
 
 from __future__ import annotations
@@ -33,19 +25,18 @@ import asyncio
 import contextlib
 import logging
 import random
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from dutchblitz.protocol.games.registry import game_for, level_in
 from dutchblitz.protocol.replica.core import Replica, Settings
-from dutchblitz.protocol.replica.effects import Effect
-from dutchblitz.protocol.seat.duties import Steward, Wishes
+from dutchblitz.protocol.seat.duties import Wishes
+from dutchblitz.protocol.seat.effects import Out
 from dutchblitz.protocol.seat.finding import TableFinder
+from dutchblitz.protocol.seat.machine import SeatMachine
 from dutchblitz.protocol.seat.pace import COUNT_IN_S, Pace
 from dutchblitz.protocol.table.game import Game
-from dutchblitz.protocol.wire.messages import Body, Bye, Kind
-from dutchblitz.protocol.wire.peek import message_kind, message_sender
+from dutchblitz.protocol.wire.messages import Body
 
 from ..api import GameOn
 from ..net.contacts import Contacts
@@ -91,72 +82,62 @@ def draws(seed: int | None, node_id: bytes) -> Callable[[str], random.Random]:
 
 
 class LocalSeat:
-    """A peer at the table, run on the caller's asyncio loop."""
+    """A peer at the table, run on the caller's asyncio loop: the shell of its machine."""
 
     def __init__(
         self, config: SeatConfig, store: StateDir, transport: Transport, node_id: bytes
     ) -> None:
-        self.config = config
-        self.store = store
-        self.transport = transport
-        self.node_id = node_id
-        self.signer = store.identity()
-        self.endpoint = transport.endpoint
-        self.label = config.wishes.name
+        self.config, self.store, self.transport, self.node_id = config, store, transport, node_id
+        self.endpoint, self.label = transport.endpoint, config.wishes.name
         self.watchers: list[Callable[[], None]] = []
         self.table_log = TableLog(self.label)
         self.alarms = self.table_log.alarms  # counted here, each kind logged once
-        self.dropped_other_table = 0
-        self.forged_sender = 0
         self.tasks = SeatTasks(config.wishes)
-        self.failed = self.tasks.failed
-        self.started_at = now()
-        self.ticker = Ticker()
-        contacts = Contacts(node_id, config.table, transport)
-        self.contacts = contacts
-        self.roster = transport.roster
-        self.following = Following(config.table, node_id, config.wishes, contacts)
-        self.peers = Peers(config.table, config.wishes, contacts, self.following, self.alarms)
+        self.failed, self.started_at, self.ticker = self.tasks.failed, now(), Ticker()
+        self.pace = Pace(eager=config.bot is not None, count_in_s=config.count_in_s)
         settings = config.settings
         finder = TableFinder(settings.suspect_after, settings.heartbeat_every)
-        self.ends = GameEnds(node_id, finder, config.wishes)
-        self.game_over = self.ends.game_over  # cleared again when a rematch begins
-        self.finished = self.ends.finished  # over, and the others have seen the end too
+        self.machine = machine = SeatMachine(
+            node_id, config.table, config.wishes, config.bot, draws(config.seed, node_id),
+            self.pace, finder, config.join_window, random.SystemRandom(),
+        )  # fmt: skip
+        self.steward = machine.steward
+        self.contacts = contacts = Contacts(node_id, config.table, transport)
+        standing = machine.standing  # what it hears of the peers, shared with ``Contacts``
+        contacts.heard, contacts.epochs, standing.endpoints = (
+            standing.heard,
+            standing.epochs,
+            contacts.endpoints,
+        )
+        self.roster = transport.roster
+        self.following = Following(config.table, node_id, config.wishes, contacts, machine)
+        self.peers = Peers(
+            config.table, config.wishes, contacts, self.following, self.alarms, machine
+        )
+        self.ends = GameEnds(machine, config.wishes)
+        self.game_over, self.finished = self.ends.game_over, self.ends.finished
         self.game_over_hooks = self.ends.hooks  # run once at each game's end
         self._changed = asyncio.Event()
-        self.pace = Pace(eager=config.bot is not None, count_in_s=config.count_in_s)
-        self.steward = Steward(
-            node_id,
-            config.wishes,
-            config.bot,
-            draws(config.seed, node_id),
-            store.save_deal_secret,
-            self.submit,
-            self.pace,
-        )
-        self.think_rng: random.Random = random.SystemRandom()
+
+        def pause_over() -> None:  # the scores' timeout or the count-in ended
+            self.poke()
+            self._notify()
+
         self.carrier = Carrier(
-            node_id,
-            transport,
-            store,
-            self.peers,
-            self.ticker,
-            self.table_log,
-            self.steward,
-            self.pace,
-            self.ends,
-            self._pause_over,
-        )
+            machine, transport, store, self.peers, self.ticker, self.table_log, self.ends,
+            pause_over,
+        )  # fmt: skip
         self.listeners = self.carrier.listeners
         self.replica: Replica | None = None  # the seating's, told when it takes up another
         self.seating = TableSeating(
             config, node_id, store, contacts, self.carrier, self.ends, finder, self._seated,
-            self.following.live_epoch,
+            standing.live_epochs,
         )  # fmt: skip
+        self.carrier.seating = self.seating
         self.roster.listeners.append(self.seating.know_key)
         # Our HELLO to a peer that refused us at first was lost with that connection.
         transport.relinked.append(
-            lambda node: self._execute(self.peers.greet(node, self.replica, force=True))
+            lambda node: self.carrier.execute(self.peers.greet(node, self.replica, force=True))
         )
         self._closed = False
 
@@ -169,6 +150,10 @@ class LocalSeat:
     def peers_seen(self) -> int:
         return len(self.contacts.endpoints)
 
+    @property
+    def dropped_other_table(self) -> int:
+        return self.machine.other_table
+
     # -- life ----------------------------------------------------------------------------
 
     async def start(self) -> None:
@@ -176,11 +161,11 @@ class LocalSeat:
         self.spawn(self._receive_loop(), "receive")
         self.spawn(self._timer_loop(), "timer")
         if not self.seating.restore():
-            self._execute(self.peers.greet_all(self.replica, force=True))
+            self.carrier.execute(self.peers.greet_all(self.replica, force=True))
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.peers.answered.wait(), self.config.join_window)
             if self.replica is None and not self._closed:
-                self.seating.settle(self._handle)
+                self.seating.settle(self.carrier.handle)
                 self._changed.set()
         self.spawn(self._duty_loop(), "duties")
 
@@ -203,13 +188,13 @@ class LocalSeat:
             "handshake_failed": stats.handshake_failed,
             "impostor": stats.impostor,
             "not_on_roster": stats.not_on_roster,
-            "forged_sender": self.forged_sender,
+            "forged_sender": self.machine.forged,
             "roster": {
                 "known": len(self.roster.keys),
                 "refused": self.roster.stats.refused,
                 "mismatched": self.roster.stats.mismatched,
             },
-            "throttled": self.peers.throttle.stats.as_dict(),
+            "throttled": self.machine.throttle.stats.as_dict(),
             "alarms": dict(self.alarms),
             "loop_errors": self.tasks.loop_errors,
         }
@@ -249,11 +234,9 @@ class LocalSeat:
 
     async def leave(self, linger: float = 0.3) -> None:
         """Say goodbye to the table (a BYE) if still playing, then close."""
-        replica = self.replica
-        if replica is not None and replica.is_member():  # after a game too: no rematch wait
-            if self.failure is None:
-                self.steward.deal_duties(replica, reveals_only=True)  # a reveal owed goes first
-            self.submit(Bye())
+        if self.failure is None:
+            with contextlib.suppress(StoreError):
+                self._run("leaving", self.machine.leave, now())
         await asyncio.sleep(linger)  # let ZeroMQ hand the last messages over
         await self.close()
 
@@ -264,10 +247,10 @@ class LocalSeat:
     ) -> None:
         """A peer met at the door, found by discovery or learnt from a HELLO: greet it
         (``Peers.meet``; ``force``: even if greeted just now)."""
-        self._execute(self.peers.meet(node, endpoint, self.replica, force, announced))
+        self.carrier.execute(self.peers.meet(node, endpoint, self.replica, force, announced))
 
     def _seated(self, replica: Replica) -> None:
-        self.replica = replica
+        self.replica = self.machine.replica = replica
 
     def watch(self) -> None:
         """Follow the table's game as a spectator (spec/protocol.md section 26)."""
@@ -287,125 +270,56 @@ class LocalSeat:
         """The game on at the table we asked to join, if one keeps us waiting (P-117)."""
         return self.seating.game_on()
 
-    # -- the loops -----------------------------------------------------------------------
+    # -- the loops: one call into the machine per input, then its effects -----------------
 
     async def _receive_loop(self) -> None:
-        transport, peers = self.transport, self.peers
+        transport, machine = self.transport, self.machine
         while True:
             batch = [await transport.recv()]
-            while len(batch) < MAX_BATCH:
-                more = transport.try_recv()
-                if more is None:
-                    break
+            while len(batch) < MAX_BATCH and (more := transport.try_recv()) is not None:
                 batch.append(more)
             at = now()
             for sender, data in batch:
-                if not peers.within_limits(sender, data, at, self.replica):
-                    continue
-                try:
-                    self._handle(sender, data, at, defer=True)
-                except StoreError:
-                    raise
-                except Exception:
-                    self.tasks.loop_error("handling a message")
-            try:
-                replica = self.replica
-                if replica is not None:
-                    # The acknowledgement goes out first: the others wait for it, while
-                    # what becomes final here (and the bot's next move) waits for nobody.
-                    self._execute(replica.flush(at))
-                    self._execute(replica.advance(at))
-                    self._execute(peers.announce(replica))
-                    peers.admit_for(replica)
-            except StoreError:
-                raise
-            except Exception:
-                self.tasks.loop_error("acknowledging")
-            self._changed.set()
-            self._notify()
+                self._run("handling a message", machine.receive, sender, data, at, notify=False)
+            self._run("acknowledging", machine.acknowledge, at)
             await asyncio.sleep(0)
-
-    def _handle(self, sender: bytes, data: bytes, at: float, defer: bool = False) -> None:
-        """One message for the replica; with ``defer``, what becomes final waits for
-        ``Replica.advance`` (the batch's acknowledgement goes out before it)."""
-        named = message_sender(data)
-        if named is not None and named != sender:
-            self.forged_sender += 1
-            if self.forged_sender == 1:
-                log.warning("%s: a message named another sender than its key's", self.label)
-            return
-        self.contacts.heard[sender] = at
-        kind = message_kind(data)
-        follower = self.following.follower
-        if kind == Kind.WATCH and follower is not None:
-            self._execute(follower.receive(sender, data, at))
-            return
-        if kind == Kind.HELLO:
-            self._execute(self.peers.note_hello(data, self.replica))
-        seating = self.seating
-        replica = seating.replica
-        if replica is None:
-            seating.hold(sender, data)
-            return
-        if kind != Kind.HELLO and not self.contacts.same_table(sender, replica.me.epoch):
-            self.dropped_other_table += 1
-            return
-        seating.overhear(kind, data, at)
-        # ``sender`` is the key the channel authenticated (and the header named it).
-        # A HELLO may move the seat to another table: it sees the state brought up to date.
-        advance = not defer or kind == Kind.HELLO
-        self._execute(replica.receive(data, at, via=sender, advance=advance))
-        if kind == Kind.HELLO:
-            seating.consider_moving(at, self._handle, self.submit)
 
     async def _timer_loop(self) -> None:
         while True:
-            at = await self.ticker.due()
-            try:
-                self._execute(self.following.tick(self.replica, at, self.ticker))
-                if self.replica is not None:
-                    self._execute(self.replica.tick(at))
-                    self._execute(self.peers.announce(self.replica))
-                    self.seating.consider_moving(at, self._handle, self.submit)
-                    self.ends.check_finished(self.replica, at)
-                    self.peers.admit_for(self.replica)
-            except StoreError:
-                raise
-            except Exception:
-                self.tasks.loop_error("ticking")
-            self._changed.set()
-            self._notify()
+            self._run("ticking", self.machine.tick, await self.ticker.due())
 
     async def _duty_loop(self) -> None:
         while True:
             await self._changed.wait()
             self._changed.clear()
-            bot = self.steward.bot
-            if bot is not None:
-                tag = self.game_tag()
-                level = level_in(tag, self.steward.level)
-                pause = game_for(tag).think_time(level, self.think_rng)
-                if pause > 0:
-                    await asyncio.sleep(pause)
-            try:
-                if self.replica is not None and self.failure is None:
-                    self.steward.step(self.replica, now())
-            except StoreError:
-                raise
-            except Exception:
-                self.tasks.loop_error("choosing a move")
+            pause = self.machine.think_pause(self.game_tag())
+            if pause > 0:
+                await asyncio.sleep(pause)
+            if self.failure is None:
+                self._run("choosing a move", self.machine.duties, now(), notify=None)
             await asyncio.sleep(0)
 
-    # -- effects, and what we send ----------------------------------------------------------
-
-    def _execute(self, effects: Iterable[Effect], live: bool = True) -> None:
-        """Carry out effects for the replica held now (``Carrier.execute``)."""
-        self.carrier.execute(effects, self.replica, live)
-
-    def _pause_over(self) -> None:
-        """The scores' timeout or the count-in ended: look at the duties again."""
-        self.poke()
-        self._notify()
+    def _run(
+        self, what: str, step: Callable[..., list[Out]], *args: Any, notify: bool | None = True
+    ) -> bool:
+        """Hand the machine one input (``step(*args)``) and carry out its effects, then look
+        at the duties again and tell the screen (``notify``; None: if there were effects).
+        A failed write stops the seat (raised); any other error is counted."""
+        outs: list[Out] = []
+        try:
+            outs = step(*args)
+            self.carrier.carry(outs)
+        except StoreError:
+            self.machine.failed = True
+            raise
+        except Exception:
+            self.tasks.loop_error(what)
+            return False
+        finally:
+            if notify or (notify is None and outs):
+                self._changed.set()
+                self._notify()
+        return True
 
     def _notify(self) -> None:
         for watcher in list(self.watchers):
@@ -420,14 +334,15 @@ class LocalSeat:
 
     def submit(self, body: Body) -> bool:
         """Send one event of ours; False if it could not be written down (see ``failure``)."""
-        replica = self.replica
-        if replica is None or self.failure is not None:
+        return self.act(self.machine.submit, body)
+
+    def act(self, step: Callable[..., list[Out]], *args: Any) -> bool:
+        """A person's input (``SeatMachine.submit``, ``offer``, ``pump``), with the time;
+        False if it could not go or be written down (see ``failure``)."""
+        if self.replica is None or self.failure is not None:
             return False
         try:
-            self._execute(replica.submit(body, now()))
+            return self._run("sending", step, *args, now())
         except StoreError as error:
             self.tasks.fail(error)
             return False
-        self._changed.set()
-        self._notify()
-        return True

@@ -86,7 +86,7 @@ class WatchSeat(LocalSeat):
 
     async def leave(self, linger: float = 0.3) -> None:
         """Tell the members we stop watching, then close."""
-        self._execute(self.following.end())
+        self.carrier.execute(self.following.end())
         await asyncio.sleep(linger)
         await self.close()
 

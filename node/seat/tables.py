@@ -7,12 +7,12 @@ the smallest epoch it heard; if nobody answered, it founds a new table. Two tabl
 name merge while in the lobby: a seat in the lobby that hears a live peer at a smaller
 epoch gives up its log and joins that table. Messages other than HELLO from a peer whose
 last HELLO named another epoch are dropped by the seat: two tables of one name on one LAN
-never mix their logs. What to do and when is ``TableFinder``'s (protocol/seat/finding.py).
+never mix their logs. When to move is the seat's machine's (``MoveTable``,
+protocol/seat/machine.py, with its ``TableFinder``); this carries the move out.
 """
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import os
 from collections import deque
@@ -22,10 +22,8 @@ from typing import TYPE_CHECKING
 
 from dutchblitz.protocol.replica.core import Identity, Replica
 from dutchblitz.protocol.seat.duties import Steward, table_options
-from dutchblitz.protocol.seat.finding import AskAgain, JoinSmaller, Seating, TableFinder
-from dutchblitz.protocol.table.game import Phase
-from dutchblitz.protocol.wire.codec import ProtocolError, decode
-from dutchblitz.protocol.wire.messages import Body, Bye, Heartbeat, Kind
+from dutchblitz.protocol.seat.finding import TableFinder
+from dutchblitz.protocol.wire.messages import Kind
 from dutchblitz.protocol.wire.peek import holds_a_start, message_kind, own_last_seq, said_goodbye
 
 from ..api import GameOn
@@ -62,7 +60,7 @@ class TableSeating:
         ends: GameEnds,
         finder: TableFinder,
         seated: Callable[[Replica], None],
-        fed: Callable[[float], bytes | None],
+        live: Callable[[float, float], list[bytes]],
     ) -> None:
         self.config = config
         self.node_id = node_id
@@ -72,7 +70,7 @@ class TableSeating:
         self.ends = ends
         self.finder = finder
         self.seated = seated  # told each replica the seating takes up, before its effects
-        self.fed = fed  # the table we watch, while its members feed us (P-205), or None
+        self.live = live  # the epochs heard within a window, the table we watch too (P-205)
         self.signer = store.identity()
         self.steward: Steward = carrier.steward
         self.table_log: TableLog = carrier.table_log
@@ -241,6 +239,10 @@ class TableSeating:
                 handle(sender, data, at)
         execute(replica.flush(at), replica)
 
+    def begin(self, epoch: bytes | None, handle: Handler) -> None:
+        """Move to a fresh log, as the seat's machine decided (``MoveTable``)."""
+        self._begin(epoch, handle)
+
     def _take_up(self, replica: Replica) -> None:
         self.replica = replica
         self.seated(replica)
@@ -251,59 +253,10 @@ class TableSeating:
 
     def _live_epochs(self, at: float) -> list[bytes]:
         window = max(self.config.settings.suspect_after, self.config.join_window)
-        fed = self.fed(at)  # a table we watch is heard in its FEEDs (P-205)
-        return self.contacts.live_epochs(at, window) + ([fed] if fed else [])
+        return self.live(at, window)  # a table we watch is heard in its FEEDs (P-205)
 
     def _smallest_live_epoch(self) -> bytes | None:
         return min(self._live_epochs(now()), default=None)
-
-    def consider_moving(self, at: float, handle: Handler, submit: Callable[[Body], object]) -> None:
-        """Lobby merge, and giving up on a table that never admits us (``TableFinder``):
-        a goodbye (``submit``) if others are there, then a fresh log (``handle`` as in
-        ``_begin``)."""
-        replica = self.replica
-        if replica is None:
-            return
-        epoch = replica.me.epoch
-        in_lobby = replica.stable.phase == Phase.LOBBY and replica.optimistic().phase == Phase.LOBBY
-        seating = Seating(epoch, in_lobby, replica.is_member(), replica.rejoining)
-        for step in self.finder.consider(at, seating, self._live_epochs(at)):
-            if isinstance(step, AskAgain):
-                # Our goodbye, or the others' removal of us, is in the log: sit down again.
-                self.carrier.execute(replica.ask_to_join(at), replica)
-                continue
-            if isinstance(step, JoinSmaller):
-                log.info(
-                    "%s: table %s is also in the lobby here: leaving %s to join it",
-                    self.label,
-                    step.epoch.hex()[:8],
-                    epoch.hex()[:8],
-                )
-            else:
-                what = "starting afresh" if step.restored else "founding anew"
-                log.info("%s: nobody at table %s answers: %s", self.label, epoch.hex()[:8], what)
-            members = replica.stable.members.values()
-            others = [m for m in members if m.present and m.node != self.node_id]
-            if replica.is_member() and others:
-                submit(Bye())
-            self._begin(step.epoch if isinstance(step, JoinSmaller) else None, handle)
-            return
-
-    def overhear(self, kind: int | None, data: bytes, at: float) -> None:
-        """``kind`` is the message's kind byte (``message_kind``).
-
-        A HEARTBEAT after the end says how far its sender got; while we wait to be
-        admitted, a member's HEARTBEATs and events tell of the game that keeps us out."""
-        replica = self.replica
-        if replica is None:
-            return
-        if kind == Kind.HEARTBEAT and replica.ended is not None:
-            with contextlib.suppress(ProtocolError):
-                envelope = decode(data)
-                if isinstance(envelope.payload, Heartbeat):
-                    self.finder.heard_progress(envelope.sender, envelope.payload.digest_index)
-        if kind in (Kind.HEARTBEAT, Kind.EVENT) and self._outside(replica):
-            self.news.overhear(data, at)
 
     def _outside(self, replica: Replica) -> bool:
         """Asking to join a table that has never seated us (not a player coming back)."""

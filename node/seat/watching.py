@@ -1,22 +1,21 @@
-"""A seat watching a game as a spectator (spec/protocol.md section 26): its ``Follower``."""
+"""A seat watching a game as a spectator (spec/protocol.md section 26): its ``Follower``,
+held by the seat's machine, which renews the subscriptions on each tick."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from dutchblitz.protocol.replica.core import Replica
 from dutchblitz.protocol.replica.effects import Effect
 from dutchblitz.protocol.seat.duties import Wishes
 from dutchblitz.protocol.seat.follower import Follower
+from dutchblitz.protocol.seat.machine import SeatMachine
 
 from ..net.contacts import Contacts
 from .ticks import Ticker, now
 
-FOLLOW_TICK_S = 0.5  # a watching seat ticks at least this often (its renewals)
-
 
 class Following:
-    """The seat's ``Follower`` while it watches a game, and the subscriptions it renews.
+    """The seat's ``Follower`` while it watches a game.
 
     A seat kept out by a game may watch it (``watch``) until that game is over or the seat
     is seated. A spectator's seat (``blitz-node --watch``, ``spectator``) follows from the
@@ -24,55 +23,47 @@ class Following:
     a seat.
     """
 
-    def __init__(self, table: str, node_id: bytes, wishes: Wishes, contacts: Contacts) -> None:
+    def __init__(
+        self, table: str, node_id: bytes, wishes: Wishes, contacts: Contacts, machine: SeatMachine
+    ) -> None:
         self.table = table
         self.node_id = node_id
         self.wishes = wishes
         self.contacts = contacts
-        self.follower: Follower | None = None
+        self.machine = machine
         self.spectator = False  # a spectator's seat: it follows and plays nothing
+
+    @property
+    def follower(self) -> Follower | None:
+        return self.machine.standing.follower
+
+    def _follow(self) -> None:
+        endpoint = self.contacts.endpoint
+        self.machine.standing.follower = Follower(
+            self.table, self.node_id, self.wishes.name, endpoint
+        )
 
     def watch(self, ticker: Ticker) -> None:
         """Follow the table's game, subscribing at once (``ticker`` ticks now)."""
-        if self.follower is None:
-            endpoint = self.contacts.endpoint
-            self.follower = Follower(self.table, self.node_id, self.wishes.name, endpoint)
+        if self.machine.standing.follower is None:
+            self._follow()
         ticker.by(now())
 
     def watch_only(self) -> None:
         """A spectator's seat: follow from the start, and greet by subscribing."""
         self.spectator = True
-        endpoint = self.contacts.endpoint
-        self.follower = Follower(self.table, self.node_id, self.wishes.name, endpoint)
-
-    def live_epoch(self, at: float) -> bytes | None:
-        """The table we watch, while its members feed us (``Follower.live_epoch``)."""
-        return self.follower.live_epoch(at) if self.follower is not None else None
+        self._follow()
 
     def greet(self, node: bytes, force: bool = False) -> Sequence[Effect]:
         """A spectator's greeting: a WATCH SUBSCRIBE (``force``: even if renewed lately)."""
-        follower = self.follower
+        follower = self.machine.standing.follower
         if follower is None:
             return ()
         if force:
             follower.renewed.pop(node, None)
         return follower.subscribe([node], now())
 
-    def tick(self, replica: Replica | None, at: float, ticker: Ticker) -> Sequence[Effect]:
-        """Watching: renew our subscription with the members (or every peer, before any
-        is known); the timer comes back within ``FOLLOW_TICK_S``. A seat that watches the game
-        that keeps it waiting stops once that game is over, or once it is seated."""
-        follower = self.follower
-        if follower is None:
-            return ()
-        if replica is not None and (replica.is_member() or follower.ended is not None):
-            self.follower = None
-            return follower.end()  # we sit down after it
-        members = [n for n in follower.members() if n in self.contacts.endpoints]
-        effects = follower.subscribe(members or self.contacts.everyone(), at)
-        ticker.soon(at + FOLLOW_TICK_S)
-        return effects
-
     def end(self) -> Sequence[Effect]:
         """Stop watching: tell the members (a WATCH END)."""
-        return () if self.follower is None else self.follower.end()
+        follower = self.machine.standing.follower
+        return () if follower is None else follower.end()

@@ -38,12 +38,12 @@ class TableLog:
         """An event became final in the stable ``game``: log what it changed at the table."""
         entry = effect.entry
         body = entry.body
-        if entry.outcome.accepted and isinstance(body, Bye | Suspect):
+        if entry.outcome.refusal is None and isinstance(body, Bye | Suspect):
             gone = game.members.get(entry.sender if isinstance(body, Bye) else body.node)
             if gone is not None:
                 how = "left the table" + (" (goodbye)" if isinstance(body, Bye) else " (removed)")
                 log.info("%s: %s %s", self.label, gone.name, how)
-        elif entry.outcome.accepted and isinstance(body, Admit):
+        elif entry.outcome.refusal is None and isinstance(body, Admit):
             log.info("%s: %s sat down", self.label, body.node.hex()[:8])
         names = {m.seat: m.name for m in game.members.values()}
         for result in game.results[self.results_logged :]:

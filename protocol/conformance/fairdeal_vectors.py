@@ -17,8 +17,15 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
-from ..games.blitz.game import deck_order
-from ..table.fairdeal import Stream, deck_seed, joint_randomness, secret_hash, share_hash
+from ..games.registry import DEFAULT_GAME, game_for
+from ..table.fairdeal import (
+    Stream,
+    deck_order,
+    deck_seed,
+    joint_randomness,
+    secret_hash,
+    share_hash,
+)
 from .case import Case
 
 
@@ -43,7 +50,8 @@ def _deck(vector: Mapping[str, Any]) -> str | None:
     seed = deck_seed(secret, joint).hex()
     if seed != vector["seed"]:
         return f"seed {seed}"
-    order = [card.code for card in deck_order(int(vector["seat"]), secret, joint)]
+    deck = game_for(DEFAULT_GAME).deck(int(vector["seat"]))  # the table's default game's
+    order = [card.code for card in deck_order(deck, secret, joint)]
     return None if order == vector["order"] else f"order {order}"
 
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
+from ..games.registry import game_for, tags
 from .case import Case
 
 
@@ -32,21 +33,20 @@ class VectorFile:
     required: bool
 
 
-VECTOR_FILES = (
+# The table's own files, then each registered game's (``TableGame.vectors``), in the
+# registry's order: the runner names no game.
+TABLE_FILES = (
     VectorFile("codec.json", "conformance.codec_vectors", required=True),
-    VectorFile("rules.json", "games.blitz.rules_vectors", required=False),
     VectorFile("ordering.json", "conformance.order_vectors", required=False),
     VectorFile("digests.json", "conformance.digest_vectors", required=False),
     VectorFile("fairdeal.json", "conformance.fairdeal_vectors", required=False),
     VectorFile("door.json", "door.vectors", required=False),
-    VectorFile("dutch_deal.json", "games.dutch.vectors", required=False),
-    VectorFile("dutch_rules.json", "games.dutch.rules_vectors", required=False),
-    VectorFile("dutch_wire.json", "games.dutch.wire_vectors", required=False),
-    VectorFile("faceoff_wire.json", "games.faceoff.wire_vectors", required=False),
     VectorFile("gamefile.json", "conformance.gamefile_vectors", required=False),
-    VectorFile(
-        "dutch_digests.json", "conformance.digest_vectors", required=False
-    ),  # Dutch's, as digests.json
+)
+VECTOR_FILES = TABLE_FILES + tuple(
+    VectorFile(file, module, required=False)
+    for tag in tags()
+    for file, module in game_for(tag).vectors
 )
 VECTORS_PACKAGE = "dutchblitz.vectors"
 PROTOCOL = "dutchblitz.protocol"  # the vector modules are named within it

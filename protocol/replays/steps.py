@@ -10,23 +10,13 @@ knew them at the time. Stepping back replays from the start of the round.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
-from ..games.blitz.cards import card_from_code
-from ..games.blitz.state import Slot, Table
 from ..table.game import FlagKind, Game, Phase
 from ..table.rules import Card as TableCard
+from ..table.rules import SeatCards
 from ..views import GameView, game_view
 from ..wire.messages import Bye, Play, Reveal, Suspect
 from .gamefile import CheckedGame, Entry
-
-
-@dataclass(frozen=True, slots=True)
-class SeatCards:
-    """A seat's cards that nobody else could see: its hand, and its Blitz pile under the top."""
-
-    hand: tuple[Slot, ...]  # top first
-    blitz_below: tuple[Slot, ...]  # from the top down, the top left out
 
 
 class Replay:
@@ -82,14 +72,14 @@ class Replay:
     def at(self, stop: int, seat: int | None = None) -> GameView:
         return game_view(self.game_at(stop, seat))
 
-    def seat_cards(self, stop: int, seat: int) -> SeatCards | None:
-        """The hidden cards of ``seat`` at ``stop``, as its own view knows them (Dutch
-        Blitz's: another game's hidden cards stay hidden)."""
-        table = self.game_at(stop, seat).table
-        if not isinstance(table, Table) or seat not in table.areas:
+    def seat_cards(self, stop: int, seat: int) -> SeatCards[TableCard] | None:
+        """The hidden cards of ``seat`` at ``stop``, as its own view knows them; None for
+        a game whose hidden cards stay hidden (``TableGame.seat_cards``)."""
+        game = self.game_at(stop, seat)
+        if game.table is None:
             return None
-        area = table.areas[seat]
-        return SeatCards(tuple(reversed(area.hand)), tuple(reversed(area.blitz[:-1])))
+        cards: SeatCards[TableCard] | None = game.rules.seat_cards(game.table, seat)
+        return cards
 
     def round_of(self, stop: int) -> int:
         """The round (as players count it) that ``stop`` shows or comes after."""
@@ -118,6 +108,7 @@ def _worth_a_stop(entry: Entry, before: tuple[Phase, int, int], game: Game) -> b
 def _revealed_orders(checked: CheckedGame) -> dict[int, dict[int, Sequence[TableCard]]]:
     """Seat -> round -> its deck order, from the REVEALs the audit found sound."""
     final = checked.final
+    decks = final.rules
     seats = {m.node: m.seat for m in final.members.values()}
     unsound = {(f.round, f.seat) for f in final.flags if f.kind == FlagKind.MISMATCH}
     orders: dict[int, dict[int, Sequence[TableCard]]] = {}
@@ -128,5 +119,5 @@ def _revealed_orders(checked: CheckedGame) -> dict[int, dict[int, Sequence[Table
             continue
         if (body.round, seat) in unsound:
             continue
-        orders.setdefault(seat, {})[body.round] = [card_from_code(code) for code in body.order]
+        orders.setdefault(seat, {})[body.round] = [decks.card(code) for code in body.order]
     return orders

@@ -16,23 +16,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from ..games.blitz.bots import Bot, Level, Rng
-from ..games.blitz.playqueue import stuck_call_stands
-from ..games.blitz.wire_moves import play_from_move
 from ..games.registry import DEFAULT_GAME, game_for, level_in
 from ..replica.core import Replica
 from ..replica.effects import LogEntry
 from ..table.fairdeal import SECRET_SIZE, SHARE_SIZE, RoundSecret
 from ..table.game import Game, Member, Phase
-from ..wire.messages import Body, MoveKind, Options, Play, Profile, Ready, Reveal, Start
+from ..table.player import PlayBot, Rng
+from ..wire.messages import Body, Options, Profile, Ready, Reveal, Start
 from .deal_duties import Grace, deal_duties, grace_duty, owned
 from .game_duties import PRIVATE_SIZE, GameDuties, wants_private
 from .pace import Pace
-
-if TYPE_CHECKING:
-    from ..games.blitz.state import Table
 
 
 @dataclass(slots=True)
@@ -132,10 +126,11 @@ def can_start(game: Game, node: bytes, at_least: int = 2, named: str | None = No
     return rules.check_backs([m.back for m in seated]) is None
 
 
-def _blitz_level(level: object) -> Level:
-    found = level_in(DEFAULT_GAME, level)
-    assert isinstance(found, Level)
-    return found
+def _play_bot(level: object, rng: Rng) -> PlayBot:
+    """A bot seat's bot for PLAY moves, made for the default game at first (``level_in``)."""
+    bot = game_for(DEFAULT_GAME).play_bot(level_in(DEFAULT_GAME, level), rng)
+    assert bot is not None, "the default game has a bot for every level"
+    return bot
 
 
 class Steward:
@@ -163,7 +158,7 @@ class Steward:
         self.level = level
         # The level of the game the seat was made for (TableGame.levels); each move asks
         # for the level of the game the table plays then (``level_in``).
-        self.bot = None if level is None else Bot(_blitz_level(level), draw("bot"))
+        self.bot = None if level is None else _play_bot(level, draw("bot"))
         self.grace = Grace() if grace is None else grace
         self.game = GameDuties(node_id, self.secrets)
         self.private_wanted = False  # whether this table's game draws a private seed
@@ -288,7 +283,7 @@ class Steward:
         if body is not None:
             self.submit(body)
 
-    def _play(self, replica: Replica, bot: Bot, now: float) -> None:
+    def _play(self, replica: Replica, bot: PlayBot, now: float) -> None:
         """The bot's moves: one at a time, or for a bot that never waits, a few in flight.
 
         A move on the bot's own cards alone (a Post play, a Wood flip or turn) cannot lose
@@ -297,23 +292,25 @@ class Steward:
         do, so nothing follows it until it is final, and nothing goes while any other
         event of ours (a deal step, a profile) is on its way.
         """
-        tag = replica.stable.rules.tag
-        if replica.stable.rules.owes_bodies:
-            self._seat_bot(replica, now, str(level_in(tag, self.level)))
+        rules = replica.stable.rules
+        if rules.owes_bodies:
+            self._seat_bot(replica, now, str(level_in(rules.tag, self.level)))
             return
-        level = level_in(tag, self.level)  # the table's game may be another than at first
-        if bot.level is not level and isinstance(level, Level):
-            bot = self.bot = Bot(level, bot.rng)
-        for _ in range(bot.level.in_flight):
+        level = level_in(rules.tag, self.level)  # the table's game may be another than at first
+        if bot.level is not level:
+            fresh = rules.play_bot(level, bot.rng)
+            if fresh is not None:
+                bot = self.bot = fresh
+        for _ in range(bot.in_flight):
             body = self._bot_body_now(replica, bot, now)
             if body is None or not self.submit(body):
                 return
 
-    def _bot_body_now(self, replica: Replica, bot: Bot, now: float) -> Body | None:
+    def _bot_body_now(self, replica: Replica, bot: PlayBot, now: float) -> Body | None:
         """The bot's next move if it may make one now: only behind moves of its own cards
         and no more than its level keeps in flight, during play, after its count-in."""
         pending = replica.pending_own()
-        if len(pending) >= bot.level.in_flight or not all(map(_own_cards_only, pending)):
+        if len(pending) >= bot.in_flight or not all(map(bot.may_follow, pending)):
             return None
         game = replica.optimistic()
         me = game.members.get(self.node_id)
@@ -324,7 +321,7 @@ class Steward:
             return None  # nobody plays before their own count-in ends (R-55)
         if game.rules.bots_send_bodies:  # a game whose bots send GAME bodies
             return game.rules.bot_body(table, me.seat, game.round)
-        return _blitz_move(replica.stable, table, bot, me.seat, game.round)
+        return bot.next_play(replica.stable, table, me.seat, game.round)
 
     def _seat_bot(self, replica: Replica, now: float, level: str) -> None:
         """A bot of a game with seats' duties: one move at a time, after its duties."""
@@ -363,20 +360,3 @@ def silence(replica: Replica) -> Callable[[bytes], float]:
         return float("inf") if stream is None else replica.now - stream.last_heard
 
     return silent_for
-
-
-def _own_cards_only(body: Body) -> bool:
-    """Whether an event of ours is a move that only touches our own cards."""
-    return isinstance(body, Play) and body.move in (MoveKind.POST, MoveKind.FLIP, MoveKind.TURN)
-
-
-def _blitz_move(stable: Game, table: Table, bot: Bot, seat: int, round_number: int) -> Play | None:
-    """A Dutch Blitz bot's next play; none while it is stuck, which it stays until a centre
-    play or the stalemate, and until the lapse of its stuck call is final (P-153)."""
-    area = table.areas.get(seat)
-    if area is None or not area.active or area.stuck:
-        return None
-    if stuck_call_stands(stable, seat, round_number):
-        return None  # as a person does
-    move = bot.choose(table, seat)
-    return None if move is None else play_from_move(move, round_number)

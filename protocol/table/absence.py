@@ -47,8 +47,13 @@ class HasAbsence(Protocol):
 
 
 def _of(game: Game) -> AwaitsAbsent | None:
-    table = game.table
-    return table.absence() if isinstance(table, HasAbsence) else None
+    # What ``isinstance(game.table, HasAbsence)`` decides, without a runtime Protocol's
+    # check (a walk over the protocol's members on every call): this runs for every move.
+    absence = getattr(game.table, "absence", None)
+    if absence is None:
+        return None
+    found: AwaitsAbsent = absence()
+    return found
 
 
 def counted_rounds(game: Game) -> int:

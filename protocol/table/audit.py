@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..wire.messages import Backdated, Reveal
-from .fairdeal import audit_reveal
+from .fairdeal import audit_kept
 from .records import ACCEPTED, PENALISED, Flag, FlagKind, Outcome, Phase, RoundResult
 
 if TYPE_CHECKING:
@@ -26,7 +26,7 @@ def reveal(game: Game, sender: bytes, body: Reveal) -> Outcome:
     game.flags = [
         f for f in game.flags if (f.round, f.seat, f.kind) != (body.round, seat, FlagKind.UNAUDITED)
     ]
-    problem = audit_reveal(record, seat, body.secret, body.order, game.rules)
+    problem = audit_kept(game.audits, record, seat, body.secret, body.order, game.rules)
     if problem is not None:
         flag(game, body.round, seat, FlagKind.MISMATCH, problem)
     return ACCEPTED

@@ -134,6 +134,37 @@ class RoundRecord:
     steps: tuple[Step, ...]
 
 
+AuditKey = tuple[int, int, bytes, tuple[int, ...]]  # round, seat, secret, revealed order
+AUDITS_KEPT = 256  # a few rounds' reveals: older ones are never applied again
+
+
+def audit_kept(
+    kept: dict[AuditKey, tuple[RoundRecord, str | None]],
+    record: RoundRecord,
+    seat: int,
+    secret: bytes,
+    order: Sequence[int],
+    rules: AnyGame,
+) -> str | None:
+    """``audit_reveal``, replayed once per reveal however many copies of the game apply it.
+
+    A node applies each REVEAL to its stable game and, when one is built, to its optimistic
+    game and each rebuild of it. Each copy holds its own record of the round, equal to the
+    others' when the round was ordered the same, so the answer is kept with the record it
+    was found for (``kept`` is shared by every copy of a game), and given again only for an
+    equal record: comparing two records is far cheaper than replaying the round.
+    """
+    key = (record.round, seat, secret, tuple(order))
+    found = kept.get(key)
+    if found is not None and (found[0] is record or found[0] == record):
+        return found[1]
+    problem = audit_reveal(record, seat, secret, order, rules)
+    kept[key] = (record, problem)
+    while len(kept) > AUDITS_KEPT:
+        del kept[next(iter(kept))]
+    return problem
+
+
 def audit_reveal(
     record: RoundRecord, seat: int, secret: bytes, order: Sequence[int], rules: AnyGame
 ) -> str | None:

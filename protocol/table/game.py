@@ -38,7 +38,7 @@ from ..wire.messages import (
     Unsuspect,
 )
 from . import absence, audit, deal, lobby
-from .fairdeal import RoundRecord, Step
+from .fairdeal import AuditKey, RoundRecord, Step
 from .records import (
     ACCEPTED,
     Flag,
@@ -116,6 +116,12 @@ class Game:
     rounds: int | None = None  # the game's length in rounds, when its START gave one (P-237)
     # The game the lobby's options name (P-261), for the START to name; None: ``rules``.
     offered: str | None = None
+    # Each reveal's audit, kept so that a copy of this game applying the same REVEAL does
+    # not replay the round again (fairdeal.audit_kept): shared by every copy, never read
+    # by a digest.
+    audits: dict[AuditKey, tuple[RoundRecord, str | None]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
     # -- queries -------------------------------------------------------------------
 
@@ -188,6 +194,7 @@ class Game:
             self.last_table,  # never changed once its round is over
             self.rounds,
             self.offered,
+            self.audits,  # shared on purpose: answers of a pure function, as own_orders
         )
 
     def shown_round(self, number: int | None = None) -> int:

@@ -89,6 +89,30 @@ class Rng(Protocol):
     def randbytes(self, n: int) -> bytes: ...
 
 
+class PlayBot(Protocol):
+    """A bot that plays a game's PLAY moves (a game with neither ``owes_bodies`` nor
+    ``bots_send_bodies``): its level, its randomness, its memory of the round."""
+
+    @property
+    def level(self) -> object: ...
+
+    @property
+    def rng(self) -> Rng: ...
+
+    @property
+    def in_flight(self) -> int:
+        """How many moves of its own cards alone it keeps on their way at once."""
+        ...
+
+    def may_follow(self, body: Body) -> bool:
+        """Whether a move of ours on its way lets another go behind it before it is final."""
+        ...
+
+    def next_play(self, stable: Game, state: object, seat: int, round_number: int) -> Body | None:
+        """Its next move on the optimistic round ``state``, or None to wait."""
+        ...
+
+
 @dataclass(slots=True)
 class NoPlays(Generic[M]):
     """The plays of a seat that holds none: its moves wait for nothing of its own."""
@@ -138,6 +162,11 @@ class SeatPlayer(ABC, Generic[S, M, V, L]):
 
     def bot_body(self, state: S, seat: int, round_number: int) -> GameBody | None:
         """A bot at ``seat``: the GAME body it sends next, or None (``bots_send_bodies``)."""
+        return None
+
+    def play_bot(self, level: object, rng: Rng) -> PlayBot | None:
+        """A bot of ``level`` for PLAY moves (the table's own bot); None: this game has
+        none for that level, and a bot seat keeps the one it had."""
         return None
 
     def seat_bot(self, state: S, seat: int, secrets: SeatSecrets, level: str) -> GameBody | None:

@@ -25,6 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeAlias, TypeVar
 
+from ..limits import MAX_PLAYERS
 from .player import SeatPlayer
 
 if TYPE_CHECKING:
@@ -57,6 +58,27 @@ L = TypeVar("L")  # a bot level
 
 # The public form of a round, for digests: plain values the digest encodes canonically.
 Form: TypeAlias = "int | str | bytes | bool | Sequence[Form] | None"
+
+# What a TV page draws of a round (``RoundRules.tv_board``): JSON-ready plain values.
+Json: TypeAlias = "int | str | bool | Sequence[Json] | Mapping[str, Json] | None"
+
+
+class PublicTable(Protocol):
+    """A round as every player sees it, made for screens (``RoundRules.table_view``): the
+    game's own frozen view; the frame reads only each seat's score as the table stands."""
+
+    @property
+    def live(self) -> Mapping[int, int]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class SeatCards(Generic[C]):
+    """In a replay of one seat's view, that seat's cards nobody else saw, from its reveal
+    (``RoundRules.seat_cards``): its hand, top first, and the pile under the top of its
+    face-down pile, from the top down; None where the reveal is missing."""
+
+    hand: tuple[C | None, ...]
+    blitz_below: tuple[C | None, ...]
 
 
 @dataclass(slots=True)
@@ -102,6 +124,15 @@ class SeatDecks(ABC, Generic[C]):
     def fits(self, order: Sequence[C], shown: Sequence[int], players: int) -> bool:
         """Whether a full order is the one a DEAL showed."""
 
+    def card(self, code: int) -> C:
+        """The card of some seat's deck that has this code (a REVEAL's order, read back in
+        a replay); ValueError if none has. By default the decks are searched."""
+        for seat in range(MAX_PLAYERS):
+            for card in self.deck(seat):
+                if card.code == code:
+                    return card
+        raise ValueError(f"no deck has a card of code {code}")
+
     def replay(self, record: RoundRecord, seat: int, deck: Sequence[C]) -> str | None:
         """The round replayed with ``seat``'s whole deck known: why a move of its did not
         fit, or None (the audit, R-45). By default no move names a card of the deck."""
@@ -140,6 +171,11 @@ class RoundRules(ABC, Generic[S, M, C]):
     def move_from_play(self, play: Play, seat: int) -> M:
         """The move a PLAY body describes; ValueError if it describes none. By default a
         game's moves travel in GAME bodies."""
+        raise ValueError("this game's moves travel in GAME bodies")
+
+    def play_from_move(self, move: M, round: int) -> Play:
+        """The PLAY body of a move in round ``round`` (the inverse of ``move_from_play``);
+        ValueError if it has none. By default a game's moves travel in GAME bodies."""
         raise ValueError("this game's moves travel in GAME bodies")
 
     def move_from_body(self, payload: bytes, seat: int) -> tuple[int, M]:
@@ -202,6 +238,31 @@ class RoundRules(ABC, Generic[S, M, C]):
         table refuses it ``bad_body`` for every game; a game for which that is a cheat
         (Dutch: M-39) adds it to its ``findings``."""
 
+    def table_view(self, state: S) -> PublicTable | None:
+        """The round as every player sees it, for the screens that read the table's views
+        (protocol/views.py ``GameView.table``); None for a game whose screens read a seat's
+        view (``SeatPlayer.view``). By default None."""
+        return None
+
+    def seat_cards(self, state: S, seat: int) -> SeatCards[C] | None:
+        """What a replay of ``seat``'s view adds to the public one: its cards nobody else
+        saw, as the seat knew them. By default None: a game's hidden cards stay hidden."""
+        return None
+
+    def tv_board(self, state: S, names: Mapping[int, str]) -> Mapping[str, Json]:
+        """What a TV page draws of the round (node/tv), as every player sees it, never a
+        card that only one seat may see; ``names`` by table seat. The page draws it
+        without knowing the game, from these keys: ``centre``, a list of groups (``key``,
+        ``caption``, ``piles``: each a ``top`` card or None and a ``count``, ``done``: how
+        many piles are finished); ``areas``, table seat (as a string) -> ``status`` (a
+        word, "out" greys the player) and ``places`` (each a ``key``, a ``caption``, and a
+        ``top`` card or None with a ``count``, or a ``row`` of them); ``headline``, a line
+        over the table; ``legend``, how the cards read. A card is ``label`` (as the
+        terminal writes it), ``value`` (the big text), ``mark`` (the small text) and
+        ``colour`` (red, blue, green, yellow, black, or "" for plain). A card face down is
+        None with a count. By default nothing but the frame (names and scores) is drawn."""
+        return {}
+
     def moves(self, state: S) -> int:
         """How many players' moves the round has taken, for a game whose moves ride GAME
         bodies among bodies of its own machinery, so that a replay stops after each
@@ -220,6 +281,9 @@ class TableGame(SeatDecks[C], RoundRules[S, M, C], SeatPlayer[S, M, V, L], Gener
     backs: tuple[str, ...]  # the card backs a player may choose
     worst_round: int  # the score of a round lost to a penalised flag (R-46)
     min_seats: int = 1  # the fewest seats a round can be dealt to (P-239)
+    # The game's conformance vectors: (file in spec/vectors, the module within the
+    # protocol package whose ``cases(data)`` reads it); the runner runs each (conformance/).
+    vectors: tuple[tuple[str, str], ...] = ()
     # Whether a START may choose a number of rounds instead of a target (P-237, P-238):
     # the game then names the winner once they are played (``final_winner``).
     rounds_option: bool = False

@@ -16,12 +16,8 @@ from typing import NoReturn
 
 import msgpack
 
-from ..games.blitz.cards import DECK_SIZE, MAX_PLAYERS, post_count
-from ..games.blitz.moves import Move
-from ..games.blitz.wire_moves import check_play_fits
-from ..games.blitz.wire_moves import move_from_play as _move_from_play
-from ..games.blitz.wire_moves import play_from_move as _play_from_move
 from ..limits import (
+    DECK_CODES,
     DIGEST_SIZE,
     HASH_SIZE,
     MAX_ENDPOINT,
@@ -29,6 +25,7 @@ from ..limits import (
     MAX_GAME_PAYLOAD,
     MAX_GAME_ROUNDS,
     MAX_NAME,
+    MAX_PLAYERS,
     MAX_SECRET,
     MAX_TARGET,
     NODE_ID_SIZE,
@@ -89,6 +86,7 @@ from .wholes import (
     check_heartbeat,
     check_hello,
     check_play,
+    check_play_fits,
     check_repair_request,
     check_reveal,
     check_watch,
@@ -100,8 +98,6 @@ __all__ = [
     "ProtocolError",
     "decode",
     "encode",
-    "move_from_play",
-    "play_from_move",
 ]
 
 MAX_MESSAGE_SIZE = 65536
@@ -111,9 +107,9 @@ MAX_ROUND = 2**32 - 1
 MAX_AUTH = 128
 MAX_PEERS = 64
 MAX_WATCHERS = 64  # names in a FEED's list of those a member feeds
-MAX_CARD = MAX_PLAYERS * DECK_SIZE - 1
-MAX_SLOT = post_count(2) - 1
-MAX_PILE = MAX_PLAYERS * 4 - 1
+MAX_CARD = MAX_PLAYERS * DECK_CODES - 1
+MAX_SLOT = 4  # a PLAY's Post stack (P-50): the longest Post row has five
+MAX_PILE = MAX_PLAYERS * 4 - 1  # a PLAY's centre pile (P-50): four centre piles a seat
 START_NIL_FROM = 3  # a START's event array: [4, target, post-stacking, rounds, game]
 
 # The parser's own bounds: no declared length can make it allocate more than these.
@@ -193,7 +189,7 @@ BODIES: dict[BodyKind, Record] = {
     BodyKind.PLAY: PLAY,
     BodyKind.REVEAL: Record(
         Reveal,
-        (("round", ROUND), ("secret", SECRET), ("order", ListOf(CARD, DECK_SIZE, DECK_SIZE))),
+        (("round", ROUND), ("secret", SECRET), ("order", ListOf(CARD, DECK_CODES, DECK_CODES))),
         check_reveal,
     ),
     BodyKind.SUSPECT: Record(Suspect, (("node", NODE), ("held", UINT63))),
@@ -552,30 +548,3 @@ def _quick_encode(envelope: Envelope) -> bytes | None:
     """The bytes the quick path makes, if the envelope keeps the header's rules."""
     data: bytes | None = _QUICK.encode(envelope)
     return data if data is not None and _joins(envelope) else None
-
-
-# -- moves on the wire -------------------------------------------------------------------------
-
-
-def play_from_move(move: Move, round: int) -> Play:
-    """The Play body of ``move`` in round ``round``; ProtocolError(bad_field) if malformed."""
-    try:
-        play: Play = _play_from_move(move, round)
-    except (AttributeError, TypeError, ValueError) as exc:
-        raise ProtocolError(ErrorReason.BAD_FIELD, f"move: {exc}") from None
-    if move_from_play(play, getattr(move, "seat", NONE)) != move:
-        refuse(ErrorReason.BAD_FIELD, "move", "does not survive the wire unchanged")
-    return play
-
-
-def move_from_play(play: Play, seat: int) -> Move:
-    """The move ``play`` describes for the sender's ``seat``; ProtocolError(bad_field) if none."""
-    if type(seat) is not int or not 0 <= seat < MAX_PLAYERS:
-        refuse(ErrorReason.BAD_FIELD, "seat", f"{seat!r} is not a seat")
-    try:
-        PLAY.dump(play, "play")
-        return _move_from_play(play, seat)
-    except ProtocolError as exc:
-        raise ProtocolError(ErrorReason.BAD_FIELD, exc.detail) from None
-    except ValueError as exc:
-        raise ProtocolError(ErrorReason.BAD_FIELD, f"play: {exc}") from None

@@ -29,7 +29,7 @@ FACEOFF = "dutchblitz.protocol.games.faceoff"
 FOLDERS = {
     ".": DOOR,
     "games": DOOR,
-    "games/blitz": DOOR | {"dutchblitz.protocol.games.blitz.cards"},
+    "games/blitz": DOOR | {f"dutchblitz.protocol.games.blitz.{m}" for m in ("cards", "views")},
     "games/dutch": DOOR | DUTCH_DOOR,
     "games/faceoff": DOOR | {f"{FACEOFF}{m}" for m in ("", ".moves", ".state", ".views")},
 }

@@ -19,8 +19,8 @@ from dutchblitz.node.api import Action, Refused, Snapshot, Why
 from dutchblitz.node.runtime import Node, Options
 from dutchblitz.node.session import NodeSession
 from dutchblitz.protocol.games.blitz.cards import Card
+from dutchblitz.protocol.games.blitz.views import AreaView
 from dutchblitz.protocol.table.game import Phase
-from dutchblitz.protocol.views import AreaView
 
 from tests.lan.test_session import until
 

@@ -2,8 +2,10 @@
 
 Two bot nodes play on 127.0.0.1; one serves the page (``--web``). The page shows both
 players and the centre piles changing as the bots play, and every frame the page was sent
-holds cards only in their public places. A node that restarts is found again by the page
-on its own. Skips only where /usr/bin/chromium is absent.
+holds cards only in their public places. Three bot nodes play Dutch: the page shows
+Dutch's own title and its public table (each row of cards, the draw and discard piles).
+A node that restarts is found again by the page on its own. Skips only where
+/usr/bin/chromium is absent.
 """
 
 from __future__ import annotations
@@ -73,16 +75,18 @@ def cards_in(value: Any) -> int:
     return 0
 
 
-def public_places(frame: dict[str, Any]) -> int:
-    """The face-up cards a frame may hold: the tops, each in its place."""
+def public_places(frame: dict[str, Any], keys: set[str]) -> int:
+    """The face-up cards a frame may hold: the tops, each in its place; ``keys`` are the
+    places every player's area has, the game's own."""
     places = [pile["top"] for group in frame.get("centre", []) for pile in group["piles"]]
     for player in frame.get("players", []):
         area = player["area"]
         if area is not None:
-            places += [area["blitz"]["top"], area["wood"]["top"]]
-            places += [post["top"] for post in area["posts"]]
-            assert set(area) == {"blitz", "posts", "wood", "hand", "stuck", "active"}
-            assert isinstance(area["hand"], int)
+            assert set(area) == {"status", "places"}
+            assert keys <= {place["key"] for place in area["places"]}
+            for place in area["places"]:
+                places += [item["top"] for item in place.get("row", [place])]
+                assert isinstance(place["count"] if "count" in place else place["row"], int | list)
     return sum(top is not None for top in places)
 
 
@@ -132,8 +136,53 @@ def test_the_page_shows_the_players_and_the_centre_as_bots_play(
         stop_all(nodes)
     assert len(frames) > 2
     for frame in frames:
-        assert cards_in(frame) == public_places(frame), "a card outside its public place"
+        assert frame.get("title") in (None, "Dutch Blitz")
+        places = public_places(frame, {"blitz", "posts", "wood", "hand"})
+        assert cards_in(frame) == places, "a card outside its public place"
     assert all(request.startswith(url) for request in asked), "the page asked elsewhere"
+    assert errors == [], "the page's script failed"
+    for node in nodes:
+        assert "Traceback" not in node.output()
+
+
+def test_a_dutch_table_shows_dutchs_title_and_public_table(tmp_path: Path, browser: Any) -> None:
+    """D-42: the TV sees a round of Dutch as nobody at the table does, under Dutch's title."""
+    ports = free_ports(3)
+    extra = ("--game", "dutch", "--target", "500")  # a long game: the test ends it
+    nodes = [
+        BlitzNode(
+            f"du{i}",
+            tmp_path / f"du{i}",
+            loopback_args(i, ports, 3, *extra, *(("--web", "0") if i == 0 else ())),
+            role=("--join", "--bot", "--bot-level", "careful"),
+        )
+        for i in range(3)
+    ]
+    try:
+        url = tv_url(nodes[0])
+        page = browser.new_page(viewport={"width": 1600, "height": 900}, bypass_csp=BYPASS)
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.add_init_script(RECORD_FRAMES)
+        page.goto(url)
+        page.wait_for_function(
+            "document.querySelectorAll('.player [data-place=row] .card').length >= 12",
+            timeout=WAIT_MS,
+        )  # three rows of four cards (D-5)
+        page.wait_for_selector("#centre [data-group=discard] .card[data-card]", timeout=WAIT_MS)
+        title = page.text_content("#title") or ""
+        assert title.startswith("Dutch · ") and "Blitz" not in title
+        assert "Blitz" not in page.title()
+        groups = page.eval_on_selector_all("#centre h2", "els => els.map(e => e.textContent)")
+        assert groups == ["Draw pile", "Discard pile"]
+        assert page.text_content("#headline")
+        frames = [json.loads(data) for data in page.evaluate("window.tvFrames")]
+    finally:
+        stop_all(nodes)
+    playing = [frame for frame in frames if frame.get("phase") == "playing"]
+    assert playing and all(frame["title"] == "Dutch" for frame in playing)
+    for frame in frames:
+        assert cards_in(frame) == public_places(frame, set()), "a card outside its public place"
     assert errors == [], "the page's script failed"
     for node in nodes:
         assert "Traceback" not in node.output()

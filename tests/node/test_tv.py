@@ -82,17 +82,23 @@ def _labels(value: Any) -> int:
     return 0
 
 
+def places_of(area: dict[str, Any]) -> dict[str, Any]:
+    """A player's places on the page, by their keys (a Dutch Blitz area: blitz, posts, wood,
+    hand)."""
+    return {place["key"]: place for place in area["places"]}
+
+
 def check_public(data: dict[str, Any], truth: Table) -> None:
     """Every card in ``data`` is a public one in its public place: the tops of each
     player's Blitz, Posts and Wood and of the centre piles; the rest only as counts."""
     places = 0
     for player in data["players"]:
-        area, real = player["area"], truth.areas[player["seat"]]
-        assert area["hand"] == len(real.hand)
+        area, real = places_of(player["area"]), truth.areas[player["seat"]]
+        assert area["hand"]["count"] == len(real.hand) and area["hand"]["top"] is None
         for shown, pile in (
             (area["blitz"], real.blitz),
             (area["wood"], real.wood),
-            *zip(area["posts"], real.post, strict=True),
+            *zip(area["posts"]["row"], real.post, strict=True),
         ):
             assert shown["count"] == len(pile)
             top = shown["top"]
@@ -120,17 +126,17 @@ def test_the_lobby_shows_who_sits_and_who_is_ready() -> None:
 def test_a_card_reads_as_the_terminal_writes_it() -> None:
     session = playing_session(2)
     data = public_view(session.snapshot())
-    top = data["players"][0]["area"]["blitz"]["top"]
+    top = places_of(data["players"][0]["area"])["blitz"]["top"]
     assert session.truth is not None
     card = session.truth.areas[0].blitz[-1]
     assert card is not None
     assert top == {
         "label": card.label(),
-        "value": card.value,
+        "value": str(card.value),
+        "mark": card.label()[len(str(card.value)) :],
         "colour": card.colour.name.lower(),
-        "letter": card.colour.letter,
-        "boy": card.is_boy,
     }
+    assert data["title"] == "Dutch Blitz"
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -156,7 +162,7 @@ def test_our_own_move_in_flight_is_not_on_the_tv_until_final() -> None:
     assert public_view(session.snapshot()) == before
     session.confirm()
     after = public_view(session.snapshot())
-    assert after["players"][0]["area"]["wood"]["count"] > 0
+    assert places_of(after["players"][0]["area"])["wood"]["count"] > 0
     assert session.truth is not None
     check_public(after, session.truth)
 
@@ -368,8 +374,8 @@ def test_the_end_shows_the_winner_and_every_round() -> None:
     assert data["phase"] == "over" and data["winner"] == "Ada"
     assert [p["total"] for p in data["players"]] == [80, 6, -10]
     assert data["results"] == [
-        {"round": 1, "scores": {"0": 40, "1": 3, "2": -5}, "blitz_by": "Ada"},
-        {"round": 2, "scores": {"0": 40, "1": 3, "2": -5}, "blitz_by": "Ada"},
+        {"round": 1, "scores": {"0": 40, "1": 3, "2": -5}, "ended_by": "Ada"},
+        {"round": 2, "scores": {"0": 40, "1": 3, "2": -5}, "ended_by": "Ada"},
     ]
 
 

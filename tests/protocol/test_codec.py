@@ -22,6 +22,8 @@ from dutchblitz.protocol.games.blitz.moves import (
 from dutchblitz.protocol.games.blitz.plays import legal_moves
 from dutchblitz.protocol.games.blitz.rules import apply
 from dutchblitz.protocol.games.blitz.state import deal
+from dutchblitz.protocol.games.blitz.wire_moves import read_move as move_from_play
+from dutchblitz.protocol.games.blitz.wire_moves import write_move as play_from_move
 from dutchblitz.protocol.wire import codec
 from dutchblitz.protocol.wire.codec import (
     MAX_MESSAGE_SIZE,
@@ -29,8 +31,6 @@ from dutchblitz.protocol.wire.codec import (
     ProtocolError,
     decode,
     encode,
-    move_from_play,
-    play_from_move,
 )
 from dutchblitz.protocol.wire.fields import Record
 from dutchblitz.protocol.wire.messages import (

@@ -4,7 +4,7 @@ stalemate line. Pure functions of the client state, like screens.py.
 
 from __future__ import annotations
 
-from dutchblitz.protocol.views import Source, TableView
+from dutchblitz.protocol.games.blitz.views import Source, TableView
 
 from ...state import ClientState
 from . import keymap

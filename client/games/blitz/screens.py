@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from dutchblitz.node.api import HiddenCards, Snapshot
-from dutchblitz.protocol.views import AreaView, Card, Colour, GameView, Phase, Slot, TableView
+from dutchblitz.protocol.games.blitz.views import AreaView, Card, Colour, Slot, TableView
+from dutchblitz.protocol.views import GameView, Phase, PublicTable
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from ... import countin, text
@@ -63,16 +64,21 @@ def card_cell(
 # -- pending moves: what the optimistic game shows that the stable one does not yet -------
 
 
+def blitz_table(table: PublicTable | None) -> TableView | None:
+    """A round's public view, as Dutch Blitz's screens read it (None: no Blitz round)."""
+    return table if isinstance(table, TableView) else None
+
+
 def final_table(snap: Snapshot) -> TableView | None:
     stable, game = snap.stable, snap.game
     if (stable.game_number, stable.round) != (game.game_number, game.round):
         return None
-    return snap.stable.table
+    return blitz_table(snap.stable.table)
 
 
 def pending_centre(snap: Snapshot) -> set[Card]:
     """Centre cards shown at once for our own moves, not final yet."""
-    table = snap.game.table
+    table = blitz_table(snap.game.table)
     if table is None or snap.pending_moves == 0:
         return set()
     final = final_table(snap)
@@ -82,7 +88,7 @@ def pending_centre(snap: Snapshot) -> set[Card]:
 
 def pending_places(snap: Snapshot) -> set[str]:
     """Our own places ("blitz", "wood", "post0"...) whose top differs from the final table."""
-    table, seat = snap.game.table, snap.my_seat
+    table, seat = blitz_table(snap.game.table), snap.my_seat
     if table is None or seat is None or seat not in table.areas or snap.pending_moves == 0:
         return set()
     final = final_table(snap)
@@ -111,7 +117,7 @@ def top(pile: Sequence[Slot]) -> Slot:
 
 def table_screen(state: ClientState) -> StyleAndTextTuples:
     snap = state.snap
-    game, table = snap.game, snap.game.table
+    game, table = snap.game, blitz_table(snap.game.table)
     text = Text()
     if table is None:
         text.line()
@@ -144,7 +150,8 @@ def name_width(state: ClientState) -> int:
 
 def seat_order(game: GameView, me: int | None) -> list[int]:
     """The players round the table, starting after ``me``."""
-    seats = list(game.players) or sorted(game.table.areas if game.table else [])
+    table = blitz_table(game.table)
+    seats = list(game.players) or sorted(table.areas if table else [])
     if me in seats:
         at = seats.index(me)
         seats = seats[at + 1 :] + seats[:at]
@@ -359,7 +366,7 @@ def hidden_lines(hidden: HiddenCards) -> StyleAndTextTuples:
         ("Under Blitz top:  ", hidden.blitz_below),
     ):
         text.add(f" {label}", "class:header")
-        cards_line(text, cards)
+        cards_line(text, tuple(card if isinstance(card, Card) else None for card in cards))
     return text.fragments
 
 

@@ -4,7 +4,6 @@
 "use strict";
 
 const RETRY_MS = 3000; // a refused or broken stream is opened again after this
-const COLOUR_NAMES = { red: "Red", blue: "Blue", green: "Green", yellow: "Yellow" };
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -13,16 +12,15 @@ function el(tag, className, text) {
   return node;
 }
 
-// A card: its colour, a big value, and under it the letter and the boy/girl symbol,
-// taken from the label the terminal shows ("5R♂").
+// A card as the game gives it: a colour (a word, or none), a big value and under it a mark.
+// The page knows no game: each game's public drawing (its tv_board) names these.
 function cardNode(card, count, extra) {
   const node = el("div", "card" + (extra ? " " + extra : ""));
   if (card) {
-    node.classList.add(card.colour);
+    if (card.colour) node.classList.add(card.colour);
     node.title = card.label;
     node.dataset.card = card.label;
-    const value = String(card.value);
-    node.append(el("span", "value", value), el("span", "mark", card.label.slice(value.length)));
+    node.append(el("span", "value", card.value), el("span", "mark", card.mark));
   } else {
     node.classList.add(count ? "back" : "empty");
   }
@@ -31,12 +29,18 @@ function cardNode(card, count, extra) {
 }
 
 // A place in a player's area: its top card (a back when face down, a dashed outline
-// when empty) over a label that gives the count.
-function place(label, card, count, extra) {
+// when empty) over its caption; or a row of such cards over one caption.
+function place(spot) {
   const node = el("div", "place");
-  const shown = cardNode(card, undefined, extra);
-  if (!card && count) shown.className = "card back " + extra;
-  node.append(shown, el("span", "label", label));
+  node.dataset.place = spot.key || "";
+  if (spot.row) {
+    const row = el("div", "row-of-cards");
+    for (const item of spot.row) row.append(cardNode(item.top, item.count, "small"));
+    node.append(row);
+  } else {
+    node.append(cardNode(spot.top, spot.count, "medium"));
+  }
+  node.append(el("span", "label", spot.caption));
   return node;
 }
 
@@ -45,7 +49,7 @@ function roundText(state) {
     case "starting": return "the node is starting…";
     case "lobby": return "In the lobby";
     case "dealing": return "Round " + state.round + ": dealing…";
-    case "playing": return "Round " + state.round + " · first to " + state.target;
+    case "playing": return "Round " + state.round + (state.rounds ? " of " + state.rounds : " · first to " + state.target);
     case "over": return "Game over";
     default: return "";
   }
@@ -57,8 +61,8 @@ function bannerText(state) {
     return state.winner + " wins with " + best + " points!";
   }
   const last = state.results.length ? state.results[state.results.length - 1] : null;
-  if (state.phase === "dealing" && last && last.blitz_by) {
-    return "Round " + last.round + ": " + last.blitz_by + " called Blitz!";
+  if (state.phase === "dealing" && last && last.ended_by) {
+    return "Round " + last.round + " was ended by " + last.ended_by;
   }
   if (state.phase === "lobby") {
     const ready = state.players.filter((p) => p.ready).length;
@@ -73,9 +77,9 @@ function drawCentre(state) {
   const centre = document.getElementById("centre");
   centre.replaceChildren();
   for (const group of state.centre || []) {
-    const node = el("div", "colour-group");
-    node.dataset.colour = group.colour;
-    node.append(el("h2", "", COLOUR_NAMES[group.colour] + " (" + group.letter + ")"));
+    const node = el("div", "group");
+    node.dataset.group = group.key || "";
+    node.append(el("h2", "", group.caption));
     const piles = el("div", "piles");
     if (group.piles.length === 0) piles.append(cardNode(null, 0));
     for (const pile of group.piles) piles.append(cardNode(pile.top, pile.count, "pile"));
@@ -88,10 +92,7 @@ function drawCentre(state) {
 function playerStatus(player) {
   if (player.away) return "away";
   if (!player.present) return "left";
-  const area = player.area;
-  if (area && !area.active) return "out";
-  if (area && area.stuck) return "stuck";
-  return "";
+  return player.area ? player.area.status : "";
 }
 
 function drawPlayer(player, over) {
@@ -107,15 +108,7 @@ function drawPlayer(player, over) {
   const area = player.area;
   if (area && !over) {
     const cards = el("div", "cards");
-    const blitz = area.blitz.count ? "Blitz ×" + area.blitz.count : "Blitz!";
-    cards.append(place(blitz, area.blitz.top, area.blitz.count, "blitz medium"));
-    const posts = el("div", "place");
-    const row = el("div", "posts");
-    for (const post of area.posts) row.append(cardNode(post.top, post.count, "post small"));
-    posts.append(row, el("span", "label", "Posts"));
-    cards.append(posts);
-    cards.append(place("Wood ×" + area.wood.count, area.wood.top, area.wood.count, "wood small"));
-    cards.append(place("Hand ×" + area.hand, null, area.hand, "hand small"));
+    for (const spot of area.places) cards.append(place(spot));
     node.append(cards);
   }
   return node;
@@ -159,9 +152,14 @@ function drawScores(state) {
 
 function draw(frame) {
   // A node still starting sends only its phase: draw it as an empty table.
-  const state = Object.assign({ table: "", players: [], centre: [], results: [] }, frame);
+  const state = Object.assign(
+    { title: "", table: "", players: [], centre: [], results: [], headline: "", legend: "" }, frame);
   window.tvState = state;
-  document.getElementById("title").textContent = "Dutch Blitz" + (state.table ? " · " + state.table : "");
+  const title = [state.title, state.table].filter((part) => part).join(" · ");
+  document.getElementById("title").textContent = title || "The table";
+  document.title = (title || "The table") + ": the table";
+  document.getElementById("headline").textContent = state.headline;
+  document.getElementById("legend").textContent = state.legend;
   document.getElementById("round").textContent = roundText(state);
   const banner = document.getElementById("banner");
   banner.textContent = bannerText(state);

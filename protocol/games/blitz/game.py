@@ -8,15 +8,15 @@ from collections.abc import Mapping, Sequence
 
 from ...table.fairdeal import RoundRecord
 from ...table.fairdeal import deck_order as shuffled
-from ...table.rules import Form, TableGame
+from ...table.rules import Form, Json, SeatCards, TableGame
 from ...wire.messages import Play, Start
-from . import audit, rules, scoring, state
+from . import audit, rules, scoring, state, tv, views
 from .bots import Level
 from .cards import ALL_BACKS, BLITZ_SIZE, Card, card_from_code, check_backs, new_deck, post_count
 from .digest import public_form
 from .moves import Move
 from .player import BlitzPlayer
-from .wire_moves import move_from_play
+from .wire_moves import move_from_play, play_from_move
 
 MIN_ROUND_SCORE = -20  # ten Blitz cards left and nothing in the centre: the worst round
 
@@ -36,6 +36,7 @@ class BlitzGame(BlitzPlayer, TableGame[state.Table, Move, None, Card, Level]):
     backs: tuple[str, ...] = ALL_BACKS
     worst_round: int = MIN_ROUND_SCORE
     min_seats: int = 1  # a player left alone plays the round out
+    vectors: tuple[tuple[str, str], ...] = (("rules.json", "games.blitz.rules_vectors"),)
 
     def check_backs(self, backs: Sequence[str]) -> str | None:
         return check_backs(list(backs))
@@ -45,6 +46,9 @@ class BlitzGame(BlitzPlayer, TableGame[state.Table, Move, None, Card, Level]):
 
     def owner(self, order: Sequence[Card]) -> int:
         return order[0].deck
+
+    def card(self, code: int) -> Card:
+        return card_from_code(code)
 
     def shown(self, order: Sequence[Card], players: int) -> tuple[int, ...]:
         return state.visible_codes(order, players)
@@ -89,6 +93,9 @@ class BlitzGame(BlitzPlayer, TableGame[state.Table, Move, None, Card, Level]):
     def move_from_play(self, play: Play, seat: int) -> Move:
         return move_from_play(play, seat)
 
+    def play_from_move(self, move: Move, round: int) -> Play:
+        return play_from_move(move, round)
+
     def apply(self, table: state.Table, move: Move) -> rules.Refusal | None:
         return rules.apply(table, move)
 
@@ -113,6 +120,15 @@ class BlitzGame(BlitzPlayer, TableGame[state.Table, Move, None, Card, Level]):
 
     def replay(self, record: RoundRecord, seat: int, deck: Sequence[Card]) -> str | None:
         return audit.replay(record, seat, deck)
+
+    def table_view(self, table: state.Table) -> views.TableView:
+        return views.table_view(table)
+
+    def seat_cards(self, table: state.Table, seat: int) -> SeatCards[Card] | None:
+        return views.seat_cards(table, seat)
+
+    def tv_board(self, table: state.Table, names: Mapping[int, str]) -> Mapping[str, Json]:
+        return tv.board(views.table_view(table))
 
 
 GAME = BlitzGame()

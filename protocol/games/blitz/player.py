@@ -12,15 +12,16 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from ...table.player import ActRefusal, CameBack, HeldPlays, Rng, SeatPlayer
-from ...wire.messages import Body
+from ...table.player import ActRefusal, CameBack, HeldPlays, PlayBot, Rng, SeatPlayer
+from ...wire.messages import Body, MoveKind, Play
 from . import plays, rules
-from .bots import LEVELS, Level, think_time
+from .bots import LEVELS, Bot, Level, think_time
 from .moves import CentrePlay, Move, PostPlay, Source, StuckCall, WoodFlip
 from .rules import Reason
 from .state import Area, Table
 
 if TYPE_CHECKING:
+    from ...table.game import Game
     from .playqueue import PlayQueue
 
 # The actions a key press names (node/api.py ``Action`` holds the same strings).
@@ -49,6 +50,9 @@ class BlitzPlayer(SeatPlayer[Table, Move, None, Level]):
 
     def think_time(self, level: Level, rng: Rng) -> float:
         return think_time(level, rng)
+
+    def play_bot(self, level: object, rng: Rng) -> PlayBot | None:
+        return TableBot(Bot(level, rng)) if isinstance(level, Level) else None
 
     def check(self, state: Table, seat: int, action: str) -> ActRefusal | None:
         if seat not in state.areas:
@@ -149,3 +153,45 @@ def _to_post(table: Table, me: int, source: Source, slot: int, area: Area) -> Mo
         top = area.post[slot][-1] if area.post[slot] else None
         return ActRefusal("cannot_stack", what=str(pile[-1]), other=str(top))
     return move
+
+
+class TableBot:
+    """Dutch Blitz's bot at a table (``PlayBot``): its next play; none while it is stuck,
+    which it stays until a centre play or the stalemate, and until the lapse of its stuck
+    call is final (P-153)."""
+
+    __slots__ = ("bot",)
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+
+    @property
+    def level(self) -> Level:
+        return self.bot.level
+
+    @property
+    def rng(self) -> Rng:
+        return self.bot.rng
+
+    @property
+    def in_flight(self) -> int:
+        return self.bot.level.in_flight
+
+    def may_follow(self, body: Body) -> bool:
+        """A move on the bot's own cards alone (a Post play, a Wood flip or turn) cannot
+        lose a race: nobody else touches those cards."""
+        return isinstance(body, Play) and body.move in (MoveKind.POST, MoveKind.FLIP, MoveKind.TURN)
+
+    def next_play(self, stable: Game, state: object, seat: int, round_number: int) -> Play | None:
+        # Imported here, as ``plays``: the play queue reaches the replica.
+        from .playqueue import stuck_call_stands
+        from .wire_moves import play_from_move
+
+        assert isinstance(state, Table)
+        area = state.areas.get(seat)
+        if area is None or not area.active or area.stuck:
+            return None
+        if stuck_call_stands(stable, seat, round_number):
+            return None  # as a person does
+        move = self.bot.choose(state, seat)
+        return None if move is None else play_from_move(move, round_number)

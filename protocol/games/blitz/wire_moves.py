@@ -5,6 +5,9 @@ The seat is always the sender's, so no one can play in another's name.
 
 from __future__ import annotations
 
+from ...limits import MAX_PLAYERS
+from ...wire.codec import PLAY
+from ...wire.fields import ErrorReason, ProtocolError, refuse
 from ...wire.messages import MoveKind, Play
 from .cards import DECK_SIZE, Card, card_from_code
 from .moves import CentrePlay, Move, PostPlay, Source, StuckCall, WoodFlip, WoodTurn
@@ -134,3 +137,27 @@ def _zero(value: int) -> int:
 def _none(value: int) -> None:
     if value != NO_CARD:
         raise WireMoveError("field must be -1 for this move")
+
+
+def write_move(move: Move, round: int) -> Play:
+    """The Play body of ``move`` in round ``round``; ProtocolError(bad_field) if malformed."""
+    try:
+        play: Play = play_from_move(move, round)
+    except (AttributeError, TypeError, ValueError) as exc:
+        raise ProtocolError(ErrorReason.BAD_FIELD, f"move: {exc}") from None
+    if read_move(play, getattr(move, "seat", NO_CARD)) != move:
+        refuse(ErrorReason.BAD_FIELD, "move", "does not survive the wire unchanged")
+    return play
+
+
+def read_move(play: Play, seat: int) -> Move:
+    """The move ``play`` describes for the sender's ``seat``; ProtocolError(bad_field) if none."""
+    if type(seat) is not int or not 0 <= seat < MAX_PLAYERS:
+        refuse(ErrorReason.BAD_FIELD, "seat", f"{seat!r} is not a seat")
+    try:
+        PLAY.dump(play, "play")
+        return move_from_play(play, seat)
+    except ProtocolError as exc:
+        raise ProtocolError(ErrorReason.BAD_FIELD, exc.detail) from None
+    except ValueError as exc:
+        raise ProtocolError(ErrorReason.BAD_FIELD, f"play: {exc}") from None

@@ -19,9 +19,10 @@ from functools import lru_cache
 from hashlib import blake2b
 from typing import Final
 
-from ...table.rules import Form, SeatDecks, TableGame
+from ...table.rules import Form, Json, SeatDecks, TableGame
 from ...wire.messages import Start
 from ..blitz.cards import ALL_BACKS, DECK_SIZE, Card, card_from_code, check_backs, new_deck
+from . import tv
 from .bots import BotLevel
 from .player import RACE_HOLD_S, DutchPlayer
 from .state import MAX_DUTCH_SEATS, MIN_DUTCH_SEATS
@@ -68,6 +69,9 @@ class StandInDeck(SeatDecks[Card]):
     def owner(self, order: Sequence[Card]) -> int:
         return order[0].deck
 
+    def card(self, code: int) -> Card:
+        return card_from_code(code)
+
     def shown(self, order: Sequence[Card], players: int) -> tuple[int, ...]:
         return tuple(card.code for card in order[:SHOWN])
 
@@ -99,6 +103,12 @@ class DutchGame(
     worst_round: int = WORST_ROUND
     min_seats: int = MIN_DUTCH_SEATS  # D-4: fewer left at the table end the game (P-239)
     rounds_option: bool = True  # D-37
+    vectors: tuple[tuple[str, str], ...] = (
+        ("dutch_deal.json", "games.dutch.vectors"),
+        ("dutch_rules.json", "games.dutch.rules_vectors"),
+        ("dutch_wire.json", "games.dutch.wire_vectors"),
+        ("dutch_digests.json", "conformance.digest_vectors"),  # Dutch's, read as digests.json
+    )
 
     def check_backs(self, backs: Sequence[str]) -> str | None:
         if not MIN_DUTCH_SEATS <= len(backs) <= MAX_DUTCH_SEATS:
@@ -134,6 +144,9 @@ class DutchGame(
         except WireError as refused:
             raise ValueError(str(refused)) from None
         return number, DutchMove(seat, number, message)
+
+    def tv_board(self, state: DutchTable, names: Mapping[int, str]) -> Mapping[str, Json]:
+        return tv.board(state, names)
 
     def apply(self, state: DutchTable, move: DutchMove) -> Refused | None:
         if not isinstance(move, DutchMove):

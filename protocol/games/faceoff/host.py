@@ -119,6 +119,7 @@ class FaceoffGame(StandInDeck, TableGame[FaceoffTable, FaceoffMove, TableView, C
     min_seats: int = 2  # F-40: one player left ends the game
     rounds_option: bool = True  # one round is the whole game (F-41)
     owes_bodies: bool = True
+    vectors: tuple[tuple[str, str], ...] = (("faceoff_wire.json", "games.faceoff.wire_vectors"),)
 
     def check_backs(self, backs: Sequence[str]) -> str | None:
         most = min(MAX_FACEOFF_SEATS, len(ALL_BACKS))

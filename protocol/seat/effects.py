@@ -1,0 +1,126 @@
+"""What a seat's machine (``SeatMachine``, machine.py) asks its shell to do, beside the
+replica's own effects (protocol/replica/effects.py: send, persist, the timer, what became
+final): small frozen records, carried out in order by the node (node/seat/carrier.py).
+
+* persist: ``KeepSecret``;
+* schedule: ``Wake`` (the replica's ``Timer`` asks for the next tick);
+* the shell's own bookkeeping of peers and tables: ``HelloHeard``, ``Held``,
+  ``Overheard``, ``CutOff``, ``Admits``, ``MoveTable``;
+* notify: ``Forged``, ``GameEnded``, ``Rematch``, ``Finished``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..replica.effects import Effect
+from ..table.fairdeal import RoundSecret
+from ..wire.messages import Hello
+
+
+@dataclass(frozen=True, slots=True)
+class KeepSecret:
+    """Write a round's secret down (deals.log) before its commitment goes out."""
+
+    round: int
+    secret: RoundSecret
+
+
+@dataclass(frozen=True, slots=True)
+class HelloHeard:
+    """A HELLO of our table, from another node: connect, learn its peers, answer it."""
+
+    sender: bytes
+    hello: Hello
+
+
+@dataclass(frozen=True, slots=True)
+class Held:
+    """A message that came before the seat holds a log: keep it for the log to come."""
+
+    sender: bytes
+    data: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Overheard:
+    """A member's HEARTBEAT or event, heard while a game keeps us waiting (P-117)."""
+
+    data: bytes
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class CutOff:
+    """A peer floods us (protocol/replica/throttle.py): stop sending to it, if not a
+    ``member`` (a member is throttled, never cut off)."""
+
+    peer: bytes
+    member: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Forged:
+    """A message named another sender than its channel's key (counted in ``forged``)."""
+
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class Admits:
+    """Who may connect: ``None`` everyone (a lobby, between games), else these nodes."""
+
+    nodes: frozenset[bytes] | None
+
+
+@dataclass(frozen=True, slots=True)
+class MoveTable:
+    """Leave this log for a fresh one: join the table at ``epoch``, or found one (None).
+    ``why`` is the log line."""
+
+    epoch: bytes | None
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
+class Wake:
+    """Look at the duties again at ``at`` (the scores' timeout or the count-in ends)."""
+
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded:
+    """Game ``number`` ended here: tell it once (the archive, the summary)."""
+
+    number: int
+
+
+@dataclass(frozen=True, slots=True)
+class Rematch:
+    """A rematch began (spec/rules.md R-51): the game is on again."""
+
+
+@dataclass(frozen=True, slots=True)
+class Finished:
+    """Every other player has reached the end (or we waited long enough): the seat may
+    leave. ``confirmed``: each of them said so."""
+
+    confirmed: bool
+
+
+SeatEffect = (
+    KeepSecret
+    | HelloHeard
+    | Held
+    | Overheard
+    | CutOff
+    | Forged
+    | Admits
+    | MoveTable
+    | Wake
+    | GameEnded
+    | Rematch
+    | Finished
+)
+Out = Effect | SeatEffect  # what one input to a seat's machine gives back

@@ -1,0 +1,319 @@
+"""One seat's decisions, sans IO: one call per input, effects back (h11, aioquic).
+
+A ``SeatMachine`` takes three inputs, each with the time it happened:
+
+* a message received (``receive``; ``acknowledge`` once the batch it came in is in);
+* a tick of time (``tick``; ``duties`` when the seat looks at what it owes the table);
+* an action of the player (``submit``, ``leave``).
+
+Each returns what the node must do, in order: the replica's effects (send, persist, the
+timer, what became final) and the seat's own (effects.py: write a secret, wake up at a
+time, connect or cut off a peer, move to another table, tell a game's end). It reads no
+clock, draws no randomness of its own, touches no socket or file, and calls nothing of
+the node: the node carries the effects out (node/seat/carrier.py).
+
+Where a message goes depends on the seat's phase (``ROUTES``): a seat that holds no log
+yet keeps what comes for the log it will hold; a seat at a table hands it to its replica,
+unless its sender's last HELLO named another table. What it does about its table (the
+lobby merge, a table that never answers) is its ``TableFinder``'s (finding.py); what it
+owes the table is its ``Steward``'s (duties.py), whose bodies go through ``_submit`` here.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterable
+from enum import Enum
+from typing import Any
+
+from ..games.registry import game_for, level_in
+from ..replica.core import Replica
+from ..replica.effects import Delivered
+from ..replica.throttle import Throttle, Verdict
+from ..table.fairdeal import RoundSecret
+from ..table.game import Game, Phase
+from ..table.player import HeldPlays, Rng, SeatPlayer
+from ..wire.codec import ProtocolError, decode
+from ..wire.messages import Body, Bye, Hello, Kind
+from ..wire.peek import message_kind, message_sender
+from .duties import Steward, Wishes, adopt_options
+from .effects import (
+    CutOff,
+    Forged,
+    Held,
+    HelloHeard,
+    KeepSecret,
+    Out,
+    Wake,
+)
+from .finding import TableFinder
+from .pace import Pace
+from .person import PersonsPlays
+from .standing import Standing
+
+
+class SeatPhase(Enum):
+    """Where a seat stands with its table (spec/protocol.md section 12)."""
+
+    FINDING = "finding"  # no log yet: probing for a table, or about to found one
+    AT_TABLE = "at_table"  # a log: a member, or asking to be admitted
+
+
+class SeatMachine:
+    """Everything one seat decides: its table, its replica, its duties, its floods."""
+
+    def __init__(
+        self,
+        node_id: bytes,
+        table: str,
+        wishes: Wishes,
+        level: object | None,
+        draw: Callable[[str], Rng],
+        pace: Pace,
+        finder: TableFinder,
+        join_window: float,
+        think_rng: Rng,
+    ) -> None:
+        self.node_id = node_id
+        self.table = table
+        self.wishes = wishes
+        self.pace = pace
+        self.think_rng = think_rng
+        self.standing = Standing(node_id, finder, join_window)
+
+        # The Steward's bodies go through ``_submit``; a secret it draws is written down
+        # (``KeepSecret``) before the commitment that needs it goes out.
+        def keep(number: int, secret: RoundSecret) -> None:
+            self._out.append(KeepSecret(number, secret))
+
+        self.steward = Steward(node_id, wishes, level, draw, keep, self._submit, pace)
+        self.replica: Replica | None = None  # the log the seat holds now
+        self.throttle = Throttle()
+        self.failed = False  # the node could not write down what we decided
+        self.forged = 0
+        self.other_table = 0
+        self.stable: Game | None = None  # the stable game, as of the last event final
+        self.person = PersonsPlays(node_id, self._submit)  # a person's keys and held plays
+        self.now = 0.0
+        self._out: list[Out] = []
+
+    @property
+    def phase(self) -> SeatPhase:
+        return SeatPhase.FINDING if self.replica is None else SeatPhase.AT_TABLE
+
+    def _drain(self) -> list[Out]:
+        out, self._out = self._out, []
+        return out
+
+    def _emit(self, effects: Iterable[Out]) -> None:
+        self._out.extend(self.react(effects))
+
+    # -- a message received ---------------------------------------------------------------
+
+    def receive(self, sender: bytes, data: bytes, at: float, defer: bool = True) -> list[Out]:
+        """One message from ``sender`` (the key its channel proved), within its flood limits
+        (protocol/replica/throttle.py); with ``defer``, what becomes final waits for
+        ``acknowledge``."""
+        self.now = at
+        verdict = self.throttle.check(sender, len(data), at)
+        if verdict is Verdict.CUT_OFF:
+            member = self.replica is not None and self.replica._present(sender)
+            if member:  # see protocol/replica/throttle.py: a member is throttled, never cut off
+                self.throttle.pardon(sender)
+            self._out.append(CutOff(sender, member))
+        if verdict is Verdict.TAKE:
+            self._handle(sender, data, at, defer)
+        return self._drain()
+
+    def handle(self, sender: bytes, data: bytes, at: float) -> list[Out]:
+        """A message kept from before the seat held this log, handed in again."""
+        self.now = at
+        self._handle(sender, data, at, defer=False)
+        return self._drain()
+
+    def _handle(self, sender: bytes, data: bytes, at: float, defer: bool) -> None:
+        named = message_sender(data)
+        if named is not None and named != sender:
+            self.forged += 1
+            self._out.append(Forged(self.forged))
+            return
+        self.standing.heard[sender] = at
+        kind = message_kind(data)
+        follower = self.standing.follower
+        if kind == Kind.WATCH and follower is not None:
+            self._emit(follower.receive(sender, data, at))
+            return
+        if kind == Kind.HELLO:
+            self._hello(sender, data)
+        ROUTES[self.phase](self, sender, data, kind, at, defer)
+
+    def _hello(self, sender: bytes, data: bytes) -> None:
+        """A HELLO: the epoch it names; the shell connects, learns and answers it."""
+        with contextlib.suppress(ProtocolError):  # the replica counts and reports it
+            envelope = decode(data)
+            hello = envelope.payload
+            if isinstance(hello, Hello) and sender != self.node_id and envelope.table == self.table:
+                self.standing.epochs[envelope.sender] = hello.epoch
+                self._out.append(HelloHeard(envelope.sender, hello))
+
+    def _finding(
+        self, sender: bytes, data: bytes, kind: int | None, at: float, defer: bool
+    ) -> None:
+        self._out.append(Held(sender, data))
+
+    def _at_table(
+        self, sender: bytes, data: bytes, kind: int | None, at: float, defer: bool
+    ) -> None:
+        replica = self.replica
+        assert replica is not None
+        if kind != Kind.HELLO and not self.standing.same_table(sender, replica.me.epoch):
+            self.other_table += 1  # its sender's last HELLO named another table
+            return
+        self._out.extend(self.standing.overhear(replica, kind, data, at))
+        # A HELLO may move the seat to another table: it sees the state brought up to date.
+        advance = not defer or kind == Kind.HELLO
+        self._emit(replica.receive(data, at, via=sender, advance=advance))
+        if kind == Kind.HELLO:
+            self._consider(replica, at)
+
+    def acknowledge(self, at: float) -> list[Out]:
+        """The batch is in: our acknowledgement goes out first (the others wait for it),
+        then what became final here (and the bot's next move, which waits for nobody)."""
+        self.now = at
+        replica = self.replica
+        if replica is not None:
+            self._emit(replica.flush(at))
+            self._emit(replica.advance(at))
+            self._after(replica)
+        return self._drain()
+
+    # -- a tick of time -------------------------------------------------------------------
+
+    def tick(self, at: float) -> list[Out]:
+        """The timer: renew a watch, tick the replica, and see about the table."""
+        self.now = at
+        standing, replica = self.standing, self.replica
+        self._emit(standing.follow(replica, at))
+        if replica is not None:
+            self._emit(replica.tick(at))
+            self._announce(replica)
+            self._consider(replica, at)
+            self._out.extend(standing.check_finished(replica, at))
+            self._out.append(standing.admits(replica))
+        return self._drain()
+
+    def duties(self, at: float) -> list[Out]:
+        """What the seat owes the table now, and its bot's next moves (``Steward.step``)."""
+        self.now = at
+        if self.replica is not None and not self.failed:
+            self.steward.step(self.replica, at)
+        return self._drain()
+
+    def think_pause(self, tag: str) -> float:
+        """How long a bot seat thinks before it looks at the table of game ``tag``."""
+        if self.steward.bot is None:
+            return 0.0
+        level = level_in(tag, self.steward.level)
+        return game_for(tag).think_time(level, self.think_rng)
+
+    # -- an action of the player ------------------------------------------------------------
+
+    def submit(self, body: Body, at: float) -> list[Out]:
+        """One event of ours."""
+        self.now = at
+        self._submit(body)
+        return self._drain()
+
+    def play_queue(self, player: SeatPlayer[Any, Any, Any, Any]) -> HeldPlays[Any]:
+        """A fresh queue of the plays a person makes while earlier ones are on their way,
+        for the game ``player`` plays (``SeatPlayer.plays``): its plays go out through
+        the machine, as effects of ``press`` and ``pump``."""
+        return self.person.take(player)
+
+    def press(self, action: str, slot: int, at: float) -> list[Out]:
+        """A person's key: the move its action names, sent now or held; ``person.refused``
+        says why none was taken."""
+        self.now = at
+        self.person.press(self.replica, self.pace, action, slot, at)
+        return self._drain()
+
+    def pump(self, at: float) -> list[Out]:
+        """Send the held plays whose turn has come; ``person.came_back`` those that came back."""
+        self.now = at
+        self.person.pump(self.replica)
+        return self._drain()
+
+    def leave(self, at: float) -> list[Out]:
+        """Our goodbye (a BYE), a reveal owed first, if we still play."""
+        self.now = at
+        replica = self.replica
+        if replica is not None and replica.is_member():  # after a game too: no rematch wait
+            if not self.failed:
+                self.steward.deal_duties(replica, reveals_only=True)
+            self._submit(Bye())
+        return self._drain()
+
+    def _submit(self, body: Body) -> bool:
+        if self.replica is None or self.failed:
+            return False
+        self._emit(self.replica.submit(body, self.now))
+        return True
+
+    # -- what the replica reports -----------------------------------------------------------
+
+    def react(self, effects: Iterable[Out], at: float | None = None) -> list[Out]:
+        """The replica's effects, each followed by what the seat makes of it: an event of
+        ours final, the lobby's options (P-261), the pace's pauses, a game's end. ``at``:
+        the time, for effects of a replica the node drove itself (a log restored)."""
+        if at is not None:
+            self.now = at
+        out: list[Out] = []
+        for effect in effects:
+            out.append(effect)
+            if isinstance(effect, Delivered) and self.replica is not None:
+                out.extend(self._delivered(effect, self.replica))
+        return out
+
+    def _delivered(self, effect: Delivered, replica: Replica) -> list[Out]:
+        entry, stable, at = effect.entry, replica.stable, self.now
+        self.stable = stable
+        if entry.sender == self.node_id:
+            self.steward.on_own_event(entry, stable)
+        if stable.phase == Phase.LOBBY and replica.optimistic().phase == Phase.LOBBY:
+            adopt_options(self.steward.wishes, replica.optimistic())  # P-261
+        out: list[Out] = []
+        pause_ends = self.pace.follow(stable, at)
+        if pause_ends is not None:  # look at the duties again when it ends
+            out.append(Wake(pause_ends))
+        return out + self.standing.ended(replica, at)
+
+    def _consider(self, replica: Replica, at: float) -> None:
+        """The lobby merge, and giving up on a table that never admits us: a goodbye if
+        others are there, then a fresh log (``MoveTable``)."""
+        effects, move = self.standing.consider(replica, at)
+        self._emit(effects)
+        if move is not None:
+            if self.standing.bye_first(replica):
+                self._submit(Bye())
+            self._out.append(move)
+
+    def _after(self, replica: Replica) -> None:
+        self._announce(replica)
+        self._out.append(self.standing.admits(replica))
+
+    def _announce(self, replica: Replica) -> None:
+        """After learning of new peers, send every peer our HELLO with the longer list.
+
+        A peer learnt of through one member (a local bot seat, a node given one
+        ``--peer``) is introduced to all the others this way; each node does it
+        once per peer it learns of, so greetings stay bounded."""
+        if self.standing.announce_due:
+            self.standing.announce_due = False
+            self._emit(replica.hello(None))
+
+
+Route = Callable[[SeatMachine, bytes, bytes, "int | None", float, bool], None]
+ROUTES: dict[SeatPhase, Route] = {
+    SeatPhase.FINDING: SeatMachine._finding,
+    SeatPhase.AT_TABLE: SeatMachine._at_table,
+}

@@ -1,0 +1,158 @@
+"""Where a seat stands with its table: the peers' tables, the table it watches, the lobby
+merge and the wait after a game's end. Part of ``SeatMachine`` (machine.py): each call
+takes the replica and the time, and gives back effects; nothing here sends or submits.
+
+The decisions themselves are ``TableFinder``'s (finding.py); this feeds it what the seat
+heard (the epoch each peer's last HELLO named, when each was last heard, the table a
+spectator is fed by) and turns its steps into effects.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Mapping
+
+from ..replica.core import Replica
+from ..replica.effects import Effect, Timer
+from ..table.game import Phase
+from ..wire.codec import ProtocolError, decode
+from ..wire.messages import Heartbeat, Kind
+from .effects import Admits, Finished, GameEnded, MoveTable, Out, Overheard, Rematch
+from .finding import AskAgain, JoinSmaller, Seating, TableFinder
+from .follower import Follower
+
+FOLLOW_TICK_S = 0.5  # a watching seat ticks at least this often (its renewals)
+
+
+class Standing:
+    """What a seat knows of the tables around it, and what it decides about them."""
+
+    def __init__(self, node_id: bytes, finder: TableFinder, join_window: float) -> None:
+        self.node_id = node_id
+        self.finder = finder
+        self.join_window = join_window
+        self.heard: dict[bytes, float] = {}  # when each peer was last heard
+        self.epochs: dict[bytes, bytes] = {}  # the epoch each peer's last HELLO named
+        self.endpoints: Mapping[bytes, str] = {}  # the peers we hold connections to
+        self.follower: Follower | None = None  # while it watches a game (section 26)
+        self.announce_due = False  # we learnt of new peers: tell the others
+        self.told = 0  # the game number of the last end told
+        self.over = False  # the last game told is over (no rematch yet)
+        self.done = False  # finished: the others have reached the end too
+
+    def same_table(self, sender: bytes, epoch: bytes) -> bool:
+        """Whether ``sender``'s last HELLO named ``epoch`` (or it has sent none)."""
+        return self.epochs.get(sender, epoch) == epoch
+
+    def outside(self, replica: Replica | None) -> bool:
+        """Asking to join a table that has never seated us (not a player coming back)."""
+        return (
+            replica is not None and replica.rejoining and self.node_id not in replica.stable.members
+        )
+
+    def live_epochs(self, at: float, window: float) -> list[bytes]:
+        """The epochs named by peers heard within ``window`` seconds, and the table we
+        watch, while its members feed us (P-205)."""
+        fed = self.follower.live_epoch(at) if self.follower is not None else None
+        live = [
+            epoch
+            for node, epoch in self.epochs.items()
+            if epoch and at - self.heard.get(node, -1e9) <= window
+        ]
+        return live + ([fed] if fed else [])
+
+    def overhear(self, replica: Replica, kind: int | None, data: bytes, at: float) -> list[Out]:
+        """A HEARTBEAT after the end says how far its sender got; while we wait to be
+        admitted, a member's HEARTBEATs and events tell of the game that keeps us out."""
+        if kind == Kind.HEARTBEAT and replica.ended is not None:
+            with contextlib.suppress(ProtocolError):
+                envelope = decode(data)
+                if isinstance(envelope.payload, Heartbeat):
+                    self.finder.heard_progress(envelope.sender, envelope.payload.digest_index)
+        if kind in (Kind.HEARTBEAT, Kind.EVENT) and self.outside(replica):
+            return [Overheard(data, at)]
+        return []
+
+    def follow(self, replica: Replica | None, at: float) -> list[Effect]:
+        """Watching: renew our subscription with the members (or every peer, before any
+        is known); the timer comes back within ``FOLLOW_TICK_S``. A seat that watches the
+        game that keeps it waiting stops once that game is over, or once it is seated."""
+        follower = self.follower
+        if follower is None:
+            return []
+        if replica is not None and (replica.is_member() or follower.ended is not None):
+            self.follower = None
+            return follower.end()  # we sit down after it
+        members = [n for n in follower.members() if n in self.endpoints]
+        return [*follower.subscribe(members or list(self.endpoints), at), Timer(at + FOLLOW_TICK_S)]
+
+    def consider(self, replica: Replica, at: float) -> tuple[list[Effect], MoveTable | None]:
+        """The lobby merge, and giving up on a table that never admits us (``TableFinder``):
+        asking again to sit down, or the fresh log to move to."""
+        epoch = replica.me.epoch
+        in_lobby = replica.stable.phase == Phase.LOBBY and replica.optimistic().phase == Phase.LOBBY
+        seating = Seating(epoch, in_lobby, replica.is_member(), replica.rejoining)
+        window = max(replica.settings.suspect_after, self.join_window)
+        effects: list[Effect] = []
+        for step in self.finder.consider(at, seating, self.live_epochs(at, window)):
+            if isinstance(step, AskAgain):
+                # Our goodbye, or the others' removal of us, is in the log: sit down again.
+                effects += replica.ask_to_join(at)
+            elif isinstance(step, JoinSmaller):
+                why = (
+                    f"table {step.epoch.hex()[:8]} is also in the lobby here: "
+                    f"leaving {epoch.hex()[:8]} to join it"
+                )
+                return effects, MoveTable(step.epoch, why)
+            else:
+                what = "starting afresh" if step.restored else "founding anew"
+                return effects, MoveTable(
+                    None, f"nobody at table {epoch.hex()[:8]} answers: {what}"
+                )
+        return effects, None
+
+    def bye_first(self, replica: Replica) -> bool:
+        """Whether to say goodbye before leaving this log: others are there to hear it."""
+        members = replica.stable.members.values()
+        others = [m for m in members if m.present and m.node != self.node_id]
+        return replica.is_member() and bool(others)
+
+    def ended(self, replica: Replica, at: float) -> list[Out]:
+        """An event became final: a game may have ended, or a rematch begun (R-51)."""
+        ended = replica.ended
+        if ended is not None and ended[2].game_number > self.told:
+            self.finder.game_ended(at)
+            self.told, self.over = ended[2].game_number, True
+            return [GameEnded(self.told)]
+        if self.over and replica.stable.phase != Phase.OVER:
+            self.over = False  # a rematch (spec/rules.md R-51)
+            self.finder.game_again()
+            return [Rematch()]
+        return []
+
+    def forget_ends(self) -> None:
+        """A fresh log: no game of it has ended yet."""
+        self.told, self.over = 0, False
+
+    def check_finished(self, replica: Replica, at: float) -> list[Out]:
+        """After the end, wait until every other player has applied it too, then finish.
+        Leaving at once could take away a HEARTBEAT that a slower node still needs
+        to make the last events final, so a seat stays until each present member
+        reports (in its HEARTBEAT's digest index) that it has reached the end."""
+        if replica.ended is None or self.done:
+            return []
+        members = replica.stable.members.values()
+        others = [m.node for m in members if m.present and m.node != self.node_id]
+        finish = self.finder.finish(at, replica.ended[0], others)
+        if finish is None:
+            return []
+        self.done = True
+        return [Finished(finish.confirmed)]
+
+    def admits(self, replica: Replica) -> Admits:
+        """While a game is on, only the seated players may connect; in a lobby, or between
+        games (a newcomer may sit down for the next one), all."""
+        game = replica.stable
+        if game.admits_newcomers():
+            return Admits(None)
+        return Admits(frozenset(member.node for member in game.members.values()))
