@@ -3,8 +3,8 @@
 
 A whole game of Blitz! is one round of the table. The fair deal runs as for every game and
 only starts it: Blitz!'s cards are turned by the table's openings (table.py,
-table/openings.py), so a seat's deck for the fair deal is Dutch's stand-in, and the fair
-deal's binding picks who turns first (F-51). The table's one boolean option, Post stacking
+table/openings.py), so a seat's deck for the fair deal is a stand-in (decks.py), and the
+fair deal's binding picks who turns first (F-51). The table's one boolean option, Post stacking
 in Dutch Blitz, is Blitz!'s answer mode here: on (the default), typed; off, spoken (F-23,
 F-51).
 
@@ -25,12 +25,11 @@ from ...table import openings
 from ...table.player import ActRefusal, Rng
 from ...table.rules import Form, SeatSecrets, TableGame
 from ...wire.messages import Body, GameBody, Start
-from ..blitz.cards import ALL_BACKS, Card, check_backs
-from ..dutch.game import StandInDeck, binding
 from . import TAG, TITLE, bots
+from .decks import BACKS, Token, TokenDeck, binding, check_backs
 from .moves import Answer, Claim, Concede, Contest, TurnFrom, Vote
 from .pack import Pack, shipped
-from .state import MAX_FACEOFF_SEATS, MIN_FACEOFF_SEATS, Mode, Phase, new_game, scores
+from .state import Mode, Phase, new_game, scores
 from .table import FaceoffTable, Refused, Stage
 from .views import TableView, public_form, view
 from .wire import (
@@ -108,13 +107,13 @@ class FaceoffMove:
     message: Message
 
 
-class FaceoffGame(StandInDeck, TableGame[FaceoffTable, FaceoffMove, TableView, Card, bots.Level]):
+class FaceoffGame(TokenDeck, TableGame[FaceoffTable, FaceoffMove, TableView, Token, bots.Level]):
     """Blitz!'s ``TableGame`` (protocol/table/rules.py)."""
 
     tag: str = TAG
     game_id: int = GAME_ID
     name: str = TITLE
-    backs: tuple[str, ...] = ALL_BACKS
+    backs: tuple[str, ...] = BACKS
     worst_round: int = WORST_ROUND
     min_seats: int = 2  # F-40: one player left ends the game
     rounds_option: bool = True  # one round is the whole game (F-41)
@@ -122,17 +121,14 @@ class FaceoffGame(StandInDeck, TableGame[FaceoffTable, FaceoffMove, TableView, C
     vectors: tuple[tuple[str, str], ...] = (("faceoff_wire.json", "games.faceoff.wire_vectors"),)
 
     def check_backs(self, backs: Sequence[str]) -> str | None:
-        most = min(MAX_FACEOFF_SEATS, len(ALL_BACKS))
-        if not MIN_FACEOFF_SEATS <= len(backs) <= most:
-            return f"Blitz! is played by {MIN_FACEOFF_SEATS} to {most}"  # F-2
-        return check_backs(list(backs))
+        return check_backs(backs)
 
     # -- the round ------------------------------------------------------------------------
 
     def deal(
         self,
         seats: Sequence[int],
-        orders: Mapping[int, Sequence[Card | None]],
+        orders: Mapping[int, Sequence[Token | None]],
         options: Start,
         players: int,
         active: frozenset[int],

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 from dutchblitz.client.games.faceoff import words
-from dutchblitz.protocol.games.dutch.game import binding
 from dutchblitz.protocol.games.faceoff import bots
+from dutchblitz.protocol.games.faceoff.decks import binding
 from dutchblitz.protocol.games.faceoff.host import GAME, digest
 from dutchblitz.protocol.games.faceoff.moves import TurnFrom
 from dutchblitz.protocol.games.faceoff.state import Mode, Phase
