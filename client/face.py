@@ -39,6 +39,14 @@ class GameFace:
     words: GameWords = NO_GAME  # what the game adds to the table's words
     # The deck backs the lobby's b offers, for so many players present (none: no backs).
     backs: Callable[[int], tuple[str, ...]] = no_backs
+    # What the lobby, the title and the key bar call that one boolean option of the table's
+    # in this game, and its words when on and off (Blitz!: its answer mode).
+    option_name: str = "Post stacking"
+    option_key_word: str = "stacking"
+    option_values: tuple[str, str] = ("on", "off")
+    # How the lobby words the game's length when the game has one length only ("": the
+    # table's target or rounds, as ``lengths`` offers them).
+    length_word: str = ""
     # The lengths the lobby's t offers, in turn: (target, None), or (target, rounds) for a
     # game played for a number of rounds (P-237); the first is the usual one.
     lengths: tuple[tuple[int, int | None], ...] = ((75, None), (50, None), (100, None))

@@ -175,7 +175,9 @@ def title_text(state: ClientState) -> StyleAndTextTuples:
         return [("", title)]
     if not banner:
         # The table's option on every screen; a flag, rarer and graver, takes its place.
-        return [("", fit_title(parts, f"Post stacking {stacking_word(snap)}", width))]
+        face = registry.face_for(state.game)
+        option = f"{face.option_name} {stacking_word(snap, face.option_values)}"
+        return [("", fit_title(parts, option, width))]
     return [("", title), ("", "  "), ("class:flagged", f" {banner} ")]
 
 
@@ -193,6 +195,8 @@ def _title_parts(state: ClientState) -> list[str]:
         parts.append("lobby")
     elif game.phase == Phase.OVER:
         parts.append("game over")
+    elif registry.face_for(state.game).length_word:  # a game of one length says it once
+        parts.append(registry.face_for(state.game).length_word)
     elif game.rounds is not None:  # only the rounds end it (P-238)
         parts.append(f"round {game.round} of {game.rounds}")
     else:
@@ -255,7 +259,11 @@ def keybar_text(state: ClientState) -> StyleAndTextTuples:
             (keymap.BOT_LEVEL, "level"),
             (keymap.GAME, "game"),
             # Dutch Blitz's p takes the room of t, which its help names.
-            *([(keymap.POST_STACKING, "stacking")] if stacking else [(keymap.LENGTH, "length")]),
+            *(
+                [(keymap.POST_STACKING, registry.face_for(state.game).option_key_word)]
+                if stacking
+                else [(keymap.LENGTH, "length")]
+            ),
             ("?", "help"),
             ("q", "leave"),
         )

@@ -23,9 +23,10 @@ def length_words(length: tuple[int, int | None]) -> str:
     return f"to {target} points"
 
 
-def stacking_word(snap: Snapshot) -> str:
-    """Post stacking at this table (R-19): the lobby's choice, then the game's."""
-    return "on" if snap.post_stacking else "off"
+def stacking_word(snap: Snapshot, values: tuple[str, str] = ("on", "off")) -> str:
+    """Post stacking at this table (R-19), or what the game's face calls that option: the
+    lobby's choice, then the game's."""
+    return values[0] if snap.post_stacking else values[1]
 
 
 def peer_address(endpoint: str) -> str:
@@ -112,10 +113,11 @@ def start_choices(text: Text, state: ClientState) -> None:
     snap = state.snap
     text.add(" Next bot: ", "class:header").cell(state.bot_level, 11, "class:name")
     face = registry.face_for(state.game)
-    game = f"{face.title}, {length_words(snap.length)}"
+    game = f"{face.title}, {face.length_word or length_words(snap.length)}"
     text.add("Game: ", "class:header").cell(game, len(game) + 2, "class:name")
     if face.post_stacking:
-        text.add("Post stacking: ", "class:header").add(stacking_word(snap), "class:name")
+        text.add(f"{face.option_name}: ", "class:header")
+        text.add(stacking_word(snap, face.option_values), "class:name")
     text.line()
     if snap.can_start:  # else s says whom it waits for (the Ready column shows it too)
         text.line(f" Everyone is ready: press {keymap.START} to start!", "class:strong")

@@ -1,6 +1,6 @@
 """The games' faces, by tag: the client draws a table with the face of the game it hosts.
 
-Dutch Blitz's face is always here, and is the default; Dutch's is here too. A game
+Dutch Blitz's face is always here, and is the default; Dutch's and Blitz!'s are here too. A game
 outside this package registers its face (``register``) before the client starts, as its
 rules register with the protocol's registry (``protocol/games/registry.py``).
 """
@@ -12,8 +12,9 @@ from ..words import GameWords
 from . import DEFAULT_GAME
 from .blitz.face import FACE as BLITZ
 from .dutch.face import FACE as DUTCH
+from .faceoff.face import FACE as FACEOFF
 
-_FACES: dict[str, GameFace] = {BLITZ.tag: BLITZ, DUTCH.tag: DUTCH}
+_FACES: dict[str, GameFace] = {BLITZ.tag: BLITZ, DUTCH.tag: DUTCH, FACEOFF.tag: FACEOFF}
 
 
 class UnknownFace(KeyError):

@@ -10,9 +10,10 @@ from __future__ import annotations
 from ..table.rules import AnyGame
 from .blitz.game import GAME as BLITZ
 from .dutch.game import GAME as DUTCH
+from .faceoff.host import GAME as FACEOFF
 
 DEFAULT_GAME = BLITZ.tag
-_GAMES: dict[str, AnyGame] = {BLITZ.tag: BLITZ, DUTCH.tag: DUTCH}
+_GAMES: dict[str, AnyGame] = {BLITZ.tag: BLITZ, DUTCH.tag: DUTCH, FACEOFF.tag: FACEOFF}
 
 
 class UnknownGame(KeyError):

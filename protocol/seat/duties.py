@@ -163,6 +163,7 @@ class Steward:
         self.game = GameDuties(node_id, self.secrets)
         self.private_wanted = False  # whether this table's game draws a private seed
         self.race_seen: tuple[tuple[int, int], float] | None = None  # (round, events), since
+        self.timed_seen: tuple[tuple[int, int], float] | None = None  # the same, for a timed duty
 
     def take_secrets(self, replica: Replica, stored: dict[int, RoundSecret]) -> None:
         """A fresh log: forget what was owed, and load the round secrets kept on disk."""
@@ -197,10 +198,18 @@ class Steward:
                 self.submit(body)
         return bool(bodies)
 
-    def game_duties(self, replica: Replica) -> bool:
-        """Send what the game's own round asks of this seat now (``seat_duties``); True if
-        it asked for anything."""
+    def game_duties(self, replica: Replica, now: float = 0.0) -> bool:
+        """Send what the game's own round asks of this seat now (``seat_duties``), and a
+        timed duty once the table has stayed as it is for its length (``timed_duty``; at
+        once without a pace); True if it asked for anything."""
         bodies = self.game.owed(replica)
+        timed = None if bodies else self.game.timed(replica)
+        if timed is not None:
+            key = (replica.stable.round, replica.stable.events)
+            if self.timed_seen is None or self.timed_seen[0] != key:
+                self.timed_seen = (key, now)
+            if self.pace is None or now - self.timed_seen[1] >= timed[0]:
+                bodies = [timed[1]]
         for body in bodies:
             self.submit(body)
         return bool(bodies)
@@ -237,7 +246,7 @@ class Steward:
         if self._seen_due(replica, now):
             self.submit(Ready(True))
         self.deal_duties(replica)
-        self.game_duties(replica)
+        self.game_duties(replica, now)
         self.end_grace(replica)
         if self.bot is not None:
             self._play(replica, self.bot, now)

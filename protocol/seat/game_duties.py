@@ -86,6 +86,20 @@ class GameDuties:
         bodies = stable.rules.seat_duties(stable.table, me.seat, secrets)
         return [body for body in bodies if body not in pending]
 
+    def timed(self, replica: Replica) -> tuple[float, Body] | None:
+        """The body this seat sends once the table has stayed as it is for a while, and
+        that while (``TableGame.timed_duty``), unless it is on its way."""
+        stable = replica.stable
+        if not stable.rules.owes_bodies or stable.phase != Phase.PLAYING or stable.table is None:
+            return None
+        me = stable.members.get(self.node_id)
+        if me is None or not me.present:
+            return None
+        timed = stable.rules.timed_duty(stable.table, me.seat, stable.round)
+        if timed is None or timed[1] in replica.pending_own():
+            return None
+        return timed
+
     def farewell(self, replica: Replica) -> list[Body]:
         """What this seat sends before its goodbye so that the round goes on without it
         (``TableGame.seat_farewell``; spec/dutch-deal.md M-37), less what is on its way."""

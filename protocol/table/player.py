@@ -185,6 +185,12 @@ class SeatPlayer(ABC, Generic[S, M, V, L]):
         """The bodies ``seat`` owes now, in order (the node leaves out those on their way)."""
         return []
 
+    def timed_duty(self, state: S, seat: int, round_number: int) -> tuple[float, GameBody] | None:
+        """A body ``seat`` sends once the table has stayed as it is for that many seconds (a
+        window its game closes by silence, Blitz!'s F-29), or None. Several seats may send
+        it: the game takes the first and refuses the rest. By default none."""
+        return None
+
     def seat_farewell(self, state: S, seat: int, secrets: SeatSecrets) -> list[GameBody]:
         """What ``seat`` sends just before its goodbye (a BYE) so that the round can go on
         without it (Dutch: its share of every card); empty when nothing is owed."""

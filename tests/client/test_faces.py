@@ -161,6 +161,11 @@ def test_g_in_the_lobby_picks_the_next_game_and_its_face_draws_the_lobby() -> No
     assert (state.game, state.words.call) == ("dutch", "Dutch")
     assert to_plain_text(title_text(state)).startswith(" Dutch  ·  table kitchen  ·  lobby")
     assert "Game: Dutch" in to_plain_text(body_text(state))
+    commands.next_game(state)  # every registered game in turn (registry.tags()), then back
+    assert session.calls[-1] == ("set_game", "faceoff")
+    assert (state.game, state.words.call) == ("faceoff", "Blitz!")
+    assert "Game: Blitz! (word face-offs)" in to_plain_text(body_text(state))
+    assert "Answers: typed" in to_plain_text(body_text(state))  # its option, as it names it
     commands.next_game(state)
     assert session.calls[-1] == ("set_game", DEFAULT_GAME) and state.game == DEFAULT_GAME
 

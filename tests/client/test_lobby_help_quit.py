@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from dutchblitz.client.app import run_app
+from dutchblitz.client.games import registry as faces
 from dutchblitz.client.games.blitz import words as blitz_words
 from dutchblitz.client.games.dutch import words as dutch_words
 from dutchblitz.client.state import ALONE_HINT_SECONDS, Screen
@@ -61,8 +62,10 @@ def test_lobby_keys_ask_the_session() -> None:
 
 @pytest.mark.parametrize("game", registry.tags())
 def test_choosing_a_bot_level_says_what_that_level_does(game: str) -> None:
-    """Every game's levels, each worded in one line when l picks it."""
+    """Every game's levels, each worded in one line when l picks it (a game's face may word
+    its own levels: ``GameWords.bot_levels``)."""
     levels = tuple(registry.game_for(game).levels)
+    own = dict(faces.face_for(game).words.bot_levels)
     session = lobby_session(game_tag=game, bot_levels=levels)
 
     async def go() -> None:
@@ -70,7 +73,7 @@ def test_choosing_a_bot_level_says_what_that_level_does(game: str) -> None:
             for _ in levels:
                 await drive.press("l")
                 level = drive.state.bot_level
-                said = {**blitz_words.BOT_LEVELS, **dutch_words.BOT_LEVELS}[level]
+                said = {**blitz_words.BOT_LEVELS, **dutch_words.BOT_LEVELS, **own}[level]
                 assert said.startswith(f"{level} bot: ")
                 assert drive.state.notices()[-1].text == said
                 assert any(said in line for line in drive.screen()), said

@@ -104,6 +104,7 @@ def test_the_runner_knows_the_vector_files() -> None:
         "dutch_deal.json": "games.dutch.vectors",
         "dutch_rules.json": "games.dutch.rules_vectors",
         "dutch_wire.json": "games.dutch.wire_vectors",
+        "faceoff_wire.json": "games.faceoff.wire_vectors",
         "gamefile.json": "conformance.gamefile_vectors",
         "dutch_digests.json": "conformance.digest_vectors",
     }

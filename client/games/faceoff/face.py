@@ -115,7 +115,11 @@ FACE = GameFace(
     table_keybar=table_keybar,
     bind_table_keys=bind_table_keys,
     hidden_lines=hidden_lines,
-    post_stacking=False,
-    words=GameWords(call="Blitz!"),
+    post_stacking=True,  # the table's option is the answer mode here (F-23, F-51)
+    words=GameWords(call="Blitz!", bot_levels=words.BOT_LEVELS),
+    option_name="Answers",
+    option_key_word="answers",
+    option_values=("typed", "spoken"),
+    length_word="one game",
     lengths=((0, 1),),  # one game: the piles run out (F-41); no target score
 )

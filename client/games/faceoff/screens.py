@@ -15,7 +15,7 @@ import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from dutchblitz.protocol.games.faceoff.state import Phase
+from dutchblitz.protocol.games.faceoff.state import Mode, Phase
 from dutchblitz.protocol.games.faceoff.views import FaceoffView, TableView
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
@@ -155,11 +155,17 @@ def table_screen(table: FaceoffTable, width: int, height: int, framed: bool = Fa
     body.append([])
     if view.faceoff is not None:
         body += faceoff_lines(table, view.faceoff, width)
+        if view.dropped is not None:
+            body += said(words.dropped_line(view, table.names), width)
+    if view.strangers:
+        body += said(words.strangers_line(view, table.names), width, "class:strong")
     body += prompt_lines(table, width)
+    if view.faceoff is None and view.last is not None:
+        body += said(words.last_line(view, table.names), width)
     notice = [] if framed else said(table.notice, width, "class:notice")
     foot = [*notice, *([] if framed else key_lines(view, width))]
     room = height - len(body) - len(foot)
-    if room > 0:
+    if room > 0 and view.mode is Mode.TYPED:  # spoken answers are the room's: none is listed
         body += said(words.said_line(view.said, width - 2), width, "class:said")
     return stack(body, foot, height)
 

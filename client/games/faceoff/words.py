@@ -129,6 +129,37 @@ def turn_line(view: TableView, names: Sequence[str]) -> str:
     return ""
 
 
+def last_line(view: TableView, names: Sequence[str]) -> str:
+    """Who won the last face-off, from whom, and with what."""
+    if view.last is None:
+        return ""
+    winner, loser, answer = view.last
+    with_what = f' with "{answer}"' if answer else ""
+    if winner == view.seat:
+        return f"You won {whose(view, names, loser)} card{with_what}."
+    line = f"{who(view, names, winner)} won {whose(view, names, loser)} card{with_what}."
+    return line[:1].upper() + line[1:]
+
+
+def strangers_line(view: TableView, names: Sequence[str]) -> str:
+    """Who was left out for playing another pack: answers are checked against one list."""
+    if not view.strangers:
+        return ""
+    if view.seat is not None and view.active == frozenset({view.seat}):
+        return "This table plays another pack of Blitz! than yours: you cannot play here."
+    who_ = ", ".join(names[s] for s in sorted(view.strangers))
+    return f"Left out, for playing another pack of Blitz! than this table's: {who_}."
+
+
+def dropped_line(view: TableView, names: Sequence[str]) -> str:
+    """What the vote refused in this face-off: the face-off goes on."""
+    if view.dropped is None:
+        return ""
+    author, text = view.dropped
+    said = f'"{text}"' if text else "the claim"
+    return f"The vote refused {whose(view, names, author)} {said}: the face-off goes on."
+
+
 def said_line(said: Sequence[str], width: int) -> str:
     """What was said in the game, as much as fits in ``width``, and how many more."""
     if not said:
@@ -170,6 +201,18 @@ REFUSALS: Final = {
     "voting": "a vote is on: y accept, n refuse",
     "no_vote": "no vote is on",
     "already_voted": "you have voted already",
+    "asked": "that card is being turned",
+    "stale": "too late: the face-off moved on",
+    "stale_window": "too late: that window has closed",
+    "chains_open": "the table is still getting ready",
+    "not_play_time": "the game has not started yet",
+    "not_playing": "you are not playing in this game",
+    "long_text": "that answer is too long",
+}
+# What each bot level does, said when l picks it in the lobby.
+BOT_LEVELS: Final = {
+    "easy": "easy bot: slow to answer, often stuck, sometimes answers off the category",
+    "sharp": "sharp bot: quick to answer, rarely stuck, contests every doubtful answer",
 }
 HINTS: Final = {
     "empty": "type an answer first, then Enter",

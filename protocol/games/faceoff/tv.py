@@ -107,4 +107,20 @@ def tv_view(view: TableView, names: Sequence[str] = (), cascade: int = 0) -> Jso
         "said": list(view.said),
         "ending": None if view.ending is None else view.ending.value,
         "winners": [_name(names, seat) for seat in view.winners],
+        "last": _last(view, names),
+        "dropped": None
+        if view.dropped is None
+        else {
+            "seat": view.dropped[0],
+            "name": _name(names, view.dropped[0]),
+            "text": view.dropped[1],
+        },
     }
+
+
+def _last(view: TableView, names: Sequence[str]) -> Json | None:
+    """The last face-off won at a hosted table: who won it, from whom, with what."""
+    if view.last is None:
+        return None
+    winner, loser, text = view.last
+    return {"winner": _name(names, winner), "loser": _name(names, loser), "text": text}

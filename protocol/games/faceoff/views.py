@@ -69,6 +69,11 @@ class TableView:
     turned: int = 0  # cards turned by turns so far (tie-break cards not counted)
     faceoffs: int = 0  # face-offs started so far: one more with no card turned is a cascade
     duels: int = 0  # Duels turned so far
+    # The last face-off won, as the table saw it: winner, loser, and the winning answer as
+    # typed ("" for a concession or a spoken claim); None before the first.
+    last: tuple[int, int, str] | None = None
+    dropped: tuple[int, str] | None = None  # in this face-off, what a vote refused: who, what
+    strangers: frozenset[int] = frozenset()  # seats left out for playing another pack (F-47)
 
 
 def card_face(state: Game, card: int) -> CardFace:

@@ -46,3 +46,14 @@ def test_F43_every_state_of_a_game_is_plain_json(seed: int) -> None:
         assert json.loads(json.dumps(data)) == data
         assert len(data["players"]) == 5
         assert data["game"] == "faceoff"
+
+
+def test_F50_F52_the_last_face_off_won_and_a_refused_answer_show_on_the_tv() -> None:
+    """A hosted table's view (host.py) adds who won the last face-off, and what a vote refused."""
+    from dutchblitz.protocol.games.faceoff.state import new_game
+
+    shown = replace(view(new_game(EN, 3)), last=(1, 0, "ZZ Top"), dropped=(2, "zzz"))
+    data = tv_view(shown, NAMES)
+    assert data["last"] == {"winner": "Bob", "loser": NAMES[0], "text": "ZZ Top"}
+    assert data["dropped"] == {"seat": 2, "name": NAMES[2], "text": "zzz"}
+    assert tv_view(view(new_game(EN, 3)), NAMES)["last"] is None
