@@ -38,9 +38,10 @@ from .api import (
     Told,
     Why,
 )
+from .local_bots import relevel_bots
 from .net.doorbell import Doorbell
 from .notices import SessionNotices
-from .runtime import Node, relevel_bots
+from .runtime import Node
 from .seat.local import LocalSeat
 from .seat.presence import missing_players
 from .seat.spectator import spectator_snapshot
@@ -141,7 +142,7 @@ class NodeSession:
         game = self.side.queue.view(replica) if replica is not None else Game()
         stable = replica.stable if replica is not None else Game()
         optimistic, final = game_view(game), game_view(stable)
-        players = _players(game, seat, node.local_bot_nodes())
+        players = _players(game, seat, node.bots.nodes())
         loop = asyncio.get_running_loop()
         return Snapshot(
             table=node.options.table,
@@ -389,13 +390,13 @@ class NodeSession:
         assert replica is not None
         if len(replica.optimistic().seated()) + _bots_on_the_way(self.node, replica) >= MAX_PLAYERS:
             return Refused(Why.TABLE_FULL, count=MAX_PLAYERS)
-        self._work.run(self.node.add_bot(level))
+        self._work.run(self.node.bots.add(level))
         return None
 
     def remove_bot(self) -> Refused | None:
-        if not self.node.bots:
+        if not self.node.bots.seats:
             return Refused(Why.NO_LOCAL_BOT)
-        self._work.run(self.node.remove_bot())
+        self._work.run(self.node.bots.remove())
         return None
 
     def watch(self) -> Refused | None:
@@ -480,7 +481,7 @@ def _seat_view(seat: LocalSeat, player: AnyGame, replica: Replica, game: Game) -
 def _bots_on_the_way(node: Node, replica: Replica) -> int:
     """Bots this node is seating that the table has not seated yet."""
     seated = set(replica.optimistic().members)
-    return sum(1 for bot in node.bots if bot.seat.node_id not in seated)
+    return sum(1 for bot in node.bots.seats if bot.seat.node_id not in seated)
 
 
 def _propose(seat: LocalSeat, changed: Callable[[], None]) -> Refused | None:
