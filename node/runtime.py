@@ -27,7 +27,7 @@ import getpass
 import json
 import logging
 import socket
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -36,10 +36,7 @@ import zmq
 import zmq.asyncio
 from dutchblitz.protocol.games.registry import (
     DEFAULT_GAME,
-    all_levels,
     game_for,
-    level_in,
-    level_name,
 )
 from dutchblitz.protocol.limits import DEFAULT_TARGET
 from dutchblitz.protocol.limits import MAX_NAME as MAX_NAME_BYTES
@@ -48,6 +45,7 @@ from dutchblitz.protocol.seat.duties import Wishes
 from dutchblitz.protocol.seat.pace import COUNT_IN_S
 from dutchblitz.protocol.wire.auth import Signer
 
+from .local_bots import LocalBots
 from .net.discovery import Advert, Discovery, Found
 from .net.door import Card, Door, knock
 from .net.doorbell import Refusals
@@ -55,7 +53,6 @@ from .net.interfaces import Interface, choose_interface
 from .net.knocks import Knocks
 from .net.roster import Roster, Source
 from .net.transport import Transport
-from .seat import bots as botseats
 from .seat.ending import game_summary
 from .seat.local import LocalSeat, SeatConfig
 from .seat.spectator import WatchSeat
@@ -169,26 +166,13 @@ def remember(root: Path, transport: Transport) -> None:
 
 
 @dataclass(slots=True)
-class BotSeat:
-    number: int
-    seat: LocalSeat
-    level: str
-
-
-def bot_name(level: str, node_id: bytes) -> str:
-    """A bot's name says "bot" and its level, so every node's screens can tell (no wire
-    change); "flat-out bot 3f9" fits the table's 16 columns."""
-    return f"{level} bot {node_id.hex()[:3]}"
-
-
-@dataclass(slots=True)
 class Node:
     """A running node. ``await start()``, then read ``main``; ``await stop()`` at the end."""
 
     options: Options
     interface: Interface | None = None
     main: LocalSeat | None = None
-    bots: list[BotSeat] = field(default_factory=list)
+    bots: LocalBots = field(init=False)  # the bots this node seats at its table
     discovery: Discovery | None = None
     door: Door | None = None
     door_context: zmq.asyncio.Context | None = None  # the door's and our knocks' sockets
@@ -203,13 +187,16 @@ class Node:
     refused_us: Refusals = field(default_factory=Refusals)  # doors that turned us away
     unwritten: str = ""  # why a game's result could not be written ("": every one was)
 
+    def __post_init__(self) -> None:
+        self.bots = LocalBots(self)
+
     async def start(self) -> None:
         options = self.options
         loop = asyncio.get_running_loop()
         self.started_at = loop.time()
         self._seeds = [resolve_peer(spec) for spec in options.peers]
         self.knocks = Knocks(
-            self.knock_at, loop.time, self._notify, self._label, refused=self._refused_us
+            self.knock_at, loop.time, self.notify, self._label, refused=self._refused_us
         )
         try:
             self.interface = choose_interface(options.interface)
@@ -222,7 +209,7 @@ class Node:
         store = StateDir(self.state_root)
         signer = self.signer = store.identity()
         node_id = signer.node_id
-        transport = await self._open_transport(signer, self.state_root)
+        transport = await self.open_transport(signer, self.state_root)
         kept = None if options.bot else store.name()  # n in the lobby, the last time
         name = options.name or kept or default_name(options.bot, node_id, self.lock.profile)
         wishes = Wishes(
@@ -235,8 +222,8 @@ class Node:
         )
         level = game_for(options.game).levels[options.bot_level] if options.bot else None
         kind = WatchSeat if options.watch else LocalSeat
-        self.main = kind(self._config(wishes, level), store, transport, node_id)
-        self.main.watchers.append(self._notify)
+        self.main = kind(self.seat_config(wishes, level), store, transport, node_id)
+        self.main.watchers.append(self.notify)
         self.door = await self._open_door(transport, name)
         log.info(
             "%s: node %s (key %s) listening on %s, door %s (%s)",
@@ -256,9 +243,9 @@ class Node:
         if knocks:
             await asyncio.wait(knocks, timeout=SEED_WAIT_S)
         await self.main.start()
-        self._seat_kept_bots()
+        self._tasks += self.bots.seat_kept()
 
-    def _config(self, wishes: Wishes, level: Any) -> SeatConfig:
+    def seat_config(self, wishes: Wishes, level: Any) -> SeatConfig:
         options = self.options
         # CURVE has proven the sender of every message that comes straight from its
         # origin (the seat checks the header names that key): only relayed events,
@@ -275,7 +262,7 @@ class Node:
             count_in_s=options.count_in_s,
         )
 
-    async def _open_transport(self, signer: Signer, root: Path) -> Transport:
+    async def open_transport(self, signer: Signer, root: Path) -> Transport:
         """The seat's table socket, on the port it had last time if that is still free.
 
         Keeping the port lets peers' connections to a restarted node come back by
@@ -330,7 +317,7 @@ class Node:
         if not main.roster.learn(card.node_id, card.public_key, source):
             log.warning("%s: a card whose id is not its key's, refused", main.label)
             return
-        for bot in self.bots:
+        for bot in self.bots.seats:
             bot.seat.roster.learn(card.node_id, card.public_key, source)
         remember(main.store.root, main.transport)
         try:
@@ -420,88 +407,7 @@ class Node:
                 except Exception:
                     log.exception("discovery: cannot greet %s", event.endpoint)
 
-    # -- local bot seats ----------------------------------------------------------------
-
-    def _seat_kept_bots(self) -> None:
-        """Seat again, in the background, the bots this node hosted when it last ran.
-
-        Each restores its own log like the player's seat: back in the game it was in,
-        or, from a lobby, seated afresh.
-        """
-        assert self.state_root is not None
-        kept_bots = botseats.load(self.state_root, all_levels()) if not self.options.watch else []
-        for kept in kept_bots:
-            work = self.add_bot(kept.level, number=kept.number, restore=True)
-            self._tasks.append(asyncio.ensure_future(self._seat_quietly(work, kept)))
-
-    async def _seat_quietly(self, work: Awaitable[LocalSeat], kept: botseats.KeptBot) -> None:
-        try:
-            await work
-        except asyncio.CancelledError:
-            raise
-        except Exception as error:
-            log.warning("cannot seat bot %d (%s) again: %s", kept.number, kept.level, error)
-
-    def keep_bots(self) -> None:
-        if self.state_root is not None:
-            kept = [botseats.KeptBot(bot.number, bot.level) for bot in self.bots]
-            botseats.save(self.state_root, kept)
-
-    async def add_bot(
-        self, level: str, number: int | None = None, restore: bool = False
-    ) -> LocalSeat:
-        """Seat a bot of ``level`` at our table, as a peer of its own in this process.
-
-        ``number`` and ``restore``: a bot this node hosted before a restart, back from
-        its own folder and log.
-        """
-        main = self.main
-        assert main is not None and self.interface is not None and self.state_root is not None
-        used = {bot.number for bot in self.bots}
-        if number is None or number in used:
-            number = _new_bot_number(used, self._bot_folders())
-        store = StateDir(self.state_root / "bots" / str(number))
-        signer = store.identity()
-        node_id = signer.node_id
-        transport = await self._open_transport(signer, store.root)
-        local = {main.node_id, *self.local_bot_nodes()}
-        _introduce(transport.roster, main.roster, local)
-        for seat_here in [main, *(bot.seat for bot in self.bots)]:
-            seat_here.roster.learn(node_id, signer.public_key, Source.LOCAL)
-        found = level_in(bot_game(self), level)
-        level = level_name(found)
-        wishes = Wishes(name=bot_name(level, node_id), ready=True, target=self.options.target)
-        config = self._config(wishes, found)
-        config.restore = restore  # a bot seated in the lobby sits down afresh
-        seat = LocalSeat(config, store, transport, node_id)
-        seat.watchers.append(self._notify)
-        self.bots.append(BotSeat(number, seat, level))
-        self.keep_bots()
-        seat.meet(main.node_id, main.endpoint)
-        main.meet(node_id, transport.endpoint)
-        await seat.start()
-        return seat
-
-    def _bot_folders(self) -> list[Path]:
-        assert self.state_root is not None
-        folder = self.state_root / "bots"
-        return [p for p in folder.iterdir() if p.is_dir()] if folder.is_dir() else []
-
-    async def remove_bot(self) -> bool:
-        """Take the most recently seated local bot away (it says goodbye)."""
-        if not self.bots:
-            return False
-        bot = self.bots.pop()
-        self.keep_bots()
-        await bot.seat.sit_down_first()  # a `-` just after its `+`: no seat left behind
-        await bot.seat.leave()
-        self._notify()
-        return True
-
-    def local_bot_nodes(self) -> set[bytes]:
-        return {bot.seat.node_id for bot in self.bots}
-
-    def _notify(self) -> None:
+    def notify(self) -> None:
         for watcher in list(self.watchers):
             watcher()
 
@@ -542,10 +448,10 @@ class Node:
                 self.door.close()
         if self.door_context is not None:
             self.door_context.destroy(linger=0)
-        seats = [bot.seat for bot in self.bots] + ([self.main] if self.main else [])
+        seats = [bot.seat for bot in self.bots.seats] + ([self.main] if self.main else [])
         if goodbye and self.main is not None:
-            self.bots.clear()
-            self.keep_bots()  # the player leaves the table, and their bots with them
+            self.bots.seats.clear()
+            self.bots.keep()  # the player leaves the table, and their bots with them
         if goodbye:
             await asyncio.gather(*(seat.leave() for seat in seats), return_exceptions=True)
         else:
@@ -555,40 +461,3 @@ class Node:
                 await self.discovery.close()
         if self.lock is not None:
             self.lock.release()  # last: nothing of ours writes to the directory any more
-
-
-def bot_game(node: Node) -> str:
-    """The game a bot seated now is made for: the one the lobby shows (P-241)."""
-    main = node.main
-    if main is None:
-        return node.options.game
-    return main.config.wishes.game or main.game_tag()
-
-
-def relevel_bots(node: Node, tag: str) -> None:
-    """The lobby now shows game ``tag``: each bot of ``node`` takes that game's matching
-    level, and the name that says it."""
-    for bot in node.bots:
-        level = level_in(tag, bot.level)
-        bot.level = level_name(level)
-        bot.seat.steward.level = level
-        bot.seat.config.wishes.name = bot_name(bot.level, bot.seat.node_id)
-        bot.seat.poke()
-    node.keep_bots()
-
-
-def _new_bot_number(used: set[int], folders: list[Path]) -> int:
-    """A new bot is a new player: a folder never used, so never a key and log of a bot
-    taken away earlier, which the table holds as gone (its folder stays, as all logs)."""
-    taken = used | {int(p.name) for p in folders if p.name.isdigit()}
-    return next(n for n in range(1, 10_000) if n not in taken)
-
-
-def _introduce(roster: Roster, players: Roster, local: set[bytes]) -> None:
-    """What a new bot's roster learns of the player's: the local seats vouch for each
-    other; the rest it learns as the player did."""
-    for other, key in players.keys.items():
-        if other in local:
-            roster.learn(other, key, Source.LOCAL)
-        elif players.allows(other):
-            roster.learn(other, key, Source.HELLO)

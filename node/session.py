@@ -13,39 +13,33 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Collection, Coroutine
-from typing import Any
+from collections.abc import Callable, Collection
 
-from dutchblitz.protocol.games.registry import game_for, tags
-from dutchblitz.protocol.limits import MAX_GAME_ROUNDS, MAX_NAME, MAX_PLAYERS, MAX_TARGET
+from dutchblitz.protocol.games.registry import game_for
 from dutchblitz.protocol.replica.core import Replica
-from dutchblitz.protocol.seat.duties import can_start, our_start, started_game, table_options
+from dutchblitz.protocol.seat.duties import our_start
 from dutchblitz.protocol.table.game import Game, Phase
 from dutchblitz.protocol.table.player import ActRefusal
 from dutchblitz.protocol.table.rules import AnyGame
 from dutchblitz.protocol.views import game_view
 from dutchblitz.protocol.wire.auth import fingerprint
-from dutchblitz.protocol.wire.messages import Ready
 
 from .api import (
     Action,
-    News,
     Notice,
-    NoticeKind,
     PlayerInfo,
     Refused,
     Snapshot,
-    Told,
     Why,
 )
 from .net.doorbell import Doorbell
 from .notices import SessionNotices
-from .runtime import Node, relevel_bots
+from .runtime import Node
 from .seat.local import LocalSeat
 from .seat.presence import missing_players
 from .seat.spectator import spectator_snapshot
+from .session_lobby import LobbyChoices, not_sent
 from .store.lock import shown
-from .store.state import StoreError
 from .subscribers import Subscribers
 from .tv.address import tv_link
 
@@ -88,40 +82,18 @@ class GameSide:
         return self.seat.game_tag()
 
 
-class Background:
-    """Work a session's command starts and does not wait for (seating a bot): a failure
-    is told on screen."""
-
-    def __init__(self, notices: SessionNotices, changed: Callable[[], None]) -> None:
-        self.notices, self.changed = notices, changed
-        self._tasks: set[asyncio.Future[object]] = set()
-
-    def run(self, work: Coroutine[Any, Any, object]) -> None:
-        task: asyncio.Future[object] = asyncio.ensure_future(work)
-        self._tasks.add(task)
-        task.add_done_callback(self._finished)
-
-    def _finished(self, task: asyncio.Future[object]) -> None:
-        self._tasks.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            failed = Told(News.FAILED, detail=str(task.exception()))
-            self.notices.notice(NoticeKind.ALARM, failed)
-            self.changed()
-
-
-class NodeSession:
-    """The ``Session`` a running node offers its client."""
+class NodeSession(LobbyChoices):
+    """The ``Session`` a running node offers its client: reading the table and playing,
+    and the lobby's choices (``LobbyChoices``, session_lobby.py)."""
 
     def __init__(self, node: Node) -> None:
         assert node.main is not None, "start the node first"
-        self.node = node
-        self.seat: LocalSeat = node.main
         self._subscribers = Subscribers()
-        self.side = GameSide(self.seat)
+        side = GameSide(node.main)
         self._pumping = False
-        self.notices = SessionNotices(node.options.table, self.seat, self.side.player)
-        self.side.notices = self.notices
-        self._work = Background(self.notices, self._changed)
+        self.notices = SessionNotices(node.options.table, node.main, side.player)
+        side.notices = self.notices
+        super().__init__(node, side, self.notices, self._changed)
         self.seat.listeners.append(self.notices.on_effect)
         node.watchers.append(self._changed)
         if node.door is not None:  # who the door turned away, told on screen
@@ -141,7 +113,7 @@ class NodeSession:
         game = self.side.queue.view(replica) if replica is not None else Game()
         stable = replica.stable if replica is not None else Game()
         optimistic, final = game_view(game), game_view(stable)
-        players = _players(game, seat, node.local_bot_nodes())
+        players = _players(game, seat, node.bots.nodes())
         loop = asyncio.get_running_loop()
         return Snapshot(
             table=node.options.table,
@@ -228,13 +200,13 @@ class NodeSession:
         self.side.follow()
         seat = self.seat
         if not seat.act(seat.machine.press, action, slot):
-            return self._not_seated() if seat.replica is None else _not_sent(seat)
+            return self._not_seated() if seat.replica is None else not_sent(seat)
         refused = seat.machine.person.refused
         if refused is None:
             return None
         if refused.code == "not_seated":
             return self._not_seated()
-        return _not_sent(seat) if refused.code == "not_sent" else _refused(refused)
+        return not_sent(seat) if refused.code == "not_sent" else _refused(refused)
 
     def play(self, move: object) -> Refused | None:
         found = self._in_round()
@@ -246,7 +218,7 @@ class NodeSession:
         if isinstance(body, ActRefusal):
             return _refused(body)
         if not self.seat.submit(body):
-            return _not_sent(self.seat)
+            return not_sent(self.seat)
         return None
 
     def seen_scores(self) -> Refused | None:
@@ -254,148 +226,6 @@ class NodeSession:
             return Refused(Why.NO_SCORES)
         self.seat.poke()  # the steward says so to the table (spec/rules.md R-54)
         self._changed()
-        return None
-
-    # -- the lobby --------------------------------------------------------------------------
-
-    def set_name(self, name: str) -> Refused | None:
-        name = name.strip()
-        if not name or len(name.encode()) > MAX_NAME:
-            return Refused(Why.BAD_NAME)
-        if (why := self._lobby_only("set_name")) is not None:
-            return why
-        self.seat.config.wishes.name = name
-        self.seat.label = name
-        try:
-            self.seat.store.save_name(name)  # the next start without --name takes it
-        except StoreError as error:
-            log.warning("%s: the name is not kept for next time: %s", name, error)
-        if self.seat.replica is not None:
-            self.seat.replica.me.name = name
-        self.seat.poke()
-        return None
-
-    def set_back(self, back: str) -> Refused | None:
-        backs = game_for(self.side.shown()).backs
-        if back not in backs:
-            return Refused(Why.NO_BACK, what=back, other=", ".join(backs))
-        if (why := self._lobby_only("set_back")) is not None:
-            return why
-        replica = self.seat.replica
-        assert replica is not None
-        for member in replica.optimistic().members.values():
-            if member.present and member.back == back and member.node != self.seat.node_id:
-                return Refused(Why.BACK_HELD, what=back, other=member.name)
-        self.seat.config.wishes.back = back
-        replica.me.back = back
-        self.seat.poke()
-        return None
-
-    def set_ready(self, ready: bool) -> Refused | None:
-        """Ready to start; once a game is over, wanting a rematch (spec/rules.md R-49)."""
-        replica = self.seat.replica
-        if replica is not None and replica.can_play() and replica.stable.phase == Phase.OVER:
-            return self._want_rematch(ready)
-        if (why := self._lobby_only("set_ready")) is not None:
-            return why
-        self.seat.config.wishes.ready = ready
-        replica = self.seat.replica
-        assert replica is not None
-        me = replica.optimistic().members.get(self.seat.node_id)
-        if me is not None and me.ready != ready and not replica.pending_own():
-            if not self.seat.submit(Ready(ready)):
-                return _not_sent(self.seat)
-        else:
-            self.seat.poke()
-        return None
-
-    def _want_rematch(self, want: bool) -> Refused | None:
-        replica = self.seat.replica
-        assert replica is not None
-        me = replica.optimistic().members.get(self.seat.node_id)
-        if me is None or not me.present:
-            return Refused(Why.LEFT_TABLE)
-        if not replica.stable.audit_complete():
-            return Refused(Why.AUDIT_OPEN)
-        if replica.pending_own():
-            return Refused(Why.STEP_ON_ITS_WAY)
-        if me.ready != want and not self.seat.submit(Ready(want)):
-            return _not_sent(self.seat)
-        return None
-
-    def start(self) -> Refused | None:
-        why = self._why_not_start()
-        if why is not None:
-            return why
-        replica = self.seat.replica
-        assert replica is not None
-        if not self.seat.submit(our_start(self.seat.config.wishes, replica.stable)):
-            return _not_sent(self.seat)
-        return None
-
-    def _why_not_start(self) -> Refused | None:
-        replica = self.seat.replica
-        if replica is None or not replica.can_play():
-            return self._not_seated()
-        stable = replica.stable
-        if stable.phase != Phase.LOBBY:
-            return Refused(Why.STARTED)
-        named = started_game(self.seat.config.wishes, stable)
-        if can_start(stable, self.seat.node_id, named=named):
-            return None
-        seated = stable.seated()
-        if len(seated) < 2:
-            return Refused(Why.TOO_FEW_PLAYERS)
-        waiting = [m.name for m in seated if not m.ready]
-        if waiting:
-            return Refused(Why.WAITING_READY, what=", ".join(waiting))
-        rules = stable.rules if named is None else game_for(named)
-        backs = rules.check_backs([m.back for m in seated])
-        return Refused(Why.BACKS_CHOICE, what=backs) if backs else Refused(Why.NO_SEAT)
-
-    def set_post_stacking(self, on: bool) -> Refused | None:
-        if (why := self._lobby_only("set_post_stacking")) is not None:
-            return why
-        self.seat.config.wishes.post_stacking = on
-        return _propose(self.seat, self._changed)
-
-    def set_length(self, target: int, rounds: int | None = None) -> Refused | None:
-        if not 1 <= target <= MAX_TARGET or not (rounds is None or 1 <= rounds <= MAX_GAME_ROUNDS):
-            return Refused(Why.BAD_LENGTH, what=str(MAX_TARGET), other=str(MAX_GAME_ROUNDS))
-        if rounds is not None and not game_for(self.side.shown()).rounds_option:
-            return Refused(Why.NO_ROUNDS)
-        if (why := self._lobby_only("set_length")) is not None:
-            return why
-        wishes = self.seat.config.wishes
-        wishes.target, wishes.rounds = target, rounds
-        return _propose(self.seat, self._changed)
-
-    def set_game(self, tag: str) -> Refused | None:
-        if tag not in tags():
-            return Refused(Why.NO_GAME, what=tag, other=", ".join(tags()))
-        if (why := self._lobby_only("set_game")) is not None:
-            return why
-        self.seat.config.wishes.game = tag
-        relevel_bots(self.node, tag)
-        return _propose(self.seat, self._changed)
-
-    def add_bot(self, level: str) -> Refused | None:
-        levels = game_for(self.side.shown()).levels
-        if level not in levels:
-            return Refused(Why.NO_BOT_LEVEL, what=level, other=", ".join(levels))
-        if (why := self._lobby_only("add_bot")) is not None:
-            return why
-        replica = self.seat.replica
-        assert replica is not None
-        if len(replica.optimistic().seated()) + _bots_on_the_way(self.node, replica) >= MAX_PLAYERS:
-            return Refused(Why.TABLE_FULL, count=MAX_PLAYERS)
-        self._work.run(self.node.add_bot(level))
-        return None
-
-    def remove_bot(self) -> Refused | None:
-        if not self.node.bots:
-            return Refused(Why.NO_LOCAL_BOT)
-        self._work.run(self.node.remove_bot())
         return None
 
     def watch(self) -> Refused | None:
@@ -408,26 +238,6 @@ class NodeSession:
 
     async def leave(self) -> None:
         await self.node.stop()
-
-    def _lobby_only(self, action: str) -> Refused | None:
-        replica = self.seat.replica
-        if replica is None or not replica.can_play():
-            return self._not_seated()
-        if replica.optimistic().phase != Phase.LOBBY:
-            return Refused(Why.LOBBY_ONLY, what=action)
-        return None
-
-    def _not_seated(self) -> Refused:
-        game = self.seat.game_on()
-        if game is None:
-            return Refused(Why.NOT_SEATED)
-        return Refused(Why.GAME_ON, what=self.node.options.table, game_on=game)
-
-
-def _not_sent(seat: LocalSeat) -> Refused:
-    """Why an event of ours did not go: not written down (the disk), or not sent."""
-    failure = seat.failure
-    return Refused(Why.NOT_STORED, what=str(failure)) if failure else Refused(Why.NOT_SENT)
 
 
 def _refused(refusal: ActRefusal) -> Refused:
@@ -474,21 +284,4 @@ def _seat_view(seat: LocalSeat, player: AnyGame, replica: Replica, game: Game) -
         return player.seat_view(game.table, me, secrets)
     if game.last_table is not None:
         return player.seat_view(game.last_table, me, None)
-    return None
-
-
-def _bots_on_the_way(node: Node, replica: Replica) -> int:
-    """Bots this node is seating that the table has not seated yet."""
-    seated = set(replica.optimistic().members)
-    return sum(1 for bot in node.bots if bot.seat.node_id not in seated)
-
-
-def _propose(seat: LocalSeat, changed: Callable[[], None]) -> Refused | None:
-    """The lobby's options are the table's (P-261): a change of ours goes into the log."""
-    replica = seat.replica
-    assert replica is not None
-    proposal = table_options(seat.config.wishes, replica.optimistic())
-    if proposal is not None and not seat.submit(proposal):
-        return _not_sent(seat)
-    changed()
     return None

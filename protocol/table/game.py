@@ -7,7 +7,8 @@ Every node applies the same events in the same order and so reaches the same
 public state. A node's own secret (its deck orders) comes in from outside.
 
 This is the table; the game it hosts is ``rules``, its ``TableGame`` (table/rules.py).
-The lobby's handlers are in lobby.py, the fair deal's in deal.py, the audit's in audit.py.
+The lobby's handlers are in lobby.py, the fair deal's in deal.py, a round's moves in play.py,
+a member's leaving in departure.py, the audit's in audit.py.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from ..wire.messages import (
     Suspect,
     Unsuspect,
 )
-from . import absence, audit, deal, lobby
+from . import absence, audit, deal, departure, lobby, play
 from .fairdeal import AuditKey, RoundRecord, Step
 from .records import (
     ACCEPTED,
@@ -306,43 +307,6 @@ class Game:
         self.joint, self.dealers, self.visible = None, (), {}
         self.steps, self.started_active = [], frozenset()
 
-    def _play(self, sender: bytes, body: Play) -> Outcome:
-        seat = self.members[sender].seat
-        if body.round != self.round:
-            return self.refuse("wrong_round")
-        try:
-            move = self.rules.move_from_play(body, seat)
-        except ValueError:
-            return self.refuse("bad_move")
-        return self._move(seat, move)
-
-    def _game_body(self, sender: bytes, body: GameBody) -> Outcome:
-        """A move in the game's own encoding: the table checks whose game and round it
-        is, and the game reads the payload (spec/protocol.md section 24.6)."""
-        if body.game != self.rules.game_id:
-            return self.refuse("wrong_game")
-        seat = self.members[sender].seat
-        try:
-            round_number, move = self.rules.move_from_body(body.payload, seat)
-        except ValueError as unread:
-            if self.table is not None:
-                self.rules.refused_body(self.table, seat, str(unread))
-                audit.game_findings(self)
-            return self.refuse("bad_body")
-        if round_number != self.round:
-            return self.refuse("wrong_round")
-        return self._move(seat, move)
-
-    def _move(self, seat: int, move: object) -> Outcome:
-        refusal = self.rules.apply(self.table, move)
-        audit.game_findings(self)
-        if refusal is not None:
-            return self.refuse(str(refusal.reason), refusal.by, move)
-        self.steps.append((seat, move))
-        if self.rules.round_over(self.table):
-            self.end_round()
-        return Outcome(move=move)
-
     def end_round(self) -> None:
         scores = self.rules.round_scores(self.table)
         ended_by, void = self.rules.ended_by(self.table), absence.void(self)
@@ -375,29 +339,6 @@ class Game:
             lobby.game_over(self)
         else:
             self.next_round()
-
-    def _cut(self, sender: bytes, body: Cut) -> Outcome:
-        return ACCEPTED  # where a stream ends is the core's business; kept in the log
-
-    def _bye(self, sender: bytes, body: Bye) -> Outcome:
-        self.leave(sender, FlagKind.WITHHELD)
-        return ACCEPTED
-
-    def _suspect(self, sender: bytes, body: Suspect) -> Outcome:
-        """The first Suspect of a member in the order removes it, on every node alike."""
-        if not self.members[sender].present:
-            return self.refuse("not_present")
-        target = self.members.get(body.node)
-        if target is None or not target.present:
-            return self.refuse("not_present")
-        if body.held < target.since - 1:
-            # About an earlier admission of a player who has since come back: void
-            # (else suspicions of its last stay would keep removing it as it returns).
-            return self.refuse("stale")
-        if target.seat in self.players and self.phase in (Phase.DEALING, Phase.PLAYING):
-            self.away.add(target.seat)  # before it leaves: the deal under way waits for it
-        self.leave(body.node)
-        return ACCEPTED
 
     # -- the public state, for digests and views ----------------------------------------
 
@@ -447,6 +388,10 @@ def _winner(game: Game) -> int | None:
     return game.rules.final_winner(game.totals)
 
 
+def _stream_cut(game: Game, sender: bytes, body: Cut) -> Outcome:
+    return ACCEPTED  # where a stream ends is the core's business; kept in the log
+
+
 def _withdrawn_suspicion(game: Game, sender: bytes, body: Unsuspect) -> Outcome:
     """An UNSUSPECT changes nothing here: the SUSPECT it withdraws keeps its place (P-92)."""
     return ACCEPTED
@@ -455,11 +400,11 @@ def _withdrawn_suspicion(game: Game, sender: bytes, body: Unsuspect) -> Outcome:
 _ANY_PHASE = (Phase.LOBBY, Phase.DEALING, Phase.PLAYING, Phase.OVER)
 _TRANSITIONS: Mapping[tuple[Phase, type], Handler] = {
     **{(phase, Admit): lobby.admit for phase in _ANY_PHASE},
-    **{(phase, Bye): Game._bye for phase in _ANY_PHASE},
-    **{(phase, Suspect): Game._suspect for phase in _ANY_PHASE},
+    **{(phase, Bye): departure.bye for phase in _ANY_PHASE},
+    **{(phase, Suspect): departure.suspect for phase in _ANY_PHASE},
     **{(phase, Unsuspect): _withdrawn_suspicion for phase in _ANY_PHASE},
     **{(phase, Reveal): audit.reveal for phase in _ANY_PHASE},
-    **{(phase, Cut): Game._cut for phase in _ANY_PHASE},
+    **{(phase, Cut): _stream_cut for phase in _ANY_PHASE},
     **{(phase, Backdated): audit.backdated for phase in _ANY_PHASE},
     (Phase.DEALING, Commit): deal.commit,
     (Phase.DEALING, Share): deal.share,
@@ -474,6 +419,6 @@ _TRANSITIONS: Mapping[tuple[Phase, type], Handler] = {
     (Phase.DEALING, Start): deal.go_without,
     (Phase.PLAYING, Start): absence.go_without,
     (Phase.DEALING, Deal): deal.deal,
-    (Phase.PLAYING, Play): Game._play,
-    (Phase.PLAYING, GameBody): Game._game_body,
+    (Phase.PLAYING, Play): play.play,
+    (Phase.PLAYING, GameBody): play.game_body,
 }

@@ -73,7 +73,7 @@ def test_rounds_wait_for_the_scores_to_be_seen_and_count_in_first(tmp_path: Path
                 why = said(session.act(Action.FLIP))
                 assert why.startswith("wait for the count-in"), why
             await play_a_while(session)
-            bots = {bot.seat.node_id for bot in node.bots}
+            bots = {bot.seat.node_id for bot in node.bots.seats}
             assert bots <= set(first_moves), "both bots played round 1"
             for bot in bots:
                 assert first_moves[bot] >= began + COUNT_IN_S - SLACK_S, "a bot jumped the gun"

@@ -85,10 +85,10 @@ def test_a_crashed_nodes_bots_come_back_with_it_and_every_screen_says_so(tmp_pat
         heard = Heard(bob_screen)
         try:
             assert ada_screen.add_bot("normal") is None
-            await second.add_bot("normal")
-            await second.add_bot("normal")
-            await until(ada_screen, lambda: len(first.bots) == 1, "Ada's bot")
-            bot_node = first.bots[0].seat.node_id
+            await second.bots.add("normal")
+            await second.bots.add("normal")
+            await until(ada_screen, lambda: len(first.bots.seats) == 1, "Ada's bot")
+            bot_node = first.bots.seats[0].seat.node_id
             assert (tmp_path / "ada" / "bots.json").exists()
             seated = lambda: len(ada_screen.snapshot().stable.seated()) == 5  # noqa: E731
             await until(ada_screen, seated, "five players seated")
@@ -123,13 +123,13 @@ def test_a_crashed_nodes_bots_come_back_with_it_and_every_screen_says_so(tmp_pat
                         heard.texts(),
                         "MINE",
                         mine.texts(),
-                        [b.seat.node_id.hex()[:4] for b in again.bots],
+                        [b.seat.node_id.hex()[:4] for b in again.bots.seats],
                     )
                     print(
                         {m.name: m.present for m in bob_screen.snapshot().stable.members.values()}
                     )
                     raise
-                assert [bot.seat.node_id for bot in again.bots] == [bot_node]
+                assert [bot.seat.node_id for bot in again.bots.seats] == [bot_node]
                 members = bob_screen.snapshot().stable.members
                 assert members[bot_node].present and members[first.main.node_id].present  # type: ignore[union-attr]
                 told = lambda: mine.any("you were away, and are back")  # noqa: E731

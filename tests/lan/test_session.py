@@ -193,7 +193,8 @@ def test_a_bot_taken_off_while_it_sits_down_leaves_no_seat_behind(tmp_path: Path
 
             def admitting() -> bool:  # the player's node admits the bot, not yet seated
                 return (
-                    len(node.bots) == 1 and node.bots[0].seat.node_id in table.optimistic().members
+                    len(node.bots.seats) == 1
+                    and node.bots.seats[0].seat.node_id in table.optimistic().members
                 )
 
             await until(session, admitting, "the bot's ADMIT")

@@ -24,9 +24,10 @@ from ...wire.messages import Start
 from ..blitz.cards import ALL_BACKS, DECK_SIZE, Card, card_from_code, check_backs, new_deck
 from . import tv
 from .bots import BotLevel
+from .hidden import Refused
 from .player import RACE_HOLD_S, DutchPlayer
 from .state import MAX_DUTCH_SEATS, MIN_DUTCH_SEATS
-from .table import BINDING_BYTES, DutchMove, DutchTable, Refused, Stage
+from .table import BINDING_BYTES, DutchMove, DutchTable, Stage
 from .views import SeatView
 from .wire import GAME_ID, Message, WireError, decode
 
@@ -226,17 +227,17 @@ def public_form(state: DutchTable) -> list[Form]:
         state.binding,
         [state.starter, sorted(state.penalised)],
         state.stage.value,
-        sorted(state.publics.items()),
-        len(state.shuffles),
-        sorted([token, sorted(by)] for token, by in state.shares.items()),
-        sorted([token, to, sorted(by)] for (token, to), by in state.sealed.items()),
+        sorted(state.deal.publics.items()),
+        len(state.deal.shuffles),
+        sorted([token, sorted(by)] for token, by in state.deal.shares.items()),
+        sorted([token, to, sorted(by)] for (token, to), by in state.deal.sealed.items()),
         [[g.token, g.seat] for g in state.grants],
         len(state.queue),
-        sorted(state.audits),
+        sorted(state.deal.audits),
         [[c.seat, c.kind.value, c.detail] for c in state.cheats],
         list(state.scores()),
         sorted(state.left),
-        sorted(state.handovers),
+        sorted(state.deal.handovers),
         state.dropped,
     ]
     played = state.round

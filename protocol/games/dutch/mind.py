@@ -73,7 +73,7 @@ def _share(table: DutchTable, secrets: SeatSecrets, token: int) -> Share:
     share = made.get(token)
     if share is None:
         context = mental.opening_context(table.binding, secrets.round, token)
-        share = mental.decryption_share(key_secret(secrets), table.deck()[token], context)
+        share = mental.decryption_share(key_secret(secrets), table.deal.deck()[token], context)
         made[token] = share
     return share
 
@@ -94,18 +94,18 @@ def duties(table: DutchTable, me: int, secrets: SeatSecrets) -> list[GameBody]:
     if me in table.left:
         return []
     number = secrets.round
-    if table.stage is Stage.KEYS and me not in table.publics:
+    if table.stage is Stage.KEYS and me not in table.deal.publics:
         secret = key_secret(secrets)
         context = mental.key_context(table.binding, number, me)
         proof = mental.prove_key(secret, context)
         return [_body(number, KeyShareMessage(me, mental.public_key(secret), proof))]
-    if table.stage is Stage.SHUFFLE and len(table.shuffles) == me:
+    if table.stage is Stage.SHUFFLE and len(table.deal.shuffles) == me:
         return [_remembered(secrets, ("shuffle",), lambda: _shuffled(table, me, secrets))]
-    if table.stage is Stage.AUDIT and me not in table.audits:
+    if table.stage is Stage.AUDIT and me not in table.deal.audits:
         seed = shuffle_seed(secrets)
         permutation, masks = mental.permutation_from(seed), mental.masks_from(seed)
         return [_body(number, AuditMessage(me, permutation, masks))]
-    tokens = tuple(sorted(t for t in table.wanted() if me not in table.shares.get(t, {})))
+    tokens = tuple(sorted(t for t in table.wanted() if me not in table.deal.shares.get(t, {})))
     owed = []
     if tokens:
         owed.append(
@@ -137,9 +137,9 @@ def _shares(table: DutchTable, me: int, secrets: SeatSecrets, tokens: tuple[int,
 
 
 def _shuffled(table: DutchTable, me: int, secrets: SeatSecrets) -> GameBody:
-    before = table.shuffles[-1].deck if table.shuffles else mental.initial_deck()
-    assert table.joint is not None
-    step = mental.shuffle(before, table.joint, shuffle_seed(secrets))
+    before = table.deal.shuffles[-1].deck if table.deal.shuffles else mental.initial_deck()
+    assert table.deal.joint is not None
+    step = mental.shuffle(before, table.deal.joint, shuffle_seed(secrets))
     return _body(secrets.round, ShuffleMessage(me, step.deck))
 
 
@@ -149,8 +149,8 @@ def _sealed(table: DutchTable, me: int, secrets: SeatSecrets, grant: Opening) ->
     context = mental.opening_context(table.binding, secrets.round, grant.token)
     sealed = seal.seal_share(
         key_secret(secrets),
-        table.deck()[grant.token],
-        table.publics[grant.seat],
+        table.deal.deck()[grant.token],
+        table.deal.publics[grant.seat],
         context,
         seal_seed(secrets, grant.token, grant.seat),
     )
@@ -166,7 +166,7 @@ def faces(table: DutchTable, me: int, secrets: SeatSecrets) -> dict[int, DutchCa
     for grant in table.grants:
         if grant.seat != me or grant.token in known:
             continue
-        sealed = table.sealed.get((grant.token, me), {})
+        sealed = table.deal.sealed.get((grant.token, me), {})
         if any(s not in sealed for s in _sealers(table, me)):
             continue
         code = _open(table, me, secrets, grant.token, sealed)
@@ -178,7 +178,7 @@ def faces(table: DutchTable, me: int, secrets: SeatSecrets) -> dict[int, DutchCa
 def _sealers(table: DutchTable, me: int) -> list[int]:
     """The seats whose sealed share ``me`` needs: every other seat but one that handed its
     shares over (M-37)."""
-    return [s for s in range(table.players) if s != me and s not in table.handovers]
+    return [s for s in range(table.players) if s != me and s not in table.deal.handovers]
 
 
 def _open(
@@ -190,11 +190,11 @@ def _open(
     for seat in range(table.players):
         if seat == me:
             points.append(_share(table, secrets, token).point)
-        elif seat in table.handovers:
-            points.append(table.handovers[seat][token])
+        elif seat in table.deal.handovers:
+            points.append(table.deal.handovers[seat][token])
         else:
             points.append(seal.unseal(key_secret(secrets), sealed[seat]))
-    return mental.open_card(table.deck()[token], points)
+    return mental.open_card(table.deal.deck()[token], points)
 
 
 def farewell(table: DutchTable, me: int, secrets: SeatSecrets) -> list[GameBody]:
@@ -202,7 +202,7 @@ def farewell(table: DutchTable, me: int, secrets: SeatSecrets) -> list[GameBody]
     in play: its share of every card, so that the round goes on without it."""
     if table.stage not in (Stage.PLAY, Stage.REVEAL) or me in table.left:
         return []
-    shares = tuple(_share(table, secrets, token) for token in range(len(table.deck())))
+    shares = tuple(_share(table, secrets, token) for token in range(len(table.deal.deck())))
     return [_body(secrets.round, HandoverMessage(me, shares))]
 
 

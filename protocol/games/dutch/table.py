@@ -15,82 +15,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from functools import lru_cache
 from typing import Final
 
-from . import mental, scoring, seal
+from . import mental, scoring
 from . import rules as dutch_rules
 from .cards import DutchCard
-from .deal import (
-    AuditMessage,
-    Cheat,
-    CheatKind,
-    KeyShareMessage,
-    ShareMessage,
-    ShuffleMessage,
-    audit,
-    check_handover,
-    check_key_message,
-    check_share_message,
-    check_shuffle_message,
-)
-from .mental import Deck, Masked
+from .deal import AuditMessage, Cheat, CheatKind, KeyShareMessage, ShareMessage, ShuffleMessage
+from .hidden import HiddenDeal, Opened, Refused, Step
 from .moves import Leave, Move, Opening, Reason
 from .scoring import RoundScore
-from .seal import SealedShare
 from .state import Ending, Phase, Round, deal, with_faces
 from .wire import HandoverMessage, Message, SealedShareMessage, SharesMessage
 
 BINDING_BYTES: Final = 16  # what stands for the table's epoch in every proof's context (M-29)
-CHECKS_KEPT: Final = 4096  # checks remembered: a node applies a body again for its optimistic game
 PLAYED_KEPT: Final = 12  # the latest moves a table keeps for its players' screens (views.py)
-
-# The checks are pure functions of what they check: each is made once in a process, however
-# often the same body is applied (the stable game, the optimistic one, a simulator's nodes).
-_check_key = lru_cache(maxsize=CHECKS_KEPT)(check_key_message)
-_check_shuffle = lru_cache(maxsize=CHECKS_KEPT)(check_shuffle_message)
-
-
-@lru_cache(maxsize=64)
-def _audited(
-    joint: bytes,
-    shuffles: tuple[ShuffleMessage, ...],
-    audits: tuple[AuditMessage, ...],
-    excused: frozenset[int],
-) -> tuple[Cheat, ...]:
-    return tuple(audit(joint, shuffles, audits, excused))
-
-
-@lru_cache(maxsize=64)
-def _check_handover(
-    message: HandoverMessage, publics: tuple[bytes, ...], deck: Deck, binding: bytes, number: int
-) -> Cheat | None:
-    return check_handover(message.seat, message.shares, publics, deck, binding, number)
-
-
-@lru_cache(maxsize=CHECKS_KEPT)
-def _check_sealed(
-    message: SealedShareMessage,
-    public: bytes,
-    recipient: bytes,
-    card: Masked,
-    binding: bytes,
-    number: int,
-) -> Cheat | None:
-    """M-26: a sealed share whose proof fails is its sender's cheat, found on every node."""
-    context = mental.opening_context(binding, number, message.token)
-    if seal.check_sealed(public, recipient, card, message.sealed, context):
-        return None
-    return Cheat(
-        message.seat, CheatKind.BAD_SHARE, f"the sealed share of card {message.token} is false"
-    )
-
-
-@lru_cache(maxsize=CHECKS_KEPT)
-def _check_share(
-    message: ShareMessage, publics: tuple[bytes, ...], card: Masked, binding: bytes, number: int
-) -> Cheat | None:
-    return check_share_message(message, publics, (card,) * (message.token + 1), binding, number)
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,14 +54,6 @@ class Stage(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class Refused:
-    """A Dutch body refused; ``by`` is never set: Dutch has no race that names a winner."""
-
-    reason: str
-    by: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
 class DutchMove:
     """A Dutch body in the order: the table seat that sent it, its round and its message."""
 
@@ -134,7 +64,8 @@ class DutchMove:
 
 @dataclass(slots=True)
 class DutchTable:
-    """One round of Dutch as the ordered log has made it, the same on every node.
+    """One round of Dutch as the ordered log has made it, the same on every node: its deal
+    with no dealer (``deal``, hidden.py) and its play, reveal and scoring over that deal.
 
     Seats here are Dutch's, 0 to n-1: Dutch seat ``i`` is table seat ``seats[i]``.
     """
@@ -144,50 +75,39 @@ class DutchTable:
     starter: int = 0
     penalised: frozenset[int] = frozenset()
     stage: Stage = Stage.KEYS
-    publics: dict[int, bytes] = field(default_factory=dict)
-    joint: bytes | None = None
-    shuffles: list[ShuffleMessage] = field(default_factory=list)
+    deal: HiddenDeal = field(init=False)
     round: Round | None = None
-    shares: dict[int, dict[int, bytes]] = field(default_factory=dict)  # token -> seat -> d
-    sealed: dict[tuple[int, int], dict[int, SealedShare]] = field(default_factory=dict)
     grants: list[Opening] = field(default_factory=list)  # private openings, in order
     queue: list[tuple[int, Move]] = field(default_factory=list)  # moves waiting for a card
-    audits: dict[int, AuditMessage] = field(default_factory=dict)
     cheats: list[Cheat] = field(default_factory=list)
     score: RoundScore | None = None
     left: frozenset[int] = frozenset()
     # Seats removed without a goodbye whom the round waits for (D-43): they still hold their
     # key, and opening goes on once they are back; ``gone`` ends the wait (D-44).
     missing: frozenset[int] = frozenset()
-    handovers: dict[int, tuple[bytes, ...]] = field(default_factory=dict)  # seat -> 54 d
     dropped: int = 0  # moves that waited for a card, then were refused at their turn
     # The latest moves taken, for the screens only: no digest or rule reads them; and how
     # many were taken this round, for a replay's stops.
     played: list[Played] = field(default_factory=list)
     moves: int = 0
 
+    def __post_init__(self) -> None:
+        self.deal = HiddenDeal(len(self.seats), self.binding)
+
     @property
     def players(self) -> int:
         return len(self.seats)
 
-    def deck(self) -> Deck:
-        """The round's deck: the last shuffler's (M-10)."""
-        return self.shuffles[-1].deck
-
     def copy(self) -> DutchTable:
-        return replace(
+        copied = replace(
             self,
-            publics=dict(self.publics),
-            shuffles=list(self.shuffles),
-            shares={token: dict(by) for token, by in self.shares.items()},
-            sealed={key: dict(by) for key, by in self.sealed.items()},
             grants=list(self.grants),
             queue=list(self.queue),
-            audits=dict(self.audits),
             cheats=list(self.cheats),
             played=list(self.played),
-            handovers=dict(self.handovers),
         )
+        copied.deal = self.deal.copy()
+        return copied
 
     def wanted(self) -> tuple[int, ...]:
         """The tokens every player owes a share of, to all, now (M-31, M-32)."""
@@ -212,7 +132,7 @@ class DutchTable:
             if grant.seat is not None
             and grant.seat != seat
             and grant.seat not in self.left
-            and seat not in self.sealed.get((grant.token, grant.seat), {})
+            and seat not in self.deal.sealed.get((grant.token, grant.seat), {})
         ]
 
     # -- the messages -------------------------------------------------------------------
@@ -222,20 +142,26 @@ class DutchTable:
         speaks_for = getattr(message, "seat", seat)
         if not isinstance(message, Move) and speaks_for != seat:
             return self._cheat(Cheat(seat, CheatKind.BAD_MESSAGE, f"speaks for seat {speaks_for}"))
+        hidden, stage = self.deal, self.stage
         if isinstance(message, KeyShareMessage):
-            return self._key(message, round_number)
+            return self._dealt(hidden.key(message, stage is Stage.KEYS, round_number))
         if isinstance(message, ShuffleMessage):
-            return self._shuffle(message)
+            return self._dealt(hidden.shuffle(message, stage is Stage.SHUFFLE))
         if isinstance(message, ShareMessage):
-            return self._take_shares(message.seat, (message,), round_number)
+            return self._dealt(
+                hidden.take_shares(message.seat, (message,), self.wanted(), round_number)
+            )
         if isinstance(message, SealedShareMessage):
-            return self._sealed(message, round_number)
+            return self._dealt(hidden.seal(message, self.grants, round_number))
         if isinstance(message, AuditMessage):
-            return self._audit(message)
+            return self._dealt(hidden.audit(message, stage is Stage.AUDIT))
         if isinstance(message, HandoverMessage):
             return self._handover(message, round_number)
         if isinstance(message, SharesMessage):
-            return self._take_shares(message.seat, message.messages(), round_number)
+            shares = message.messages()
+            return self._dealt(
+                hidden.take_shares(message.seat, shares, self.wanted(), round_number)
+            )
         return self._move(seat, message)
 
     def unreadable(self, seat: int, reason: str) -> None:
@@ -249,90 +175,32 @@ class DutchTable:
         self.cheats.append(cheat)
         return Refused(str(cheat.kind))
 
-    def _key(self, message: KeyShareMessage, round_number: int) -> Refused | None:
-        if self.stage is not Stage.KEYS:
-            return Refused("not_key_time")
-        if message.seat in self.publics:
-            return Refused("already_keyed")
-        cheat = _check_key(message, self.binding, round_number)
-        if cheat is not None:
-            return self._cheat(cheat)
-        self.publics[message.seat] = message.public
-        if len(self.publics) == self.players:
-            self.joint = mental.joint_key([self.publics[s] for s in range(self.players)])
+    def _dealt(self, step: Step) -> Refused | None:
+        """A step of the deal taken (or refused, or its sender's cheat): the round moves on
+        once every key is in (M-30), every shuffle (M-10), a card's last share (M-31) or
+        every audit (M-34)."""
+        if isinstance(step, Cheat):
+            return self._cheat(step)
+        if isinstance(step, Refused):
+            return step
+        if step is Opened.CARD:
+            self._advance()  # a card's last share: it opens, and what waited for it goes on
+        elif self.stage is Stage.KEYS and self.deal.joint is not None:
             self.stage = Stage.SHUFFLE
-        return None
-
-    def _shuffle(self, message: ShuffleMessage) -> Refused | None:
-        if self.stage is not Stage.SHUFFLE:
-            return Refused("not_shuffle_time")
-        if message.seat != len(self.shuffles):
-            return Refused("not_your_shuffle")
-        cheat = _check_shuffle(message)
-        if cheat is not None:
-            return self._cheat(cheat)
-        self.shuffles.append(message)
-        if len(self.shuffles) == self.players:
+        elif self.stage is Stage.SHUFFLE and len(self.deal.shuffles) == self.players:
             self.round = deal(self.players, self.starter, self.penalised)
             self.stage = Stage.PLAY
-        return None
-
-    def _take_shares(
-        self, seat: int, shares: tuple[ShareMessage, ...], round_number: int
-    ) -> Refused | None:
-        """M-31, M-40: shares of cards opened to all, each checked as M-14; all or none."""
-        wanted = self.wanted()
-        if any(m.token not in wanted for m in shares):
-            return Refused("not_wanted")  # M-19: no share of a card not being opened to all
-        if seat in self.handovers or any(seat in self.shares.get(m.token, {}) for m in shares):
-            return Refused("already_shared")
-        publics = tuple(self.publics[s] for s in range(self.players))
-        for message in shares:
-            card = self.deck()[message.token]
-            cheat = _check_share(message, publics, card, self.binding, round_number)
-            if cheat is not None:
-                return self._cheat(cheat)
-        complete = False
-        for message in shares:
-            held = self.shares.setdefault(message.token, {})
-            held[seat] = message.share.point
-            complete |= len(held) + len(self.handovers) >= self.players
-        if complete:
-            self._advance()  # a card's last share: it opens, and what waited for it goes on
-        return None
-
-    def _sealed(self, message: SealedShareMessage, round_number: int) -> Refused | None:
-        if Opening(message.token, message.to) not in self.grants:
-            return Refused("not_granted")  # M-19: only to the player the rules open it to
-        held = self.sealed.setdefault((message.token, message.to), {})
-        if message.seat in held or message.seat in self.handovers:
-            return Refused("already_shared")
-        public, recipient = self.publics[message.seat], self.publics[message.to]
-        card = self.deck()[message.token]
-        cheat = _check_sealed(message, public, recipient, card, self.binding, round_number)
-        if cheat is not None:
-            return self._cheat(cheat)
-        held[message.seat] = message.sealed
-        return None
-
-    def _audit(self, message: AuditMessage) -> Refused | None:
-        if self.stage is not Stage.AUDIT:
-            return Refused("not_audit_time")
-        if message.seat in self.audits:
-            return Refused("already_audited")
-        self.audits[message.seat] = message
-        self._maybe_audit()
+        elif self.stage is Stage.AUDIT:
+            self._maybe_audit()
         return None
 
     def _maybe_audit(self) -> None:
         """M-34: once every player still at the table has sent its audit, replay the shuffles;
         a player who left owes none."""
-        if any(s not in self.audits for s in range(self.players) if s not in self.left):
-            return
-        assert self.joint is not None
-        audits = tuple(self.audits[seat] for seat in sorted(self.audits))
-        self.cheats += _audited(self.joint, tuple(self.shuffles), audits, self.left)
-        self.stage = Stage.DONE
+        cheats = self.deal.replay(self.left)
+        if cheats is not None:
+            self.cheats += cheats
+            self.stage = Stage.DONE
 
     # -- the moves ----------------------------------------------------------------------
 
@@ -379,10 +247,10 @@ class DutchTable:
         assert self.round is not None
         opened: dict[int, DutchCard] = {}
         for token in self.wanted():
-            held = self.shares_of(token)
+            held = self.deal.shares_of(token)
             if len(held) < self.players:
                 return False
-            code = mental.open_card(self.deck()[token], [held[s] for s in range(self.players)])
+            code = mental.open_card(self.deal.deck()[token], [held[s] for s in range(self.players)])
             if code is None:  # every share was checked: the deck itself is false
                 self.cheats.append(Cheat(0, CheatKind.BAD_SHUFFLE, f"card {token} is no card"))
                 self.strand()
@@ -418,12 +286,6 @@ class DutchTable:
 
     # -- leaving ------------------------------------------------------------------------
 
-    def shares_of(self, token: int) -> dict[int, bytes]:
-        """Every share of ``token`` sent to all so far, a leaver's from its HANDOVER (M-37)."""
-        held = {seat: points[token] for seat, points in self.handovers.items()}
-        held.update(self.shares.get(token, {}))
-        return held
-
     def _handover(self, message: HandoverMessage, round_number: int) -> Refused | None:
         """M-37, M-38: a leaver's shares of every card, checked; the seat leaves the round
         here, its cards stay and count (D-36), and its shares are taken from the handover."""
@@ -431,11 +293,9 @@ class DutchTable:
             return Refused("not_play_time")
         if message.seat in self.left:
             return Refused("already_left")
-        publics = tuple(self.publics[s] for s in range(self.players))
-        cheat = _check_handover(message, publics, self.deck(), self.binding, round_number)
+        cheat = self.deal.hand_over(message, round_number)
         if cheat is not None:
             return self._cheat(cheat)
-        self.handovers[message.seat] = tuple(share.point for share in message.shares)
         self.left = self.left | {message.seat}
         if self.stage is Stage.PLAY:
             self._left_in_play(message.seat)

@@ -133,7 +133,7 @@ def test_no_face_open_to_fewer_than_all_is_public() -> None:
         played = table.round
         form = public_form(table)
         opened = {token for token, _ in form[19]}
-        assert all(len(table.shares_of(token)) == table.players for token in opened)
+        assert all(len(table.deal.shares_of(token)) == table.players for token in opened)
         privately_seen += sum(
             1 for token, seen in enumerate(played.seen_by) if seen and token not in opened
         )

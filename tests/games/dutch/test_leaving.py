@@ -71,7 +71,7 @@ def test_m37_m38_d36_a_player_who_says_goodbye_is_passed_over_and_their_cards_co
     leaver = next(s for s in range(4) if s != table.round.turn)  # type: ignore[union-attr]
     rig.goodbye(leaver)
     table = rig.table()
-    assert table.stage is Stage.PLAY and leaver in table.left and leaver in table.handovers
+    assert table.stage is Stage.PLAY and leaver in table.left and leaver in table.deal.handovers
     assert table.round is not None and leaver not in table.round.active
     number = rig.game.round
     ended = _finish_round(rig, number)
@@ -82,7 +82,7 @@ def test_m37_m38_d36_a_player_who_says_goodbye_is_passed_over_and_their_cards_co
     # its cards were revealed and counted like everyone's (D-30)
     assert all(ended.round.faces[t] is not None for t in ended.round.hands[leaver] if t is not None)
     assert [(f.seat, f.kind) for f in rig.game.flags] == [(leaver, FlagKind.UNAUDITED)]
-    assert 0 not in [len(ended.audits)] and leaver not in ended.audits  # owes no AUDIT
+    assert 0 not in [len(ended.deal.audits)] and leaver not in ended.deal.audits  # owes no AUDIT
     # the others play on, the next round without it
     assert rig.game.round == number + 1 or rig.game.phase == Phase.OVER
 
@@ -97,7 +97,7 @@ def test_m37_d36_a_leaver_holding_a_drawn_card_discards_it_face_up() -> None:
     rig.goodbye(leaver)
     table = rig.table()
     assert table.queue and table.wanted() == (drawn,)
-    assert leaver in table.shares_of(drawn)  # its share is its handover's
+    assert leaver in table.deal.shares_of(drawn)  # its share is its handover's
     for _ in range(3):
         rig.step()
     table = rig.table()
@@ -173,7 +173,7 @@ def test_m35_m21_one_who_leaves_in_the_audit_owes_none_and_the_shuffles_after_it
     rig.goodbye(0)
     while table.stage is not Stage.DONE:
         assert rig.step()
-    assert table.cheats == [] and sorted(table.audits) == [1, 2, 3]
+    assert table.cheats == [] and sorted(table.deal.audits) == [1, 2, 3]
     assert [(f.seat, f.kind) for f in rig.game.flags] == [(0, FlagKind.UNAUDITED)]
 
 
@@ -193,5 +193,5 @@ def test_m37_a_leaving_steward_sends_the_handover_before_its_bye() -> None:
     for body in [*sent, Bye()]:
         assert rig.game.apply(node, body).accepted
     table = rig.table()
-    assert table.stage is Stage.PLAY and seat in table.handovers
+    assert table.stage is Stage.PLAY and seat in table.deal.handovers
     assert _finish_round(rig, 1).score is not None

@@ -21,7 +21,7 @@ SEATS = 4
 
 def _real_cards(rig: Rig, table: DutchTable, number: int) -> list[int]:
     """The card under every token, opened with every seat's key (the test holds them all)."""
-    deck, cards = table.deck(), []
+    deck, cards = table.deal.deck(), []
     for token in range(54):
         context = mental.opening_context(table.binding, number, token)
         points = [
@@ -56,7 +56,7 @@ def test_no_seat_can_open_a_card_the_rules_did_not_open_to_it(seed: int, level: 
                 readable[seat].setdefault(message.token, set()).add(message.seat)
         elif isinstance(message, SealedShareMessage):
             true = group.times(
-                key_secret(rig.secrets(message.seat)), table.deck()[message.token].c1
+                key_secret(rig.secrets(message.seat)), table.deal.deck()[message.token].c1
             )
             for seat in range(SEATS):
                 opened = seal.unseal(key_secret(rig.secrets(seat)), message.sealed)

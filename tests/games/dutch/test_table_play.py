@@ -53,8 +53,8 @@ def test_m29_m30_m34_a_game_of_dutch_is_played_to_its_end_through_the_table() ->
     table = rig.table()
     assert (
         table.stage is Stage.DONE
-        and len(table.shuffles) == 4
-        and sorted(table.audits)
+        and len(table.deal.shuffles) == 4
+        and sorted(table.deal.audits)
         == [
             0,
             1,
@@ -99,8 +99,8 @@ def test_m30_a_shuffle_out_of_turn_and_a_second_key_are_refused() -> None:
     key = next(_message(b) for s, b in rig.bodies if s == 2)
     assert table.take(2, key, number) is not None
     assert rig.game.apply(rig.nodes[2], _body(number, key)).refusal == "not_key_time"
-    assert table.joint is not None
-    deck = mental.shuffle(mental.initial_deck(), table.joint, bytes(32)).deck
+    assert table.deal.joint is not None
+    deck = mental.shuffle(mental.initial_deck(), table.deal.joint, bytes(32)).deck
     assert rig.game.apply(rig.nodes[2], _body(number, ShuffleMessage(2, deck))).refusal == (
         "not_your_shuffle"
     )
@@ -112,7 +112,7 @@ def test_m31_m32_shares_go_only_where_the_rules_open_a_card() -> None:
     number, table = rig.game.round, rig.table()
     share = mental.decryption_share(
         key_secret(rig.secrets(1)),
-        table.deck()[0],
+        table.deal.deck()[0],
         mental.opening_context(table.binding, number, 0),
     )
     refusal = rig.game.apply(rig.nodes[1], _body(number, ShareMessage(1, 0, None, share)))
@@ -165,8 +165,8 @@ def test_m34_a_dishonest_shuffle_is_found_by_the_audit_and_flagged() -> None:
         message = _message(body)
         if seat == 1 and isinstance(message, ShuffleMessage):
             table = rig_holder[0].table()
-            assert table.joint is not None
-            other = mental.shuffle(table.shuffles[-1].deck, table.joint, bytes(32))
+            assert table.deal.joint is not None
+            other = mental.shuffle(table.deal.shuffles[-1].deck, table.deal.joint, bytes(32))
             return _body(decode(body.payload).round, ShuffleMessage(1, other.deck))
         return body
 
@@ -200,7 +200,7 @@ def test_m33_m36_each_node_can_open_only_the_cards_the_rules_open_to_it() -> Non
         complete = {
             g.token
             for g in table.grants
-            if g.seat == seat and len(table.sealed.get((g.token, seat), {})) == 3
+            if g.seat == seat and len(table.deal.sealed.get((g.token, seat), {})) == 3
         }
         assert known == complete
         # A node restarted with its kept secrets works out the same faces (M-33).
