@@ -22,6 +22,7 @@ BEFORE: dict[str, float] = {
     "catchup_s": 0.99,
     "messages_per_event_8": 56.0,
     "rss_mb": 49.9,
+    "startup_s": 2.65,  # bench/startup.py before the lobby came up during the join window
 }
 
 
@@ -98,7 +99,7 @@ def rows(figures: dict[str, Any]) -> list[dict[str, Any]]:
              BEFORE["rss_mb"], 60.0, True, "MB"),
         _row("blitz-node --join to the lobby on screen", figures.get("startup_s"),
              figures.get("startup_import_s"), "importing the node's command line, s",
-             None, 1.0, True, "s"),
+             BEFORE["startup_s"], 1.0, True, "s"),
     ]  # fmt: skip
     return found
 

@@ -24,7 +24,6 @@ import asyncio
 import contextlib
 import errno
 import getpass
-import json
 import logging
 import socket
 from collections.abc import Callable
@@ -58,11 +57,11 @@ from .seat.local import LocalSeat, SeatConfig
 from .seat.spectator import WatchSeat
 from .store.lock import StateLock, claim_state_dir
 from .store.state import StateDir, StoreError, write_json
+from .store.tablesocket import remember, remembered
 from .tv.address import WebAddress
 
 log = logging.getLogger("dutchblitz.node")
 
-TABLE_SOCKET_FILE = "table-socket.json"  # the table port and let-in keys, for a restart
 SEED_WAIT_S = 3.0  # how long the seat waits for the seeds' doors before looking for a table
 
 
@@ -143,28 +142,6 @@ def listen_error(address: str, port: int, error: zmq.ZMQError) -> StartError:
     return StartError(f"cannot listen on {address}:{port or 'any port'}: {why}")
 
 
-def remembered(root: Path) -> tuple[int, dict[bytes, bytes]]:
-    """The table port and the let-in keys a node at ``root`` had last time (0, {} if none)."""
-    try:
-        found = json.loads((root / TABLE_SOCKET_FILE).read_text(encoding="utf-8"))
-        port = found["port"]
-        keys = {bytes.fromhex(n): bytes.fromhex(k) for n, k in found["keys"].items()}
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return 0, {}
-    return (port if isinstance(port, int) and 0 < port < 65536 else 0), keys
-
-
-def remember(root: Path, transport: Transport) -> None:
-    """Note the table port and the keys the roster lets in, for the next start."""
-    roster = transport.roster
-    keys = {n.hex(): k.hex() for n, k in roster.keys.items() if roster.allows(n)}
-    port = int(transport.endpoint.rpartition(":")[2])
-    try:
-        write_json(root / TABLE_SOCKET_FILE, {"port": port, "keys": keys})
-    except StoreError as error:
-        log.warning("cannot remember the table's keys: %s", error)
-
-
 @dataclass(slots=True)
 class Node:
     """A running node. ``await start()``, then read ``main``; ``await stop()`` at the end."""
@@ -181,6 +158,7 @@ class Node:
     lock: StateLock | None = None  # held from start to stop: no other node uses state_root
     started_at: float = 0.0
     _tasks: list[asyncio.Task[None]] = field(default_factory=list)
+    seating: asyncio.Task[None] | None = None  # the seat finding its table (``listen``)
     _seeds: list[str] = field(default_factory=list)
     knocks: Knocks | None = None  # at the --peer doors, and a private table's found ones
     watchers: list[Callable[[], None]] = field(default_factory=list)
@@ -190,7 +168,10 @@ class Node:
     def __post_init__(self) -> None:
         self.bots = LocalBots(self)
 
-    async def start(self) -> None:
+    async def start(self, seat_behind: bool = False) -> None:
+        """Listen, then find the table: join one, restore ours, or found one. With
+        ``seat_behind``, return once listening: the seat goes on finding the table in the
+        background (``seated``), so that a screen can show the lobby meanwhile."""
         options = self.options
         loop = asyncio.get_running_loop()
         self.started_at = loop.time()
@@ -240,10 +221,10 @@ class Node:
         knocks = [self._knock_later(seed) for seed in seeds]
         if options.discovery:
             await self._start_discovery(signer, name, transport.endpoint)
-        if knocks:
-            await asyncio.wait(knocks, timeout=SEED_WAIT_S)
-        await self.main.start()
-        self._tasks += self.bots.seat_kept()
+        self.seating = asyncio.ensure_future(_sit_down(self, knocks))
+        self._tasks.append(self.seating)
+        if not seat_behind:
+            await seated(self)
 
     def seat_config(self, wishes: Wishes, level: Any) -> SeatConfig:
         options = self.options
@@ -461,3 +442,25 @@ class Node:
                 await self.discovery.close()
         if self.lock is not None:
             self.lock.release()  # last: nothing of ours writes to the directory any more
+
+
+async def _sit_down(node: Node, knocks: list[asyncio.Task[None]]) -> None:
+    """The seat finds its table, once the seeds' doors answered or the wait is over."""
+    assert node.main is not None
+    if knocks:
+        await asyncio.wait(knocks, timeout=SEED_WAIT_S)
+    await node.main.start()
+    node._tasks += node.bots.seat_kept()
+
+
+async def seated(node: Node) -> None:
+    """Wait until the node's seat has found its table; raise what kept it from one."""
+    assert node.seating is not None, "start first"
+    await asyncio.shield(node.seating)  # a waiter that gives up stops no seating
+
+
+async def unseated(node: Node) -> None:
+    """Return only if the node's seat fails to find its table (``seated`` says why)."""
+    with contextlib.suppress(Exception):
+        await seated(node)
+        await asyncio.get_running_loop().create_future()  # seated: never returns

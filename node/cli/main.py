@@ -29,7 +29,7 @@ from dutchblitz.protocol.limits import MAX_NAME as MAX_TEXT_BYTES
 from dutchblitz.protocol.version import GAME_VERSION
 
 from ..api import Session
-from ..runtime import Node, Options, StartError
+from ..runtime import Node, Options, StartError, seated, unseated
 from ..session import NodeSession
 from ..store.archive import keep_games
 from ..store.state import StoreError
@@ -356,7 +356,8 @@ async def run_node(options: Options | argparse.Namespace, attach_ui: UI | None =
             if tv is None:
                 return EXIT_USAGE
             node.options = replace(options, web=tv.address)  # the port bound, if 0 was asked
-        failed = await _start(node)
+        early_lobby = attach_ui is not None and not options.typed  # seated behind the lobby
+        failed = await _start(node, node.start(seat_behind=early_lobby))
         if failed is None and options.typed and _founded(node):
             failed = await _confirm_passphrase(node, stopping)
         if failed is not None:
@@ -416,10 +417,10 @@ def _say_tv(node: Node, tv: TvServer) -> None:
         log.info("TV view at %s (this machine only: --web HOST:PORT shares it)", url)
 
 
-async def _start(node: Node) -> int | None:
+async def _start(node: Node, start: Awaitable[None]) -> int | None:
     """Start the node; None when it runs, else its exit code (with one line said)."""
     try:
-        await node.start()
+        await start
         return None
     except StartError as error:
         said, code = str(error), EXIT_USAGE
@@ -526,7 +527,10 @@ async def _with_ui(
     assert main is not None
     ui = asyncio.ensure_future(attach_ui(session))
     main.game_over_hooks.append(_write_summary_at_end(node))  # each game's, rematches too
-    which = await _first(ui, main.failed.wait(), stopping)
+    which = await _first(ui, main.failed.wait(), stopping, unseated(node))
+    if which == 3:  # the seat found no table: said as any failed start
+        ui.cancel()
+        return await _start(node, seated(node)) or EXIT_FAILED
     if which == 1:
         ui.cancel()
         await node.stop(goodbye=False)

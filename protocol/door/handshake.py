@@ -14,8 +14,6 @@ import hmac
 import unicodedata
 from collections.abc import Callable
 
-from spake2 import SPAKE2_Symmetric
-
 from .codec import DOOR_VERSION, MAC_SIZE, Card, card_fields, pack
 
 DOOR_LABEL = b"blitz door door\x00"
@@ -93,6 +91,10 @@ class Pake:
     """One side of SPAKE2 on a table's passphrase: ``message`` to send, ``finish`` the key."""
 
     def __init__(self, passphrase: str, table: str, entropy: bytes) -> None:
+        # Loaded here, at a private table's first knock: its group tables take a tenth
+        # of a second to build, which a node at an open table never spends.
+        from spake2 import SPAKE2_Symmetric
+
         self._side = SPAKE2_Symmetric(
             pake_password(passphrase), idSymmetric=pake_identity(table), entropy_f=_given(entropy)
         )

@@ -313,6 +313,8 @@ def test_a_name_set_at_the_table_is_the_next_starts_unless_name_is_given(tmp_pat
 
     def sitting(rename: str | None) -> Callable[[Session], Coroutine[Any, Any, None]]:
         async def table(session: Session) -> None:
+            while not any(p.is_me for p in session.snapshot().players):  # seated behind the lobby
+                await asyncio.sleep(0.01)
             me = next(p for p in session.snapshot().players if p.is_me)
             named.append(me.name)
             if rename is not None:

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import pytest
 from dutchblitz.node.net.roster import Roster, RosterStats, Source
 from dutchblitz.node.net.transport import TableAuthenticator, _RosterCallback
-from dutchblitz.node.runtime import TABLE_SOCKET_FILE, remember, remembered
+from dutchblitz.node.store.tablesocket import TABLE_SOCKET_FILE, remember, remembered
 from dutchblitz.protocol.wire.auth import Signer
 from zmq.utils import z85
 
