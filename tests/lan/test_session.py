@@ -226,7 +226,7 @@ def test_a_bot_taken_off_before_it_exists_goes_all_the_same(tmp_path: Path) -> N
         try:
             await until(session, lambda: session.snapshot().players[0].name == "Ada", "profile")
             assert session.add_bot("normal") is None
-            assert not node.bots, "the bot is still on its way"
+            assert not node.bots.seats, "the bot is still on its way"
             assert session.remove_bot() is None
             main = node.main
             assert main is not None
@@ -236,7 +236,7 @@ def test_a_bot_taken_off_before_it_exists_goes_all_the_same(tmp_path: Path) -> N
                 assert replica is not None
                 members = replica.stable.members.values()
                 present = [m.node for m in members if m.present]
-                return not node.bots and len(members) == 2 and present == [main.node_id]
+                return not node.bots.seats and len(members) == 2 and present == [main.node_id]
 
             await until(session, seated_and_gone, "the bot seated, then gone: Ada alone")
             assert session.remove_bot() is not None, "no bot left to take away"
