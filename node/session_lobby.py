@@ -40,10 +40,11 @@ class Background:
         self.notices, self.changed = notices, changed
         self._tasks: set[asyncio.Future[object]] = set()
 
-    def run(self, work: Coroutine[Any, Any, object]) -> None:
+    def run(self, work: Coroutine[Any, Any, object]) -> asyncio.Future[object]:
         task: asyncio.Future[object] = asyncio.ensure_future(work)
         self._tasks.add(task)
         task.add_done_callback(self._finished)
+        return task
 
     def _finished(self, task: asyncio.Future[object]) -> None:
         self._tasks.discard(task)
@@ -65,6 +66,7 @@ class LobbyChoices:
         self.side = side
         self._told = told  # the screens hear of a change
         self._work = Background(notices, told)
+        self._adding: set[asyncio.Future[object]] = set()  # bots on their way to a seat
 
     def set_name(self, name: str) -> Refused | None:
         name = name.strip()
@@ -197,13 +199,15 @@ class LobbyChoices:
         assert replica is not None
         if len(replica.optimistic().seated()) + _bots_on_the_way(self.node, replica) >= MAX_PLAYERS:
             return Refused(Why.TABLE_FULL, count=MAX_PLAYERS)
-        self._work.run(self.node.bots.add(level))
+        adding = self._work.run(self.node.bots.add(level))
+        self._adding.add(adding)
+        adding.add_done_callback(self._adding.discard)
         return None
 
     def remove_bot(self) -> Refused | None:
-        if not self.node.bots.seats:
+        if not self.node.bots.seats and not self._adding:
             return Refused(Why.NO_LOCAL_BOT)
-        self._work.run(self.node.bots.remove())
+        self._work.run(_remove_bot(self.node, set(self._adding)))
         return None
 
     def _lobby_only(self, action: str) -> Refused | None:
@@ -225,6 +229,13 @@ def not_sent(seat: LocalSeat) -> Refused:
     """Why an event of ours did not go: not written down (the disk), or not sent."""
     failure = seat.failure
     return Refused(Why.NOT_STORED, what=str(failure)) if failure else Refused(Why.NOT_SENT)
+
+
+async def _remove_bot(node: Node, adding: set[asyncio.Future[object]]) -> None:
+    """A `-` just after a `+` takes away the bot that `+` is seating, once it has a seat."""
+    if adding:
+        await asyncio.wait(adding)
+    await node.bots.remove()
 
 
 def _bots_on_the_way(node: Node, replica: Replica) -> int:

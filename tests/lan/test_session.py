@@ -215,6 +215,37 @@ def test_a_bot_taken_off_while_it_sits_down_leaves_no_seat_behind(tmp_path: Path
     run(scenario())
 
 
+def test_a_bot_taken_off_before_it_exists_goes_all_the_same(tmp_path: Path) -> None:
+    """`-` pressed at once after `+`, while this node still opens the bot's own transport:
+    the `-` is not refused for want of a bot, and takes that bot away once it is seated."""
+
+    async def scenario() -> None:
+        node = Node(options(tmp_path))
+        await node.start()
+        session = NodeSession(node)
+        try:
+            await until(session, lambda: session.snapshot().players[0].name == "Ada", "profile")
+            assert session.add_bot("normal") is None
+            assert not node.bots.seats, "the bot is still on its way"
+            assert session.remove_bot() is None
+            main = node.main
+            assert main is not None
+
+            def seated_and_gone() -> bool:
+                replica = main.replica
+                assert replica is not None
+                members = replica.stable.members.values()
+                present = [m.node for m in members if m.present]
+                return not node.bots.seats and len(members) == 2 and present == [main.node_id]
+
+            await until(session, seated_and_gone, "the bot seated, then gone: Ada alone")
+            assert session.remove_bot() is not None, "no bot left to take away"
+        finally:
+            await session.leave()
+
+    run(scenario())
+
+
 def test_a_bot_taken_off_and_put_back_is_a_fresh_ready_bot(tmp_path: Path) -> None:
     """`+`, `-`, `+` in the lobby: the new bot is ready, and no node sees its state differ."""
 
