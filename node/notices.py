@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 from collections import deque
 
+from dutchblitz.protocol.replica.core import Replica
 from dutchblitz.protocol.replica.effects import Alarm, Delivered, Effect, LogEntry, Withdrawn
 from dutchblitz.protocol.table.game import Game, Phase
 from dutchblitz.protocol.table.records import RoundResult
@@ -33,28 +34,31 @@ class SessionNotices:
         self._flags_seen: tuple[int, int] = (0, 0)  # (id of the replica, flags noticed)
         self._over_noticed: set[tuple[int, int]] = set()
         self._stalemates_seen: tuple[int, int, int] = (0, 0, 0)  # (replica id, round, count)
-        # Every node the log has seated so far (a restored log's included): one seated again
-        # is back, not new.
-        replica = seat.replica
-        self._seen_members: set[bytes] = set() if replica is None else set(replica.stable.members)
+        self._seen_members: set[bytes] = set()
         # Newcomers admitted as "player N": told once their own name is in (their PROFILE).
         self._unnamed: set[bytes] = set()
-        # What this node held when the session began: after a restart, the events of its
-        # log become final again as the others are heard, and are not news any more.
-        self._held_at_start: dict[bytes, int] = (
-            {} if replica is None else {n: st.held for n, st in replica.streams.items()}
-        )
+        self._held_at_start: dict[bytes, int] = {}
+        self._away: set[bytes] = set()
+        self._gone: tuple[float, Told | None] = (0.0, None)  # the last "gone" notice
+        self._void_moves = 0  # our moves that did not count because we were away
+        self._games_seen = 1
+        if seat.replica is not None:
+            self.begin_at(seat.replica)
+        # The screen may begin before the seat reloads its log (the lobby shows at once).
+        seat.seating.reloaded.append(self.begin_at)
+
+    def begin_at(self, replica: Replica) -> None:
+        """What ``replica``'s log holds now is not news: after a restart, its events become
+        final again as the others are heard."""
+        # Every node the log has seated so far: one seated again is back, not new.
+        self._seen_members = set(replica.stable.members)
+        self._held_at_start = {n: st.held for n, st in replica.streams.items()}
         # Players removed during the game and not back: a START in the deal went on without
         # them (spec/rules.md R-50). Effects come after a batch of events is applied, so
         # this follows the events themselves, not the game as it stands.
-        self._away: set[bytes] = (
-            set()
-            if replica is None
-            else {m.node for m in replica.stable.members.values() if m.seat in replica.stable.away}
-        )
-        self._gone: tuple[float, Told | None] = (0.0, None)  # the last "gone" notice
-        self._void_moves = 0  # our moves that did not count because we were away
-        self._games_seen = 1 if replica is None else replica.stable.game_number
+        stable = replica.stable
+        self._away = {m.node for m in stable.members.values() if m.seat in stable.away}
+        self._games_seen = stable.game_number
 
     def take(self) -> list[Notice]:
         taken = list(self.queue)

@@ -83,6 +83,9 @@ class TableSeating:
         # Messages that came before the replica, each with its sender's epoch back then.
         self._early: deque[tuple[bytes, bytes, bytes | None]] = deque(maxlen=EARLY_LIMIT)
         # (A message but HELLO comes only from a peer whose epoch we know: P-264.)
+        # Told each log reloaded from disk, once its events are in (a screen may have
+        # begun before: what the log held is not news).
+        self.reloaded: list[Callable[[Replica], None]] = []
 
     @property
     def label(self) -> str:
@@ -154,6 +157,8 @@ class TableSeating:
         self.carrier.execute(effects, replica, live=False)
         replica.my_seq = max(replica.my_seq, record.seq_floor)
         self.table_log.caught_up(replica.stable)
+        for told in self.reloaded:
+            told(replica)
         log.info(
             "%s: restored %d events of table %s; rejoining",
             self.label,

@@ -202,6 +202,8 @@ def test_a_player_who_leaves_at_the_end_and_comes_back_plays_the_rematch_P257(
     assert "GAME OVER" in text(shown), text(shown)
     assert winner(shown) == won, "the same winner on Bo's screen"
     assert winner(tmux.wait_text(ada, "Bo is back")) == won, "the same winner on Ada's screen"
+    mine = text(tmux.screen(again))  # his own log is not news to him: no newcomer's words
+    assert "sit down" not in mine and "Bo left the table" not in mine, mine
 
     press_rematch(tmux, again)
     press_rematch(tmux, yul)
