@@ -356,7 +356,9 @@ async def run_node(options: Options | argparse.Namespace, attach_ui: UI | None =
             if tv is None:
                 return EXIT_USAGE
             node.options = replace(options, web=tv.address)  # the port bound, if 0 was asked
-        early_lobby = attach_ui is not None and not options.typed  # seated behind the lobby
+        # The screen waits for the seat: a key pressed in the join window (a name, a bot)
+        # would find no seat to take it. ``seat_behind`` shows the lobby at once instead.
+        early_lobby = False
         failed = await _start(node, node.start(seat_behind=early_lobby))
         if failed is None and options.typed and _founded(node):
             failed = await _confirm_passphrase(node, stopping)

@@ -38,7 +38,6 @@ from ..wire.messages import Body, Bye, Hello, Kind
 from ..wire.peek import message_kind, message_sender
 from .duties import Steward, Wishes, adopt_options
 from .effects import (
-    AskHello,
     CutOff,
     Forged,
     Held,
@@ -146,10 +145,6 @@ class SeatMachine:
             return
         if kind == Kind.HELLO:
             self._hello(sender, data)
-        elif sender not in self.standing.epochs:  # at a table we do not know yet (P-264)
-            self.other_table += 1
-            self._out.append(AskHello(sender))
-            return
         ROUTES[self.phase](self, sender, data, kind, at, defer)
 
     def _hello(self, sender: bytes, data: bytes) -> None:

@@ -41,9 +41,9 @@ class Standing:
         self.done = False  # finished: the others have reached the end too
 
     def same_table(self, sender: bytes, epoch: bytes) -> bool:
-        """Whether ``sender``'s last HELLO named ``epoch`` (one that has sent none is at no
-        table we know of: P-264)."""
-        return self.epochs.get(sender) == epoch
+        """Whether ``sender``'s last HELLO named ``epoch`` (or it has sent none: over links
+        that deliver in order its HELLO comes first, P-264, P-265)."""
+        return self.epochs.get(sender, epoch) == epoch
 
     def outside(self, replica: Replica | None) -> bool:
         """Asking to join a table that has never seated us (not a player coming back)."""

@@ -16,7 +16,7 @@ import random
 import pytest
 from dutchblitz.protocol.replica.effects import Persist, Send
 from dutchblitz.protocol.seat.duties import Wishes
-from dutchblitz.protocol.seat.effects import AskHello, Forged, Held, KeepSecret, Out
+from dutchblitz.protocol.seat.effects import Forged, Held, KeepSecret, Out
 from dutchblitz.protocol.seat.finding import TableFinder
 from dutchblitz.protocol.seat.machine import SeatMachine
 from dutchblitz.protocol.seat.pace import Pace
@@ -47,9 +47,7 @@ def _heartbeat(named: bytes) -> bytes:
     [
         ("P-139 forged, finding", False, NODE_IDS[2], None, [Forged(1)], 0),
         ("P-139 forged, seated", True, NODE_IDS[2], None, [Forged(1)], 0),
-        ("P-202 held while finding", False, NODE_IDS[1], OTHER_EPOCH, ["held"], 0),
-        ("P-264 no HELLO yet, finding", False, NODE_IDS[1], None, [AskHello(NODE_IDS[1])], 1),
-        ("P-264 no HELLO yet, seated", True, NODE_IDS[1], None, [AskHello(NODE_IDS[1])], 1),
+        ("P-202 held while finding", False, NODE_IDS[1], None, ["held"], 0),
         ("P-202 another table", True, NODE_IDS[1], OTHER_EPOCH, [], 1),
         ("P-202 our table: the replica", True, NODE_IDS[1], "ours", ["replica"], 0),
     ],

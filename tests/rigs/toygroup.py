@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from hashlib import blake2b
 
-from dutchblitz.protocol.games.dutch import game, group, mental, seal, table, wire
+from dutchblitz.protocol.games.dutch import game, group, hidden, mental, seal, wire
 
 ORDER = 2**252 + 27742317777372353535851937790883648493
 
@@ -70,8 +70,8 @@ def _clear_caches() -> None:
     mental.card_points.cache_clear()
     mental._card_of_point.cache_clear()
     game._decoded.cache_clear()
-    checks = (table._check_key, table._check_shuffle, table._check_share, table._check_sealed)
-    for check in (*checks, table._check_handover, table._audited):
+    checks = (hidden._check_key, hidden._check_shuffle, hidden._check_share, hidden._check_sealed)
+    for check in (*checks, hidden._check_handover, hidden._audited):
         check.cache_clear()
 
 

@@ -21,7 +21,8 @@ from tests.games.dutch.test_crash import _crash, _grace_over, _in_play, _stalls
 def _told(rig: Rig, me: int, feed: list[tuple[bytes, Body]]) -> list[str]:
     """The notices ``me``'s session gives for ``feed``, each applied to the rig in turn."""
     replica = SimpleNamespace(stable=rig.game, streams={}, ended=None)
-    seat = SimpleNamespace(replica=replica, node_id=rig.nodes[me])
+    seating = SimpleNamespace(reloaded=[])
+    seat = SimpleNamespace(replica=replica, node_id=rig.nodes[me], seating=seating)
     notices = SessionNotices("table", seat, game_for("dutch"))  # type: ignore[arg-type]
 
     async def go() -> None:
