@@ -356,9 +356,7 @@ async def run_node(options: Options | argparse.Namespace, attach_ui: UI | None =
             if tv is None:
                 return EXIT_USAGE
             node.options = replace(options, web=tv.address)  # the port bound, if 0 was asked
-        # The screen waits for the seat: a key pressed in the join window (a name, a bot)
-        # would find no seat to take it. ``seat_behind`` shows the lobby at once instead.
-        early_lobby = False
+        early_lobby = False  # the screen waits for the seat: keys need one (performance.md)
         failed = await _start(node, node.start(seat_behind=early_lobby))
         if failed is None and options.typed and _founded(node):
             failed = await _confirm_passphrase(node, stopping)
