@@ -402,7 +402,7 @@ def test_a_hang_up_stops_the_node_with_exit_code_129(tmp_path: Path) -> None:
 
 
 def test_the_readme_lists_every_exit_code() -> None:
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    table = readme.split("### Exit codes", 1)[1].split("\n#", 1)[0]
+    page = Path(__file__).resolve().parents[2] / "docs" / "command-line.md"
+    table = page.read_text(encoding="utf-8").split("## Exit codes", 1)[1].split("\n#", 1)[0]
     for code in (cli.EXIT_OK, cli.EXIT_FAILED, cli.EXIT_USAGE, 129, 130, 143):
         assert f"| {code} " in table, code
