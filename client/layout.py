@@ -198,10 +198,19 @@ def _title_parts(state: ClientState) -> list[str]:
     elif registry.face_for(state.game).length_word:  # a game of one length says it once
         parts.append(registry.face_for(state.game).length_word)
     elif game.rounds is not None:  # only the rounds end it (P-238)
-        parts.append(f"round {game.round} of {game.rounds}")
+        parts.append(f"round {_round_shown(state)} of {game.rounds}")
     else:
-        parts += [f"round {game.round}", f"to {game.target}"]
+        parts += [f"round {_round_shown(state)}", f"to {game.target}"]
     return parts
+
+
+def _round_shown(state: ClientState) -> int:
+    """The round the screen is about: the scores show the last round scored, though the
+    next one is being dealt behind them."""
+    game = state.snap.game
+    if state.screen == Screen.SCORES and game.phase != Phase.PLAYING and game.results:
+        return game.results[-1].round
+    return game.round
 
 
 def fit_title(parts: list[str], option: str, width: int) -> str:

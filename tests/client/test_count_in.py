@@ -12,8 +12,8 @@ from collections.abc import Coroutine
 from typing import Any
 
 import pytest
-from dutchblitz.client.layout import body_text
-from dutchblitz.client.state import Screen
+from dutchblitz.client.layout import body_text, title_text
+from dutchblitz.client.state import ClientState, Screen
 from dutchblitz.node.api import NoticeKind
 from dutchblitz.protocol.table.game import Phase, RoundResult
 from dutchblitz.protocol.wire.messages import Ready
@@ -157,3 +157,11 @@ def test_a_key_pressed_as_the_round_ends_was_meant_for_the_table_not_the_scores_
             assert ("seen_scores",) in session.calls
 
     run(go())
+
+
+def test_the_title_names_the_round_whose_scores_are_shown_not_the_one_being_dealt() -> None:
+    session = between_rounds()
+    state = ClientState(session)
+    assert state.screen == Screen.SCORES
+    assert "round 1" in to_plain_text(title_text(state))  # round 2 is dealt behind them
+    assert "round 2" not in to_plain_text(title_text(state))
