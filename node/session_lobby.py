@@ -108,9 +108,10 @@ class LobbyChoices:
             return self._want_rematch(ready)
         if (why := self._lobby_only("set_ready")) is not None:
             return why
-        self.seat.config.wishes.ready = ready
         replica = self.seat.replica
         assert replica is not None
+        self.seat.config.wishes.ready = ready
+        self.seat.config.wishes.ready_for = replica.optimistic().game_number
         me = replica.optimistic().members.get(self.seat.node_id)
         if me is not None and me.ready != ready and not replica.pending_own():
             if not self.seat.submit(Ready(ready)):

@@ -36,6 +36,10 @@ class Wishes:
     name: str
     back: str | None = None  # None: keep the back the table gave
     ready: bool = False
+    # The game whose lobby the person was ready for: a lobby met again after that game
+    # (the last player left at its end, P-258) waits for them to say so again. None: every
+    # lobby (a bot, or a node started ready from the command line).
+    ready_for: int | None = None
     start_at: int | None = None  # start once this many players are seated and ready
     target: int = 75
     post_stacking: bool = True  # what our START carries: the table's choice (R-19, P-142)
@@ -83,8 +87,9 @@ def lobby_duty(game: Game, me: Member, wishes: Wishes, stable: Game) -> Body | N
     changed = me.name != wishes.name or (wishes.back is not None and me.back != wishes.back)
     if changed and back:  # past eight players no back is left, and a PROFILE needs one
         return Profile(wishes.name, back)
-    if me.ready != wishes.ready:
-        return Ready(wishes.ready)
+    ready = wishes.ready and wishes.ready_for in (None, game.game_number)
+    if me.ready != ready:
+        return Ready(ready)
     start = our_start(wishes, stable)
     if wishes.start_at is not None and can_start(stable, me.node, wishes.start_at, start.game):
         return start

@@ -230,6 +230,8 @@ def test_the_last_player_left_at_the_end_is_back_in_the_lobby_P258(
     tmux.wait_text(bo, "EXITED", timeout=20)
     shown = tmux.wait(ada, seated(["Ada"]), "the lobby, with Ada alone", timeout=30)
     assert WAITING not in text(shown) and OFFER not in text(shown), text(shown)
+    mark = [("Ada (you)", "not ready")]  # her `r` was for the last game, not this lobby
+    tmux.wait(ada, lambda s: lobby(s) == mark, "Ada alone and not ready")
     for _ in range(2):  # `r` takes: her mark turns, and turns back
         was = lobby(tmux.screen(ada))
         tmux.keys(ada, "r")
