@@ -41,7 +41,8 @@ def _players(game: GameView, areas: Mapping[str, Any]) -> list[Json]:
                 "present": member.present,
                 "away": seat in game.away,
                 "total": game.totals.get(seat, 0),
-                "live": 0 if table is None else table.live.get(seat, 0),
+                # None: the game keeps no score within a round to show (Dutch, Blitz!)
+                "live": None if table is None else table.live.get(seat, 0),
                 "area": areas.get(str(seat)),
             }
         )
@@ -79,6 +80,7 @@ def public_view(snap: Snapshot) -> Json:
         if isinstance(centre, Sequence) and not isinstance(centre, str)
         else [],
         "headline": board.get("headline", ""),
+        "progress": board.get("progress", ""),
         "legend": board.get("legend", ""),
         "results": _results(game),
         "winner": None if game.winner is None else names.get(game.winner, ""),

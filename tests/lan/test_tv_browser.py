@@ -4,6 +4,7 @@ Two bot nodes play on 127.0.0.1; one serves the page (``--web``). The page shows
 players and the centre piles changing as the bots play, and every frame the page was sent
 holds cards only in their public places. Three bot nodes play Dutch: the page shows
 Dutch's own title and its public table (each row of cards, the draw and discard piles).
+Three play Blitz!: the page shows its title, each top card and the face-off as the headline.
 A node that restarts is found again by the page on its own. Skips only where
 /usr/bin/chromium is absent.
 """
@@ -181,6 +182,54 @@ def test_a_dutch_table_shows_dutchs_title_and_public_table(tmp_path: Path, brows
         stop_all(nodes)
     playing = [frame for frame in frames if frame.get("phase") == "playing"]
     assert playing and all(frame["title"] == "Dutch" for frame in playing)
+    for frame in frames:
+        assert cards_in(frame) == public_places(frame, set()), "a card outside its public place"
+    assert errors == [], "the page's script failed"
+    for node in nodes:
+        assert "Traceback" not in node.output()
+
+
+def test_a_faceoff_table_shows_the_face_off_big(tmp_path: Path, browser: Any) -> None:
+    """F-43: a table of Blitz! on the TV, under its own title: each player's top card by
+    letter and shape with its category, the draw piles, and the face-off as the headline."""
+    ports = free_ports(3)
+    nodes = [
+        BlitzNode(
+            f"fo{i}",
+            tmp_path / f"fo{i}",
+            loopback_args(i, ports, 3, "--game", "faceoff", *(("--web", "0") if i == 0 else ())),
+            role=("--join", "--bot", "--bot-level", "sharp"),
+        )
+        for i in range(3)
+    ]
+    try:
+        url = tv_url(nodes[0])
+        page = browser.new_page(viewport={"width": 1600, "height": 900}, bypass_csp=BYPASS)
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.add_init_script(RECORD_FRAMES)
+        page.goto(url)
+        page.wait_for_function(
+            "document.querySelectorAll('.player [data-place=top] .card[data-card]').length >= 2",
+            timeout=WAIT_MS,
+        )  # cards turned, each in its owner's area
+        page.wait_for_function(
+            "(document.getElementById('headline').textContent || '').startsWith('FACE-OFF')",
+            timeout=WAIT_MS,
+        )
+        title = page.text_content("#title") or ""
+        assert title.startswith("Blitz! (word face-offs)"), title
+        groups = page.eval_on_selector_all("#centre h2", "els => els.map(e => e.textContent)")
+        assert groups[0] == "Draw piles" and groups[1].startswith("Duel")
+        shot = tmp_path / "tv-faceoff.png"
+        page.screenshot(path=str(shot))
+        print(f"the TV view of Blitz!: {shot}")
+        frames = [json.loads(data) for data in page.evaluate("window.tvFrames")]
+    finally:
+        stop_all(nodes)
+    playing = [frame for frame in frames if frame.get("phase") == "playing"]
+    assert playing and all(frame["title"] == "Blitz! (word face-offs)" for frame in playing)
+    assert any(str(frame.get("headline", "")).startswith("FACE-OFF") for frame in playing)
     for frame in frames:
         assert cards_in(frame) == public_places(frame, set()), "a card outside its public place"
     assert errors == [], "the page's script failed"

@@ -49,7 +49,8 @@ function roundText(state) {
     case "starting": return "the node is starting…";
     case "lobby": return "In the lobby";
     case "dealing": return "Round " + state.round + ": dealing…";
-    case "playing": return "Round " + state.round + (state.rounds ? " of " + state.rounds : " · first to " + state.target);
+    case "playing": if (state.progress) return state.progress;
+      return "Round " + state.round + (state.rounds ? " of " + state.rounds : " · first to " + state.target);
     case "over": return "Game over";
     default: return "";
   }
@@ -102,7 +103,7 @@ function drawPlayer(player, over) {
   if (status === "left" || status === "out") node.classList.add("gone");
   const head = el("div", "head");
   head.append(el("span", "name", player.name), el("span", "state", status));
-  if (!over && player.area) head.append(el("span", "live", "round " + (player.live >= 0 ? "+" : "") + player.live));
+  if (!over && player.area && player.live !== null) head.append(el("span", "live", "round " + (player.live >= 0 ? "+" : "") + player.live));
   head.append(el("span", "total", player.total));
   node.append(head);
   const area = player.area;
@@ -153,7 +154,7 @@ function drawScores(state) {
 function draw(frame) {
   // A node still starting sends only its phase: draw it as an empty table.
   const state = Object.assign(
-    { title: "", table: "", players: [], centre: [], results: [], headline: "", legend: "" }, frame);
+    { title: "", table: "", players: [], centre: [], results: [], headline: "", legend: "", progress: "" }, frame);
   window.tvState = state;
   const title = [state.title, state.table].filter((part) => part).join(" · ");
   document.getElementById("title").textContent = title || "The table";

@@ -23,9 +23,9 @@ from typing import Final
 
 from ...table import openings
 from ...table.player import ActRefusal, Rng
-from ...table.rules import Form, SeatSecrets, TableGame
+from ...table.rules import Form, Json, SeatSecrets, TableGame
 from ...wire.messages import Body, GameBody, Start
-from . import TAG, TITLE, bots
+from . import TAG, TITLE, bots, tv
 from .decks import BACKS, Token, TokenDeck, binding, check_backs
 from .moves import Answer, Claim, Concede, Contest, TurnFrom, Vote
 from .pack import Pack, shipped
@@ -280,6 +280,13 @@ class FaceoffGame(TokenDeck, TableGame[FaceoffTable, FaceoffMove, TableView, Tok
         index = state.seats.index(seat) if seat in state.seats else None
         shown = view(state.game, index)
         return replace(shown, last=state.last, dropped=state.dropped, strangers=state.strangers)
+
+    def tv_board(self, state: FaceoffTable, names: Mapping[int, str]) -> Mapping[str, Json]:
+        if not isinstance(state, FaceoffTable) or state.stage is Stage.CHAINS:
+            return {"centre": [], "areas": {}, "headline": "Shuffling the draw piles"}
+        shown = self.seat_view(state, None, None)
+        assert shown is not None
+        return tv.board(shown, state.seats, names)
 
     def body(
         self,
