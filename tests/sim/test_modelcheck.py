@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from dutchblitz.protocol.replica.flush import Flushes
+from dutchblitz.protocol.replica.liveness import Liveness
 
 from tests.rigs import modelcheck
 
@@ -75,6 +76,70 @@ def test_the_aimed_search_finds_no_race_with_the_flush_P262() -> None:
     report = modelcheck.search(modelcheck.withdrawal_race(), modelcheck.RACE_BOUNDS, limit=3000)
     assert report.counterexample is None, report.violation
     assert report.states > 1000, report.line()
+
+
+@pytest.fixture
+def old_cut_rules() -> Iterator[None]:
+    """The cut rules before P-268 and P-269: a promise bounds nothing once its sender has
+    left, and the first cut adopted stands."""
+    Liveness.learns_cuts = False
+    try:
+        yield
+    finally:
+        Liveness.learns_cuts = True
+
+
+# Two removals that overlap (``--scenario overlapping-removals``): X is being removed at a cut
+# A agreed, below an event of X that every member but A holds, when B and D suspect A and
+# agree on X's cut without A's word, above it. Found by the aimed search under the old cut
+# rules (B keeps its own cut, above E's CUT), and by a random walk under the current ones.
+OLD_CUTS_TRACE = "overlapping_removals_old_cuts.json"
+OVERLAP_TRACE = "overlapping_removals.json"
+
+
+@pytest.mark.timeout(60)
+def test_the_overlapping_removals_trace_breaks_the_old_cut_rules_P89_P90(
+    old_cut_rules: None,
+) -> None:
+    """P-89, P-90: B agreed on X's cut without A's word, above the cut E agreed and sent;
+    under the old rules B keeps its own and makes X's event final, which E has cut."""
+    broken = replay_trace(TRACES / OLD_CUTS_TRACE)
+    assert "event 4 of p2 is final at p1 but cut at p4 (3)" in broken
+
+
+@pytest.mark.timeout(60)
+def test_the_overlapping_removals_trace_is_safe_with_learnt_cuts_P268_P269() -> None:
+    """P-268, P-269: the same trace, under the current rules, breaks nothing: B lowers its
+    cut to E's CUT before X's event above it is final."""
+    assert modelcheck.trace_rules(TRACES / OLD_CUTS_TRACE) == "old-cuts"
+    assert replay_trace(TRACES / OLD_CUTS_TRACE) == []
+
+
+@pytest.mark.timeout(120)
+def test_the_aimed_search_finds_overlapping_removals_under_the_old_cut_rules_P89(
+    old_cut_rules: None,
+) -> None:
+    """P-89, P-269: searching from two overlapping removals finds a break of agreement when
+    the cut rules before P-268 and P-269 are back (489 distinct states when written)."""
+    start = modelcheck.overlapping_removals()
+    report = modelcheck.search(start, modelcheck.OVERLAP_BOUNDS, limit=700)
+    assert report.counterexample is not None, report.line()
+    assert "final at p1 but cut at p4" in " ".join(modelcheck.replay(report.counterexample, 5))
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="Known limits, section 12: E adopted A's CUT before it learnt A's cut, and D, "
+    "which suspected A and never counted it, makes final an event of X that E has cut",
+)
+def test_the_overlapping_removals_trace_is_safe_P89_P90() -> None:
+    """P-89, P-90: the break the current rules leave (spec/protocol.md section 12, Known
+    limits; the simulator's links seed 191). It replays as a violation until a consensus
+    round on the cut closes it; this test then passes, which strict xfail reports as a
+    failure: move it among the safe traces, and shrink Known limits."""
+    assert replay_trace(TRACES / OVERLAP_TRACE) == []
 
 
 # (members, depth, losses, duplicates, ticks, submits, distinct states at least)
