@@ -5,6 +5,10 @@ whose UNSUSPECT is still on its way, while the member that withdrew makes an eve
 above that cut final. With the withdrawal rule before P-262 (``Flushes.enabled`` off, the
 test-only switch) the stored traces show it and the aimed search finds it; with the flush
 of P-262 the same search explores the window and finds no violation.
+
+Two removals that overlap, in a table of five: with the cut rules before P-268 and P-269
+(``Liveness.learns_cuts`` off) the aimed search finds a break that the current rules close,
+and a random walk finds the one section 12's Known limits leaves, kept as a strict xfail.
 """
 
 from __future__ import annotations
