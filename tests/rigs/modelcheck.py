@@ -25,7 +25,8 @@ A counterexample is written as a trace, a JSON list of steps, that replays it ex
     python -m tests.rigs.modelcheck --scenario overlapping-removals --walks 200
 
 ``--old-cuts`` (test only) brings back the cut rules before P-268 and P-269; a trace found
-under it says so (``"rules": "old-cuts"``) and replays under it.
+under it says so (``"rules": "old-cuts"``) and replays under it. ``--shrink TRACE`` shortens
+a trace that begins at ``--scenario``'s start, keeping its violation, and writes ``--out``.
 
 A trace is ``{"members": n, "violation": ..., "steps": [...]}``; each step is one of
 open, deliver, drop, duplicate (``flight``: its index among the messages in flight, and
@@ -558,6 +559,54 @@ def replay(steps: Sequence[Step], members: int, show: bool = False) -> list[str]
     return []
 
 
+def shrink(start: World, steps: Sequence[Step], violation: str) -> list[Step]:
+    """A shorter counterexample: drop the steps past ``start`` one at a time, keeping a drop
+    while what is left still reaches ``violation``, until none can go.
+
+    A delivery is taken, each time, as the oldest message on its link, which must still be
+    the one the step names: the shorter trace stays in order on every link.
+    """
+    base = len(start.steps)
+    if list(steps[:base]) != start.steps:
+        raise ValueError("the trace does not begin at this scenario's start")
+    blob = frozen(start)
+    found = reaches(blob, steps[base:], violation)
+    if found is None:
+        raise ValueError(f"the trace does not reach {violation!r}")
+    tail = found[base:]
+    dropped = True
+    while dropped:
+        dropped = False
+        index = len(tail) - 1
+        while index >= 0:
+            shorter = reaches(blob, tail[:index] + tail[index + 1 :], violation)
+            if shorter is None:
+                index -= 1
+                continue
+            tail, dropped = shorter[base:], True
+            index = min(index, len(tail)) - 1
+    return start.steps + tail
+
+
+def reaches(blob: bytes, tail: Sequence[Step], violation: str) -> list[Step] | None:
+    """The steps, from the world pickled in ``blob``, up to the first state that breaks
+    ``violation``, or None if ``tail`` does not get there (or no longer applies)."""
+    world: World = pickle.loads(blob)
+    for step in tail:
+        if step["op"] in ("deliver", "drop", "duplicate"):
+            what = str(step["what"])
+            source, target = (int(part.split()[0][1:]) for part in what.split("->"))
+            flights = world.net.flights
+            link = [i for i, f in enumerate(flights) if (f.source, f.target) == (source, target)]
+            if not link or describe_flight(world.net, link[0]) != what:
+                return None
+            step = {"op": step["op"], "flight": link[0], "what": what}
+        apply_step(world, step)
+        if violation in violations(world.net):
+            return world.steps
+    return None
+
+
 def write_trace(
     path: Path, members: int, steps: Sequence[Step], violation: str, rules: str = ""
 ) -> None:
@@ -599,12 +648,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="of the random walks")
     parser.add_argument("--replay", type=Path, help="replay a trace, printing each step")
     parser.add_argument(
+        "--shrink",
+        type=Path,
+        help="shorten a trace that begins at --scenario's start, keeping its violation (to --out)",
+    )
+    parser.add_argument(
         "--old-cuts",
         action="store_true",
         help="test only: the cut rules before P-268 and P-269, to show what they break",
     )
     args = parser.parse_args(argv)
-    if args.replay and trace_rules(args.replay) == "old-cuts":
+    given = args.replay or args.shrink
+    if given and trace_rules(given) == "old-cuts":
         args.old_cuts = True
     Liveness.learns_cuts = not args.old_cuts
     try:
@@ -622,6 +677,15 @@ def run(args: argparse.Namespace) -> int:
         return 1 if broken else 0
     maker, scenario_bounds = SCENARIOS[args.scenario]
     start = quiet_table(args.members) if maker is None else maker()
+    if args.shrink:
+        members, steps = read_trace(args.shrink)
+        violation = str(json.loads(args.shrink.read_text())["violation"])
+        shorter = shrink(start, steps, violation)
+        rules = "old-cuts" if args.old_cuts else ""
+        write_trace(args.out, members, shorter, violation, rules)
+        base = len(start.steps)
+        print(f"{len(steps) - base} steps from the start, now {len(shorter) - base}: {args.out}")
+        return 0
     bounds = replace(
         scenario_bounds,
         losses=args.losses,
