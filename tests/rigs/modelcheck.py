@@ -16,11 +16,17 @@ A counterexample is written as a trace, a JSON list of steps, that replays it ex
 
     python -m tests.rigs.modelcheck --members 3 --depth 6 --losses 1
     python -m tests.rigs.modelcheck --scenario withdrawal-race
+    python -m tests.rigs.modelcheck --scenario overlapping-removals --old-cuts
     python -m tests.rigs.modelcheck --replay tests/rigs/traces/withdrawal_race.json
 
 ``--walks N --seed S`` walks at random instead, deeper than a search can go:
 
     python -m tests.rigs.modelcheck --walks 100 --depth 40 --ticks 12 --losses 2 --silences 1
+    python -m tests.rigs.modelcheck --scenario overlapping-removals --walks 200
+
+``--old-cuts`` (test only) brings back the cut rules before P-268 and P-269; a trace found
+under it says so (``"rules": "old-cuts"``) and replays under it. ``--shrink TRACE`` shortens
+a trace that begins at ``--scenario``'s start, keeping its violation, and writes ``--out``.
 
 A trace is ``{"members": n, "violation": ..., "steps": [...]}``; each step is one of
 open, deliver, drop, duplicate (``flight``: its index among the messages in flight, and
@@ -37,11 +43,12 @@ import pickle
 import random
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from dutchblitz.protocol.replica.core import Replica
+from dutchblitz.protocol.replica.liveness import Liveness
 from dutchblitz.protocol.wire.codec import decode
 from dutchblitz.protocol.wire.messages import Event, Profile
 
@@ -67,6 +74,10 @@ class Bounds:
     # bound), and on each link only its oldest message (no reordering within a link).
     links: frozenset[tuple[int, int]] | None = None
     fifo: bool = False
+    # Try a timer tick before any delivery: a search that starts a moment before a timer runs
+    # out reaches the interleavings where it fires early in few states, not after every
+    # delivery beneath it has been tried.
+    ticks_first: bool = False
 
 
 @dataclass(slots=True)
@@ -253,6 +264,9 @@ def replica_state(replica: Replica) -> object:
 def moves(world: World, bounds: Bounds) -> Iterator[Step]:
     """Every step the bounds allow from this state (one per distinct message in flight)."""
     net = world.net
+    tick: Step = {"op": "tick", "seconds": bounds.tick_seconds}
+    if bounds.ticks_first and world.ticks < bounds.ticks:
+        yield tick
     seen: set[tuple[int, int, bytes]] = set()
     heads: set[tuple[int, int]] = set()
     for index, flight in enumerate(net.flights):
@@ -272,8 +286,8 @@ def moves(world: World, bounds: Bounds) -> Iterator[Step]:
             yield {"op": "drop", "flight": index, "what": what}
         if world.duplicates < bounds.duplicates:
             yield {"op": "duplicate", "flight": index, "what": what}
-    if world.ticks < bounds.ticks:
-        yield {"op": "tick", "seconds": bounds.tick_seconds}
+    if world.ticks < bounds.ticks and not bounds.ticks_first:
+        yield tick
     for node in range(world.members):
         budget = world.submits.get(node, 0) < bounds.submits
         if budget and node not in net.down and net.replica(node).can_play():
@@ -452,7 +466,77 @@ def suspects(world: World, by: int, node: int) -> bool:
     return NODE_IDS[node] in world.net.replica(by).liveness.suspected
 
 
-SCENARIOS = {"quiet": None, "withdrawal-race": withdrawal_race}
+# The five members of the overlapping removals: X is removed first, then A, which agreed on X's
+# cut, in turn (the links plan's seed 191 of the simulator, in a table of five).
+OA, OB, OX, OD, OE = 0, 1, 2, 3, 4
+
+
+def overlapping_removals() -> World:
+    """Two removals that overlap (spec/protocol.md section 12, Known limits), the first under way.
+
+    One-way link faults as in the simulator's seed 191: X (p2) falls silent to A (p0), and a
+    moment later A to B (p1) and D (p3); only E (p4) still hears A. X sends an event that
+    every member but A holds, and A suspects X below it. E joins A's suspicion, B and D join
+    E's, and A, holding all four SUSPECTs, agrees on X's cut below the event. Here the search
+    starts: A's CUT is on its way to E, B's and D's SUSPECTs of X too, and B's and D's timers
+    for A run out within two ticks. What the search may do: deliver, in order on each link,
+    among A to E and B, D and E (X's own messages and those to A wait past the bound), and
+    tick. If D and B suspect A before A's CUT reaches them, A's word no longer counts for them
+    and they agree on X's cut above it, while E may already have adopted A's.
+    """
+    world = quiet_table(5)
+    apply_step(world, {"op": "link_down", "source": OX, "target": OA})
+    apply_step(world, {"op": "tick", "seconds": 0.2})
+    drain(world)
+    apply_step(world, {"op": "link_down", "source": OA, "target": OB})
+    apply_step(world, {"op": "link_down", "source": OA, "target": OD})
+    for _ in range(8):  # X's silence to A: just short of the suspicion timeout
+        apply_step(world, {"op": "tick", "seconds": 0.2})
+        drain(world)
+    to_a = [(n, OA) for n in range(5) if n != OA]
+    apply_step(world, {"op": "submit", "node": OX})
+    drain(world, held=to_a)  # nobody tells A of X's event before A suspects X
+    apply_step(world, {"op": "tick", "seconds": 0.2})
+    drain(world, held=to_a + [(OA, n) for n in range(5) if n != OA])
+    if not suspects(world, OA, OX):
+        raise ValueError("the rules no longer reach the start: A's SUSPECT of X")
+    deliver_first(world, (OA, OE))  # A's SUSPECT of X: E joins, then B and D join E's
+    from_x = [(OX, n) for n in range(5) if n != OX]
+    drain(world, held=[(OA, OE), (OA, OX), (OB, OE), (OD, OE), *from_x])
+    if OX not in [NODE_IDS.index(n) for n in world.net.replica(OA).liveness.settled]:
+        raise ValueError("the rules no longer reach the start: A's cut of X")
+    world.ticks = world.heals = 0
+    world.submits.clear()
+    return world
+
+
+def deliver_first(world: World, link: tuple[int, int]) -> None:
+    """Deliver the oldest message in flight on ``link``."""
+    flights = world.net.flights
+    index = next(i for i, f in enumerate(flights) if (f.source, f.target) == link)
+    apply_step(world, {"op": "deliver", "flight": index, "what": describe_flight(world.net, index)})
+
+
+# From there: in order on each link among A to E and B, D, E, two timer ticks (B's and D's
+# suspicion of A), no losses; everything else waits past the bound.
+OVERLAP_BOUNDS = Bounds(
+    depth=30,
+    ticks=2,
+    submits=0,
+    tick_seconds=0.2,
+    heals=False,
+    links=frozenset({(OA, OE), (OB, OE), (OD, OE), (OE, OB), (OE, OD), (OB, OD), (OD, OB)}),
+    fifo=True,
+    ticks_first=True,
+)
+
+
+# Each scenario: its start (None: a quiet table of --members) and the bounds searched from it.
+SCENARIOS: dict[str, tuple[Callable[[], World] | None, Bounds]] = {
+    "quiet": (None, Bounds()),
+    "withdrawal-race": (withdrawal_race, RACE_BOUNDS),
+    "overlapping-removals": (overlapping_removals, OVERLAP_BOUNDS),
+}
 
 
 # -- replay and the command line ------------------------------------------------------------------
@@ -475,10 +559,63 @@ def replay(steps: Sequence[Step], members: int, show: bool = False) -> list[str]
     return []
 
 
-def write_trace(path: Path, members: int, steps: Sequence[Step], violation: str) -> None:
+def shrink(start: World, steps: Sequence[Step], violation: str) -> list[Step]:
+    """A shorter counterexample: drop the steps past ``start`` one at a time, keeping a drop
+    while what is left still reaches ``violation``, until none can go.
+
+    A delivery is taken, each time, as the oldest message on its link, which must still be
+    the one the step names: the shorter trace stays in order on every link.
+    """
+    base = len(start.steps)
+    if list(steps[:base]) != start.steps:
+        raise ValueError("the trace does not begin at this scenario's start")
+    blob = frozen(start)
+    found = reaches(blob, steps[base:], violation)
+    if found is None:
+        raise ValueError(f"the trace does not reach {violation!r}")
+    tail = found[base:]
+    dropped = True
+    while dropped:
+        dropped = False
+        index = len(tail) - 1
+        while index >= 0:
+            shorter = reaches(blob, tail[:index] + tail[index + 1 :], violation)
+            if shorter is None:
+                index -= 1
+                continue
+            tail, dropped = shorter[base:], True
+            index = min(index, len(tail)) - 1
+    return start.steps + tail
+
+
+def reaches(blob: bytes, tail: Sequence[Step], violation: str) -> list[Step] | None:
+    """The steps, from the world pickled in ``blob``, up to the first state that breaks
+    ``violation``, or None if ``tail`` does not get there (or no longer applies)."""
+    world: World = pickle.loads(blob)
+    for step in tail:
+        if step["op"] in ("deliver", "drop", "duplicate"):
+            what = str(step["what"])
+            source, target = (int(part.split()[0][1:]) for part in what.split("->"))
+            flights = world.net.flights
+            link = [i for i, f in enumerate(flights) if (f.source, f.target) == (source, target)]
+            if not link or describe_flight(world.net, link[0]) != what:
+                return None
+            step = {"op": step["op"], "flight": link[0], "what": what}
+        apply_step(world, step)
+        if violation in violations(world.net):
+            return world.steps
+    return None
+
+
+def write_trace(
+    path: Path, members: int, steps: Sequence[Step], violation: str, rules: str = ""
+) -> None:
+    """Write a trace; ``rules`` names a test-only switch it was found under (``old-cuts``)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     lines = ",\n  ".join(json.dumps(step) for step in steps)
     head = f'{{"members": {members}, "violation": {json.dumps(violation)},\n'
+    if rules:
+        head += f' "rules": {json.dumps(rules)},\n'
     path.write_text(head + f' "steps": [\n  {lines}\n ]}}\n')
 
 
@@ -487,17 +624,22 @@ def read_trace(path: Path) -> tuple[int, list[Step]]:
     return int(trace["members"]), list(trace["steps"])
 
 
+def trace_rules(path: Path) -> str:
+    """The test-only switch a trace was found under, if any (``old-cuts``)."""
+    return str(json.loads(path.read_text()).get("rules", ""))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m tests.rigs.modelcheck", description=__doc__.split("\n")[0]
     )
     parser.add_argument("--members", type=int, default=3)
     parser.add_argument("--scenario", choices=sorted(SCENARIOS), default="quiet")
-    parser.add_argument("--depth", type=int, help="steps searched (8; the race: 16)")
+    parser.add_argument("--depth", type=int, help="steps searched (8; the race: 24; overlap: 30)")
     parser.add_argument("--losses", type=int, default=0)
     parser.add_argument("--duplicates", type=int, default=0)
     parser.add_argument("--silences", type=int, default=0, help="members that may fall silent")
-    parser.add_argument("--ticks", type=int, help="timer steps (2; the race: 5)")
+    parser.add_argument("--ticks", type=int, help="timer steps (2; the race: 5; overlap: 2)")
     parser.add_argument("--submits", type=int, help="events each node may send (1; the race: 0)")
     parser.add_argument("--links", help="deliver only on these links, in order: 2>0,0>2 (all: any)")
     parser.add_argument("--limit", type=int, default=None, help="stop after this many states")
@@ -505,16 +647,47 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--walks", type=int, help="random walks to --depth instead of a search")
     parser.add_argument("--seed", type=int, default=0, help="of the random walks")
     parser.add_argument("--replay", type=Path, help="replay a trace, printing each step")
+    parser.add_argument(
+        "--shrink",
+        type=Path,
+        help="shorten a trace that begins at --scenario's start, keeping its violation (to --out)",
+    )
+    parser.add_argument(
+        "--old-cuts",
+        action="store_true",
+        help="test only: the cut rules before P-268 and P-269, to show what they break",
+    )
     args = parser.parse_args(argv)
+    given = args.replay or args.shrink
+    if given and trace_rules(given) == "old-cuts":
+        args.old_cuts = True
+    Liveness.learns_cuts = not args.old_cuts
+    try:
+        return run(args)
+    finally:
+        Liveness.learns_cuts = True
+
+
+def run(args: argparse.Namespace) -> int:
+    """Replay a trace, or search (or walk) from a scenario's start, as the arguments say."""
     if args.replay:
         members, steps = read_trace(args.replay)
         broken = replay(steps, members, show=True)
         print("violation: " + "; ".join(broken) if broken else "no violation")
         return 1 if broken else 0
-    maker = SCENARIOS[args.scenario]
+    maker, scenario_bounds = SCENARIOS[args.scenario]
     start = quiet_table(args.members) if maker is None else maker()
+    if args.shrink:
+        members, steps = read_trace(args.shrink)
+        violation = str(json.loads(args.shrink.read_text())["violation"])
+        shorter = shrink(start, steps, violation)
+        rules = "old-cuts" if args.old_cuts else ""
+        write_trace(args.out, members, shorter, violation, rules)
+        base = len(start.steps)
+        print(f"{len(steps) - base} steps from the start, now {len(shorter) - base}: {args.out}")
+        return 0
     bounds = replace(
-        Bounds() if maker is None else RACE_BOUNDS,
+        scenario_bounds,
         losses=args.losses,
         duplicates=args.duplicates,
         silences=args.silences,
@@ -534,7 +707,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         report = search(start, bounds, args.limit)
     print(f"{args.scenario}, {members} members, {bounds}: {report.line()}")
     if report.counterexample is not None:
-        write_trace(args.out, members, report.counterexample, report.violation)
+        rules = "old-cuts" if args.old_cuts else ""
+        write_trace(args.out, members, report.counterexample, report.violation, rules)
         print(f"trace: {args.out}; replay: python -m tests.rigs.modelcheck --replay {args.out}")
         return 1
     return 0
