@@ -130,11 +130,14 @@ class Rig:
         """``seat`` is removed by ``by``'s SUSPECT (spec/protocol.md P-92): not heard from."""
         self.apply(self.nodes[by], Suspect(self.nodes[seat], 1))
 
-    def play(self, limit: int = 5000) -> Game:
-        """Play until the game is over (or nothing moves); the game as it ends."""
+    def play(self, limit: int = 5000, idle: int = 50) -> Game:
+        """Play until the game is over, or nothing has moved for ``idle`` passes in a row
+        (a bot's look may find no answer yet); the game as it ends."""
+        still = 0
         for _ in range(limit):
-            if self.game.phase in (Phase.OVER, Phase.LOBBY) or not self.step():
+            if self.game.phase in (Phase.OVER, Phase.LOBBY) or still >= idle:
                 break
+            still = 0 if self.step() else still + 1
         return self.game
 
     def replayed(self) -> Game:

@@ -20,6 +20,8 @@ from dutchblitz.protocol.replica.effects import Delivered, LogEntry
 from dutchblitz.protocol.table.game import Phase
 from dutchblitz.protocol.table.records import ACCEPTED
 from dutchblitz.protocol.wire.messages import Body, Bye, Start
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from prompt_toolkit.formatted_text import to_plain_text
 
 from tests.client.fakes import FakeSession
@@ -189,3 +191,31 @@ def test_f57_p239_every_node_is_told_the_game_ends_for_too_few() -> None:
     assert rig.game.phase == Phase.OVER
     assert "Blitz! (word face-offs) needs 3 players: the game ends" in said
     assert not any(" with 0 points" in line for line in said)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    players=st.integers(3, 5),
+    leaves=st.lists(
+        st.tuples(st.integers(0, 4), st.integers(0, 30), st.sampled_from([BYE, REMOVED])),
+        max_size=4,
+    ),
+)
+def test_f40_f57_any_leaving_never_raises_and_every_node_agrees(
+    players: int, leaves: list[tuple[int, int, str]]
+) -> None:
+    """F-40, F-57, P-239: players leave at any step, by goodbye or removal; no event of the
+    order raises, the game ends (or plays on) alike on every node, and it is never laid
+    out for fewer than three."""
+    rig = Rig(players=players, seed=len(leaves))
+    for seat, steps, how in leaves:
+        for _ in range(steps):
+            if rig.game.phase not in (Phase.DEALING, Phase.PLAYING) or not rig.step():
+                break
+        if seat < players and rig.present(seat) and seat != 0:
+            _leave(rig, seat, how)
+        table = rig.game.table
+        assert table is None or len(table.seats) >= MIN_FACEOFF_SEATS
+    rig.play()
+    assert rig.game.phase in (Phase.OVER, Phase.LOBBY)
+    assert rig.replayed().public_form() == rig.game.public_form()
