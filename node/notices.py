@@ -260,7 +260,13 @@ class SessionNotices:
                 self.notice(kind, told)
         self._results_seen = (replica_id, stable.game_number, len(stable.results))
         game = (replica_id, stable.game_number)
-        if over and game not in self._over_noticed and stable.winner is not None:
+        if over and game not in self._over_noticed and not stable.results:
+            self._over_noticed.add(game)  # too few were left to deal its first round (P-239)
+            rules = stable.rules
+            self.notice(
+                NoticeKind.GAME_OVER, Told(News.TOO_FEW, what=rules.name, count=rules.min_seats)
+            )
+        elif over and game not in self._over_noticed and stable.winner is not None:
             self._over_noticed.add(game)
             winner = stable.by_seat()[stable.winner]
             points = stable.totals.get(stable.winner, 0)

@@ -180,7 +180,13 @@ class WatchSession:
             self._tell(NoticeKind.ROUND_OVER, told)
         self._results_seen = (game.game_number, len(game.results))
         over = game.phase == Phase.OVER and game.audit_complete()
-        if over and game.winner is not None and game.game_number not in self._over_told:
+        if over and not game.results and game.game_number not in self._over_told:
+            self._over_told.add(game.game_number)  # too few were left to deal (P-239)
+            rules = game.rules
+            self._tell(
+                NoticeKind.GAME_OVER, Told(News.TOO_FEW, what=rules.name, count=rules.min_seats)
+            )
+        elif over and game.winner is not None and game.game_number not in self._over_told:
             self._over_told.add(game.game_number)
             winner = names.get(game.winner, "?")
             points = game.totals.get(game.winner, 0)

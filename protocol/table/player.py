@@ -173,10 +173,11 @@ class SeatPlayer(ABC, Generic[S, M, V, L]):
         """A bot of ``level`` at ``seat``: its next move, or None to wait (``owes_bodies``)."""
         return None
 
-    def race_hold(self, state: S, seat: int) -> float:
+    def race_hold(self, state: S, seat: int, level: str = "") -> float:
         """Seconds a bot at ``seat`` waits, from when it finds the table so, before a move
         that would close a race a person could still join (Dutch: the next player's draw
-        closes the matching race, D-20); 0: no wait."""
+        closes the matching race, D-20); 0: no wait. ``level``: the bot's level's name, as
+        ``seat_bot`` gets it ("": not given)."""
         return 0.0
 
     # -- duties -------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from dutchblitz.node.api import HiddenCards, Notice, NoticeKind, Why
 from dutchblitz.protocol.games.faceoff import TAG, TITLE
 from dutchblitz.protocol.games.faceoff.state import Phase
 from dutchblitz.protocol.games.faceoff.views import TableView
+from dutchblitz.protocol.table.records import Phase as TablePhase
 from prompt_toolkit.filters import Filter
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.key_binding import KeyBindings
@@ -56,8 +57,16 @@ def table_screen(state: ClientState) -> StyleAndTextTuples:
     return render(faceoff_table(state, view), width, height, framed=True)
 
 
+def _undealt() -> StyleAndTextTuples:
+    """The game ended before its deal: too few players were left (F-57, P-239)."""
+    text = Text().line().line(f" {words.TOO_FEW}", "class:strong")
+    return text.line(f" {words.SEAT_UP}").fragments
+
+
 def scores_screen(state: ClientState) -> StyleAndTextTuples:
     view = seat_view(state)
+    if view is None and state.phase is TablePhase.OVER:
+        return _undealt()
     if view is None or view.phase is not Phase.OVER:
         return _waiting()
     width, height = frame_size(state)

@@ -9,9 +9,10 @@ from collections.abc import Sequence
 from typing import Final
 
 from dutchblitz.protocol.games.faceoff import TITLE
-from dutchblitz.protocol.games.faceoff.state import Ending, Mode, Phase
+from dutchblitz.protocol.games.faceoff.state import MIN_FACEOFF_SEATS, Ending, Mode, Phase
 from dutchblitz.protocol.games.faceoff.views import CardFace, FaceoffView, TableView
 
+from ...keymap import REMATCH
 from . import keys
 
 NO_CARD: Final = "no card yet"
@@ -22,6 +23,12 @@ ENDINGS: Final = {
     Ending.PILES_OUT: "Both draw piles are empty: the game is over.",
     Ending.DESERTED: "Too few players are left: the game is over.",
 }
+# F-57: the game ended before its deal, too few being left; a newcomer may sit down.
+TOO_FEW: Final = f"Blitz! needs {MIN_FACEOFF_SEATS} players: the game ends."
+SEAT_UP: Final = (
+    f"Once {MIN_FACEOFF_SEATS} are seated (a newcomer may sit down now),"
+    f" {REMATCH} asks for a new game."
+)
 
 HELP: Final = (
     f"{TITLE}: take turns to turn a card. When two top cards show the same",

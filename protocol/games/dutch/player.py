@@ -107,7 +107,7 @@ class DutchPlayer(SeatPlayer[DutchTable, DutchMove, SeatView, BotLevel]):
             return []
         return mind.farewell(state, state.seats.index(seat), secrets)
 
-    def race_hold(self, state: DutchTable, seat: int) -> float:
+    def race_hold(self, state: DutchTable, seat: int, level: str = "") -> float:
         played = state.round
         if played is None or seat not in state.seats or not played.window:
             return 0.0

@@ -55,6 +55,11 @@ class Level:
     contests: float  # chance it contests an unlisted answer it sees
     abstains: float  # chance it lets a vote go by
 
+    def __str__(self) -> str:
+        """Its name: a seat's node hands its bot the level as ``str(level)`` (``seat_bot``),
+        as it does a level that is a string already."""
+        return self.name
+
 
 LEVELS: Final = {
     "easy": Level("easy", (0.8, 1.8), (1.5, 5.0), misses=0.35, slips=0.2, contests=0.4,

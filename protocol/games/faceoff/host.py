@@ -29,7 +29,7 @@ from . import TAG, TITLE, bots, tv
 from .decks import BACKS, Token, TokenDeck, binding, check_backs
 from .moves import Answer, Claim, Concede, Contest, TurnFrom, Vote
 from .pack import Pack, shipped
-from .state import Mode, Phase, new_game, scores
+from .state import MIN_FACEOFF_SEATS, Mode, Phase, new_game, scores
 from .table import FaceoffTable, Refused, Stage
 from .views import TableView, public_form, view
 from .wire import (
@@ -60,6 +60,7 @@ VOTE_WINDOW_S: Final = 10.0  # a vote, before it closes with the votes in
 # looks (``think_time``), which the node also waits before a seat's links: those go at once.
 ANSWER_HOLD_S: Final = 2.5  # before it answers a face-off, as a person thinks...
 ANSWER_SPREAD_S: Final = 3.0  # ...and up to this much longer, by seat and moment
+ANSWER_FLOOR_S: Final = 1.5  # a bot of a known level: this, then its level's answer time
 MOVE_HOLD_S: Final = 0.4  # before a turn, a contest or a vote
 LOOK_S: Final = (0.05, 0.15)  # between looks
 CHAIN_CONTEXT: Final = b"faceoff-openings"
@@ -115,7 +116,9 @@ class FaceoffGame(TokenDeck, TableGame[FaceoffTable, FaceoffMove, TableView, Tok
     name: str = TITLE
     backs: tuple[str, ...] = BACKS
     worst_round: int = WORST_ROUND
-    min_seats: int = 2  # F-40: one player left ends the game
+    # F-2, F-57: a deal for fewer is never made; the table ends the game instead (P-239).
+    # Once dealt, the game plays on down to two players (F-40).
+    min_seats: int = MIN_FACEOFF_SEATS
     rounds_option: bool = True  # one round is the whole game (F-41)
     owes_bodies: bool = True
     vectors: tuple[tuple[str, str], ...] = (("faceoff_wire.json", "games.faceoff.wire_vectors"),)
@@ -228,16 +231,23 @@ class FaceoffGame(TokenDeck, TableGame[FaceoffTable, FaceoffMove, TableView, Tok
         body = self.body(state, seat, move, secrets.round, secrets)
         return body if isinstance(body, GameBody) else None
 
-    def race_hold(self, state: FaceoffTable, seat: int) -> float:
+    def race_hold(self, state: FaceoffTable, seat: int, level: str = "") -> float:
         """A bot thinks before it answers a face-off, as a person would, and glances at
-        the table before anything else."""
+        the table before anything else. Its level's answer time (``bots.Level.answer``)
+        comes on top of a person's chance (``ANSWER_FLOOR_S``); a level not given waits
+        ``ANSWER_HOLD_S`` and up to ``ANSWER_SPREAD_S`` more."""
         if seat not in state.seats:
             return 0.0
         index = state.seats.index(seat)
         if not bots.answering(state.game, index):
             return MOVE_HOLD_S
         jitter = blake2b(bytes([index]) + state.moves.to_bytes(4, "big"), digest_size=1).digest()
-        return ANSWER_HOLD_S + ANSWER_SPREAD_S * jitter[0] / 255
+        share = jitter[0] / 255
+        chosen = bots.LEVELS.get(level)
+        if chosen is None:
+            return ANSWER_HOLD_S + ANSWER_SPREAD_S * share
+        low, high = chosen.answer
+        return ANSWER_FLOOR_S + low + (high - low) * share
 
     # -- duties ---------------------------------------------------------------------------
 
