@@ -339,16 +339,16 @@ class Steward:
         if self.pace is not None and self.pace.count_in_left(game, now) > 0:
             return  # nobody plays before their own count-in ends (R-55)
         body = self.game.bot_body(replica, game, me.seat, level)
-        if body is not None and not self._holding(game, me.seat, now):
+        if body is not None and not self._holding(game, me.seat, now, level):
             self.submit(body)
 
-    def _holding(self, game: Game, seat: int, now: float) -> bool:
+    def _holding(self, game: Game, seat: int, now: float, level: str = "") -> bool:
         """Whether the bot waits before a move that closes a race (``race_hold``), so that a
         person has a chance at it: timed from when the table last changed."""
         rules = game.rules
         if self.pace is None:
             return False  # the simulator's bots never wait
-        hold = rules.race_hold(game.table, seat)
+        hold = rules.race_hold(game.table, seat, level)  # as the bot's level thinks
         if hold <= 0:
             return False
         key = (game.round, game.events)
