@@ -293,15 +293,13 @@ class Lab:
     def fill_disk(host: Host) -> int:
         """Write a filler file until the tmpfs is full; the bytes written."""
         written = 0
-        with (host.home / FILLER).open("ab") as filler:
-            try:
+        try:  # unbuffered: nothing is left to write, and fail, when the file is closed
+            with (host.home / FILLER).open("ab", buffering=0) as filler:
                 while True:
-                    filler.write(CHUNK)
-                    filler.flush()
-                    written += len(CHUNK)
-            except OSError as error:
-                if error.errno != errno.ENOSPC:
-                    raise
+                    written += filler.write(CHUNK) or 0
+        except OSError as error:  # the disk is full, perhaps already (a fault before)
+            if error.errno != errno.ENOSPC:
+                raise
         return written
 
     @staticmethod
