@@ -97,9 +97,8 @@ class Arrival:
             self.answered = True
 
     def _live(self, at: float) -> list[bytes]:
-        machine = self.machine
-        window = max(machine.standing.finder.suspect_after, machine.standing.join_window)
-        return machine.standing.live_epochs(at, window)  # a table we watch too (P-205)
+        standing = self.machine.standing
+        return standing.live_epochs(at, standing.listen_time())  # a table we watch too (P-205)
 
     def listen_time(self) -> float:
         """How long a seat with no log listens before it settles: the join window, or, with

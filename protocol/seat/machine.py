@@ -40,6 +40,7 @@ from ..wire.peek import message_kind, message_sender
 from .arrival import Arrival
 from .duties import Steward, Wishes, adopt_options
 from .effects import (
+    AskHello,
     CutOff,
     Forged,
     HelloHeard,
@@ -139,8 +140,11 @@ class SeatMachine:
             self.forged += 1
             self._out.append(Forged(self.forged))
             return
-        self.standing.heard[sender] = at
         kind = message_kind(data)
+        if self.standing.unplaced(sender, kind, at):  # at no table we know of (P-264)
+            self.other_table += 1
+            self._out.append(AskHello(sender))
+            return
         follower = self.standing.follower
         if kind == Kind.WATCH and follower is not None:
             self._emit(follower.receive(sender, data, at))
@@ -201,6 +205,7 @@ class SeatMachine:
         if replica is not None:
             self._emit(replica.tick(at))
             self._announce(replica)
+            self._emit(standing.lobby_hellos(replica, at))
             self._consider(replica, at)
             self._out.extend(standing.check_finished(replica, at))
             self._out.append(standing.admits(replica))

@@ -67,7 +67,7 @@ class SeatShell:
     machine: SeatMachine
     probing: bool = False  # in the join window
     greeted: dict[bytes, float] = field(default_factory=dict)
-    connected: set[bytes] = field(default_factory=set)  # whom our messages reach
+    connected: dict[bytes, str] = field(default_factory=dict)  # whom our messages reach
     tables: int = 0  # tables this node founded or joined
 
 
@@ -91,8 +91,16 @@ class FindingSimulation(Simulation):
         self.fresh = 0  # epochs drawn so far
         self.arrivals: dict[tuple[int, int], float] = {}  # link -> its last arrival
         for node in self.nodes:
-            self.shells[node.index] = SeatShell(self._machine(node))
+            self.shells[node.index] = self._shell(node)
             node.replica = self._seat_replica(node, self._own_epoch(node))
+
+    def _shell(self, node: SimNode) -> SeatShell:
+        """A node's process: its machine, told of the peers it is connected to. The
+        simulator's links lose messages (``Scenario.loss``, partitions), so P-264 holds."""
+        shell = SeatShell(self._machine(node))
+        shell.machine.standing.endpoints = shell.connected
+        shell.machine.standing.ordered = False
+        return shell
 
     def _machine(self, node: SimNode) -> SeatMachine:
         """The seat machine of a headless bot (node/cli): ready at once, starting once
@@ -154,7 +162,7 @@ class FindingSimulation(Simulation):
         """LAN discovery: each of two running nodes finds the other's advert and greets it."""
         for me, other in ((a, b), (b, a)):
             if me.up and not me.paused and other.up:
-                self.shells[me.index].connected.add(other.node_id)
+                self.shells[me.index].connected[other.node_id] = self._endpoint(other)
                 me.replica.know_key(other.node_id, self.signers[other.node_id].public_key)
                 self._greet(me, other.node_id)  # an advert just announced: greeted
 
@@ -339,17 +347,20 @@ class FindingSimulation(Simulation):
         elif isinstance(out, PeerSeen):  # peers.py ``peer_seen``: greet it, tell the others
             shell.machine.standing.announce_due = True
             if out.node not in shell.connected:
-                shell.connected.add(out.node)
+                shell.connected[out.node] = out.endpoint
                 self._greet(node, out.node)
         elif isinstance(out, seat.HelloHeard):
             self._hello_heard(node, out.sender, out.hello)
         elif isinstance(out, seat.AskHello):
             self._greet(node, out.peer, unlisted=True)
         elif isinstance(out, seat.CutOff) and not out.member:
-            shell.connected.discard(out.peer)
+            shell.connected.pop(out.peer, None)
         elif isinstance(out, seat.Wake):
             wait = max(0.0, out.at - self._local_now(node))
             self.at(self.now + wait, partial(self._duties, node))
+        elif isinstance(out, seat.GameEnded) and out.number > self.rematches:
+            # The games the run asks for are played (``rematches``): no bot asks for more.
+            shell.machine.steward.bot = None
         elif isinstance(out, seat.MoveTable):
             self.log(f"node {node.index}: {out.why}")
             self._begin(node, out.epoch)
@@ -360,13 +371,13 @@ class FindingSimulation(Simulation):
         """peers.py ``hello_heard``: answer a HELLO that does not list us; with no log yet,
         learn its peers, and settle once the machine has heard enough (P-267)."""
         shell = self.shells[node.index]
-        shell.connected.add(sender)
+        shell.connected[sender] = hello.endpoint
         listed = {peer.node: peer.endpoint for peer in hello.peers}
         if listed.get(node.node_id) != self._endpoint(node):
             self._greet(node, sender)
         if self._seated(node):
             return
-        shell.connected.update(n for n in listed if n != node.node_id)
+        shell.connected.update((n, e) for n, e in listed.items() if n != node.node_id)
         if shell.probing and shell.machine.arrival.heard_enough(self._local_now(node)):
             self._settle(node)
 
@@ -377,7 +388,7 @@ class FindingSimulation(Simulation):
         (``Arrival.restart``): a game's log comes back, a lobby's is kept aside."""
         self.log(f"restart node {node.index}")
         self.tables += self.shells[node.index].tables
-        shell = self.shells[node.index] = SeatShell(self._machine(node))
+        shell = self.shells[node.index] = self._shell(node)
         node.up = True
         disk = node.disk
         epoch = disk.epoch
