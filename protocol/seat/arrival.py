@@ -53,6 +53,7 @@ class Arrival:
         self.floor = 0  # our highest sequence number in a log given up
         self.answered = False  # a member answered our probe, naming its table
         self.founded = False  # the last fresh log is a table this seat founded
+        self.joined = False  # a fresh log we asked to join, where we have sent nothing yet
         # Messages that came before the log, each with its sender's epoch back then.
         self.early: deque[tuple[bytes, bytes, bytes | None]] = deque(maxlen=EARLY_LIMIT)
 
@@ -147,7 +148,7 @@ class Arrival:
         # join may hold our earlier stream, so there we resume above every number used.
         replica.my_seq = 0 if found else floor
         self._take_up(replica)
-        self.founded = found
+        self.founded, self.joined = found, not found
         out: list[Out] = []
         if found:
             # The HELLO naming our epoch goes first, so that no peer takes our events
@@ -174,8 +175,26 @@ class Arrival:
         out = machine.react(replica.hello(None), at)
         return out + self._replay(replica, at)
 
+    def number(self, replica: Replica) -> None:
+        """Before our first event on a fresh log we asked to join: if the table seats us
+        from an ADMIT of an earlier request, whose first-seq is not above the numbers we
+        have used since (at another table), and no peer holds any event of ours from that
+        first-seq on, our stream there starts at that first-seq (P-292). Numbered above it,
+        the table would wait for good for the event at the first-seq, which never comes."""
+        if not self.joined:
+            return
+        me = replica.optimistic().members.get(self.machine.node_id)
+        if me is None or not me.present:
+            return
+        self.joined = False
+        stream = replica.streams.get(self.machine.node_id)
+        held = stream.announced if stream is not None else 0
+        if me.since <= replica.my_seq and held < me.since:
+            replica.my_seq = me.since - 1
+
     def _take_up(self, replica: Replica) -> None:
         self.machine.replica = replica
+        self.joined = False
         self.machine.standing.forget_ends()
         self.answered = False
 

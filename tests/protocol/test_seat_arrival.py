@@ -11,6 +11,8 @@ standing.py), one input at a time:
   a HELLO asked for; over links that deliver in order (P-265) it is read as of our table;
 * P-290: where links may lose messages, a silence of the listen time makes a peer's epoch
   unknown again: it may have moved to another table, its HELLO lost;
+* P-292: our first event on a log we joined starts at the first-seq we are seated from,
+  when a stale ADMIT seats us below numbers used at another table since;
 * P-291: in the lobby, a seat greets again, once per ``hello_every``, each peer it is
   connected to and has not heard at its epoch lately.
 """
@@ -26,7 +28,7 @@ from dutchblitz.protocol.seat.effects import AskHello, BackToKept, MoveTable
 from dutchblitz.protocol.seat.finding import TableFinder
 from dutchblitz.protocol.seat.machine import SeatMachine
 from dutchblitz.protocol.seat.pace import Pace
-from dutchblitz.protocol.wire.codec import encode
+from dutchblitz.protocol.wire.codec import decode, encode
 from dutchblitz.protocol.wire.messages import Envelope, Event, Heartbeat, Hello, Kind, Ready, Start
 from dutchblitz.protocol.wire.peek import message_kind
 
@@ -158,3 +160,36 @@ def test_P291_the_lobby_greets_again_whom_it_does_not_hear_at_its_table() -> Non
     assert hellos_to(machine.tick(net.now + 0.2)) == []  # once per hello_every
     again = hellos_to(machine.tick(net.now + 1.2))
     assert again == [stranger]
+
+
+@pytest.mark.parametrize(
+    ("case", "joined", "held_elsewhere", "renumbered"),
+    [
+        ("P-292 a stale ADMIT on a log we joined: from its first-seq", True, False, True),
+        ("P-292 a peer holds our events from it: above them", True, True, False),
+        ("P-80 a log we did not just join: above every number used", False, False, False),
+    ],
+)
+def test_P292_our_stream_starts_at_the_first_seq_we_are_seated_from(
+    case: str, joined: bool, held_elsewhere: bool, renumbered: bool
+) -> None:
+    net = Net(2)
+    net.open_table()
+    replica = net.replica(1)
+    machine = SeatMachine(
+        NODE_IDS[1], TABLE, Wishes("p1"), None, lambda purpose: random.Random(purpose),
+        Pace(eager=True), TableFinder(SUSPECT_AFTER, 0.5), JOIN_WINDOW, random.Random(0),
+    )  # fmt: skip
+    machine.replica = replica
+    first = replica.stable.members[NODE_IDS[1]].since
+    replica.my_seq = first + 3  # numbers used at another table since that ADMIT's request
+    machine.arrival.joined = joined
+    if held_elsewhere:
+        replica.streams[NODE_IDS[1]].announced = first
+    outs = machine.submit(Ready(True), net.now)
+    seqs = [
+        decode(out.data).seq
+        for out in outs
+        if isinstance(out, Send) and message_kind(out.data) == Kind.EVENT
+    ]
+    assert seqs == [first if renumbered else first + 4], case

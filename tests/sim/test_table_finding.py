@@ -97,6 +97,24 @@ def test_a_seed_that_once_went_wrong_holds(seed: int) -> None:
     assert summary["games"] == 1 and int(str(summary["rounds"])) >= 1
 
 
+@pytest.mark.timeout(300)
+def test_a_stale_admit_seats_a_node_that_founded_a_table_meanwhile(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """P-292: seed 1651 without the lobby's HELLOs again (P-291). Node 0 asks to join
+    node 1's table, is admitted with first-seq 4 and crashes before it hears so; restarted,
+    it founds a table of its own (numbers 1 to 4 there), then merges into node 1's with a
+    fresh log: node 1 seats it from seq 4, which it had used elsewhere. Numbered above 4,
+    its events waited for good; from 4, the lobby starts."""
+    from dutchblitz.protocol.seat.standing import Standing
+
+    monkeypatch.setattr(Standing, "lobby_hellos", lambda self, replica, at: [])
+    lines: list[str] = []
+    summary = FindingSimulation(1651, "single", lines.append).run()
+    assert sum("founds table" in line for line in lines) >= 3  # node 0 founded twice
+    assert summary["games"] == 1 and int(str(summary["rounds"])) >= 1
+
+
 def test_a_lobby_log_may_not_grow_without_bound() -> None:
     watch = Watch()
     watch.lobby_log(0, Phase.LOBBY, LOBBY_LOG_LIMIT)
