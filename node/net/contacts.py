@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from dutchblitz.protocol.replica.guard import MAX_ENDPOINTS, MAX_NEW_PEERS_PER_HELLO, endpoint_ok
-from dutchblitz.protocol.wire.codec import MAX_PEERS, encode
-from dutchblitz.protocol.wire.messages import Envelope, Hello, PeerAddress
+from dutchblitz.protocol.seat.arrival import probe_hello
+from dutchblitz.protocol.wire.messages import Hello, PeerAddress
 
 from .roster import Roster, Source
 from .transport import Transport
@@ -115,8 +115,5 @@ class Contacts:
         The ``unlisted`` peer is left out of the list, so that it answers (P-201, P-264)."""
         keys = self.roster.keys
         endpoints = sorted(self.endpoints.items())
-        peers = tuple(
-            PeerAddress(n, e, keys[n]) for n, e in endpoints if n in keys and n != unlisted
-        )[:MAX_PEERS]
-        hello = Hello(name, back, self.endpoint, peers, b"", 0)
-        return encode(Envelope(self.table, self.node_id, 0, 0, hello))
+        peers = [PeerAddress(n, e, keys[n]) for n, e in endpoints if n in keys and n != unlisted]
+        return probe_hello(self.table, self.node_id, name, back, self.endpoint, peers)

@@ -66,10 +66,6 @@ class Carrier:
         self.listeners: list[Listener] = []
         self.seating: TableSeating | None = None  # set once the seat has made it
 
-    def handle(self, sender: bytes, data: bytes, at: float) -> None:
-        """A message kept from before the seat held this log (``TableSeating``)."""
-        self.carry(self.machine.handle(sender, data, at))
-
     def execute(self, effects: Iterable[Effect], replica: object = None, live: bool = True) -> None:
         """Carry out a replica's effects, and what the machine makes of them (``react``)."""
         self.carry(self.machine.react(effects, now()), live)
@@ -119,8 +115,6 @@ class Carrier:
         assert seating is not None
         if isinstance(out, seat.Admits):
             self.peers.admit(out.nodes)
-        elif isinstance(out, seat.Held):
-            seating.hold(out.sender, out.data)
         elif isinstance(out, seat.Overheard):
             seating.news.overhear(out.data, out.at)
         elif isinstance(out, seat.CutOff):
@@ -137,7 +131,12 @@ class Carrier:
             self.ends.finish(out.confirmed)
         elif isinstance(out, seat.MoveTable):
             log.info("%s: %s", self.table_log.label, out.why)
-            seating.begin(out.epoch, self.handle)
+            seating.begin(out.epoch)
+        elif isinstance(out, seat.BackToKept):
+            log.info(
+                "%s: table %s answers: back to its log", self.table_log.label, out.epoch.hex()[:8]
+            )
+            seating.back_to_kept(out.epoch)
 
     def _report(self, effect: Effect, live: bool) -> None:
         if isinstance(effect, Alarm):

@@ -131,8 +131,7 @@ class LocalSeat:
         self.listeners = self.carrier.listeners
         self.replica: Replica | None = None  # the seating's, told when it takes up another
         self.seating = TableSeating(
-            config, node_id, store, contacts, self.carrier, self.ends, finder, self._seated,
-            standing.live_epochs,
+            config, node_id, store, contacts, self.carrier, self.ends, finder, self._seated
         )  # fmt: skip
         self.carrier.seating = self.seating
         self.roster.listeners.append(self.seating.know_key)
@@ -163,15 +162,14 @@ class LocalSeat:
         self.spawn(self._timer_loop(), "timer")
         if not self.seating.restore():
             self.carrier.execute(self.peers.greet_all(self.replica, force=True))
+            arrival = self.machine.arrival
             with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(self.seating.listen_time()):
-                    await self.peers.answered.wait()
-                    while not self.seating.heard_kept():  # P-267
+                async with asyncio.timeout(arrival.listen_time()):
+                    while not arrival.heard_enough(now()):  # a member answered (P-267)
                         self.peers.answered.clear()
                         await self.peers.answered.wait()
             if self.replica is None and not self._closed:
-                self.seating.settle(self.carrier.handle)
-                self._changed.set()
+                self._run("settling", arrival.settle, now())
         self.spawn(self._duty_loop(), "duties")
 
     def spawn(self, work: Awaitable[None], name: str) -> None:

@@ -4,8 +4,8 @@ final): small frozen records, carried out in order by the node (node/seat/carrie
 
 * persist: ``KeepSecret``;
 * schedule: ``Wake`` (the replica's ``Timer`` asks for the next tick);
-* the shell's own bookkeeping of peers and tables: ``HelloHeard``, ``AskHello``, ``Held``,
-  ``Overheard``, ``CutOff``, ``Admits``, ``MoveTable``;
+* the shell's own bookkeeping of peers and tables: ``HelloHeard``, ``AskHello``,
+  ``Overheard``, ``CutOff``, ``Admits``, ``MoveTable``, ``BackToKept``;
 * notify: ``Forged``, ``GameEnded``, ``Rematch``, ``Finished``.
 """
 
@@ -41,14 +41,6 @@ class AskHello:
     answers with its own (P-264)."""
 
     peer: bytes
-
-
-@dataclass(frozen=True, slots=True)
-class Held:
-    """A message that came before the seat holds a log: keep it for the log to come."""
-
-    sender: bytes
-    data: bytes
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +84,14 @@ class MoveTable:
 
 
 @dataclass(frozen=True, slots=True)
+class BackToKept:
+    """Reload the log kept aside at the start, of the table at ``epoch``: that table
+    answers (P-257). The shell hands the reloaded log to ``Arrival.reload``."""
+
+    epoch: bytes
+
+
+@dataclass(frozen=True, slots=True)
 class Wake:
     """Look at the duties again at ``at`` (the scores' timeout or the count-in ends)."""
 
@@ -122,12 +122,12 @@ SeatEffect = (
     KeepSecret
     | HelloHeard
     | AskHello
-    | Held
     | Overheard
     | CutOff
     | Forged
     | Admits
     | MoveTable
+    | BackToKept
     | Wake
     | GameEnded
     | Rematch

@@ -13,7 +13,8 @@ clock, draws no randomness of its own, touches no socket or file, and calls noth
 the node: the node carries the effects out (node/seat/carrier.py).
 
 Where a message goes depends on the seat's phase (``ROUTES``): a seat that holds no log
-yet keeps what comes for the log it will hold; a seat at a table hands it to its replica,
+yet keeps what comes for the log it will hold (its ``Arrival``, arrival.py: the probe,
+the log kept aside, the log it settles on); a seat at a table hands it to its replica,
 unless its sender's last HELLO named another table. What it does about its table (the
 lobby merge, a table that never answers) is its ``TableFinder``'s (finding.py); what it
 owes the table is its ``Steward``'s (duties.py), whose bodies go through ``_submit`` here.
@@ -36,11 +37,12 @@ from ..table.player import HeldPlays, Rng, SeatPlayer
 from ..wire.codec import ProtocolError, decode
 from ..wire.messages import Body, Bye, Hello, Kind
 from ..wire.peek import message_kind, message_sender
+from .arrival import Arrival
 from .duties import Steward, Wishes, adopt_options
 from .effects import (
+    AskHello,
     CutOff,
     Forged,
-    Held,
     HelloHeard,
     KeepSecret,
     Out,
@@ -80,6 +82,7 @@ class SeatMachine:
         self.pace = pace
         self.think_rng = think_rng
         self.standing = Standing(node_id, finder, join_window)
+        self.arrival = Arrival(self)  # how the seat comes to a log (arrival.py)
 
         # The Steward's bodies go through ``_submit``; a secret it draws is written down
         # (``KeepSecret``) before the commitment that needs it goes out.
@@ -137,8 +140,11 @@ class SeatMachine:
             self.forged += 1
             self._out.append(Forged(self.forged))
             return
-        self.standing.heard[sender] = at
         kind = message_kind(data)
+        if self.standing.unplaced(sender, kind, at):  # at no table we know of (P-264)
+            self.other_table += 1
+            self._out.append(AskHello(sender))
+            return
         follower = self.standing.follower
         if kind == Kind.WATCH and follower is not None:
             self._emit(follower.receive(sender, data, at))
@@ -154,12 +160,14 @@ class SeatMachine:
             hello = envelope.payload
             if isinstance(hello, Hello) and sender != self.node_id and envelope.table == self.table:
                 self.standing.epochs[envelope.sender] = hello.epoch
+                if self.replica is None:
+                    self.arrival.heard(hello.epoch)
                 self._out.append(HelloHeard(envelope.sender, hello))
 
     def _finding(
         self, sender: bytes, data: bytes, kind: int | None, at: float, defer: bool
     ) -> None:
-        self._out.append(Held(sender, data))
+        self.arrival.hold(sender, data)  # for the log to come (P-202)
 
     def _at_table(
         self, sender: bytes, data: bytes, kind: int | None, at: float, defer: bool
@@ -197,6 +205,7 @@ class SeatMachine:
         if replica is not None:
             self._emit(replica.tick(at))
             self._announce(replica)
+            self._emit(standing.lobby_hellos(replica, at))
             self._consider(replica, at)
             self._out.extend(standing.check_finished(replica, at))
             self._out.append(standing.admits(replica))
@@ -256,6 +265,7 @@ class SeatMachine:
     def _submit(self, body: Body) -> bool:
         if self.replica is None or self.failed:
             return False
+        self.arrival.number(self.replica)  # our first event on a log we joined (P-292)
         self._emit(self.replica.submit(body, self.now))
         return True
 

@@ -39,6 +39,27 @@ class Standing:
         self.told = 0  # the game number of the last end told
         self.over = False  # the last game told is over (no rematch yet)
         self.done = False  # finished: the others have reached the end too
+        # Whether links deliver in order, losses none (P-265: ZeroMQ over TCP): a message
+        # before its sender's HELLO is then of our table; else it is dropped (P-264).
+        self.ordered = True
+        self.lobby_greeted: dict[bytes, float] = {}  # when each peer had our lobby's HELLO
+
+    def listen_time(self) -> float:
+        """The longer of the suspicion timeout and the join window (section 12)."""
+        return max(self.finder.suspect_after, self.join_window)
+
+    def unplaced(self, sender: bytes, kind: int | None, at: float) -> bool:
+        """Note that ``sender`` was heard; True when its message must be dropped and a
+        HELLO asked of it: where links may lose or reorder messages, it has sent no HELLO
+        yet (P-264), or none since a silence of the listen time, during which it may have
+        moved to another table unheard (P-290)."""
+        last = self.heard.get(sender)
+        self.heard[sender] = at
+        if self.ordered or kind in (Kind.HELLO, Kind.WATCH):
+            return False
+        if last is not None and at - last > self.listen_time():
+            self.epochs.pop(sender, None)
+        return sender not in self.epochs
 
     def same_table(self, sender: bytes, epoch: bytes) -> bool:
         """Whether ``sender``'s last HELLO named ``epoch`` (or it has sent none: over links
@@ -111,6 +132,26 @@ class Standing:
                     None, f"nobody at table {epoch.hex()[:8]} answers: {what}"
                 )
         return effects, None
+
+    def lobby_hellos(self, replica: Replica, at: float) -> list[Effect]:
+        """In our table's lobby, our HELLO again to each peer we are connected to and have
+        not heard at our epoch within the listen time, once per ``hello_every`` (P-291):
+        a HELLO lost on its way (the one that met a peer, or named a table we moved to)
+        would otherwise keep two lobbies of one name apart for good."""
+        if replica.stable.phase != Phase.LOBBY or replica.optimistic().phase != Phase.LOBBY:
+            return []
+        epoch, window = replica.me.epoch, self.listen_time()
+        every = replica.settings.hello_every
+        watching = replica.spectators.watching
+        effects: list[Effect] = []
+        for node in sorted(self.endpoints):
+            heard = at - self.heard.get(node, -1e18) <= window
+            if node in watching or (heard and self.epochs.get(node) == epoch):
+                continue
+            if at - self.lobby_greeted.get(node, -1e18) >= every:
+                self.lobby_greeted[node] = at
+                effects += replica.hello(node)
+        return effects
 
     def bye_first(self, replica: Replica) -> bool:
         """Whether to say goodbye before leaving this log: others are there to hear it."""

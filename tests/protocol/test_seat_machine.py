@@ -2,7 +2,7 @@
 
 * P-139: a message whose header names another sender than its channel's key is dropped
   and counted (``Forged``), in any phase;
-* P-202: while the seat holds no log, what arrives is kept for the log to come (``Held``);
+* P-202: while the seat holds no log, what arrives is kept for the log to come (``Arrival``);
   at a table, a message from a peer whose last HELLO named another epoch is dropped and
   counted, and one from a peer at our epoch goes to the replica;
 * R-40: a round's secret is written down (``KeepSecret``) before the commitment that
@@ -16,7 +16,7 @@ import random
 import pytest
 from dutchblitz.protocol.replica.effects import Persist, Send
 from dutchblitz.protocol.seat.duties import Wishes
-from dutchblitz.protocol.seat.effects import Forged, Held, KeepSecret, Out
+from dutchblitz.protocol.seat.effects import Forged, KeepSecret, Out
 from dutchblitz.protocol.seat.finding import TableFinder
 from dutchblitz.protocol.seat.machine import SeatMachine
 from dutchblitz.protocol.seat.pace import Pace
@@ -68,9 +68,10 @@ def test_where_a_message_goes(
     data = _heartbeat(NODE_IDS[1])
     outs = machine.receive(channel, data, 1.0)
     if expected == ["held"]:
-        assert outs == [Held(channel, data)], case
+        assert outs == [] and list(machine.arrival.early) == [(channel, data, None)], case
     elif expected == ["replica"]:
-        assert not any(isinstance(out, Held | Forged) for out in outs), case
+        assert not any(isinstance(out, Forged) for out in outs), case
+        assert not machine.arrival.early, case
         assert machine.replica is not None and machine.replica.counters.received > 0, case
     else:
         assert outs == expected, case
