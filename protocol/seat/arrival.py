@@ -179,7 +179,7 @@ class Arrival:
         """Before our first event on a fresh log we asked to join: if the table seats us
         from an ADMIT of an earlier request, whose first-seq is not above the numbers we
         have used since (at another table), and no peer holds any event of ours from that
-        first-seq on, our stream there starts at that first-seq (P-292). Numbered above it,
+        first-seq on, our stream there starts at that first-seq (P-272). Numbered above it,
         the table would wait for good for the event at the first-seq, which never comes."""
         if not self.joined:
             return

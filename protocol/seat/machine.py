@@ -265,7 +265,7 @@ class SeatMachine:
     def _submit(self, body: Body) -> bool:
         if self.replica is None or self.failed:
             return False
-        self.arrival.number(self.replica)  # our first event on a log we joined (P-292)
+        self.arrival.number(self.replica)  # our first event on a log we joined (P-272)
         self._emit(self.replica.submit(body, self.now))
         return True
 

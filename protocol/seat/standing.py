@@ -52,7 +52,7 @@ class Standing:
         """Note that ``sender`` was heard; True when its message must be dropped and a
         HELLO asked of it: where links may lose or reorder messages, it has sent no HELLO
         yet (P-264), or none since a silence of the listen time, during which it may have
-        moved to another table unheard (P-290)."""
+        moved to another table unheard (P-270)."""
         last = self.heard.get(sender)
         self.heard[sender] = at
         if self.ordered or kind in (Kind.HELLO, Kind.WATCH):
@@ -135,7 +135,7 @@ class Standing:
 
     def lobby_hellos(self, replica: Replica, at: float) -> list[Effect]:
         """In our table's lobby, our HELLO again to each peer we are connected to and have
-        not heard at our epoch within the listen time, once per ``hello_every`` (P-291):
+        not heard at our epoch within the listen time, once per ``hello_every`` (P-271):
         a HELLO lost on its way (the one that met a peer, or named a table we moved to)
         would otherwise keep two lobbies of one name apart for good."""
         if replica.stable.phase != Phase.LOBBY or replica.optimistic().phase != Phase.LOBBY:

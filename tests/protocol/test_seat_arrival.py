@@ -9,11 +9,11 @@ standing.py), one input at a time:
   up a headless bot's finished game;
 * P-264: where links may lose messages, a message before its sender's HELLO is dropped and
   a HELLO asked for; over links that deliver in order (P-265) it is read as of our table;
-* P-290: where links may lose messages, a silence of the listen time makes a peer's epoch
+* P-270: where links may lose messages, a silence of the listen time makes a peer's epoch
   unknown again: it may have moved to another table, its HELLO lost;
-* P-292: our first event on a log we joined starts at the first-seq we are seated from,
+* P-272: our first event on a log we joined starts at the first-seq we are seated from,
   when a stale ADMIT seats us below numbers used at another table since;
-* P-291: in the lobby, a seat greets again, once per ``hello_every``, each peer it is
+* P-271: in the lobby, a seat greets again, once per ``hello_every``, each peer it is
   connected to and has not heard at its epoch lately.
 """
 
@@ -123,8 +123,8 @@ def test_what_a_restart_does_with_the_log_left(
         ("P-265 in order: no HELLO yet, read as ours", True, None, 1.0, False),
         ("P-264 lossy: no HELLO yet, dropped and asked", False, None, 1.0, True),
         ("P-264 lossy: after its HELLO, read", False, 1.0, 1.5, False),
-        ("P-290 lossy: after a silence, dropped and asked", False, 1.0, 3.5, True),
-        ("P-290 in order: a silence changes nothing", True, 1.0, 3.5, False),
+        ("P-270 lossy: after a silence, dropped and asked", False, 1.0, 3.5, True),
+        ("P-270 in order: a silence changes nothing", True, 1.0, 3.5, False),
     ],
 )
 def test_whose_messages_are_read_by_link_kind(
@@ -165,8 +165,8 @@ def test_P291_the_lobby_greets_again_whom_it_does_not_hear_at_its_table() -> Non
 @pytest.mark.parametrize(
     ("case", "joined", "held_elsewhere", "renumbered"),
     [
-        ("P-292 a stale ADMIT on a log we joined: from its first-seq", True, False, True),
-        ("P-292 a peer holds our events from it: above them", True, True, False),
+        ("P-272 a stale ADMIT on a log we joined: from its first-seq", True, False, True),
+        ("P-272 a peer holds our events from it: above them", True, True, False),
         ("P-80 a log we did not just join: above every number used", False, False, False),
     ],
 )

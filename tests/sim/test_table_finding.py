@@ -34,16 +34,16 @@ REGRESSIONS = [
     pytest.param(666, id="666-a-kept-log-waited-for"),
     # Node 1 is paused for 1.8 s just as node 2 joins; node 0 alone suspects it, and two of
     # three members do not: the lobby waited for good. Driven by the seat machine, with
-    # the lobby's HELLOs again (P-291), the table forms and plays.
+    # the lobby's HELLOs again (P-271), the table forms and plays.
     pytest.param(144, id="144-one-suspicion-unshared"),
     # Node 1 moves from node 0's table to node 2's while node 0 is cut off; its HELLO naming
     # the new epoch is lost in the partition, and node 0 took its digests of the other
     # table for its own: a silence of the listen time makes a peer's epoch unknown again
-    # where links lose messages (P-264, P-290).
+    # where links lose messages (P-264, P-270).
     pytest.param(412, id="412-a-stale-epoch"),
     # Lobbies of two nodes whose meeting HELLOs were lost (a pause, a crash, 5 to 15% loss):
     # each stayed at a table of its own, or took the other's digests before its HELLO; the
-    # lobby greets again (P-291), and a message before its sender's HELLO is dropped where
+    # lobby greets again (P-271), and a message before its sender's HELLO is dropped where
     # links lose messages (P-264).
     pytest.param(1505, id="1505-a-lost-hello-under-loss"),
     pytest.param(1651, id="1651-a-crash-as-it-joins"),
@@ -91,7 +91,7 @@ def test_the_same_seed_gives_the_same_trace() -> None:
 @pytest.mark.timeout(300)
 @pytest.mark.parametrize("seed", REGRESSIONS)
 def test_a_seed_that_once_went_wrong_holds(seed: int) -> None:
-    """P-264, P-266, P-267, P-290, P-291: each seed plays its game to the end, every
+    """P-264, P-266, P-267, P-270, P-271: each seed plays its game to the end, every
     invariant held."""
     summary = FindingSimulation(seed).run()
     assert summary["games"] == 1 and int(str(summary["rounds"])) >= 1
@@ -101,7 +101,7 @@ def test_a_seed_that_once_went_wrong_holds(seed: int) -> None:
 def test_a_stale_admit_seats_a_node_that_founded_a_table_meanwhile(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """P-292: seed 1651 without the lobby's HELLOs again (P-291). Node 0 asks to join
+    """P-272: seed 1651 without the lobby's HELLOs again (P-271). Node 0 asks to join
     node 1's table, is admitted with first-seq 4 and crashes before it hears so; restarted,
     it founds a table of its own (numbers 1 to 4 there), then merges into node 1's with a
     fresh log: node 1 seats it from seq 4, which it had used elsewhere. Numbered above 4,
