@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -27,6 +27,7 @@ pytestmark = [
 BASE = [sys.executable, "-m", "dutchblitz.client.main", "--no-discovery",
         "--interface", "127.0.0.1"]  # fmt: skip
 PLAY_S = 150.0  # a game's first few face-offs come within a minute or two
+TURN_KEY_S = 1.0  # a turn's key pressed before the card may open (F-48) is pressed again
 
 
 @pytest.fixture
@@ -45,10 +46,11 @@ def start(tmux: Tmux, tmp_path: Path, spoken: bool) -> None:
     tmux.start("ada", ada, REPO, child_env())
     tmux.wait_text("ada", "Game: Dutch Blitz")
     for _ in range(3):
-        if "Game: Blitz! (word face-offs)" in text(tmux.screen("ada")):
+        before = game_line(tmux.screen("ada"))
+        if "Game: Blitz! (word face-offs)" in before:
             break
         tmux.keys("ada", "g")
-        time.sleep(0.5)
+        tmux.wait("ada", lambda s, was=before: game_line(s) != was, "g picks the next game")
     shown = tmux.wait_text("ada", "Game: Blitz! (word face-offs), one game")
     assert "Answers: typed" in text(shown) and "p answers" in text(shown)
     if spoken:
@@ -63,26 +65,50 @@ def start(tmux: Tmux, tmp_path: Path, spoken: bool) -> None:
     tmux.wait_text("ada", "Draw pile 1:", timeout=30)
 
 
+def game_line(shown: Screen) -> str:
+    return next((line for line in shown if "Game: " in line), "")
+
+
 def in_faceoff(shown: Screen) -> bool:
     return "you against" in text(shown) or "against you" in text(shown)
 
 
-def cards_won(shown: Screen) -> int:
-    found = re.search(r"you \(Ada\)\s+(\d+)", text(shown))
+def cards_won(shown: Screen, player: str = "you (Ada)") -> int:
+    """How many cards ``player``'s row of the table says they have won."""
+    found = re.search(re.escape(player) + r"\s+(\d+)", text(shown))
     assert found is not None, text(shown)
     return int(found.group(1))
 
 
+def opponent(shown: Screen) -> str:
+    """Who Ada is in a face-off against, as the table's rows name them."""
+    found = re.search(r"FACE-OFF: (.+?) against (.+?)(?:  CASCADE.*)? \*\*\*", text(shown))
+    assert found is not None, text(shown)
+    return found.group(2) if found.group(1) == "you" else found.group(1)
+
+
+def within(tmux: Tmux, condition: Callable[[Screen], bool], seconds: float) -> bool:
+    """Whether Ada's screen meets ``condition`` within ``seconds`` (not meeting it is no
+    error: the caller tries again)."""
+    try:
+        tmux.wait("ada", condition, "", seconds)
+    except AssertionError:
+        return False
+    return True
+
+
 def my_move(tmux: Tmux, deadline: float) -> Screen:
     """Turn cards when it is Ada's turn, until she is in a face-off; that screen."""
-    while time.monotonic() < deadline:
-        shown = tmux.screen("ada")
+    while (left := deadline - time.monotonic()) > 0:
+        shown = tmux.wait(
+            "ada", lambda s: in_faceoff(s) or "Your turn:" in text(s), "Ada's turn", left
+        )
         if in_faceoff(shown):
             return shown
-        if "Your turn:" in text(shown):
-            tmux.keys("ada", "1")
-            time.sleep(1.0)  # the card opens once every seat's link is in (F-48)
-        time.sleep(0.2)
+        tmux.keys("ada", "1")
+        # The card opens once every seat's link is in (F-48); until then the key does
+        # nothing and the turn's prompt stays, and the loop presses it again.
+        within(tmux, lambda s: in_faceoff(s) or "Your turn:" not in text(s), TURN_KEY_S)
     raise AssertionError("no face-off for Ada:\n" + text(tmux.screen("ada")))
 
 
@@ -129,9 +155,29 @@ def test_f25_f26_f29_spoken_a_claim_wins_by_silence_and_tab_gives_up(
     deadline = time.monotonic() + PLAY_S
     shown = my_move(tmux, deadline)
     assert "Space: I answered first" in text(shown)
+    # "You won ..." and "... won your card" show only until the next face-off begins, which
+    # a Duel can start at once (a screen read a moment later shows that face-off): the
+    # table's count of cards won stays.
+    mine = cards_won(shown)
     tmux.keys("ada", "Space")
-    tmux.wait_text("ada", "you answered first")
-    tmux.wait("ada", lambda s: "You won" in text(s), "silence accepts the claim", timeout=15)
-    my_move(tmux, deadline)
+    tmux.wait(
+        "ada",
+        lambda s: "you answered first" in text(s) or cards_won(s) > mine,
+        "Ada's claim",
+    )
+    tmux.wait(
+        "ada",
+        lambda s: "You won" in text(s) or cards_won(s) > mine,
+        "silence accepts the claim",
+        timeout=15,
+    )
+    shown = my_move(tmux, deadline)
+    other = opponent(shown)
+    theirs = cards_won(shown, other)
     tmux.keys("ada", "Tab")
-    tmux.wait("ada", lambda s: "won your card" in text(s), "the face-off given up", timeout=15)
+    tmux.wait(
+        "ada",
+        lambda s: "won your card" in text(s) or cards_won(s, other) > theirs,
+        "the face-off given up",
+        timeout=15,
+    )

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import re
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -23,27 +26,44 @@ def _total(output: str) -> tuple[int, int]:
     return int(found.group(1)), int(found.group(2))
 
 
-def test_every_vector_passes(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main([]) == 0
-    passed, failed = _total(capsys.readouterr().out)
+@dataclass(frozen=True)
+class WholeRun:
+    code: int
+    out: str
+    report: Path
+
+
+@pytest.fixture(scope="module")
+def whole_run(tmp_path_factory: pytest.TempPathFactory) -> WholeRun:
+    """One run of every vector, with its JSON report, for the tests that read it (a run
+    takes seconds; without ``--json`` the runner prints the same, see the command line's
+    test below)."""
+    report = tmp_path_factory.mktemp("conformance") / "report.json"
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        code = main(["--json", str(report)])
+    return WholeRun(code, printed.getvalue(), report)
+
+
+def test_every_vector_passes(whole_run: WholeRun) -> None:
+    assert whole_run.code == 0
+    passed, failed = _total(whole_run.out)
     assert passed > 200
     assert failed == 0
 
 
-def test_report_is_grouped_by_spec_id(capsys: pytest.CaptureFixture[str]) -> None:
-    main([])
-    lines = capsys.readouterr().out.splitlines()
+def test_report_is_grouped_by_spec_id(whole_run: WholeRun) -> None:
+    lines = whole_run.out.splitlines()
     headings = [line for line in lines if re.fullmatch(r"P-\d+", line)]
     numbers = [int(h[2:]) for h in headings]
     assert numbers == sorted(set(numbers))
     assert lines[lines.index("P-2") + 1].startswith("  OK ")
 
 
-def test_json_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    target = tmp_path / "report.json"
-    assert main(["--json", str(target)]) == 0
-    passed, failed = _total(capsys.readouterr().out)
-    report = json.loads(target.read_text())
+def test_json_report(whole_run: WholeRun) -> None:
+    assert whole_run.code == 0
+    passed, failed = _total(whole_run.out)
+    report = json.loads(whole_run.report.read_text())
     assert (report["passed"], report["failed"]) == (passed, failed)
     assert len(report["results"]) == passed + failed
     assert {"spec", "name", "ok", "message"} <= set(report["results"][0])
@@ -61,6 +81,11 @@ def test_a_failing_case_fails_the_run(
         Case("P-3", "crashes", crash),
     ]
     monkeypatch.setattr(codec_vectors, "cases", lambda data: broken)
+    # The codec's file alone: the other files' cases pass, and cost seconds, either way.
+    codec_only = tuple(
+        f for f in conformance.VECTOR_FILES if f.module == "conformance.codec_vectors"
+    )
+    monkeypatch.setattr(conformance, "VECTOR_FILES", codec_only)
     assert main([]) == 1
     out = capsys.readouterr().out
     assert "  FAILED fails: wrong bytes" in out
