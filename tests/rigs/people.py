@@ -54,9 +54,6 @@ FINISH_BOUND = 120.0  # virtual seconds, once quiet, for the last game to end ev
 MAX_NODES = 6  # nodes at the table at once, people and bots
 GAMES = (DEFAULT_GAME, "dutch")  # the games a person may offer (P-241)
 TARGETS = (3, 5, 8)  # short games: the run plays several
-# Whether the last present member may leave too: a table everyone left stays empty for good
-# (tests/sim/test_people.py keeps a seed of it).
-EVERYONE_MAY_LEAVE = False
 
 
 @dataclass(slots=True)
@@ -81,6 +78,10 @@ class Acts:
 class PeopleSimulation(Simulation):
     """One seeded run of a table of people (and the bots they add); ``run`` as the plain
     simulator's: a summary, or InvariantViolated."""
+
+    # Whether the last present member may leave too: a table everyone has left seats none
+    # of them again (tests/sim/test_people.py keeps a seed of it).
+    everyone_may_leave = False
 
     def __init__(self, seed: int, trace: Callable[[str], None] | None = None) -> None:
         drawn = Scenario.draw(random.Random(seed), "single").players  # the seed's own size
@@ -181,9 +182,9 @@ class PeopleSimulation(Simulation):
         self.at(self.now + self.people_rng.uniform(*AWAY), partial(self._come_back, node))
 
     def _last_one(self, node: SimNode) -> bool:
-        """Whether ``node`` sees no other present member: unless ``EVERYONE_MAY_LEAVE``, the
+        """Whether ``node`` sees no other present member: unless ``everyone_may_leave``, the
         last one stays (a table everyone has left can seat none of them again)."""
-        if EVERYONE_MAY_LEAVE:
+        if self.everyone_may_leave:
             return False
         members = node.replica.optimistic().members.values()
         return not any(m.present and m.node != node.node_id for m in members)
@@ -277,7 +278,9 @@ class PeopleSimulation(Simulation):
         with every node at the table, and offering the default game where the one offered
         cannot seat them all."""
         if game.target not in TARGETS:  # the founder's own options (P-261): a short game
-            options = Options(TARGETS[self.seed % len(TARGETS)], True, game.rounds or 0, game.offered)
+            offered = GAMES[self.seed % len(GAMES)]  # every other seed offers Dutch at once
+            offered = None if offered == game.rules.tag else offered
+            options = Options(TARGETS[self.seed % len(TARGETS)], True, 0, offered)
             self._submit(node, options, local)
             return
         if self.quiet:
