@@ -37,6 +37,7 @@ from functools import partial
 
 from dutchblitz.protocol.games.registry import DEFAULT_GAME, game_for
 from dutchblitz.protocol.seat.duties import can_start
+from dutchblitz.protocol.seat.finding import AskAgain, Seating, TableFinder
 from dutchblitz.protocol.table.game import FlagKind, Game, Phase
 from dutchblitz.protocol.wire.auth import Signer
 from dutchblitz.protocol.wire.messages import Bye, Options, Profile, Ready, Start
@@ -51,6 +52,7 @@ AWAY = (0.5, 8.0)  # how long a person who left, or crashed, stays away
 QUIET_AT = 31.0  # nobody acts from here on, everyone is back, every fault has healed
 PHASE_BOUND = 60.0  # virtual seconds, once quiet, for every member to reach the others' phase
 FINISH_BOUND = 120.0  # virtual seconds, once quiet, for the last game to end everywhere
+CONSIDER_EVERY = 0.25  # how often a restored seat's finder looks at its table
 MAX_NODES = 6  # nodes at the table at once, people and bots
 GAMES = (DEFAULT_GAME, "dutch")  # the games a person may offer (P-241)
 TARGETS = (3, 5, 8)  # short games: the run plays several
@@ -89,6 +91,7 @@ class PeopleSimulation(Simulation):
         self.people_rng = random.Random(seed * 1_000_003 + 7)
         self.think = replace(self.think, think=(0.05, 0.2))
         self.people: dict[int, Person] = {n.index: Person(f"bot{n.index}") for n in self.nodes}
+        self.finders: dict[int, TableFinder] = {}  # each restored node's, from its restart
         self.removed: set[int] = set()  # nodes of bots taken off the table: gone for good
         self.acts = Acts()
         self.quiet = False
@@ -201,22 +204,28 @@ class PeopleSimulation(Simulation):
         if node.up:
             self._crash(node)
         super()._restart(node)
-        # The seat asks again once the wait for its admission is over (protocol/seat/finding.py
-        # ``AskAgain``): its own BYE, or its removal, may become final only after the restore.
-        wait = self.settings.suspect_after
-        self.at(self.now + wait, partial(self._ask_again, node, node.incarnation))
+        # The seat's own ``TableFinder`` (protocol/seat/finding.py) says when to ask again
+        # to sit down: its own BYE, or its removal, may become final only after the restore.
+        finder = TableFinder(self.settings.suspect_after, self.settings.heartbeat_every)
+        finder.restored(self._local_now(node))
+        self.finders[node.index] = finder
+        self.at(self.now + CONSIDER_EVERY, partial(self._consider, node, node.incarnation))
 
-    def _ask_again(self, node: SimNode, incarnation: int) -> None:
-        """The seat's ``AskAgain``: while it is still a member it waits on (P-300)."""
-        replica = node.replica
+    def _consider(self, node: SimNode, incarnation: int) -> None:
+        """The finder's steps for a restored node; one table id here, always heard."""
         if not node.up or node.incarnation != incarnation:
             return
-        if node.paused or replica.is_member():
-            wait = self.settings.suspect_after
-            self.at(self.now + wait, partial(self._ask_again, node, incarnation))
-        elif not replica.rejoining:
-            self.log(f"node {node.index} asks again to sit down")
-            self._effects(node, replica.ask_to_join(self._local_now(node)))
+        finder, replica = self.finders[node.index], node.replica
+        if not node.paused:
+            stable, local = replica.stable, self._local_now(node)
+            in_lobby = stable.phase == Phase.LOBBY == replica.optimistic().phase
+            seating = Seating(self.epoch, in_lobby, replica.is_member(), replica.rejoining)
+            for step in finder.consider(local, seating, [self.epoch]):
+                if isinstance(step, AskAgain):
+                    self.log(f"node {node.index} asks again to sit down")
+                    self._effects(node, replica.ask_to_join(local))
+        if finder.admission_due is not None:
+            self.at(self.now + CONSIDER_EVERY, partial(self._consider, node, incarnation))
 
     def _bots(self, node: SimNode) -> None:
         """``+`` and, within a second, maybe ``-``: a fresh bot node asks to join, and one of
@@ -290,7 +299,9 @@ class PeopleSimulation(Simulation):
         elif self.now < self.start_after:
             return  # the people talk in the lobby a while first
         if can_start(game, node.node_id, 2, game.offered):
-            self._submit(node, Start(game.target, game.post_stacking, game.rounds, game.offered), local)
+            self._submit(
+                node, Start(game.target, game.post_stacking, game.rounds, game.offered), local
+            )
         elif self.quiet and all(m.ready for m in game.seated()) and game.offered is not None:
             self._submit(node, Options(game.target, game.post_stacking, 0, None), local)
 
@@ -433,7 +444,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     counts = " ".join(f"{kind}={count}" for kind, count in kinds.items())
     last = seeds.start + len(seeds) - 1
     elapsed = time.perf_counter() - started
-    print(f"people seeds={seeds.start}..{last} workers={args.workers} {counts} seconds={elapsed:.0f}")
+    print(
+        f"people seeds={seeds.start}..{last} workers={args.workers} {counts} seconds={elapsed:.0f}"
+    )
     return 0 if kinds["held"] == len(seeds) else 1
 
 
