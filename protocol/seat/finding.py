@@ -124,11 +124,13 @@ class TableFinder:
         return steps
 
     def _asked_again(self, now: float, seat: Seating) -> list[Step]:
-        """Once the wait for an admission is over, a seat not admitted asks again."""
-        if self.admission_due is None or now < self.admission_due:
+        """Once the wait for an admission is over, a seat not admitted asks again; a seat
+        still a member then waits on, as its own BYE, or its removal, may become final in
+        the restored log later (P-300)."""
+        if self.admission_due is None or now < self.admission_due or seat.member:
             return []
         self.admission_due = None
-        if seat.member or seat.rejoining:
+        if seat.rejoining:
             return []
         self.joining_since = now
         return [AskAgain()]

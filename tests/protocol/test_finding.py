@@ -89,6 +89,18 @@ def test_a_restored_seat_no_longer_seated_asks_again_once() -> None:
     assert table.consider(1.5, gone, [MINE]) == []
 
 
+def test_a_restored_seat_whose_goodbye_becomes_final_late_asks_again() -> None:
+    """P-300: still a member when the wait ends, it waits on; once its own BYE (or its
+    removal) is final in the restored log, it asks to sit down again."""
+    table = finder()
+    table.restored(0.0)
+    assert table.consider(1.0, seating(lobby=False), [MINE]) == []
+    assert table.consider(5.0, seating(lobby=False), [MINE]) == []
+    gone = seating(lobby=False, member=False)
+    assert table.consider(6.0, gone, [MINE]) == [AskAgain()]
+    assert table.consider(6.5, gone, [MINE]) == []
+
+
 def test_a_seat_already_asking_is_not_asked_again() -> None:
     table = finder()
     table.restored(0.0)
