@@ -126,7 +126,7 @@ class TableFinder:
     def _asked_again(self, now: float, seat: Seating) -> list[Step]:
         """Once the wait for an admission is over, a seat not admitted asks again; a seat
         still a member then waits on, as its own BYE, or its removal, may become final in
-        the restored log later (P-300)."""
+        the restored log later (P-273)."""
         if self.admission_due is None or now < self.admission_due or seat.member:
             return []
         self.admission_due = None

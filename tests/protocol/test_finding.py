@@ -90,7 +90,7 @@ def test_a_restored_seat_no_longer_seated_asks_again_once() -> None:
 
 
 def test_a_restored_seat_whose_goodbye_becomes_final_late_asks_again() -> None:
-    """P-300: still a member when the wait ends, it waits on; once its own BYE (or its
+    """P-273: still a member when the wait ends, it waits on; once its own BYE (or its
     removal) is final in the restored log, it asks to sit down again."""
     table = finder()
     table.restored(0.0)
