@@ -14,7 +14,6 @@ import time
 from collections.abc import Callable
 
 from dutchblitz.node.api import (
-    Action,
     Notice,
     Refused,
     Replaying,
@@ -60,9 +59,6 @@ class FrozenSession:
 
     def _no(self) -> Refused:
         return Refused(Why.OTHER, what="a replay")
-
-    def act(self, action: Action, slot: int = 0) -> Refused | None:
-        return self._no()
 
     def play(self, move: object) -> Refused | None:
         return self._no()

@@ -19,18 +19,6 @@ from dutchblitz.protocol.views import GameView
 MAX_NOTICES = 200  # notices a session keeps for its client to take
 
 
-class Action(StrEnum):
-    """One keystroke's worth of play; the node picks the legal target."""
-
-    BLITZ_TO_CENTRE = "blitz_to_centre"
-    POST_TO_CENTRE = "post_to_centre"  # with slot
-    WOOD_TO_CENTRE = "wood_to_centre"
-    FLIP = "flip"  # flip three, or turn the Wood pile over when the hand is empty
-    STUCK = "stuck"
-    BLITZ_TO_POST = "blitz_to_post"  # with slot
-    WOOD_TO_POST = "wood_to_post"  # with slot
-
-
 @dataclass(frozen=True, slots=True)
 class GameOn:
     """The game under way at a table that has not seated us: we sit down after it."""
@@ -306,17 +294,14 @@ class Session(Protocol):
         """Notices since the last call, oldest first."""
         ...
 
-    def act(self, action: Action, slot: int = 0) -> Refused | None:
-        """Play at once (optimistically); returns why not, or None if the move was taken.
-
-        A taken move is sent, or, when it builds on a play of ours still in flight, held
-        and sent in its turn (it may then come back, with one notice)."""
-        ...
-
     def play(self, move: object) -> Refused | None:
-        """A move of the game's own, as its face builds it from keys (Dutch's moves): sent
-        as the game's body, or refused with the rules' code (``Why.OTHER``, the code in
-        ``what``, for a code of the game's own)."""
+        """A move of the game's own, as its face builds it from keys (Dutch Blitz's key
+        intents, Dutch's moves, Blitz!'s): played at once (optimistically), or refused,
+        a code of the game's own as ``Why.OTHER`` with the code in ``game_code``.
+
+        A taken move is sent, or, for a game that holds plays, when it builds on a play
+        of ours still in flight, held and sent in its turn (it may then come back, with
+        one notice)."""
         ...
 
     def seen_scores(self) -> Refused | None:

@@ -1,6 +1,6 @@
 """``NodeSession``: the client's ``Session`` (node/api.py) over a running ``Node``.
 
-Everything here runs on the node's event loop. ``act`` has the game (its ``TableGame``,
+Everything here runs on the node's event loop. ``play`` has the game (its ``TableGame``,
 protocol/table/rules.py, whose seat's part is in table/player.py) build the move on the
 optimistic table, the one with our own moves in flight (and those held back) already
 applied, and refuses it here, with the reason, when the rules would refuse it: a fast key
@@ -25,7 +25,6 @@ from dutchblitz.protocol.views import game_view
 from dutchblitz.protocol.wire.auth import fingerprint
 
 from .api import (
-    Action,
     Notice,
     PlayerInfo,
     Refused,
@@ -195,20 +194,14 @@ class NodeSession(LobbyChoices):
             return Refused(Why.NOT_PLAYING)
         return replica, game, me
 
-    def act(self, action: Action, slot: int = 0) -> Refused | None:
-        """A key's action: one call into the seat's machine (``SeatMachine.press``)."""
-        self.side.follow()
-        seat = self.seat
-        if not seat.act(seat.machine.press, action, slot):
-            return self._not_seated() if seat.replica is None else not_sent(seat)
-        refused = seat.machine.person.refused
-        if refused is None:
-            return None
-        if refused.code == "not_seated":
-            return self._not_seated()
-        return not_sent(seat) if refused.code == "not_sent" else _refused(refused)
-
     def play(self, move: object) -> Refused | None:
+        """A move of the game's own, as its face built it from keys: one that names a key's
+        action (``SeatPlayer.keyed``, Dutch Blitz's) is one call into the seat's machine
+        (``SeatMachine.press``); any other goes as the game's body (Dutch's, Blitz!'s)."""
+        self.side.follow()
+        keyed = self.side.player.keyed(move)
+        if keyed is not None:
+            return self._press(*keyed)
         found = self._in_round()
         if isinstance(found, Refused):
             return found
@@ -220,6 +213,18 @@ class NodeSession(LobbyChoices):
         if not self.seat.submit(body):
             return not_sent(self.seat)
         return None
+
+    def _press(self, action: str, slot: int) -> Refused | None:
+        """A key's action, checked, built and sent or held by the seat's machine."""
+        seat = self.seat
+        if not seat.act(seat.machine.press, action, slot):
+            return self._not_seated() if seat.replica is None else not_sent(seat)
+        refused = seat.machine.person.refused
+        if refused is None:
+            return None
+        if refused.code == "not_seated":
+            return self._not_seated()
+        return not_sent(seat) if refused.code == "not_sent" else _refused(refused)
 
     def seen_scores(self) -> Refused | None:
         if not self.seat.pace.look():

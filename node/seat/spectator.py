@@ -25,7 +25,6 @@ from dutchblitz.protocol.views import game_view
 
 from ..api import (
     MAX_NOTICES,
-    Action,
     News,
     Notice,
     NoticeKind,
@@ -119,9 +118,6 @@ class WatchSession:
         self._subscribers.tell()
 
     # -- a spectator plays nothing -----------------------------------------------------------
-
-    def act(self, action: Action, slot: int = 0) -> Refused | None:
-        return Refused(Why.WATCHING)
 
     def play(self, move: object) -> Refused | None:
         return Refused(Why.WATCHING)

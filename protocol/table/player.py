@@ -203,6 +203,13 @@ class SeatPlayer(ABC, Generic[S, M, V, L]):
         """Plays held at most while earlier ones are on their way."""
         return 0
 
+    def keyed(self, move: object) -> tuple[str, int] | None:
+        """A person's move, as the game's face built it, when it names a key's action that
+        ``check`` and ``build`` turn into a move here (held behind the plays on their way,
+        ``plays``): that action and its slot. None, the default: the move goes as ``body``
+        makes it."""
+        return None
+
     def check(self, state: S, seat: int, action: str) -> ActRefusal | None:
         """Why ``seat`` may take no action like this one now, whatever its target. By
         default the game carries no key's ``Action``."""

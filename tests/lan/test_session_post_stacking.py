@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 from dutchblitz.client.games.blitz.words import said
-from dutchblitz.node.api import Action
 from dutchblitz.node.runtime import Node
 from dutchblitz.node.session import NodeSession
+from dutchblitz.protocol.games.blitz.intents import Action, Intent
 from dutchblitz.protocol.table.game import Phase
 
 from tests.lan.test_session import options, run, until
@@ -36,7 +36,8 @@ def test_the_lobby_choice_starts_a_game_without_post_stacking(tmp_path: Path) ->
             snap = session.snapshot()
             assert not snap.post_stacking and not snap.stable.post_stacking
             assert (
-                said(session.act(Action.BLITZ_TO_POST, 0)) == "Post stacking is off at this table"
+                said(session.play(Intent(Action.BLITZ_TO_POST, 0)))
+                == "Post stacking is off at this table"
             )
             assert session.set_post_stacking(True) is not None  # the lobby only
         finally:

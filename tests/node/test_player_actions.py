@@ -4,8 +4,9 @@ refusal it gives is a ``Why`` the client words (client/words.py)."""
 from __future__ import annotations
 
 import pytest
-from dutchblitz.node.api import Action, Why
+from dutchblitz.node.api import Why
 from dutchblitz.protocol.games.blitz.cards import Colour, card
+from dutchblitz.protocol.games.blitz.intents import Action
 from dutchblitz.protocol.games.blitz.state import Area, Table
 from dutchblitz.protocol.games.registry import DEFAULT_GAME, game_for
 from dutchblitz.protocol.table.player import ActRefusal
