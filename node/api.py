@@ -28,35 +28,18 @@ class GameOn:
 
 
 class Why(StrEnum):
-    """Why an action was not taken: a code, worded for the player in client/words.py.
+    """Why an action was not taken: a code of the table's or of the node's own, worded for
+    the player in client/words.py.
 
-    The codes of the rules (``protocol.rules.Reason``) and of the table's own refusals
-    (``Outcome.refusal``) are here under the same strings; a code the node does not know
-    comes as ``OTHER`` with the code itself in ``Refused.what``.
+    A game's own code (its rules' reasons, or why its keys found no move) is no member
+    here: it comes as ``OTHER``, the code in ``Refused.game_code``, worded by that game's
+    face (client/games/<game>/words.py).
     """
 
-    # the rules' reasons (protocol/games/blitz/rules.py, spec/rules.md section 9)
+    # every game's rules open with these (spec/rules.md section 9, and each game's spec)
     ROUND_OVER = "round_over"
     UNKNOWN_SEAT = "unknown_seat"
     NOT_ACTIVE = "not_active"
-    NOT_YOUR_CARD = "not_your_card"
-    EMPTY_SOURCE = "empty_source"
-    NOT_ON_TOP = "not_on_top"
-    BAD_SOURCE = "bad_source"
-    BAD_SLOT = "bad_slot"
-    NEEDS_A_ONE = "needs_a_one"
-    WRONG_COLOUR = "wrong_colour"
-    WRONG_VALUE = "wrong_value"
-    NO_PILE = "no_pile"
-    PILE_TAKEN = "pile_taken"
-    STACKING_OFF = "stacking_off"
-    SAME_GENDER = "same_gender"
-    HAND_EMPTY = "hand_empty"
-    HAND_NOT_EMPTY = "hand_not_empty"
-    WOOD_EMPTY = "wood_empty"
-    HAS_PLAY = "has_play"
-    STUCK = "stuck"
-    SHOWS_MISMATCH = "shows_mismatch"
     # the table's refusals (protocol/table/) a player's own step can meet
     NOT_ALL_READY = "not_all_ready"
     BAD_BACKS = "bad_backs"
@@ -80,14 +63,6 @@ class Why(StrEnum):
     NOT_PLAYING = "not_playing"
     SLOW_DOWN = "slow_down"  # count: the plays already waiting
     COUNT_IN = "count_in"  # count: seconds left
-    BLITZ_EMPTY = "blitz_empty"
-    NO_POST = "no_post"  # count: the Post stack asked for, from 1
-    POST_EMPTY = "post_empty"
-    NO_PILE_FOR = "no_pile_for"  # what: the card
-    NOTHING_TO_FLIP = "nothing_to_flip"
-    ALREADY_STUCK = "already_stuck"
-    CAN_PLAY = "can_play"  # what: the card that can go to the centre
-    CANNOT_STACK = "cannot_stack"  # what: the card; other: the Post stack's top
     NOT_SENT = "not_sent"
     NOT_STORED = "not_stored"  # what: why the node could not write it down
     NO_SCORES = "no_scores"
@@ -108,15 +83,16 @@ class Why(StrEnum):
     PLAY_BEFORE = "play_before"  # a held play: the one it built on did not go
     WATCHING = "watching"  # a spectator plays nothing
     NO_GAME_ON = "no_game_on"  # nothing to watch: no game keeps us waiting
-    OTHER = "other"  # what: a code this node has no name for
+    OTHER = "other"  # game_code: a code of the game's own, or one this node has no name for
 
 
 @dataclass(frozen=True, slots=True)
 class Refused:
     """An action not taken, and why; ``None`` is the answer when it was taken.
 
-    ``held`` names a play that was held back to go in its turn and came back ("5R♂", or
-    "flip", "stuck", "turn"). The words are the client's (client/words.py)."""
+    ``game_code``: with ``Why.OTHER``, the game's own code ("pile_taken"), whose words are
+    its face's. ``held`` names a play that was held back to go in its turn and came back
+    ("5R♂", or "flip", "stuck", "turn"). The words are the client's (client/words.py)."""
 
     why: Why
     what: str = ""
@@ -124,14 +100,22 @@ class Refused:
     count: int = 0
     held: str = ""
     game_on: GameOn | None = None
+    game_code: str = ""
 
     @classmethod
-    def of(cls, code: str, held: str = "") -> Refused:
-        """A refusal from a code of the rules or of the table."""
+    def of(
+        cls, code: str, held: str = "", what: str = "", other: str = "", count: int = 0
+    ) -> Refused:
+        """A refusal from a code of the table, the node or a game, with its facts."""
         try:
-            return cls(Why(code), held=held)
+            return cls(Why(code), what, other, count, held)
         except ValueError:
-            return cls(Why.OTHER, what=code, held=held)
+            return cls(Why.OTHER, what, other, count, held, game_code=code)
+
+    @property
+    def code(self) -> str:
+        """The code itself: the game's own, or the table's."""
+        return self.game_code if self.why == Why.OTHER else self.why.value
 
 
 @dataclass(frozen=True, slots=True)

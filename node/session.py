@@ -246,12 +246,8 @@ class NodeSession(LobbyChoices):
 
 
 def _refused(refusal: ActRefusal) -> Refused:
-    """The client's refusal for the game's: a code it has no name for comes as ``OTHER``."""
-    try:
-        why = Why(refusal.code)
-    except ValueError:
-        return Refused(Why.OTHER, what=refusal.code, held=refusal.held)
-    return Refused(why, refusal.what, refusal.other, refusal.count, refusal.held)
+    """The client's refusal for the game's: a code of the game's own comes as ``OTHER``."""
+    return Refused.of(refusal.code, refusal.held, refusal.what, refusal.other, refusal.count)
 
 
 def _players(game: Game, seat: LocalSeat, bots: Collection[bytes]) -> tuple[PlayerInfo, ...]:

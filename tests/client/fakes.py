@@ -203,7 +203,7 @@ class FakeSession:
             return Refused(Why.COUNT_IN, count=math.ceil(self.count_in))
         move = own_move(table, self.me, move.action, move.slot)
         if move is None:
-            return Refused(Why.OTHER, what="not_legal_now")
+            return Refused.of("not_legal_now")
         body = play_from_move(move, self.game.round)
         outcome = self.game.apply(node_id(self.me), body)
         if not outcome.accepted:

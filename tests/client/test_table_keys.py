@@ -10,7 +10,7 @@ import pytest
 from dutchblitz.client.games.blitz import keymap
 from dutchblitz.client.games.blitz.play import stack_action
 from dutchblitz.client.state import Screen
-from dutchblitz.node.api import NoticeKind, Refused, Why
+from dutchblitz.node.api import NoticeKind, Refused
 from dutchblitz.protocol.games.blitz.intents import Action, Intent
 from dutchblitz.protocol.games.blitz.moves import Source
 from dutchblitz.protocol.games.blitz.plays import centre_play
@@ -163,7 +163,7 @@ def test_keys_faster_than_the_network_never_corrupt_the_game() -> None:
 
 
 def test_a_refused_play_says_why_in_words() -> None:
-    session = playing_session(2, refusal=Refused(Why.NEEDS_A_ONE))
+    session = playing_session(2, refusal=Refused.of("needs_a_one"))
 
     async def go() -> None:
         async with running(session) as drive:

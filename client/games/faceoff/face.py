@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 
-from dutchblitz.node.api import HiddenCards, Notice, NoticeKind, Why
+from dutchblitz.node.api import HiddenCards, Notice, NoticeKind
 from dutchblitz.protocol.games.faceoff import TAG, TITLE
 from dutchblitz.protocol.games.faceoff.state import Phase
 from dutchblitz.protocol.games.faceoff.views import TableView
@@ -92,7 +92,7 @@ def key(state: ClientState, pressed_key: str) -> None:
     if pressed.action is not None:
         refused = state.session.play(pressed.action)
         if refused is not None:
-            code = refused.what if refused.why == Why.OTHER else refused.why.value
+            code = refused.code
             state.flash(Notice(NoticeKind.REFUSED, words.refusal(code)))
     state.refresh()
 
