@@ -78,7 +78,7 @@ class FrozenSession:
     def start(self) -> Refused | None:
         return self._no()
 
-    def set_post_stacking(self, on: bool) -> Refused | None:
+    def set_option(self, on: bool) -> Refused | None:
         return self._no()
 
     def set_game(self, tag: str) -> Refused | None:

@@ -100,6 +100,7 @@ LOBBY_ACTIONS = {
     "set_game": "change the game",
     "set_length": "change the game's length",
     "add_bot": "seat a bot",
+    "set_option": "change the table's options",
 }
 
 

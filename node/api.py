@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Protocol
+from typing import Protocol, TypeAlias
 
 from dutchblitz.protocol.limits import DEFAULT_TARGET
-from dutchblitz.protocol.table.rules import Card
+from dutchblitz.protocol.table.rules import Card, SeatCards
 from dutchblitz.protocol.views import GameView
 
 MAX_NOTICES = 200  # notices a session keeps for its client to take
@@ -236,9 +236,11 @@ class Snapshot:
     bot_levels: tuple[str, ...]
     door: str = ""  # where others knock (what their --peer names): "tcp://192.0.2.2:5555"
     private: bool = False  # a passphrase guards the table
-    # Post stacking (R-19): in the lobby, what a START from this node would carry (the
-    # player who starts the game decides); from the START on, what the game agreed.
-    post_stacking: bool = True
+    # The table's one boolean option (P-261), which each game names for itself (Dutch
+    # Blitz: Post stacking, R-19; Blitz!: its answer mode, F-23): in the lobby, what a
+    # START from this node would carry (the player who starts the game decides); from the
+    # START on, what the game agreed.
+    option: bool = True
     # The game's length, (target, rounds): in the lobby, what a START from this node would
     # carry; from the START on, the game's. With rounds, only they end it (P-238).
     length: tuple[int, int | None] = (DEFAULT_TARGET, None)
@@ -300,8 +302,8 @@ class Session(Protocol):
 
     def start(self) -> Refused | None: ...
 
-    def set_post_stacking(self, on: bool) -> Refused | None:
-        """Whether a game this node starts allows Post stacking (lobby only)."""
+    def set_option(self, on: bool) -> Refused | None:
+        """The table's boolean option for a game this node starts (lobby only)."""
         ...
 
     def set_game(self, tag: str) -> Refused | None:
@@ -324,12 +326,10 @@ class Session(Protocol):
     async def leave(self) -> None: ...
 
 
-@dataclass(frozen=True, slots=True)
-class HiddenCards:
-    """In a seat's view of a replay: that seat's cards nobody else saw, from its reveal."""
-
-    hand: tuple[Card | None, ...]  # top first; None where the reveal is missing
-    blitz_below: tuple[Card | None, ...]  # the pile under its top, from the top down
+# In a seat's view of a replay: that seat's cards nobody else saw, from its reveal, as
+# its game's rules give them (``RoundRules.seat_cards``; a game whose cards stay hidden,
+# such as Dutch, gives none), of that game's cards.
+HiddenCards: TypeAlias = SeatCards[Card]
 
 
 class Replaying(Protocol):

@@ -67,8 +67,7 @@ class ReplaySession:
     def hidden(self) -> HiddenCards | None:
         if self._view is None:
             return None
-        cards = self.replay.seat_cards(self._stop, self._view)
-        return None if cards is None else HiddenCards(cards.hand, cards.blitz_below)
+        return self.replay.seat_cards(self._stop, self._view)
 
     def snapshot(self) -> Snapshot:
         game = self.replay.game_at(self._stop, self._view)
@@ -89,7 +88,7 @@ class ReplaySession:
             seconds_running=0.0,
             can_start=False,
             bot_levels=(),
-            post_stacking=view.post_stacking,
+            option=view.post_stacking,
             length=(view.target, view.rounds),
             game_tag=game.rules.tag,
             # A replay knows no secret: it shows only faces open to all (D-42).

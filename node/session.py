@@ -134,7 +134,7 @@ class NodeSession(LobbyChoices):
             can_start=self._why_not_start() is None,
             bot_levels=tuple(game_for(face_game).levels),
             game_tag=face_game,
-            post_stacking=(
+            option=(
                 self.seat.config.wishes.post_stacking
                 if stable.phase == Phase.LOBBY
                 else stable.post_stacking

@@ -137,7 +137,7 @@ class WatchSession:
     def start(self) -> Refused | None:
         return Refused(Why.WATCHING)
 
-    def set_post_stacking(self, on: bool) -> Refused | None:
+    def set_option(self, on: bool) -> Refused | None:
         return Refused(Why.WATCHING)
 
     def set_game(self, tag: str) -> Refused | None:
@@ -214,7 +214,7 @@ def spectator_snapshot(node: Node, seat: LocalSeat) -> Snapshot:
         seconds_running=loop.time() - node.started_at,
         can_start=False,
         bot_levels=tuple(game_for(game.rules.tag).levels),
-        post_stacking=game.post_stacking,
+        option=game.post_stacking,
         length=(game.target, game.rounds),
         game_tag=game.rules.tag,
         watchers=follower.watchers(loop.time()) if follower is not None else (),

@@ -156,7 +156,7 @@ class FakeSession:
             profile=self.profile,
             door=self.door,
             private=self.private,
-            post_stacking=self.post_stacking
+            option=self.post_stacking
             if self.game.phase == Phase.LOBBY
             else self.game.post_stacking,
             scores_left=self.scores_left,
@@ -235,10 +235,10 @@ class FakeSession:
     def start(self) -> Refused | None:
         return self._lobby("start", None, lambda m: Start(75, self.post_stacking))
 
-    def set_post_stacking(self, on: bool) -> Refused | None:
-        self.calls.append(("set_post_stacking", on))
+    def set_option(self, on: bool) -> Refused | None:
+        self.calls.append(("set_option", on))
         if self.game.phase != Phase.LOBBY:
-            return Refused(Why.LOBBY_ONLY, what="set_post_stacking")
+            return Refused(Why.LOBBY_ONLY, what="set_option")
         self.post_stacking = on
         return None
 

@@ -53,7 +53,7 @@ def plain(fragments: list[tuple[str, str]]) -> str:
 
 def test_the_registry_knows_dutch_s_face() -> None:
     assert registry.face_for("dutch") is face.FACE and "dutch" in registry.tags()
-    assert not face.FACE.post_stacking and face.FACE.call == "Dutch"
+    assert not face.FACE.has_option and face.FACE.call == "Dutch"
 
 
 def test_the_table_is_this_seat_s_view_drawn_in_the_frame() -> None:

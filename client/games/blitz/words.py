@@ -58,7 +58,6 @@ REFUSALS: dict[str, str] = {
 # What a lobby-only action of Dutch Blitz's is, for "you can ... only in the lobby".
 LOBBY_ACTIONS = {
     "set_back": "change your deck back",
-    "set_post_stacking": "change the table's options",
 }
 
 # What the next bot's level does, said when ``l`` picks it.

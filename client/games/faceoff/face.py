@@ -115,7 +115,7 @@ FACE = GameFace(
     table_keybar=table_keybar,
     bind_table_keys=bind_table_keys,
     hidden_lines=hidden_lines,
-    post_stacking=True,  # the table's option is the answer mode here (F-23, F-51)
+    has_option=True,  # the table's option is the answer mode here (F-23, F-51)
     words=GameWords(call="Blitz!", bot_levels=words.BOT_LEVELS),
     option_name="Answers",
     option_key_word="answers",
