@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable
 
 from dutchblitz.node.api import (
+    GameMove,
     Notice,
     Refused,
     Replaying,
@@ -60,7 +61,7 @@ class FrozenSession:
     def _no(self) -> Refused:
         return Refused(Why.OTHER, what="a replay")
 
-    def play(self, move: object) -> Refused | None:
+    def play(self, move: GameMove) -> Refused | None:
         return self._no()
 
     def seen_scores(self) -> Refused | None:

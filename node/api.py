@@ -13,6 +13,7 @@ from enum import StrEnum
 from typing import Protocol, TypeAlias
 
 from dutchblitz.protocol.limits import DEFAULT_TARGET
+from dutchblitz.protocol.table.player import GameMove, GameSeatView
 from dutchblitz.protocol.table.rules import Card, SeatCards
 from dutchblitz.protocol.views import GameView
 
@@ -261,7 +262,7 @@ class Snapshot:
     # see), what this seat may see of the round being played (the optimistic one), or
     # between rounds of the last one: the game's read-only object, read by its face only.
     # A spectator, or a seat not dealt in, gets what anyone in the room may see.
-    seat_view: object | None = None
+    seat_view: GameSeatView | None = None
     # The tag of the game whose screens draw the table (protocol/games/registry.py): the
     # table's game; in the lobby, the one a START from this node would start (P-241).
     game_tag: str = ""
@@ -280,7 +281,7 @@ class Session(Protocol):
         """Notices since the last call, oldest first."""
         ...
 
-    def play(self, move: object) -> Refused | None:
+    def play(self, move: GameMove) -> Refused | None:
         """A move of the game's own, as its face builds it from keys (Dutch Blitz's key
         intents, Dutch's moves, Blitz!'s): played at once (optimistically), or refused,
         a code of the game's own as ``Why.OTHER`` with the code in ``game_code``.

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dutchblitz.protocol.replays.gamefile import CheckedGame, check_game_file
 from dutchblitz.protocol.replays.steps import Replay
 from dutchblitz.protocol.table.game import Game
+from dutchblitz.protocol.table.player import GameSeatView
 from dutchblitz.protocol.views import GameView, Phase, game_view
 
 from .api import HiddenCards, PlayerInfo, Snapshot
@@ -114,7 +115,7 @@ class ReplaySession:
         )
 
 
-def public_view(game: Game) -> object | None:
+def public_view(game: Game) -> GameSeatView | None:
     """The game's own view of its round as nobody at the table sees it (a spectator and a
     replay hold no secrets): the round being played; between rounds, the last one. None
     for a game whose screens read the table's views."""

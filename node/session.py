@@ -19,7 +19,7 @@ from dutchblitz.protocol.games.registry import game_for
 from dutchblitz.protocol.replica.core import Replica
 from dutchblitz.protocol.seat.duties import our_start
 from dutchblitz.protocol.table.game import Game, Phase
-from dutchblitz.protocol.table.player import ActRefusal
+from dutchblitz.protocol.table.player import ActRefusal, GameMove, GameSeatView
 from dutchblitz.protocol.table.rules import AnyGame
 from dutchblitz.protocol.views import game_view
 from dutchblitz.protocol.wire.auth import fingerprint
@@ -194,7 +194,7 @@ class NodeSession(LobbyChoices):
             return Refused(Why.NOT_PLAYING)
         return replica, game, me
 
-    def play(self, move: object) -> Refused | None:
+    def play(self, move: GameMove) -> Refused | None:
         """A move of the game's own, as its face built it from keys: one that names a key's
         action (``SeatPlayer.keyed``, Dutch Blitz's) is one call into the seat's machine
         (``SeatMachine.press``); any other goes as the game's body (Dutch's, Blitz!'s)."""
@@ -275,7 +275,9 @@ def _fingerprint(seat: LocalSeat, node: bytes) -> str:
     return fingerprint(key) if key is not None else ""
 
 
-def _seat_view(seat: LocalSeat, player: AnyGame, replica: Replica, game: Game) -> object | None:
+def _seat_view(
+    seat: LocalSeat, player: AnyGame, replica: Replica, game: Game
+) -> GameSeatView | None:
     """The game's own view of the round for this seat (None for a game without one):
     the round being played, with this seat's secrets; between rounds, the last one. A
     seat not dealt in (a person who sat down after the deal) sees the public view."""

@@ -25,6 +25,7 @@ from dutchblitz.protocol.views import game_view
 
 from ..api import (
     MAX_NOTICES,
+    GameMove,
     News,
     Notice,
     NoticeKind,
@@ -119,7 +120,7 @@ class WatchSession:
 
     # -- a spectator plays nothing -----------------------------------------------------------
 
-    def play(self, move: object) -> Refused | None:
+    def play(self, move: GameMove) -> Refused | None:
         return Refused(Why.WATCHING)
 
     def seen_scores(self) -> Refused | None:
