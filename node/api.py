@@ -67,7 +67,7 @@ class Why(StrEnum):
     NOT_SENT = "not_sent"
     NOT_STORED = "not_stored"  # what: why the node could not write it down
     NO_SCORES = "no_scores"
-    LOBBY_ONLY = "lobby_only"  # what: the action (an ``Action``-like name, see words)
+    LOBBY_ONLY = "lobby_only"  # what: the action (a ``Session`` method's name, see words)
     NO_BACK = "no_back"  # what: the back asked for; other: the backs there are
     BACK_HELD = "back_held"  # what: the back; other: the player who has it
     LEFT_TABLE = "left_table"
