@@ -82,12 +82,12 @@ def remove_bot(state: ClientState) -> None:
     state.refresh()
 
 
-def toggle_post_stacking(state: ClientState) -> None:
+def toggle_option(state: ClientState) -> None:
     face = registry.face_for(state.game)
-    if not face.post_stacking:  # the lobby offers the option only for a game that has it
+    if not face.has_option:  # the lobby offers the option only for a game that has it
         state.flash(Notice(NoticeKind.REFUSED, f"{face.title} has no Post stacking"))
         return
-    state.refuse(state.session.set_post_stacking(not state.snap.post_stacking))
+    state.refuse(state.session.set_option(not state.snap.option))
     state.refresh()
 
 

@@ -35,7 +35,7 @@ class GameFace:
     table_keybar: Render  # the key bar at the table during a round
     bind_table_keys: Callable[[KeyBindings, ClientState, Filter], None]  # keys in a round
     hidden_lines: Callable[[HiddenCards], StyleAndTextTuples]  # a seat's hidden cards, replayed
-    post_stacking: bool = True  # the table option R-19 (Dutch Blitz's), in the lobby and title
+    has_option: bool = True  # the table's boolean option (P-261), in the lobby and title
     words: GameWords = NO_GAME  # what the game adds to the table's words
     # The deck backs the lobby's b offers, for so many players present (none: no backs).
     backs: Callable[[int], tuple[str, ...]] = no_backs

@@ -55,9 +55,7 @@ def _lobby_keys(bindings: KeyBindings, state: ClientState, lobby: Filter) -> Non
     bindings.add(keymap.WATCH, filter=lobby)(lambda event: commands.watch(state))
     bindings.add(keymap.GAME, filter=lobby)(lambda event: commands.next_game(state))
     bindings.add(keymap.LENGTH, filter=lobby)(lambda event: commands.next_length(state))
-    bindings.add(keymap.POST_STACKING, filter=lobby)(
-        lambda event: commands.toggle_post_stacking(state)
-    )
+    bindings.add(keymap.POST_STACKING, filter=lobby)(lambda event: commands.toggle_option(state))
 
 
 def _name_keys(bindings: KeyBindings, state: ClientState, editing: Filter) -> None:

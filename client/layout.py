@@ -171,7 +171,7 @@ def title_text(state: ClientState) -> StyleAndTextTuples:
     title = fit_title(parts, "", width)
     room = TITLE_WIDTH - len(title) - 4
     banner = flag_banner(snap.stable.flags, state.name_of, room) if room > 12 else ""
-    if not banner and not registry.face_for(state.game).post_stacking:
+    if not banner and not registry.face_for(state.game).has_option:
         return [("", title)]
     if not banner:
         # The table's option on every screen; a flag, rarer and graver, takes its place.
@@ -258,7 +258,7 @@ def keybar_text(state: ClientState) -> StyleAndTextTuples:
         return bar(("Tab", "scores"), ("?", "help"), ("q", "leave"))
     if screen == Screen.LOBBY:
         face = registry.face_for(state.game)
-        stacking, present = face.post_stacking, sum(p.present for p in state.snap.players)
+        stacking, present = face.has_option, sum(p.present for p in state.snap.players)
         return bar(
             (keymap.NAME, "name"),
             *([(keymap.BACK, "back")] if face.backs(present) else []),

@@ -26,7 +26,7 @@ def length_words(length: tuple[int, int | None]) -> str:
 def stacking_word(snap: Snapshot, values: tuple[str, str] = ("on", "off")) -> str:
     """Post stacking at this table (R-19), or what the game's face calls that option: the
     lobby's choice, then the game's."""
-    return values[0] if snap.post_stacking else values[1]
+    return values[0] if snap.option else values[1]
 
 
 def peer_address(endpoint: str) -> str:
@@ -115,7 +115,7 @@ def start_choices(text: Text, state: ClientState) -> None:
     face = registry.face_for(state.game)
     game = f"{face.title}, {face.length_word or length_words(snap.length)}"
     text.add("Game: ", "class:header").cell(game, len(game) + 2, "class:name")
-    if face.post_stacking:
+    if face.has_option:
         text.add(f"{face.option_name}: ", "class:header")
         text.add(stacking_word(snap, face.option_values), "class:name")
     text.line()

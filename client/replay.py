@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 
 from dutchblitz.node.api import (
-    Action,
+    GameMove,
     Notice,
     Refused,
     Replaying,
@@ -61,10 +61,7 @@ class FrozenSession:
     def _no(self) -> Refused:
         return Refused(Why.OTHER, what="a replay")
 
-    def act(self, action: Action, slot: int = 0) -> Refused | None:
-        return self._no()
-
-    def play(self, move: object) -> Refused | None:
+    def play(self, move: GameMove) -> Refused | None:
         return self._no()
 
     def seen_scores(self) -> Refused | None:
@@ -82,7 +79,7 @@ class FrozenSession:
     def start(self) -> Refused | None:
         return self._no()
 
-    def set_post_stacking(self, on: bool) -> Refused | None:
+    def set_option(self, on: bool) -> Refused | None:
         return self._no()
 
     def set_game(self, tag: str) -> Refused | None:

@@ -24,7 +24,8 @@ class GameWords:
     """What a game adds to the table's words; its face hands them to the frame."""
 
     call: str = ""  # what a player calls to end a round early ("Blitz", "Dutch")
-    refusals: Mapping[Why, str] = field(default_factory=dict)  # the game's own codes
+    # the game's own codes (``Refused.game_code``), and the table's it words for itself
+    refusals: Mapping[str, str] = field(default_factory=dict)
     news: Mapping[News, Teller] = field(default_factory=dict)  # the game's own news
     held: Mapping[str, str] = field(default_factory=dict)  # a held play that came back
     lobby_actions: Mapping[str, str] = field(default_factory=dict)  # "you can ... only in"
@@ -90,7 +91,6 @@ WORDS: dict[Why, str] = {
     Why.NO_LOCAL_BOT: "there is no local bot to remove",
     Why.WATCHING: "you are watching: a spectator plays nothing",
     Why.NO_GAME_ON: "no game is on to watch",
-    Why.OTHER: "{other}",
 }
 
 # What a lobby-only action is, for "you can ... only in the lobby".
@@ -100,6 +100,7 @@ LOBBY_ACTIONS = {
     "set_game": "change the game",
     "set_length": "change the game's length",
     "add_bot": "seat a bot",
+    "set_option": "change the table's options",
 }
 
 
@@ -134,13 +135,11 @@ def say(refused: Refused, game: GameWords = NO_GAME) -> str:
     game_on = ""
     if refused.game_on is not None:
         game_on = game_on_text(refused.what, refused.game_on)
-    words = WORDS.get(refused.why) or game.refusals.get(refused.why)
-    said = (words or refused.why.value.replace("_", " ")).format(
-        what=what,
-        other=refused.other if refused.why != Why.OTHER else what.replace("_", " "),
-        count=refused.count,
-        game_on=game_on,
-    )
+    words = WORDS.get(refused.why) or game.refusals.get(refused.code)
+    if words is None:  # nobody words it: the code, or for one with none, what it says
+        said = (refused.code or refused.what).replace("_", " ")
+    else:
+        said = words.format(what=what, other=refused.other, count=refused.count, game_on=game_on)
     if refused.held:
         return f"{game.held.get(refused.held, refused.held)} came back: {said}"
     return said

@@ -10,25 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Protocol
+from typing import Protocol, TypeAlias
 
 from dutchblitz.protocol.limits import DEFAULT_TARGET
-from dutchblitz.protocol.table.rules import Card
+from dutchblitz.protocol.table.player import GameMove, GameSeatView
+from dutchblitz.protocol.table.rules import Card, SeatCards
 from dutchblitz.protocol.views import GameView
 
 MAX_NOTICES = 200  # notices a session keeps for its client to take
-
-
-class Action(StrEnum):
-    """One keystroke's worth of play; the node picks the legal target."""
-
-    BLITZ_TO_CENTRE = "blitz_to_centre"
-    POST_TO_CENTRE = "post_to_centre"  # with slot
-    WOOD_TO_CENTRE = "wood_to_centre"
-    FLIP = "flip"  # flip three, or turn the Wood pile over when the hand is empty
-    STUCK = "stuck"
-    BLITZ_TO_POST = "blitz_to_post"  # with slot
-    WOOD_TO_POST = "wood_to_post"  # with slot
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,35 +29,18 @@ class GameOn:
 
 
 class Why(StrEnum):
-    """Why an action was not taken: a code, worded for the player in client/words.py.
+    """Why an action was not taken: a code of the table's or of the node's own, worded for
+    the player in client/words.py.
 
-    The codes of the rules (``protocol.rules.Reason``) and of the table's own refusals
-    (``Outcome.refusal``) are here under the same strings; a code the node does not know
-    comes as ``OTHER`` with the code itself in ``Refused.what``.
+    A game's own code (its rules' reasons, or why its keys found no move) is no member
+    here: it comes as ``OTHER``, the code in ``Refused.game_code``, worded by that game's
+    face (client/games/<game>/words.py).
     """
 
-    # the rules' reasons (protocol/games/blitz/rules.py, spec/rules.md section 9)
+    # every game's rules open with these (spec/rules.md section 9, and each game's spec)
     ROUND_OVER = "round_over"
     UNKNOWN_SEAT = "unknown_seat"
     NOT_ACTIVE = "not_active"
-    NOT_YOUR_CARD = "not_your_card"
-    EMPTY_SOURCE = "empty_source"
-    NOT_ON_TOP = "not_on_top"
-    BAD_SOURCE = "bad_source"
-    BAD_SLOT = "bad_slot"
-    NEEDS_A_ONE = "needs_a_one"
-    WRONG_COLOUR = "wrong_colour"
-    WRONG_VALUE = "wrong_value"
-    NO_PILE = "no_pile"
-    PILE_TAKEN = "pile_taken"
-    STACKING_OFF = "stacking_off"
-    SAME_GENDER = "same_gender"
-    HAND_EMPTY = "hand_empty"
-    HAND_NOT_EMPTY = "hand_not_empty"
-    WOOD_EMPTY = "wood_empty"
-    HAS_PLAY = "has_play"
-    STUCK = "stuck"
-    SHOWS_MISMATCH = "shows_mismatch"
     # the table's refusals (protocol/table/) a player's own step can meet
     NOT_ALL_READY = "not_all_ready"
     BAD_BACKS = "bad_backs"
@@ -92,18 +64,10 @@ class Why(StrEnum):
     NOT_PLAYING = "not_playing"
     SLOW_DOWN = "slow_down"  # count: the plays already waiting
     COUNT_IN = "count_in"  # count: seconds left
-    BLITZ_EMPTY = "blitz_empty"
-    NO_POST = "no_post"  # count: the Post stack asked for, from 1
-    POST_EMPTY = "post_empty"
-    NO_PILE_FOR = "no_pile_for"  # what: the card
-    NOTHING_TO_FLIP = "nothing_to_flip"
-    ALREADY_STUCK = "already_stuck"
-    CAN_PLAY = "can_play"  # what: the card that can go to the centre
-    CANNOT_STACK = "cannot_stack"  # what: the card; other: the Post stack's top
     NOT_SENT = "not_sent"
     NOT_STORED = "not_stored"  # what: why the node could not write it down
     NO_SCORES = "no_scores"
-    LOBBY_ONLY = "lobby_only"  # what: the action (an ``Action``-like name, see words)
+    LOBBY_ONLY = "lobby_only"  # what: the action (a ``Session`` method's name, see words)
     NO_BACK = "no_back"  # what: the back asked for; other: the backs there are
     BACK_HELD = "back_held"  # what: the back; other: the player who has it
     LEFT_TABLE = "left_table"
@@ -120,15 +84,16 @@ class Why(StrEnum):
     PLAY_BEFORE = "play_before"  # a held play: the one it built on did not go
     WATCHING = "watching"  # a spectator plays nothing
     NO_GAME_ON = "no_game_on"  # nothing to watch: no game keeps us waiting
-    OTHER = "other"  # what: a code this node has no name for
+    OTHER = "other"  # game_code: a code of the game's own, or one this node has no name for
 
 
 @dataclass(frozen=True, slots=True)
 class Refused:
     """An action not taken, and why; ``None`` is the answer when it was taken.
 
-    ``held`` names a play that was held back to go in its turn and came back ("5R♂", or
-    "flip", "stuck", "turn"). The words are the client's (client/words.py)."""
+    ``game_code``: with ``Why.OTHER``, the game's own code ("pile_taken"), whose words are
+    its face's. ``held`` names a play that was held back to go in its turn and came back
+    ("5R♂", or "flip", "stuck", "turn"). The words are the client's (client/words.py)."""
 
     why: Why
     what: str = ""
@@ -136,14 +101,22 @@ class Refused:
     count: int = 0
     held: str = ""
     game_on: GameOn | None = None
+    game_code: str = ""
 
     @classmethod
-    def of(cls, code: str, held: str = "") -> Refused:
-        """A refusal from a code of the rules or of the table."""
+    def of(
+        cls, code: str, held: str = "", what: str = "", other: str = "", count: int = 0
+    ) -> Refused:
+        """A refusal from a code of the table, the node or a game, with its facts."""
         try:
-            return cls(Why(code), held=held)
+            return cls(Why(code), what, other, count, held)
         except ValueError:
-            return cls(Why.OTHER, what=code, held=held)
+            return cls(Why.OTHER, what, other, count, held, game_code=code)
+
+    @property
+    def code(self) -> str:
+        """The code itself: the game's own, or the table's."""
+        return self.game_code if self.why == Why.OTHER else self.why.value
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,9 +238,11 @@ class Snapshot:
     bot_levels: tuple[str, ...]
     door: str = ""  # where others knock (what their --peer names): "tcp://192.0.2.2:5555"
     private: bool = False  # a passphrase guards the table
-    # Post stacking (R-19): in the lobby, what a START from this node would carry (the
-    # player who starts the game decides); from the START on, what the game agreed.
-    post_stacking: bool = True
+    # The table's one boolean option (P-261), which each game names for itself (Dutch
+    # Blitz: Post stacking, R-19; Blitz!: its answer mode, F-23): in the lobby, what a
+    # START from this node would carry (the player who starts the game decides); from the
+    # START on, what the game agreed.
+    option: bool = True
     # The game's length, (target, rounds): in the lobby, what a START from this node would
     # carry; from the START on, the game's. With rounds, only they end it (P-238).
     length: tuple[int, int | None] = (DEFAULT_TARGET, None)
@@ -288,7 +263,7 @@ class Snapshot:
     # see), what this seat may see of the round being played (the optimistic one), or
     # between rounds of the last one: the game's read-only object, read by its face only.
     # A spectator, or a seat not dealt in, gets what anyone in the room may see.
-    seat_view: object | None = None
+    seat_view: GameSeatView | None = None
     # The tag of the game whose screens draw the table (protocol/games/registry.py): the
     # table's game; in the lobby, the one a START from this node would start (P-241).
     game_tag: str = ""
@@ -307,17 +282,14 @@ class Session(Protocol):
         """Notices since the last call, oldest first."""
         ...
 
-    def act(self, action: Action, slot: int = 0) -> Refused | None:
-        """Play at once (optimistically); returns why not, or None if the move was taken.
+    def play(self, move: GameMove) -> Refused | None:
+        """A move of the game's own, as its face builds it from keys (Dutch Blitz's key
+        intents, Dutch's moves, Blitz!'s): played at once (optimistically), or refused,
+        a code of the game's own as ``Why.OTHER`` with the code in ``game_code``.
 
-        A taken move is sent, or, when it builds on a play of ours still in flight, held
-        and sent in its turn (it may then come back, with one notice)."""
-        ...
-
-    def play(self, move: object) -> Refused | None:
-        """A move of the game's own, as its face builds it from keys (Dutch's moves): sent
-        as the game's body, or refused with the rules' code (``Why.OTHER``, the code in
-        ``what``, for a code of the game's own)."""
+        A taken move is sent, or, for a game that holds plays, when it builds on a play
+        of ours still in flight, held and sent in its turn (it may then come back, with
+        one notice)."""
         ...
 
     def seen_scores(self) -> Refused | None:
@@ -332,8 +304,8 @@ class Session(Protocol):
 
     def start(self) -> Refused | None: ...
 
-    def set_post_stacking(self, on: bool) -> Refused | None:
-        """Whether a game this node starts allows Post stacking (lobby only)."""
+    def set_option(self, on: bool) -> Refused | None:
+        """The table's boolean option for a game this node starts (lobby only)."""
         ...
 
     def set_game(self, tag: str) -> Refused | None:
@@ -356,12 +328,10 @@ class Session(Protocol):
     async def leave(self) -> None: ...
 
 
-@dataclass(frozen=True, slots=True)
-class HiddenCards:
-    """In a seat's view of a replay: that seat's cards nobody else saw, from its reveal."""
-
-    hand: tuple[Card | None, ...]  # top first; None where the reveal is missing
-    blitz_below: tuple[Card | None, ...]  # the pile under its top, from the top down
+# In a seat's view of a replay: that seat's cards nobody else saw, from its reveal, as
+# its game's rules give them (``RoundRules.seat_cards``; a game whose cards stay hidden,
+# such as Dutch, gives none), of that game's cards.
+HiddenCards: TypeAlias = SeatCards[Card]
 
 
 class Replaying(Protocol):

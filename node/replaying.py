@@ -10,6 +10,7 @@ from __future__ import annotations
 from dutchblitz.protocol.replays.gamefile import CheckedGame, check_game_file
 from dutchblitz.protocol.replays.steps import Replay
 from dutchblitz.protocol.table.game import Game
+from dutchblitz.protocol.table.player import GameSeatView
 from dutchblitz.protocol.views import GameView, Phase, game_view
 
 from .api import HiddenCards, PlayerInfo, Snapshot
@@ -67,8 +68,7 @@ class ReplaySession:
     def hidden(self) -> HiddenCards | None:
         if self._view is None:
             return None
-        cards = self.replay.seat_cards(self._stop, self._view)
-        return None if cards is None else HiddenCards(cards.hand, cards.blitz_below)
+        return self.replay.seat_cards(self._stop, self._view)
 
     def snapshot(self) -> Snapshot:
         game = self.replay.game_at(self._stop, self._view)
@@ -89,7 +89,7 @@ class ReplaySession:
             seconds_running=0.0,
             can_start=False,
             bot_levels=(),
-            post_stacking=view.post_stacking,
+            option=view.post_stacking,
             length=(view.target, view.rounds),
             game_tag=game.rules.tag,
             # A replay knows no secret: it shows only faces open to all (D-42).
@@ -115,7 +115,7 @@ class ReplaySession:
         )
 
 
-def public_view(game: Game) -> object | None:
+def public_view(game: Game) -> GameSeatView | None:
     """The game's own view of its round as nobody at the table sees it (a spectator and a
     replay hold no secrets): the round being played; between rounds, the last one. None
     for a game whose screens read the table's views."""

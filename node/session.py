@@ -1,6 +1,6 @@
 """``NodeSession``: the client's ``Session`` (node/api.py) over a running ``Node``.
 
-Everything here runs on the node's event loop. ``act`` has the game (its ``TableGame``,
+Everything here runs on the node's event loop. ``play`` has the game (its ``TableGame``,
 protocol/table/rules.py, whose seat's part is in table/player.py) build the move on the
 optimistic table, the one with our own moves in flight (and those held back) already
 applied, and refuses it here, with the reason, when the rules would refuse it: a fast key
@@ -19,13 +19,12 @@ from dutchblitz.protocol.games.registry import game_for
 from dutchblitz.protocol.replica.core import Replica
 from dutchblitz.protocol.seat.duties import our_start
 from dutchblitz.protocol.table.game import Game, Phase
-from dutchblitz.protocol.table.player import ActRefusal
+from dutchblitz.protocol.table.player import ActRefusal, GameMove, GameSeatView
 from dutchblitz.protocol.table.rules import AnyGame
 from dutchblitz.protocol.views import game_view
 from dutchblitz.protocol.wire.auth import fingerprint
 
 from .api import (
-    Action,
     Notice,
     PlayerInfo,
     Refused,
@@ -135,7 +134,7 @@ class NodeSession(LobbyChoices):
             can_start=self._why_not_start() is None,
             bot_levels=tuple(game_for(face_game).levels),
             game_tag=face_game,
-            post_stacking=(
+            option=(
                 self.seat.config.wishes.post_stacking
                 if stable.phase == Phase.LOBBY
                 else stable.post_stacking
@@ -195,20 +194,14 @@ class NodeSession(LobbyChoices):
             return Refused(Why.NOT_PLAYING)
         return replica, game, me
 
-    def act(self, action: Action, slot: int = 0) -> Refused | None:
-        """A key's action: one call into the seat's machine (``SeatMachine.press``)."""
+    def play(self, move: GameMove) -> Refused | None:
+        """A move of the game's own, as its face built it from keys: one that names a key's
+        action (``SeatPlayer.keyed``, Dutch Blitz's) is one call into the seat's machine
+        (``SeatMachine.press``); any other goes as the game's body (Dutch's, Blitz!'s)."""
         self.side.follow()
-        seat = self.seat
-        if not seat.act(seat.machine.press, action, slot):
-            return self._not_seated() if seat.replica is None else not_sent(seat)
-        refused = seat.machine.person.refused
-        if refused is None:
-            return None
-        if refused.code == "not_seated":
-            return self._not_seated()
-        return not_sent(seat) if refused.code == "not_sent" else _refused(refused)
-
-    def play(self, move: object) -> Refused | None:
+        keyed = self.side.player.keyed(move)
+        if keyed is not None:
+            return self._press(*keyed)
         found = self._in_round()
         if isinstance(found, Refused):
             return found
@@ -220,6 +213,18 @@ class NodeSession(LobbyChoices):
         if not self.seat.submit(body):
             return not_sent(self.seat)
         return None
+
+    def _press(self, action: str, slot: int) -> Refused | None:
+        """A key's action, checked, built and sent or held by the seat's machine."""
+        seat = self.seat
+        if not seat.act(seat.machine.press, action, slot):
+            return self._not_seated() if seat.replica is None else not_sent(seat)
+        refused = seat.machine.person.refused
+        if refused is None:
+            return None
+        if refused.code == "not_seated":
+            return self._not_seated()
+        return not_sent(seat) if refused.code == "not_sent" else _refused(refused)
 
     def seen_scores(self) -> Refused | None:
         if not self.seat.pace.look():
@@ -241,12 +246,8 @@ class NodeSession(LobbyChoices):
 
 
 def _refused(refusal: ActRefusal) -> Refused:
-    """The client's refusal for the game's: a code it has no name for comes as ``OTHER``."""
-    try:
-        why = Why(refusal.code)
-    except ValueError:
-        return Refused(Why.OTHER, what=refusal.code, held=refusal.held)
-    return Refused(why, refusal.what, refusal.other, refusal.count, refusal.held)
+    """The client's refusal for the game's: a code of the game's own comes as ``OTHER``."""
+    return Refused.of(refusal.code, refusal.held, refusal.what, refusal.other, refusal.count)
 
 
 def _players(game: Game, seat: LocalSeat, bots: Collection[bytes]) -> tuple[PlayerInfo, ...]:
@@ -274,7 +275,9 @@ def _fingerprint(seat: LocalSeat, node: bytes) -> str:
     return fingerprint(key) if key is not None else ""
 
 
-def _seat_view(seat: LocalSeat, player: AnyGame, replica: Replica, game: Game) -> object | None:
+def _seat_view(
+    seat: LocalSeat, player: AnyGame, replica: Replica, game: Game
+) -> GameSeatView | None:
     """The game's own view of the round for this seat (None for a game without one):
     the round being played, with this seat's secrets; between rounds, the last one. A
     seat not dealt in (a person who sat down after the deal) sees the public view."""

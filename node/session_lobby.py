@@ -164,8 +164,8 @@ class LobbyChoices:
         backs = rules.check_backs([m.back for m in seated])
         return Refused(Why.BACKS_CHOICE, what=backs) if backs else Refused(Why.NO_SEAT)
 
-    def set_post_stacking(self, on: bool) -> Refused | None:
-        if (why := self._lobby_only("set_post_stacking")) is not None:
+    def set_option(self, on: bool) -> Refused | None:
+        if (why := self._lobby_only("set_option")) is not None:
             return why
         self.seat.config.wishes.post_stacking = on
         return _propose(self.seat, self._told)

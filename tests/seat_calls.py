@@ -6,7 +6,7 @@ Two real nodes (bots, on 127.0.0.1, without zeroconf) play in this process. Once
 is on, ``sys.setprofile`` watches the seats' three loops (node/seat/local.py): a batch of
 messages received (``_receive_loop``: each message is one input), a tick (``_timer_loop``)
 and the duties (``_duty_loop``: a bot's moves, the player's own part in the deal), and a
-person's action (a key at the table, ``NodeSession.act``; a lobby step,
+person's action (a key at the table, ``NodeSession.play``; a lobby step,
 ``LocalSeat.submit``). Each stretch a loop runs between two awaits is one
 step; every call made from a frame in ``dutchblitz.node`` straight into a function of
 ``dutchblitz.protocol`` on that step is counted, with its caller and callee. The screen's
@@ -37,8 +37,8 @@ WAIT_S = 60.0
 SHELL = PROJECT + "node.seat.local"
 LOOPS = {"_receive_loop": "receive", "_timer_loop": "tick", "_duty_loop": "duties"}
 SESSION = PROJECT + "node.session"
-# A person's action: a key at the table (``NodeSession.act``), a lobby step (``submit``).
-ACTIONS = {(SESSION, "act"), (SHELL, "submit")}
+# A person's action: a key at the table (``NodeSession.play``), a lobby step (``submit``).
+ACTIONS = {(SESSION, "play"), (SHELL, "submit")}
 READERS = (SESSION, PROJECT + "node.notices", PROJECT + "node.subscribers")
 # Where the seat hands over to the screen's readers: its watchers and its listeners.
 HANDOFFS = {(SHELL, "_notify"), (PROJECT + "node.seat.carrier", "_report")}
@@ -131,9 +131,9 @@ def report(steps: list[Step]) -> str:
 
 
 async def _count() -> list[Step]:
-    from dutchblitz.node.api import Action
     from dutchblitz.node.runtime import Node, Options
     from dutchblitz.node.session import NodeSession
+    from dutchblitz.protocol.games.blitz.intents import Action, Intent
     from dutchblitz.protocol.table.game import Phase
     from dutchblitz.protocol.wire.messages import Ready
 
@@ -154,7 +154,7 @@ async def _count() -> list[Step]:
             await _until(lambda: _seen(calls.steps), "a message, a tick and a move")
             session = NodeSession(first)
             for action in (Action.FLIP, Action.POST_TO_CENTRE):  # keys at the table
-                session.act(action)
+                session.play(Intent(action))
             first.main.submit(Ready(True))  # a lobby step (refused in play: an input still)
         finally:
             sys.setprofile(None)

@@ -19,6 +19,11 @@ Figures (the "Done when" of the table's re-layout, see docs/architecture.md):
   a game's object from a registry, unless it is in that game's own folders. The registries
   (``protocol/games/registry.py``, ``client/games/registry.py``) are the one place that
   lists the games; everything else knows a game through ``TableGame`` and ``GameFace``;
+- game codes named outside their folders: node/api.py (the table's API) or a module of
+  the client's frame (client/ outside client/games/) that names a game's move or key
+  intent, or its refusal code, as a string (``"pile_taken"``) or a name (``BLITZ_EMPTY``,
+  ``Why.PILE_TAKEN``); the codes are the members of each game's enums named in
+  ``CODE_ENUMS``, less the table's own (node/api.py ``Why``);
 - limits defined twice: a limit (a module-level constant named ``MAX_*``, ``MIN_*``,
   ``*_LIMIT``, ``*_SIZE`` or ``*_BYTES`` and given a number, not another name) whose
   concept (its name less MAX_ and the unit words) is given a number in more than one module.
@@ -62,6 +67,13 @@ ALLOWED_GAME_IMPORTS: dict[str, str] = {
     # borrows Blitz's cards until hidden cards are a table service.
     "protocol/games/dutch/game.py": "Dutch's stand-in deck is Dutch Blitz's cards",
 }
+# A game's enums of its moves, its key intents and its refusal codes (by class name),
+# which the table's API and the client's frame must not name (``game_codes_named``).
+CODE_ENUMS = ("Reason", "Action", "KeyRefusal", "WireRefusal")
+# The modules that know no game's codes: the table's API and the client's frame; and the
+# enums of that API whose members are the table's own, whatever game shares them.
+CODE_FREE = ("node/api.py", "client/")
+TABLE_ENUMS = ("Why", "NoticeKind", "News")
 GENERATED = re.compile(r"^# Code generated .* DO NOT EDIT\.$")
 LIMIT_NAME = re.compile(r"^(MAX|MIN)_[A-Z0-9_]+$|^[A-Z0-9_]+_(LIMIT|SIZE|BYTES)$")
 # Words that name no concept of their own ("the most bytes of ..."), and two that the
@@ -273,6 +285,71 @@ def game_imports() -> list[str]:
     ]
 
 
+def _code_enums(tree: ast.Module) -> Iterator[tuple[str, str, str]]:
+    """(enum, member, value) of each string member of the ``CODE_ENUMS`` in ``tree``."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef) and node.name in CODE_ENUMS:
+            for item in node.body:
+                if (
+                    isinstance(item, ast.Assign)
+                    and isinstance(item.value, ast.Constant)
+                    and isinstance(item.value.value, str)
+                ):
+                    for target in item.targets:
+                        if isinstance(target, ast.Name):
+                            yield node.name, target.id, item.value.value
+
+
+def game_codes() -> dict[str, str]:
+    """Every game's move and refusal codes that are not the table's own, by string and
+    by member name: ``{"pile_taken": "blitz Reason.PILE_TAKEN", "PILE_TAKEN": ...}``."""
+    api = ast.parse((ROOT / "node" / "api.py").read_text())
+    table: set[str] = set()
+    for node in ast.walk(api):  # the table's own: its codes, notices and news
+        if isinstance(node, ast.ClassDef) and node.name in TABLE_ENUMS:
+            for item in node.body:
+                if isinstance(item, ast.Assign) and isinstance(item.value, ast.Constant):
+                    table.add(str(item.value.value))
+                    table.update(t.id for t in item.targets if isinstance(t, ast.Name))
+    codes: dict[str, str] = {}
+    for path in sorted((ROOT / "protocol" / "games").rglob("*.py")):
+        game = path.relative_to(ROOT / "protocol" / "games").parts[0]
+        for enum, member, value in _code_enums(ast.parse(path.read_text())):
+            for code in (value, member):
+                if code not in table:
+                    codes.setdefault(code, f"{game} {enum}.{member}")
+    return codes
+
+
+def game_codes_in(text: str, codes: dict[str, str]) -> list[tuple[int, str]]:
+    """Where ``text`` names one of ``codes``: as a string, or a name, an attribute or a
+    attribute (line, what). A docstring's words are no code: only a whole string is, and
+    only a code of more than one word ("pile_taken"; "pending" is also a style's name)."""
+    found = set()
+    for node in ast.walk(ast.parse(text)):
+        named = None
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and "_" in node.value:
+            named = node.value
+        elif isinstance(node, ast.Name):
+            named = node.id
+        elif isinstance(node, ast.Attribute):
+            named = node.attr
+        if named is not None and named in codes:
+            found.add((node.lineno, f"{named} ({codes[named]})"))
+    return sorted(found)
+
+
+def game_codes_named() -> list[str]:
+    """Every game code named in node/api.py or the client's frame: ``file:line -> what``."""
+    codes = game_codes()
+    return [
+        f"{_name(path)}:{line} -> {what}"
+        for path in modules()
+        if _name(path).startswith(CODE_FREE) and not _name(path).startswith("client/games/")
+        for line, what in game_codes_in(path.read_text(), codes)
+    ]
+
+
 def import_circles(edges: list[Import] | None = None) -> list[list[str]]:
     """The modules that import each other in a circle: each strongly connected component
     of the import graph with more than one module (Tarjan's algorithm), sorted."""
@@ -383,6 +460,7 @@ def over_limits() -> list[Over]:
         for found in game_imports()
         if found.partition(":")[0] not in ALLOWED_GAME_IMPORTS
     ]
+    over += [Over("code", found, 1, 0) for found in game_codes_named()]
     over += [
         Over("limit", f"{concept}: {', '.join(where)}", len(where), 1)
         for concept, where in limits_defined_twice().items()
@@ -432,6 +510,7 @@ _FIGURES = {
     "complexity": f"functions over complexity {MAX_COMPLEXITY}",
     "circle": "import circles",
     "game": "imports of a game outside its folders",
+    "code": "game codes named outside their folders",
     "limit": "limits defined more than once",
 }
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests import seat_calls
+from tests import seat_calls, structure
 from tests.seat_calls import Step
 from tests.structure import (
     ALLOWED_CIRCLES,
@@ -118,6 +118,33 @@ def test_the_guard_finds_a_game_named_outside_its_folders(
     module: str, text: str, found: list[tuple[int, str]]
 ) -> None:
     assert game_imports_in(module, text, KNOWN_GAMES, REGISTRIES) == found
+
+
+# What the table's API or the client's frame may not name: a game's key intents and moves,
+# and its refusal codes (``game_codes_named``); the table's own codes it may.
+CODES = [
+    ('class Action(StrEnum):\n    FLIP = "flip"', [(2, "FLIP (blitz Action.FLIP)")]),
+    ('x = "blitz_to_centre"', [(1, "blitz_to_centre (blitz Action.BLITZ_TO_CENTRE)")]),
+    ("Why.PILE_TAKEN", [(1, "PILE_TAKEN (blitz Reason.PILE_TAKEN)")]),
+    ('Refused.of("pile_taken")', [(1, "pile_taken (blitz Reason.PILE_TAKEN)")]),
+    ("KeyRefusal.CAN_PLAY", [(1, "CAN_PLAY (blitz KeyRefusal.CAN_PLAY)")]),
+    ('x = "not_your_turn"', [(1, "not_your_turn (dutch Reason.NOT_YOUR_TURN)")]),
+    ("Why.ROUND_OVER, Why.NOT_ACTIVE, NoticeKind.GAME_OVER", []),  # the table's own
+    ('STYLE = {"pending": "italic"}', []),  # one word: a style's name, no code
+    ('"""the key says stuck"""', []),
+]
+
+
+@pytest.mark.parametrize(("text", "found"), CODES)
+def test_the_guard_finds_a_game_code_named(text: str, found: list[tuple[int, str]]) -> None:
+    assert structure.game_codes_in(text, structure.game_codes()) == found
+
+
+def test_the_table_api_and_the_frame_name_no_game_code() -> None:
+    """node/api.py and client/ outside client/games/ name no game's move, key intent or
+    refusal code: a game's moves are its own types, and its codes come as
+    ``Why.OTHER`` with ``Refused.game_code``, worded by its face."""
+    assert structure.game_codes_named() == []
 
 
 def test_no_module_names_a_game_outside_its_folders() -> None:

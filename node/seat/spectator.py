@@ -25,7 +25,7 @@ from dutchblitz.protocol.views import game_view
 
 from ..api import (
     MAX_NOTICES,
-    Action,
+    GameMove,
     News,
     Notice,
     NoticeKind,
@@ -120,10 +120,7 @@ class WatchSession:
 
     # -- a spectator plays nothing -----------------------------------------------------------
 
-    def act(self, action: Action, slot: int = 0) -> Refused | None:
-        return Refused(Why.WATCHING)
-
-    def play(self, move: object) -> Refused | None:
+    def play(self, move: GameMove) -> Refused | None:
         return Refused(Why.WATCHING)
 
     def seen_scores(self) -> Refused | None:
@@ -141,7 +138,7 @@ class WatchSession:
     def start(self) -> Refused | None:
         return Refused(Why.WATCHING)
 
-    def set_post_stacking(self, on: bool) -> Refused | None:
+    def set_option(self, on: bool) -> Refused | None:
         return Refused(Why.WATCHING)
 
     def set_game(self, tag: str) -> Refused | None:
@@ -224,7 +221,7 @@ def spectator_snapshot(node: Node, seat: LocalSeat) -> Snapshot:
         seconds_running=loop.time() - node.started_at,
         can_start=False,
         bot_levels=tuple(game_for(game.rules.tag).levels),
-        post_stacking=game.post_stacking,
+        option=game.post_stacking,
         length=(game.target, game.rounds),
         game_tag=game.rules.tag,
         watchers=follower.watchers(loop.time()) if follower is not None else (),

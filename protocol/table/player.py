@@ -31,6 +31,18 @@ M_co = TypeVar("M_co", covariant=True)
 T = TypeVar("T")
 
 
+class GameMove(Protocol):
+    """A person's move of a game's own, as its face builds it from keys (Dutch Blitz's
+    ``Intent``, Dutch's moves, Blitz!'s actions). The table only hands it on: the game
+    that the table plays reads it (``SeatPlayer.keyed``, ``body``), and refuses a move of
+    another game's."""
+
+
+class GameSeatView(Protocol):
+    """A game's own read-only view of a round for one seat (``SeatPlayer.seat_view``):
+    read by that game's face alone, which knows its type."""
+
+
 @dataclass(frozen=True, slots=True)
 class ActRefusal:
     """An action not taken, and why: a code and the facts its words need."""
@@ -204,6 +216,13 @@ class SeatPlayer(ABC, Generic[S, M, V, L]):
         """Plays held at most while earlier ones are on their way."""
         return 0
 
+    def keyed(self, move: GameMove) -> tuple[str, int] | None:
+        """A person's move, as the game's face built it, when it names a key's action that
+        ``check`` and ``build`` turn into a move here (held behind the plays on their way,
+        ``plays``): that action and its slot. None, the default: the move goes as ``body``
+        makes it."""
+        return None
+
     def check(self, state: S, seat: int, action: str) -> ActRefusal | None:
         """Why ``seat`` may take no action like this one now, whatever its target. By
         default the game carries no key's ``Action``."""
@@ -222,7 +241,7 @@ class SeatPlayer(ABC, Generic[S, M, V, L]):
         return None
 
     def body(
-        self, state: S, seat: int, move: object, round_number: int, secrets: SeatSecrets | None
+        self, state: S, seat: int, move: GameMove, round_number: int, secrets: SeatSecrets | None
     ) -> Body | ActRefusal:
         """A person's move, as the game's face built it (of the face's own type, which the
         node only hands on), as the body that carries it; or why the rules refuse it now.

@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dutchblitz.node.api import (
-    Action,
     Notice,
     NoticeKind,
     PlayerInfo,
@@ -26,6 +25,7 @@ from dutchblitz.node.api import (
     Why,
 )
 from dutchblitz.protocol.games.blitz.cards import Card, new_deck
+from dutchblitz.protocol.games.blitz.intents import Action, Intent
 from dutchblitz.protocol.games.blitz.moves import Move, Source, StuckCall
 from dutchblitz.protocol.games.blitz.plays import centre_play, flip_or_turn, legal_moves, post_play
 from dutchblitz.protocol.games.blitz.rules import apply
@@ -156,7 +156,7 @@ class FakeSession:
             profile=self.profile,
             door=self.door,
             private=self.private,
-            post_stacking=self.post_stacking
+            option=self.post_stacking
             if self.game.phase == Phase.LOBBY
             else self.game.post_stacking,
             scores_left=self.scores_left,
@@ -192,10 +192,8 @@ class FakeSession:
 
     def play(self, move: object) -> Refused | None:
         self.calls.append(("play", move))
-        return self.refusal
-
-    def act(self, action: Action, slot: int = 0) -> Refused | None:
-        self.calls.append(("act", action, slot))
+        if not isinstance(move, Intent):
+            return self.refusal
         if self.refusal is not None:
             return self.refusal
         table = self.game.table
@@ -203,9 +201,9 @@ class FakeSession:
             return Refused(Why.NOT_IN_PLAYING)
         if self.count_in > 0:
             return Refused(Why.COUNT_IN, count=math.ceil(self.count_in))
-        move = own_move(table, self.me, action, slot)
+        move = own_move(table, self.me, move.action, move.slot)
         if move is None:
-            return Refused(Why.OTHER, what="not_legal_now")
+            return Refused.of("not_legal_now")
         body = play_from_move(move, self.game.round)
         outcome = self.game.apply(node_id(self.me), body)
         if not outcome.accepted:
@@ -237,10 +235,10 @@ class FakeSession:
     def start(self) -> Refused | None:
         return self._lobby("start", None, lambda m: Start(75, self.post_stacking))
 
-    def set_post_stacking(self, on: bool) -> Refused | None:
-        self.calls.append(("set_post_stacking", on))
+    def set_option(self, on: bool) -> Refused | None:
+        self.calls.append(("set_option", on))
         if self.game.phase != Phase.LOBBY:
-            return Refused(Why.LOBBY_ONLY, what="set_post_stacking")
+            return Refused(Why.LOBBY_ONLY, what="set_option")
         self.post_stacking = on
         return None
 

@@ -29,7 +29,9 @@ FACEOFF = "dutchblitz.protocol.games.faceoff"
 FOLDERS = {
     ".": DOOR,
     "games": DOOR,
-    "games/blitz": DOOR | {f"dutchblitz.protocol.games.blitz.{m}" for m in ("cards", "views")},
+    # Dutch Blitz's face also names the intents its keys make (and the codes refusing them).
+    "games/blitz": DOOR
+    | {f"dutchblitz.protocol.games.blitz.{m}" for m in ("cards", "views", "intents")},
     "games/dutch": DOOR | DUTCH_DOOR,
     "games/faceoff": DOOR | {f"{FACEOFF}{m}" for m in ("", ".moves", ".state", ".views")},
 }

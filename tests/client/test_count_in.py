@@ -15,6 +15,7 @@ import pytest
 from dutchblitz.client.layout import body_text, title_text
 from dutchblitz.client.state import ClientState, Screen
 from dutchblitz.node.api import NoticeKind
+from dutchblitz.protocol.games.blitz.intents import Action, Intent
 from dutchblitz.protocol.table.game import Phase, RoundResult
 from dutchblitz.protocol.wire.messages import Ready
 from prompt_toolkit.formatted_text import to_plain_text
@@ -47,7 +48,7 @@ def test_the_table_counts_in_3_2_1_and_no_key_plays_before_the_end_R55() -> None
             assert "Round 1 begins in 2..." in shown(drive.screen())
             session.count_in = 1.8
             await drive.press("e")
-            assert ("act", "blitz_to_centre", 0) in session.calls
+            assert ("play", Intent(Action.BLITZ_TO_CENTRE, 0)) in session.calls
             text = shown(drive.screen())
             assert "wait for the count-in" in text and "begins in 2..." in text
             assert not session.pending, "nothing was played"

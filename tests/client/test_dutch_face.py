@@ -17,7 +17,7 @@ from dutchblitz.client.games.dutch.words import DUTCH_HINTS
 from dutchblitz.client.layout import body_text, keybar_text
 from dutchblitz.client.state import ClientState
 from dutchblitz.client.words import notice_text
-from dutchblitz.node.api import News, Notice, NoticeKind, Refused, Snapshot, Told, Why
+from dutchblitz.node.api import News, Notice, NoticeKind, Refused, Snapshot, Told
 from dutchblitz.protocol.games.dutch.moves import Draw, InitialPeek, Spot, Swap
 from dutchblitz.protocol.games.dutch.views import SeatView, round_view
 from prompt_toolkit.formatted_text import to_plain_text
@@ -53,7 +53,7 @@ def plain(fragments: list[tuple[str, str]]) -> str:
 
 def test_the_registry_knows_dutch_s_face() -> None:
     assert registry.face_for("dutch") is face.FACE and "dutch" in registry.tags()
-    assert not face.FACE.post_stacking and face.FACE.call == "Dutch"
+    assert not face.FACE.has_option and face.FACE.call == "Dutch"
 
 
 def test_the_table_is_this_seat_s_view_drawn_in_the_frame() -> None:
@@ -78,11 +78,11 @@ def test_a_refusal_comes_back_in_dutch_s_words() -> None:
     for seat in range(3):
         assert local.act(seat, InitialPeek(0, 1)) is None
     state, session = state_for(local)
-    session.refusal = Refused(Why.OTHER, what="not_your_turn")
+    session.refusal = Refused.of("not_your_turn")
     face.key(state, "d")
     assert session.calls == [("play", Draw())]
     assert [n.text for n in state.notices()] == ["it is not your turn"]
-    session.refusal = Refused(Why.OTHER, what="not_play_time")
+    session.refusal = Refused.of("not_play_time")
     face.key(state, "d")
     assert "still being shuffled" in state.notices()[-1].text
 

@@ -220,8 +220,8 @@ def test_a_game_without_deck_backs_or_post_stacking_says_so_for_b_and_p() -> Non
     session = FakeSession(lobby_game(3), game_tag="dutch")
     state = ClientState(session, games=registry.words())
     commands.next_back(state)
-    commands.toggle_post_stacking(state)
-    assert not [call for call in session.calls if call[0] in ("set_back", "set_post_stacking")]
+    commands.toggle_option(state)
+    assert not [call for call in session.calls if call[0] in ("set_back", "set_option")]
     texts = [n.text for n in state.notices()]
     assert texts == ["this game has no deck backs to choose", "Dutch has no Post stacking"]
     assert "Back" not in to_plain_text(body_text(state))

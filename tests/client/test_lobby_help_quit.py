@@ -12,7 +12,7 @@ from dutchblitz.client.games import registry as faces
 from dutchblitz.client.games.blitz import words as blitz_words
 from dutchblitz.client.games.dutch import words as dutch_words
 from dutchblitz.client.state import ALONE_HINT_SECONDS, Screen
-from dutchblitz.node.api import NoticeKind, Refused, Why
+from dutchblitz.node.api import NoticeKind, Refused
 from dutchblitz.protocol.games import registry
 from dutchblitz.protocol.wire.messages import Ready
 from prompt_toolkit.input import create_pipe_input
@@ -275,7 +275,7 @@ def test_a_refusal_code_from_the_node_reads_as_words() -> None:
 
     async def go() -> None:
         async with running(session) as drive:
-            session.push(NoticeKind.REFUSED, refused=Refused(Why.SAME_GENDER))
+            session.push(NoticeKind.REFUSED, refused=Refused.of("same_gender"))
             drive.screen()  # the next frame takes what the node told
             said = ["a Post stack alternates boys and girls"]
             assert [n.text for n in drive.state.notices()] == said

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from dutchblitz.client.games.blitz import keymap
-from dutchblitz.node.api import Action
+from dutchblitz.protocol.games.blitz.intents import Action
 
 from tests.client.driving import running
 from tests.lan.test_play_queue import (

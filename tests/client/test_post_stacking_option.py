@@ -30,10 +30,10 @@ def test_the_lobby_key_toggles_post_stacking_and_the_start_carries_it() -> None:
             assert "Post stacking: on" in shown(drive.screen())
             assert "lobby  ·  Post stacking on" in drive.screen()[0]
             await drive.press("p")
-            assert session.calls[-1] == ("set_post_stacking", False)
+            assert session.calls[-1] == ("set_option", False)
             assert "Post stacking: off" in shown(drive.screen())
             await drive.press("p")
-            assert session.calls[-1] == ("set_post_stacking", True)
+            assert session.calls[-1] == ("set_option", True)
             await drive.press("p")
             await drive.press("s")
             assert session.calls[-1] == ("start",)

@@ -11,8 +11,9 @@ from dutchblitz.client.banner import flag_banner
 from dutchblitz.client.games.blitz.screens import card_cell
 from dutchblitz.client.layout import body_text
 from dutchblitz.client.state import Screen
-from dutchblitz.node.api import Action, News, Notice, NoticeKind, Told, TvLink
+from dutchblitz.node.api import News, Notice, NoticeKind, Told, TvLink
 from dutchblitz.protocol.games.blitz.cards import Colour, card
+from dutchblitz.protocol.games.blitz.intents import Action, Intent
 from dutchblitz.protocol.table.game import Flag, FlagKind, Phase, RoundResult
 from prompt_toolkit.formatted_text import to_plain_text
 
@@ -36,7 +37,7 @@ def busy_table(players: int) -> FakeSession:
     for _ in range(6):
         for seat in range(players):
             session.opponent_plays(seat)
-    session.act(Action.FLIP)
+    session.play(Intent(Action.FLIP))
     return session
 
 

@@ -10,7 +10,8 @@ import pytest
 from dutchblitz.client.games.blitz import keymap
 from dutchblitz.client.games.blitz.play import stack_action
 from dutchblitz.client.state import Screen
-from dutchblitz.node.api import Action, NoticeKind, Refused, Why
+from dutchblitz.node.api import NoticeKind, Refused
+from dutchblitz.protocol.games.blitz.intents import Action, Intent
 from dutchblitz.protocol.games.blitz.moves import Source
 from dutchblitz.protocol.games.blitz.plays import centre_play
 from dutchblitz.protocol.table.game import RoundResult
@@ -26,7 +27,7 @@ def run(coro: Coroutine[Any, Any, None]) -> None:
 
 
 def acts(session: FakeSession) -> list[tuple[Any, ...]]:
-    return [call for call in session.calls if call[0] == "act"]
+    return [call for call in session.calls if call[0] == "play"]
 
 
 ONE_KEY_PLAYS = [
@@ -50,7 +51,7 @@ def test_each_play_key_is_one_action(key: str, action: Action, slot: int) -> Non
     async def go() -> None:
         async with running(session) as drive:
             await drive.press(key)
-            assert acts(session) == [("act", action, slot)]
+            assert acts(session) == [("play", Intent(action, slot))]
 
     run(go())
 
@@ -84,7 +85,7 @@ def test_two_keystrokes_put_a_card_on_a_post_stack(keys: str, action: Action, sl
             assert acts(session) == []
             assert "onto which Post stack" in "\n".join(drive.screen())
             await drive.press(keys[1])
-            assert acts(session) == [("act", action, slot)]
+            assert acts(session) == [("play", Intent(action, slot))]
             assert stack_action(drive.state) is None
 
     run(go())
@@ -98,11 +99,11 @@ def test_escape_or_another_key_ends_a_started_stacking_move() -> None:
             await drive.press("b" + ESCAPE)
             assert stack_action(drive.state) is None
             await drive.press("a")
-            assert acts(session) == [("act", Action.POST_TO_CENTRE, 0)]
+            assert acts(session) == [("play", Intent(Action.POST_TO_CENTRE, 0))]
             await drive.press("vz")  # an unbound key only cancels
             assert stack_action(drive.state) is None
             await drive.press("be")  # a play key cancels and plays
-            assert acts(session)[-1] == ("act", Action.BLITZ_TO_CENTRE, 0)
+            assert acts(session)[-1] == ("play", Intent(Action.BLITZ_TO_CENTRE, 0))
             assert len(acts(session)) == 2
 
     run(go())
@@ -162,7 +163,7 @@ def test_keys_faster_than_the_network_never_corrupt_the_game() -> None:
 
 
 def test_a_refused_play_says_why_in_words() -> None:
-    session = playing_session(2, refusal=Refused(Why.NEEDS_A_ONE))
+    session = playing_session(2, refusal=Refused.of("needs_a_one"))
 
     async def go() -> None:
         async with running(session) as drive:

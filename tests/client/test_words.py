@@ -4,27 +4,33 @@ node can give reads, worded by the table or by a game's face."""
 from __future__ import annotations
 
 from dutchblitz.client.games import registry
-from dutchblitz.client.games.blitz.words import notice_text, said, say, tell
+from dutchblitz.client.games.blitz.words import REFUSALS, notice_text, said, say, tell
 from dutchblitz.client.words import NEWS, WORDS
 from dutchblitz.node.api import GameOn, News, Notice, NoticeKind, Refused, Told, Why
+from dutchblitz.protocol.games.blitz.intents import KeyRefusal
 from dutchblitz.protocol.games.blitz.rules import Reason
 
 
 def test_every_code_has_words() -> None:
     games = registry.words().values()
-    assert set(WORDS).union(*(game.refusals for game in games)) == set(Why)
+    assert set(WORDS).union(*(game.refusals for game in games)) >= set(Why) - {Why.OTHER}
     for why in Why:
         assert say(Refused(why, what="x", other="y", count=2)), why
 
 
-def test_every_reason_of_the_rules_is_a_code() -> None:
-    for reason in Reason:
-        assert Refused.of(reason).why == Why(reason.value)
+def test_every_reason_of_the_rules_and_of_the_keys_is_a_game_code_with_words() -> None:
+    for code in (*Reason, *KeyRefusal):
+        refused = Refused.of(code, what="x", other="y", count=2)
+        if code in {Why.ROUND_OVER, Why.UNKNOWN_SEAT, Why.NOT_ACTIVE}:  # every game's
+            assert refused.why == Why(code.value)
+            continue
+        assert (refused.why, refused.game_code, refused.code) == (Why.OTHER, code, code)
+        assert code in REFUSALS and say(refused) != code.value.replace("_", " "), code
 
 
 def test_a_code_without_a_name_reads_as_itself() -> None:
     refused = Refused.of("nothing_to_see")
-    assert refused == Refused(Why.OTHER, what="nothing_to_see")
+    assert refused == Refused(Why.OTHER, game_code="nothing_to_see")
     assert say(refused) == "nothing to see"
 
 

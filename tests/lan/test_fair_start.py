@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 from dutchblitz.client.games.blitz.words import said
-from dutchblitz.node.api import Action
 from dutchblitz.node.runtime import Node, Options
 from dutchblitz.node.session import NodeSession
+from dutchblitz.protocol.games.blitz.intents import Action, Intent
 from dutchblitz.protocol.replica.effects import Delivered, Effect
 from dutchblitz.protocol.seat.pace import COUNT_IN_S
 from dutchblitz.protocol.table.game import Game, Phase
@@ -70,7 +70,7 @@ def test_rounds_wait_for_the_scores_to_be_seen_and_count_in_first(tmp_path: Path
             await until(session, lambda: stable().phase == Phase.PLAYING, "round 1")
             began = seat.pace.playing_from
             if session.snapshot().count_in > 0:
-                why = said(session.act(Action.FLIP))
+                why = said(session.play(Intent(Action.FLIP)))
                 assert why.startswith("wait for the count-in"), why
             await play_a_while(session)
             bots = {bot.seat.node_id for bot in node.bots.seats}

@@ -19,7 +19,7 @@ pytestmark = [pytest.mark.lan, pytest.mark.timeout(60)]
 
 def shown(session: NodeSession) -> tuple[object, ...]:
     snap = session.snapshot()
-    return (snap.length, snap.post_stacking, snap.game_tag)
+    return (snap.length, snap.option, snap.game_tag)
 
 
 def test_every_screen_shows_the_tables_lobby_options(tmp_path: Path) -> None:
@@ -44,7 +44,7 @@ def test_every_screen_shows_the_tables_lobby_options(tmp_path: Path) -> None:
             await both_show(((50, None), True, "blitz"), "the host's target on both screens")
             assert sa.set_game("dutch") is None and sa.set_length(75, 2) is None
             await both_show(((75, 2), True, "dutch"), "Dutch in 2 rounds on both screens")
-            assert sb.set_game("blitz") is None and sb.set_post_stacking(False) is None
+            assert sb.set_game("blitz") is None and sb.set_option(False) is None
             assert sb.set_length(30) is None
             await both_show(((30, None), False, "blitz"), "Bo's choice on both screens")
             assert sa.set_ready(True) is None and sb.set_ready(True) is None

@@ -15,10 +15,11 @@ from typing import Any
 
 import pytest
 from dutchblitz.client.games.blitz.words import notice_text
-from dutchblitz.node.api import Action, Refused, Snapshot, Why
+from dutchblitz.node.api import Refused, Snapshot, Why
 from dutchblitz.node.runtime import Node, Options
 from dutchblitz.node.session import NodeSession
 from dutchblitz.protocol.games.blitz.cards import Card
+from dutchblitz.protocol.games.blitz.intents import Action, Intent
 from dutchblitz.protocol.games.blitz.views import AreaView
 from dutchblitz.protocol.table.game import Phase
 
@@ -102,16 +103,16 @@ class Patient:
         why: Refused | None = Refused(Why.OTHER, what="nothing")
         flipped = False
         if tops and [top[0] for top in tops] == [1]:
-            why = session.act(Action.WOOD_TO_CENTRE)
+            why = session.play(Intent(Action.WOOD_TO_CENTRE))
             self.flips = 0
         elif self.flips <= (area.hand + len(area.wood)) // 3 + 1:
-            why = session.act(Action.FLIP)
+            why = session.play(Intent(Action.FLIP))
             flipped = why is None
             self.flips += flipped
         if why is not None and tops:
-            why = session.act(SOURCE_KEY[tops[0][0]], tops[0][1])
+            why = session.play(Intent(SOURCE_KEY[tops[0][0]], tops[0][1]))
             self.flips = 0
-        if why is not None and session.act(Action.STUCK) is None:
+        if why is not None and session.play(Intent(Action.STUCK)) is None:
             self.flips = 0
             await _changes(session, lambda: not _stuck(session.snapshot()))
         elif flipped:
@@ -178,7 +179,7 @@ def test_two_plays_pressed_back_to_back_both_go(tmp_path: Path) -> None:
                         continue
                     session.take_notices()
                     # Pressed within the same turn of the event loop: well inside 50 ms.
-                    answers = [session.act(action, slot) for action, slot, _ in pair]
+                    answers = [session.play(Intent(action, slot)) for action, slot, _ in pair]
                     assert answers == [None, None], answers
                     assert session.snapshot().pending_moves == 2
                     # Different piles: both went at once; else the second waits its turn.
@@ -217,8 +218,8 @@ def test_a_flip_pressed_while_the_wood_top_flies_is_held_and_goes(tmp_path: Path
                         await _changes(session, lambda: session.snapshot().pending_moves == 0)
                         continue
                     wood_after = len(area.wood) - 1 + min(3, area.hand)
-                    assert session.act(Action.WOOD_TO_CENTRE) is None
-                    assert session.act(Action.FLIP) is None  # held: it lands on the Wood
+                    assert session.play(Intent(Action.WOOD_TO_CENTRE)) is None
+                    assert session.play(Intent(Action.FLIP)) is None  # held: it lands on the Wood
                     assert len(session.side.queue.held) == 1
                     shown = session.snapshot()
                     assert shown.pending_moves == 2

@@ -13,6 +13,7 @@ import pytest
 from dutchblitz.client.games.blitz.words import notice_text
 from dutchblitz.node.runtime import Node, Options
 from dutchblitz.node.session import NodeSession
+from dutchblitz.protocol.games.blitz.intents import Intent
 from dutchblitz.protocol.table.game import Phase
 
 from tests.lan.test_session import KEYS, run, until
@@ -30,7 +31,7 @@ async def press_until(session: NodeSession, check: Callable[[], bool], what: str
         async with asyncio.timeout(GAME_S):
             while not check():
                 for action, slot in KEYS:
-                    session.act(action, slot)
+                    session.play(Intent(action, slot))
                 changed.clear()
                 await changed.wait()
     except TimeoutError:

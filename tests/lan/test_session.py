@@ -14,9 +14,10 @@ from typing import Any
 
 import pytest
 from dutchblitz.client.games.blitz.words import said
-from dutchblitz.node.api import Action, News, Session
+from dutchblitz.node.api import News, Session
 from dutchblitz.node.runtime import Node, Options
 from dutchblitz.node.session import NodeSession
+from dutchblitz.protocol.games.blitz.intents import Action, Intent
 from dutchblitz.protocol.table.game import Phase
 
 pytestmark = [pytest.mark.lan, pytest.mark.timeout(60)]
@@ -88,7 +89,7 @@ def test_a_person_and_two_local_bots_play_through_the_session(tmp_path: Path) ->
             await until(session, renamed, "the new name")
             waiting = said(session.start())
             assert waiting.startswith("waiting for") and "Grace" in waiting
-            assert said(session.act(Action.FLIP)) == "no round is being played"
+            assert said(session.play(Intent(Action.FLIP))) == "no round is being played"
             assert session.set_ready(True) is None
             await until(session, lambda: session.snapshot().can_start, "everyone ready")
             assert session.start() is None
@@ -133,7 +134,7 @@ async def play_a_while(session: NodeSession) -> None:
             while not session.snapshot().stable.results:
                 last = describe(session)
                 for action, slot in KEYS:
-                    why = session.act(action, slot)
+                    why = session.play(Intent(action, slot))
                     if why is None:
                         sent += 1
                     else:

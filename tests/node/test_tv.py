@@ -17,11 +17,11 @@ from typing import Any
 
 import aiohttp
 import pytest
-from dutchblitz.node.api import Action
 from dutchblitz.node.tv.address import WebAddress, parse_web, tv_link
 from dutchblitz.node.tv.public import public_view
 from dutchblitz.node.tv.server import TvServer, bind_error
 from dutchblitz.protocol.games.blitz.cards import Card
+from dutchblitz.protocol.games.blitz.intents import Action, Intent
 from dutchblitz.protocol.games.blitz.state import Table
 from dutchblitz.protocol.limits import MAX_TV_VIEWERS
 from dutchblitz.protocol.table.game import Phase, RoundResult
@@ -158,7 +158,9 @@ def test_no_hidden_card_ever_reaches_the_page(players: int, seed: int, turns: li
 def test_our_own_move_in_flight_is_not_on_the_tv_until_final() -> None:
     session = playing_session(2)
     before = public_view(session.snapshot())
-    assert session.act(Action.FLIP) is None  # the hand's three go to the Wood, optimistically
+    assert (
+        session.play(Intent(Action.FLIP)) is None
+    )  # the hand's three go to the Wood, optimistically
     assert public_view(session.snapshot()) == before
     session.confirm()
     after = public_view(session.snapshot())

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from dutchblitz.node.api import Action
+from dutchblitz.protocol.games.blitz.intents import Action
 from prompt_toolkit.filters import Condition, Filter
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
@@ -55,7 +55,7 @@ def table_keybar(state: ClientState) -> StyleAndTextTuples:
             (" ".join(keymap.POST_KEYS), f"{source} top onto which Post stack?"), ("Esc", "cancel")
         )
     # With Post stacking off b and v do nothing: the bar does not offer them.
-    stacking = [("b/v", "stack")] if state.snap.post_stacking else []
+    stacking = [("b/v", "stack")] if state.snap.option else []
     return bar(
         (keymap.BLITZ_TO_CENTRE, "Blitz"),
         ("asdfg", "Post"),

@@ -4,7 +4,7 @@ move is the state's half-typed command (``typed``): its first key."""
 
 from __future__ import annotations
 
-from dutchblitz.node.api import Action
+from dutchblitz.protocol.games.blitz.intents import Action, Intent
 from dutchblitz.protocol.views import Phase
 
 from ...state import ClientState
@@ -24,7 +24,7 @@ def play(state: ClientState, action: Action, slot: int = 0) -> None:
     if state.phase == Phase.PLAYING and state.scores_visible:
         state.hide_scores()
         return
-    why = state.session.act(action, slot)
+    why = state.session.play(Intent(action, slot))
     state.refuse(why)
     if why is None and action not in (Action.FLIP, Action.STUCK):
         state.played_a_card = True

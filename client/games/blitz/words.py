@@ -8,30 +8,31 @@ The table's words (client/words.py) say the rest; its face hands these to the fr
 from __future__ import annotations
 
 from dutchblitz.node.api import News, Notice, Refused, Told, Why
+from dutchblitz.protocol.games.blitz.intents import KeyRefusal
 
 from ... import words
 from ...words import GameWords
 
-REFUSALS: dict[Why, str] = {
-    # moves (spec/rules.md, section 9)
-    Why.NOT_YOUR_CARD: "that card is not yours",
-    Why.EMPTY_SOURCE: "there is no card there",
-    Why.NOT_ON_TOP: "that card is no longer on top",
-    Why.BAD_SOURCE: "that card cannot go there",
-    Why.BAD_SLOT: "there is no such Post stack",
-    Why.NEEDS_A_ONE: "only a 1 starts a new centre pile",
-    Why.WRONG_COLOUR: "no centre pile of that colour takes it",
-    Why.WRONG_VALUE: "that pile needs another value",
-    Why.NO_PILE: "no centre pile takes that card now",
-    Why.PILE_TAKEN: "another player got to that pile first",
-    Why.STACKING_OFF: "Post stacking is off at this table",
-    Why.SAME_GENDER: "a Post stack alternates boys and girls",
-    Why.HAND_EMPTY: "your hand is empty",
-    Why.HAND_NOT_EMPTY: "turn the Wood pile over only when the hand is empty",
-    Why.WOOD_EMPTY: "your Wood pile is empty",
-    Why.HAS_PLAY: "you still have a card for the centre",
-    Why.STUCK: "you called stuck: wait for a centre play or the stalemate",
-    Why.SHOWS_MISMATCH: "the table disagrees about a card",
+REFUSALS: dict[str, str] = {
+    # the rules' reasons (protocol/games/blitz/rules.py ``Reason``, spec/rules.md section 9)
+    "not_your_card": "that card is not yours",
+    "empty_source": "there is no card there",
+    "not_on_top": "that card is no longer on top",
+    "bad_source": "that card cannot go there",
+    "bad_slot": "there is no such Post stack",
+    "needs_a_one": "only a 1 starts a new centre pile",
+    "wrong_colour": "no centre pile of that colour takes it",
+    "wrong_value": "that pile needs another value",
+    "no_pile": "no centre pile takes that card now",
+    "pile_taken": "another player got to that pile first",
+    "stacking_off": "Post stacking is off at this table",
+    "same_gender": "a Post stack alternates boys and girls",
+    "hand_empty": "your hand is empty",
+    "hand_not_empty": "turn the Wood pile over only when the hand is empty",
+    "wood_empty": "your Wood pile is empty",
+    "has_play": "you still have a card for the centre",
+    "stuck": "you called stuck: wait for a centre play or the stalemate",
+    "shows_mismatch": "the table disagrees about a card",
     # the lobby's deck backs
     Why.BAD_BACKS: "every player needs a different deck back",
     Why.BACK_TAKEN: "another player has that back",
@@ -40,21 +41,23 @@ REFUSALS: dict[Why, str] = {
     Why.BACKS_CHOICE: "{what}",
     # what the node checks before it sends a play
     Why.SLOW_DOWN: "slow down: {count} plays are already waiting their turn",
-    Why.BLITZ_EMPTY: "your Blitz pile is empty",
-    Why.NO_POST: "there is no Post stack {count}",
-    Why.POST_EMPTY: "that stack is empty",
-    Why.NO_PILE_FOR: "no centre pile takes {what} now",
-    Why.NOTHING_TO_FLIP: "your hand and Wood pile are empty",
-    Why.ALREADY_STUCK: "you have already called stuck",
-    Why.CAN_PLAY: "{what} can go to the centre",
-    Why.CANNOT_STACK: "{what} cannot go on {other}: one lower, and boy on girl or girl on boy",
     Why.PLAY_BEFORE: "the play before it did not go",
+    # why a key found no move (protocol/games/blitz/intents.py)
+    KeyRefusal.BLITZ_EMPTY: "your Blitz pile is empty",
+    KeyRefusal.NO_POST: "there is no Post stack {count}",
+    KeyRefusal.POST_EMPTY: "that stack is empty",
+    KeyRefusal.NO_PILE_FOR: "no centre pile takes {what} now",
+    KeyRefusal.NOTHING_TO_FLIP: "your hand and Wood pile are empty",
+    KeyRefusal.ALREADY_STUCK: "you have already called stuck",
+    KeyRefusal.CAN_PLAY: "{what} can go to the centre",
+    KeyRefusal.CANNOT_STACK: (
+        "{what} cannot go on {other}: one lower, and boy on girl or girl on boy"
+    ),
 }
 
 # What a lobby-only action of Dutch Blitz's is, for "you can ... only in the lobby".
 LOBBY_ACTIONS = {
     "set_back": "change your deck back",
-    "set_post_stacking": "change the table's options",
 }
 
 # What the next bot's level does, said when ``l`` picks it.

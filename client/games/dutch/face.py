@@ -226,7 +226,7 @@ FACE = GameFace(
     table_keybar=table_keybar,
     bind_table_keys=bind_table_keys,
     hidden_lines=hidden_lines,
-    post_stacking=False,
+    has_option=False,
     words=words.WORDS,
     lengths=((75, None), (100, None), (50, None), (75, 3), (75, 5), (75, 10)),
 )

@@ -323,7 +323,7 @@ def dutch_winners(
 
 
 # A Dutch move refused by the table or the node rather than by the rules (node/api.py
-# ``Refused``: a code the node has no name for comes as ``Why.OTHER``, the code in ``what``).
+# ``Refused``: a code of the game's own comes as ``Why.OTHER``, the code in ``game_code``).
 DUTCH_TABLE_WORDS = {
     "not_play_time": "wait: the deck is still being shuffled and dealt",
     "not_playing": "you are not dealt in this round",
@@ -333,7 +333,7 @@ DUTCH_TABLE_WORDS = {
 
 def dutch_refused(refused: Refused, stage: str = "", calling: bool = False) -> str:
     """The words for a Dutch move the node refused: the rules' reason if it is one."""
-    code = refused.what if refused.why == Why.OTHER else refused.why.value
+    code = refused.code
     if code in {reason.value for reason in DutchReason}:
         return dutch_says(DutchReason(code), stage, calling)
     return DUTCH_TABLE_WORDS.get(code) or say(refused, WORDS)

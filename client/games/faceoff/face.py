@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 
-from dutchblitz.node.api import HiddenCards, Notice, NoticeKind, Why
+from dutchblitz.node.api import HiddenCards, Notice, NoticeKind
 from dutchblitz.protocol.games.faceoff import TAG, TITLE
 from dutchblitz.protocol.games.faceoff.state import Phase
 from dutchblitz.protocol.games.faceoff.views import TableView
@@ -101,7 +101,7 @@ def key(state: ClientState, pressed_key: str) -> None:
     if pressed.action is not None:
         refused = state.session.play(pressed.action)
         if refused is not None:
-            code = refused.what if refused.why == Why.OTHER else refused.why.value
+            code = refused.code
             state.flash(Notice(NoticeKind.REFUSED, words.refusal(code)))
     state.refresh()
 
@@ -124,7 +124,7 @@ FACE = GameFace(
     table_keybar=table_keybar,
     bind_table_keys=bind_table_keys,
     hidden_lines=hidden_lines,
-    post_stacking=True,  # the table's option is the answer mode here (F-23, F-51)
+    has_option=True,  # the table's option is the answer mode here (F-23, F-51)
     words=GameWords(call="Blitz!", bot_levels=words.BOT_LEVELS),
     option_name="Answers",
     option_key_word="answers",

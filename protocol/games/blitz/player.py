@@ -1,10 +1,11 @@
 """A Dutch Blitz seat's player and bots as the node knows them: ``BlitzPlayer``, the
 ``SeatPlayer`` part of Dutch Blitz's ``TableGame`` (game.py).
 
-A key press names an action ("blitz_to_centre", "post_to_centre" with a Post stack, ...);
-the node picks no target: this module does, on the table the player sees, and checks
-the move against the rules there, so that a fast key press never sends a move that
-cannot count. Refusals are codes the client words (client/words.py).
+A key press names an action (intents.py: ``Intent``, "blitz_to_centre", "post_to_centre"
+with a Post stack, ...); the node picks no target: this module does, on the table the
+player sees, and checks the move against the rules there, so that a fast key press never
+sends a move that cannot count. Refusals are codes Dutch Blitz's face words
+(client/games/blitz/words.py).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from ...table.player import ActRefusal, CameBack, HeldPlays, PlayBot, Rng, SeatP
 from ...wire.messages import Body, MoveKind, Play
 from . import plays, rules
 from .bots import LEVELS, Bot, Level, think_time
+from .intents import Action, Intent, KeyRefusal
 from .moves import CentrePlay, Move, PostPlay, Source, StuckCall, WoodFlip
 from .rules import Reason
 from .state import Area, Table
@@ -23,14 +25,6 @@ from .state import Area, Table
 if TYPE_CHECKING:
     from ...table.game import Game
     from .playqueue import PlayQueue
-
-# The actions a key press names (node/api.py ``Action`` holds the same strings).
-BLITZ_TO_CENTRE = "blitz_to_centre"
-POST_TO_CENTRE = "post_to_centre"
-WOOD_TO_CENTRE = "wood_to_centre"
-FLIP = "flip"
-STUCK = "stuck"
-BLITZ_TO_POST = "blitz_to_post"
 
 
 class BlitzPlayer(SeatPlayer[Table, Move, None, Level]):
@@ -60,7 +54,7 @@ class BlitzPlayer(SeatPlayer[Table, Move, None, Level]):
         area = state.areas[seat]
         if not area.active:
             return ActRefusal("not_active")
-        if area.stuck and action != STUCK:
+        if area.stuck and action != Action.STUCK:
             return ActRefusal("stuck")
         return None
 
@@ -70,6 +64,9 @@ class BlitzPlayer(SeatPlayer[Table, Move, None, Level]):
             return move
         refusal = rules.apply(state.copy(), move)
         return ActRefusal(refusal.reason) if refusal is not None else move
+
+    def keyed(self, move: object) -> tuple[str, int] | None:
+        return (move.action, move.slot) if isinstance(move, Intent) else None
 
     # ``seat_view`` and ``body`` are the defaults: Dutch Blitz's screens read the table's
     # views (protocol/views.py), and a key names an action, whose move ``build`` makes.
@@ -107,25 +104,25 @@ class BlitzPlayer(SeatPlayer[Table, Move, None, Level]):
 
 
 def _build(action: str, slot: int, table: Table, me: int, area: Area) -> Move | ActRefusal:
-    if action == BLITZ_TO_CENTRE:
-        return _to_centre(table, me, Source.BLITZ, 0, area.blitz, "blitz_empty")
-    if action == WOOD_TO_CENTRE:
-        return _to_centre(table, me, Source.WOOD, 0, area.wood, "wood_empty")
-    if action == POST_TO_CENTRE:
+    if action == Action.BLITZ_TO_CENTRE:
+        return _to_centre(table, me, Source.BLITZ, 0, area.blitz, KeyRefusal.BLITZ_EMPTY)
+    if action == Action.WOOD_TO_CENTRE:
+        return _to_centre(table, me, Source.WOOD, 0, area.wood, Reason.WOOD_EMPTY)
+    if action == Action.POST_TO_CENTRE:
         if not 0 <= slot < len(area.post):
-            return ActRefusal("no_post", count=slot + 1)
-        return _to_centre(table, me, Source.POST, slot, area.post[slot], "post_empty")
-    if action == FLIP:
+            return ActRefusal(KeyRefusal.NO_POST, count=slot + 1)
+        return _to_centre(table, me, Source.POST, slot, area.post[slot], KeyRefusal.POST_EMPTY)
+    if action == Action.FLIP:
         move = plays.flip_or_turn(table, me)
-        return move if move is not None else ActRefusal("nothing_to_flip")
-    if action == STUCK:
+        return move if move is not None else ActRefusal(KeyRefusal.NOTHING_TO_FLIP)
+    if action == Action.STUCK:
         if area.stuck:
-            return ActRefusal("already_stuck")
+            return ActRefusal(KeyRefusal.ALREADY_STUCK)
         playable = rules.visible_centre_plays(table, me)
         if playable:
-            return ActRefusal("can_play", what=str(playable[0][2]))
+            return ActRefusal(KeyRefusal.CAN_PLAY, what=str(playable[0][2]))
         return StuckCall(me)
-    source = Source.BLITZ if action == BLITZ_TO_POST else Source.WOOD
+    source = Source.BLITZ if action == Action.BLITZ_TO_POST else Source.WOOD
     return _to_post(table, me, source, slot, area)
 
 
@@ -136,22 +133,22 @@ def _to_centre(
         return ActRefusal(empty)
     move = plays.centre_play(table, me, source, slot)
     if move is None:
-        return ActRefusal("no_pile_for", what=str(pile[-1]))
+        return ActRefusal(KeyRefusal.NO_PILE_FOR, what=str(pile[-1]))
     return move
 
 
 def _to_post(table: Table, me: int, source: Source, slot: int, area: Area) -> Move | ActRefusal:
     pile = area.blitz if source == Source.BLITZ else area.wood
     if not table.post_stacking:
-        return ActRefusal("stacking_off")
+        return ActRefusal(Reason.STACKING_OFF)
     if not 0 <= slot < len(area.post):
-        return ActRefusal("no_post", count=slot + 1)
+        return ActRefusal(KeyRefusal.NO_POST, count=slot + 1)
     if not pile:
         return ActRefusal(Reason.EMPTY_SOURCE)
     move = plays.post_play(table, me, source, slot)
     if move is None:
         top = area.post[slot][-1] if area.post[slot] else None
-        return ActRefusal("cannot_stack", what=str(pile[-1]), other=str(top))
+        return ActRefusal(KeyRefusal.CANNOT_STACK, what=str(pile[-1]), other=str(top))
     return move
 
 
