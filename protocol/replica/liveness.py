@@ -170,7 +170,7 @@ class Liveness:
         self.suspect_seqs.pop(node, None)
         self.withdrawn.add(node)
         if node not in self.settled and not self.flushes.begin(node, unsuspect_seq):
-            self.replica.senders.stream(node).ack_cap = None
+            self.replica.senders.stream(node).ack_cap = self.replica.viewchange.frozen.get(node)
 
     def note_unsuspect(self, sender: bytes, seq: int, body: Unsuspect) -> None:
         """``sender`` takes back its SUSPECT of ``body.node``: its held no longer bounds the cut.
@@ -225,6 +225,8 @@ class Liveness:
         effects: list[Effect] = self.adopt_cuts() if self.cut_notes else []
         if self.flushes.pending:
             self.flushes.finish()
+        if replica.viewchange.enabled:
+            return effects  # a round decides every cut (P-270)
         for target, claims in list(self.claims.items()):
             if target in self.settled or target == replica.me.node or target not in present:
                 continue
@@ -254,7 +256,8 @@ class Liveness:
         waiting: list[tuple[bytes, Cut]] = []
         for sender, body in self.cut_notes:
             member = self.replica.order.stable.members.get(sender)
-            if member is None or not member.present or self.later_stay_waits(body):
+            placed = sender == b"" or (member is not None and member.present)  # b"": a round's
+            if not placed or self.later_stay_waits(body):
                 waiting.append((sender, body))
             elif body.seq > self.settled.get(body.node, body.seq):
                 # Past the cut we hold: a later stay's, which a restart can learn before its
@@ -315,6 +318,8 @@ class Liveness:
         a cut of ``target`` is agreed here (P-268)."""
         claims = self.claims.get(target)
         if not claims or not self.learns_cuts or target in self.settled:
+            return None
+        if self.replica.viewchange.enabled:  # the round's promises bound it instead
             return None
         members = self.replica.order.stable.members
         bound: int | None = None
@@ -377,6 +382,8 @@ class Liveness:
             ready = [held for held in ready if held.envelope.seq <= cut]
         elif mine is not None:
             stream.ack_cap = mine
+        if cut is None:
+            replica.viewchange.refreeze(node)
         for held in ready:
             effects += replica.order.on_contiguous(held, now)
         if node == replica.me.node:

@@ -214,7 +214,11 @@ class Order:
             return False
         for member in self.stable.members.values():
             node = member.node
-            if not member.present or node in (me, sender):
+            if node in (me, sender):
+                continue
+            if not member.present:
+                if need_acks and self.waits_for_round(node, sender, seq):
+                    return False
                 continue
             stream = streams.get(node)
             if stream is None:
@@ -227,6 +231,15 @@ class Order:
             if need_acks and self.acked(node, stream, sender) < seq:
                 return False
         return True
+
+    def waits_for_round(self, node: bytes, sender: bytes, seq: int) -> bool:
+        """Whether a member a SUSPECT removed, whose cut no round has decided yet, has still
+        to acknowledge ``sender``'s event ``seq``: it is still in the view (P-277)."""
+        replica = self.replica
+        if not replica.viewchange.enabled or node in replica.liveness.settled:
+            return False
+        stream = replica.streams.get(node)
+        return stream is None or self.acked(node, stream, sender) < seq
 
     def held_back(self, sender: bytes, seq: int) -> bool:
         """Whether a present member's event waits for an agreement on its cut: we stated a
@@ -256,6 +269,8 @@ class Order:
         ack = stream.acks.get(sender, 0)
         liveness = self.replica.liveness
         if sender in liveness.settled or not liveness.learns_cuts:
+            return ack
+        if self.replica.viewchange.enabled:  # a member's promise freezes its acks instead
             return ack
         held = liveness.claims.get(sender, {}).get(node)
         return ack if held is None else min(ack, held)

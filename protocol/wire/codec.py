@@ -72,6 +72,8 @@ from .messages import (
     Repair,
     RepairRequest,
     Reveal,
+    Round,
+    RoundOp,
     Share,
     Start,
     Suspect,
@@ -265,6 +267,19 @@ PAYLOADS: dict[Kind, Field] = {
     Kind.REPAIR: Record(
         Repair, (("origin", NODE), ("events", ListOf(REPAIRED, 1, MAX_REPAIR_EVENTS)))
     ),
+    Kind.ROUND: Record(
+        Round,
+        (
+            ("op", Choice(RoundOp)),
+            ("view", UINT63),
+            ("ballot", UINT63),
+            ("coordinator", NODE),
+            ("cuts", ListOf(ACK, 0, MAX_PEERS)),
+            ("accepted_ballot", UINT63),
+            ("accepted_by", NODE),
+            ("accepted_cuts", ListOf(ACK, 0, MAX_PEERS)),
+        ),
+    ),
     Kind.WATCH: Record(
         Watch,
         (
@@ -285,6 +300,7 @@ KIND_OF: dict[type, Kind] = {
     Event: Kind.EVENT,
     RepairRequest: Kind.REPAIR_REQUEST,
     Repair: Kind.REPAIR,
+    Round: Kind.ROUND,
     Watch: Kind.WATCH,
 }
 HEADER: tuple[tuple[str, Field], ...] = (

@@ -1,0 +1,273 @@
+"""The consensus round on a membership change: which members leave, and where each stream ends.
+
+The ordinary order stays leaderless; only a removal runs a round. Each round decides one
+*view*: views are numbered from 0, each decided in turn, and the decision of a view is the
+set of members it removes with the cut of each. A round is single-decree Paxos (Lamport,
+"Paxos made simple", 2001) among the members of the view, in the manner of the view change
+of virtual synchrony (Birman and Joseph, 1987): a coordinator sends PREPARE with a ballot and
+the members it would remove; an acceptor that promises the ballot freezes what it
+acknowledges of each until the view is decided, and reports how far that is and any value it
+accepted; with promises from a strict majority of the view, none of them removed, the
+coordinator asks to ACCEPT the highest-ballot value accepted among them, or else each
+removed member cut at the lowest held reported; the view is decided once a strict majority
+of the view has accepted one ballot's value.
+
+Why the cut drops no final event: until a view is decided, every member of it must
+acknowledge an event before it is final (section 10), and each acceptor of the quorum froze
+its acknowledgements where it reported, so a final event of a removed member is at or below
+every reported held. Views are decided one after another, so a member removed in a later
+view still had to acknowledge everything final before this one was decided.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from ..wire.codec import encode
+from ..wire.messages import Ack, Cut, Envelope, Round, RoundOp
+from .effects import Effect, Send
+
+if TYPE_CHECKING:
+    from .core import Replica
+
+NOBODY = bytes(16)
+Value = tuple[Ack, ...]
+Ballot = tuple[int, bytes]
+
+
+class ViewChange:
+    """This node's part in the rounds: as coordinator, acceptor and learner of each view."""
+
+    # Off: cuts are agreed as P-89 says, without a round (the rules before P-270).
+    enabled: ClassVar[bool] = False
+
+    def __init__(self, replica: Replica) -> None:
+        self.replica = replica
+        self.view = 0
+        self.decisions: list[Value] = []  # the value decided for each view, in turn
+        self.highest = 0  # the highest ballot number seen in this view
+        self.fresh_view()
+
+    def fresh_view(self) -> None:
+        """Forget the round of the view just decided: the next view starts afresh."""
+        self.promised: Ballot = (0, NOBODY)
+        self.accepted: tuple[Ballot, Value] | None = None
+        self.frozen: dict[bytes, int] = {}  # member -> the held our acks of it stay at
+        self.ballot: Ballot | None = None  # our own ballot as coordinator
+        self.removing: tuple[bytes, ...] = ()  # the members our ballot would remove
+        self.promises: dict[bytes, Round] = {}
+        self.proposed: Value | None = None
+        self.votes: dict[Ballot, dict[bytes, Value]] = {}
+        self.began = -1e18  # when our latest ballot began
+        self.replies: list[tuple[bytes | None, Round]] = []  # our latest messages, resent
+
+    # -- the view --------------------------------------------------------------------------
+
+    def acceptors(self) -> set[bytes]:
+        """The members of the current view: at the table, and not removed by a decision."""
+        settled = self.replica.liveness.settled
+        members = self.replica.order.stable.members.values()
+        return {m.node for m in members if m.node not in settled}
+
+    def removals(self) -> tuple[bytes, ...]:
+        """The members of the view that this node would remove: those it suspects, and
+        those a SUSPECT has removed in its stable order (P-92) whose cut is not decided."""
+        replica = self.replica
+        view = self.acceptors()
+        suspected = replica.liveness.suspected
+        members = replica.order.stable.members
+        gone = {n for n in view if not members[n].present}
+        return tuple(
+            sorted(n for n in view if n != replica.me.node and (n in suspected or n in gone))
+        )
+
+    def quorum(self, voters: set[bytes], removed: set[bytes]) -> bool:
+        """Whether ``voters`` hold a strict majority of the view, none of them removed."""
+        view = self.acceptors()
+        return len((voters & view) - removed) * 2 > len(view)
+
+    # -- the timer ---------------------------------------------------------------------------
+
+    def tick(self, now: float) -> list[Effect]:
+        if not self.enabled:
+            return []
+        replica = self.replica
+        effects: list[Effect] = [self.send(to, msg) for to, msg in self.replies]
+        me = replica.me.node
+        if me not in self.acceptors() or not replica.is_member():
+            return effects
+        removing = self.removals()
+        if not removing or not replica.liveness.hears_majority():
+            return effects
+        waited = now - self.began > 2 * replica.settings.suspect_after
+        if self.ballot is None and self.promised[0] > 0 and not waited:
+            return effects  # another coordinator's ballot runs: give it its time
+        if self.ballot is None or waited:
+            effects += self.prepare(removing, now)
+        return effects
+
+    def prepare(self, removing: tuple[bytes, ...], now: float) -> list[Effect]:
+        """Open our next ballot of this view (P-271)."""
+        me = self.replica.me.node
+        self.highest = max(self.highest, self.promised[0]) + 1
+        self.ballot = (self.highest, me)
+        self.removing = removing
+        self.promises = {}
+        self.proposed = None
+        self.began = now
+        # Each with the start of the stay it ends: a cut is never below it (P-271).
+        first = self.replica.senders.first_seq
+        cuts = tuple(Ack(n, first(n) - 1) for n in removing)
+        return self.reply(None, Round(RoundOp.PREPARE, self.view, self.ballot[0], me, cuts))
+
+    # -- messages in -----------------------------------------------------------------------
+
+    def take(self, sender: bytes, msg: Round) -> list[Effect]:
+        """One ROUND from ``sender`` (or our own, taken as every acceptor takes it)."""
+        if not self.enabled:
+            return []
+        if msg.op == RoundOp.LEARN or msg.view < self.view:
+            return self.answer_late(sender, msg)
+        if msg.view > self.view:
+            # We missed a decision: ask for it, one view at a time (P-275).
+            return [self.send(sender, Round(RoundOp.LEARN, self.view, 0, NOBODY, ()))]
+        ballot = (msg.ballot, msg.coordinator)
+        self.highest = max(self.highest, msg.ballot)
+        if msg.op == RoundOp.PREPARE:
+            return self.on_prepare(ballot, msg)
+        if msg.op == RoundOp.PROMISE:
+            return self.on_promise(sender, ballot, msg)
+        if msg.op == RoundOp.ACCEPT:
+            return self.on_accept(ballot, msg)
+        if msg.op == RoundOp.ACCEPTED:
+            return self.on_accepted(sender, ballot, msg.cuts)
+        return self.decide(msg.cuts, None)  # DECIDED
+
+    def answer_late(self, sender: bytes, msg: Round) -> list[Effect]:
+        if msg.view < len(self.decisions):
+            value = self.decisions[msg.view]
+            return [self.send(sender, Round(RoundOp.DECIDED, msg.view, 0, NOBODY, value))]
+        return []
+
+    def on_prepare(self, ballot: Ballot, msg: Round) -> list[Effect]:
+        """An acceptor promises a ballot above every one it promised (P-272)."""
+        if ballot < self.promised or not self.seated():
+            return []
+        self.promised = ballot
+        helds = tuple(Ack(a.node, self.freeze(a.node, a.held)) for a in msg.cuts)
+        if self.accepted is None:
+            reply = Round(RoundOp.PROMISE, self.view, msg.ballot, msg.coordinator, helds)
+        else:
+            (number, by), value = self.accepted
+            reply = Round(
+                RoundOp.PROMISE, self.view, msg.ballot, msg.coordinator, helds, number, by, value
+            )
+        return self.reply(msg.coordinator, reply)
+
+    def seated(self) -> bool:
+        """Whether we may answer as an acceptor: our own ADMIT is in our stable log, so
+        every event final before it was applied here, and no cut of ours is known."""
+        replica = self.replica
+        return replica.is_member() and replica.me.node not in replica.liveness.settled
+
+    def freeze(self, node: bytes, begun: int = 0) -> int:
+        """Acknowledge nothing more of ``node`` until the view is decided; how far we do,
+        and never below ``begun``, where the stay the round ends begins."""
+        replica = self.replica
+        if node == replica.me.node:
+            return max(begun, replica.my_seq)
+        held = self.frozen.get(node)
+        if held is None:
+            stream = replica.senders.stream(node)
+            held = max(begun, stream.ack_level())
+            self.frozen[node] = held
+            stream.ack_cap = held
+        return held
+
+    def refreeze(self, node: bytes) -> None:
+        """``node`` begins a stay while a round holds it: the round's cap still holds."""
+        held = self.frozen.get(node)
+        if held is not None:
+            stream = self.replica.senders.stream(node)
+            stream.ack_cap = held if stream.ack_cap is None else min(stream.ack_cap, held)
+
+    def on_promise(self, sender: bytes, ballot: Ballot, msg: Round) -> list[Effect]:
+        """As coordinator: with a quorum of promises, ask to accept a value (P-273)."""
+        if ballot != self.ballot or self.proposed is not None:
+            return []
+        self.promises[sender] = msg
+        removed = set(self.removing)
+        if not self.quorum(set(self.promises), removed):
+            return []
+        quorum = [p for s, p in self.promises.items() if s not in removed]
+        prior = [p for p in quorum if p.accepted_ballot > 0]
+        if prior:
+            best = max(prior, key=lambda p: (p.accepted_ballot, p.accepted_by))
+            value = best.accepted_cuts
+        else:
+            value = tuple(
+                Ack(n, min(h.held for p in quorum for h in p.cuts if h.node == n))
+                for n in self.removing
+            )
+        self.proposed = value
+        me = self.replica.me.node
+        return self.reply(None, Round(RoundOp.ACCEPT, self.view, ballot[0], me, value))
+
+    def on_accept(self, ballot: Ballot, msg: Round) -> list[Effect]:
+        """An acceptor accepts a value of a ballot at or above the one it promised (P-274)."""
+        if ballot < self.promised or not self.seated():
+            return []
+        self.promised = ballot
+        self.accepted = (ballot, msg.cuts)
+        for ack in msg.cuts:
+            self.freeze(ack.node)
+        accepted = Round(RoundOp.ACCEPTED, self.view, msg.ballot, msg.coordinator, msg.cuts)
+        return self.reply(None, accepted)
+
+    def on_accepted(self, sender: bytes, ballot: Ballot, value: Value) -> list[Effect]:
+        votes = self.votes.setdefault(ballot, {})
+        votes[sender] = value
+        if not self.quorum({s for s, v in votes.items() if v == value}, set()):
+            return []
+        return self.decide(value, ballot)
+
+    # -- the decision -----------------------------------------------------------------------
+
+    def decide(self, value: Value, ballot: Ballot | None) -> list[Effect]:
+        """The view is decided: adopt each cut, thaw the rest, and go on to the next view."""
+        replica = self.replica
+        liveness = replica.liveness
+        frozen = self.frozen
+        mine = ballot is not None and ballot[1] == replica.me.node
+        decided = Round(RoundOp.DECIDED, self.view, 0, NOBODY, value)
+        self.decisions.append(value)
+        self.view += 1
+        self.highest = 0
+        self.fresh_view()
+        effects: list[Effect] = [self.send(None, decided)]
+        liveness.cut_notes += [(b"", Cut(ack.node, ack.held)) for ack in value]
+        effects += liveness.adopt_cuts()
+        for node in frozen:
+            if node not in liveness.settled:
+                stream = replica.senders.stream(node)
+                stream.ack_cap = liveness.suspected.get(node)
+        if mine and replica.can_play():
+            for ack in value:
+                effects += replica.send_event(Cut(ack.node, ack.held), replica.now)
+        replica.order.ack_due = True
+        return effects
+
+    # -- messages out ------------------------------------------------------------------------
+
+    def reply(self, to: bytes | None, msg: Round) -> list[Effect]:
+        """Send ``msg`` and keep it, to resend on every tick until the view is decided."""
+        self.replies = [(t, m) for t, m in self.replies if m.op != msg.op] + [(to, msg)]
+        me = self.replica.me.node
+        if to == me:
+            return self.take(me, msg)
+        return [self.send(to, msg), *(self.take(me, msg) if to is None else [])]
+
+    def send(self, to: bytes | None, msg: Round) -> Send:
+        replica = self.replica
+        envelope = Envelope(replica.me.table, replica.me.node, replica.clock.time, 0, msg)
+        return Send(to, encode(envelope))
