@@ -382,8 +382,7 @@ class Liveness:
             ready = [held for held in ready if held.envelope.seq <= cut]
         elif mine is not None:
             stream.ack_cap = mine
-        if cut is None:
-            replica.viewchange.refreeze(node)
+        replica.viewchange.refreeze(node)
         for held in ready:
             effects += replica.order.on_contiguous(held, now)
         if node == replica.me.node:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from ..wire.codec import encode
+from ..wire.codec import RoundKind, encode
 from ..wire.messages import Ack, Cut, Envelope, Round, RoundOp
 from .effects import Effect, Send
 
@@ -40,6 +40,12 @@ class ViewChange:
 
     # Off: cuts are agreed as P-89 says, without a round (the rules before P-270).
     enabled: ClassVar[bool] = False
+
+    @classmethod
+    def switch(cls, on: bool) -> None:
+        """Turn the rounds, and the ROUND kind on the wire, on or off (for every replica)."""
+        cls.enabled = on
+        RoundKind.enabled = on
 
     def __init__(self, replica: Replica) -> None:
         self.replica = replica
@@ -187,8 +193,8 @@ class ViewChange:
     def refreeze(self, node: bytes) -> None:
         """``node`` begins a stay while a round holds it: the round's cap still holds."""
         held = self.frozen.get(node)
-        if held is not None:
-            stream = self.replica.senders.stream(node)
+        stream = self.replica.senders.stream(node)
+        if held is not None and stream.cut is None:
             stream.ack_cap = held if stream.ack_cap is None else min(stream.ack_cap, held)
 
     def on_promise(self, sender: bytes, ballot: Ballot, msg: Round) -> list[Effect]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import NoReturn
+from typing import ClassVar, NoReturn
 
 import msgpack
 
@@ -425,8 +425,15 @@ def _load_envelope(wire: object, kinds: frozenset[Kind]) -> Envelope:
     return envelope
 
 
+class RoundKind:
+    """Whether ROUND (kind 6) is on the wire: off, it is refused as P-18 says, as before."""
+
+    enabled: ClassVar[bool] = False
+
+
 def _load_kind(value: object, kinds: frozenset[Kind]) -> Kind:
-    if type(value) is not int or value not in set(Kind):
+    off = value == Kind.ROUND and not RoundKind.enabled  # refused as before (P-18)
+    if type(value) is not int or value not in set(Kind) or off:
         refuse(ErrorReason.UNKNOWN_KIND, "kind", repr(value))
     if value not in kinds:
         refuse(ErrorReason.BAD_FIELD, "kind", f"{Kind(value).name} is not allowed here")
@@ -515,7 +522,7 @@ ALL_KINDS = frozenset(Kind)
 def decode(data: bytes) -> Envelope:
     """The envelope ``data`` encodes; ProtocolError (and nothing else) if it breaks a rule."""
     envelope = _quick_decode(data)
-    if envelope is not None:
+    if envelope is not None and (RoundKind.enabled or type(envelope.payload) is not Round):
         return envelope
     return _decode(data, ALL_KINDS)
 

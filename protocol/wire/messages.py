@@ -349,7 +349,7 @@ class Event:
     body: Body
 
 
-Payload = Hello | Heartbeat | Event | RepairRequest | Repair | Watch
+Payload = Hello | Heartbeat | Event | RepairRequest | Repair | Round | Watch
 
 
 @dataclass(frozen=True, slots=True)
