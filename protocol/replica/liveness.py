@@ -414,7 +414,10 @@ class Liveness:
         suspected it.
         """
         cut = self.settled.get(node)
-        if cut is not None and (cut < earlier or cut <= applied):
+        # With rounds, no ADMIT of a removed member is final before its cut is decided
+        # (P-277): the cut held is the earlier stay's.
+        rounds = self.replica.viewchange.enabled
+        if cut is not None and (cut < earlier or cut <= applied or rounds):
             del self.settled[node]
             cut = None
         mine = self.suspected.get(node)

@@ -217,7 +217,7 @@ class Order:
             if node in (me, sender):
                 continue
             if not member.present:
-                if need_acks and self.waits_for_round(node, sender, seq):
+                if self.waits_for_round(node):
                     return False
                 continue
             stream = streams.get(node)
@@ -232,14 +232,11 @@ class Order:
                 return False
         return True
 
-    def waits_for_round(self, node: bytes, sender: bytes, seq: int) -> bool:
-        """Whether a member a SUSPECT removed, whose cut no round has decided yet, has still
-        to acknowledge ``sender``'s event ``seq``: it is still in the view (P-277)."""
+    def waits_for_round(self, node: bytes) -> bool:
+        """Whether a SUSPECT has removed ``node`` from the stable game and no round has
+        decided its cut yet: nothing more becomes final until one has (P-277)."""
         replica = self.replica
-        if not replica.viewchange.enabled or node in replica.liveness.settled:
-            return False
-        stream = replica.streams.get(node)
-        return stream is None or self.acked(node, stream, sender) < seq
+        return replica.viewchange.enabled and node not in replica.liveness.settled
 
     def held_back(self, sender: bytes, seq: int) -> bool:
         """Whether a present member's event waits for an agreement on its cut: we stated a

@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from ..wire.codec import RoundKind, encode
-from ..wire.messages import Ack, Cut, Envelope, Round, RoundOp
+from ..wire.messages import Ack, Cut, Envelope, Round, RoundOp, Suspect
 from .effects import Effect, Send
 
 if TYPE_CHECKING:
@@ -202,22 +202,35 @@ class ViewChange:
         if ballot != self.ballot or self.proposed is not None:
             return []
         self.promises[sender] = msg
-        removed = set(self.removing)
-        if not self.quorum(set(self.promises), removed):
+        if not self.quorum(set(self.promises), set()):
             return []
-        quorum = [p for s, p in self.promises.items() if s not in removed]
-        prior = [p for p in quorum if p.accepted_ballot > 0]
-        if prior:
-            best = max(prior, key=lambda p: (p.accepted_ballot, p.accepted_by))
-            value = best.accepted_cuts
-        else:
-            value = tuple(
-                Ack(n, min(h.held for p in quorum for h in p.cuts if h.node == n))
-                for n in self.removing
-            )
+        value = self.choose()
+        if value is None:
+            return []
         self.proposed = value
         me = self.replica.me.node
         return self.reply(None, Round(RoundOp.ACCEPT, self.view, ballot[0], me, value))
+
+    def choose(self) -> Value | None:
+        """The value of our ballot, from a quorum of promises (P-273): the one accepted at the
+        highest ballot among them, or each member removed cut at the lowest held reported.
+
+        A member's word on its own stream bounds nothing (only the others' acknowledgements
+        make its events final): each cut needs the word of another member of the quorum.
+        """
+        view = self.acceptors()
+        quorum = {s: p for s, p in self.promises.items() if s in view}
+        prior = [p for p in quorum.values() if p.accepted_ballot > 0]
+        if prior:
+            return max(prior, key=lambda p: (p.accepted_ballot, p.accepted_by)).accepted_cuts
+        lows: dict[bytes, list[int]] = {n: [] for n in self.removing}
+        for sender, promise in quorum.items():
+            for held in promise.cuts:
+                if held.node in lows and held.node != sender:
+                    lows[held.node].append(held.held)
+        if not all(lows.values()):
+            return None
+        return tuple(Ack(n, min(lows[n])) for n in self.removing)
 
     def on_accept(self, ballot: Ballot, msg: Round) -> list[Effect]:
         """An acceptor accepts a value of a ballot at or above the one it promised (P-274)."""
@@ -257,10 +270,28 @@ class ViewChange:
             if node not in liveness.settled:
                 stream = replica.senders.stream(node)
                 stream.ack_cap = liveness.suspected.get(node)
-        if mine and replica.can_play():
-            for ack in value:
-                effects += replica.send_event(Cut(ack.node, ack.held), replica.now)
+        effects += self.announce(value, mine)
         replica.order.ack_due = True
+        return effects
+
+    def announce(self, value: Value, mine: bool) -> list[Effect]:
+        """Put the decision in the order (P-276): the coordinator's CUTs, and a SUSPECT of
+        each member removed from every member that has none of its own in the order, so
+        that the removal takes its place there (P-92) even if no SUSPECT did."""
+        replica = self.replica
+        if not replica.can_play():
+            return []
+        me = replica.me.node
+        liveness = replica.liveness
+        effects: list[Effect] = []
+        for ack in value:
+            said = me in liveness.claims.get(ack.node, {}) or me in liveness.withdrawals.get(
+                ack.node, {}
+            )
+            if not said and replica._present(ack.node) and ack.node != me:
+                effects += replica.send_event(Suspect(ack.node, ack.held), replica.now)
+            if mine:
+                effects += replica.send_event(Cut(ack.node, ack.held), replica.now)
         return effects
 
     # -- messages out ------------------------------------------------------------------------
