@@ -226,7 +226,7 @@ class Liveness:
         if self.flushes.pending:
             self.flushes.finish()
         if replica.viewchange.enabled:
-            return effects  # a round decides every cut (P-270)
+            return effects  # a round decides every cut (P-277)
         for target, claims in list(self.claims.items()):
             if target in self.settled or target == replica.me.node or target not in present:
                 continue
@@ -355,7 +355,7 @@ class Liveness:
 
     # -- a fresh stay --------------------------------------------------------------------------
 
-    def on_admitted(self, body: Admit, now: float) -> list[Effect]:
+    def on_admitted(self, body: Admit, now: float, back: bool = False) -> list[Effect]:
         """A fresh start for ``node``: what was said about an earlier stay of it, or by it, is void.
 
         A cut, a suspicion or a claim about this stay or a later one (at or above the
@@ -370,7 +370,7 @@ class Liveness:
         node = body.node
         earlier = body.first_seq - 1  # a cut or held below this is about an earlier stay
         applied = self.cuts_applied.pop(node, -1)  # the cuts ordered before this ADMIT
-        cut, mine = self.forget_earlier_stay(node, earlier, applied)
+        cut, mine = self.forget_earlier_stay(node, earlier, applied, back)
         effects: list[Effect] = []
         stream = replica.senders.stream(node)
         # It is heard from afresh: a member that admits it before hearing it (another
@@ -406,7 +406,7 @@ class Liveness:
         return effects
 
     def forget_earlier_stay(
-        self, node: bytes, earlier: int, applied: int
+        self, node: bytes, earlier: int, applied: int, back: bool = False
     ) -> tuple[int | None, int | None]:
         """Void the cut, our suspicion and the claims about an earlier stay of ``node``.
 
@@ -414,10 +414,10 @@ class Liveness:
         suspected it.
         """
         cut = self.settled.get(node)
-        # With rounds, no ADMIT of a removed member is final before its cut is decided
-        # (P-277): the cut held is the earlier stay's.
-        rounds = self.replica.viewchange.enabled
-        if cut is not None and (cut < earlier or cut <= applied or rounds):
+        # With rounds, no ADMIT of a member ``back`` after a removal is final before that
+        # removal's cut is decided (P-278): the cut held is the earlier stay's.
+        decided = back and self.replica.viewchange.enabled
+        if cut is not None and (cut < earlier or cut <= applied or decided):
             del self.settled[node]
             cut = None
         mine = self.suspected.get(node)

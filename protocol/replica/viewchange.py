@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from ..wire.codec import RoundKind, encode
 from ..wire.messages import Ack, Cut, Envelope, Round, RoundOp, Suspect
-from .effects import Effect, Send
+from .effects import Effect, Persist, Send
 
 if TYPE_CHECKING:
     from .core import Replica
@@ -135,7 +135,7 @@ class ViewChange:
         if msg.op == RoundOp.LEARN or msg.view < self.view:
             return self.answer_late(sender, msg)
         if msg.view > self.view:
-            # We missed a decision: ask for it, one view at a time (P-275).
+            # We missed a decision: ask for it, one view at a time (P-276).
             return [self.send(sender, Round(RoundOp.LEARN, self.view, 0, NOBODY, ()))]
         ballot = (msg.ballot, msg.coordinator)
         self.highest = max(self.highest, msg.ballot)
@@ -150,7 +150,8 @@ class ViewChange:
         return self.decide(msg.cuts, None)  # DECIDED
 
     def answer_late(self, sender: bytes, msg: Round) -> list[Effect]:
-        if msg.view < len(self.decisions):
+        """Tell a node behind us what its view decided (P-276); a DECIDED needs no answer."""
+        if msg.view < len(self.decisions) and msg.op != RoundOp.DECIDED:
             value = self.decisions[msg.view]
             return [self.send(sender, Round(RoundOp.DECIDED, msg.view, 0, NOBODY, value))]
         return []
@@ -168,7 +169,7 @@ class ViewChange:
             reply = Round(
                 RoundOp.PROMISE, self.view, msg.ballot, msg.coordinator, helds, number, by, value
             )
-        return self.reply(msg.coordinator, reply)
+        return [self.persist(reply), *self.reply(msg.coordinator, reply)]
 
     def seated(self) -> bool:
         """Whether we may answer as an acceptor: our own ADMIT is in our stable log, so
@@ -241,7 +242,7 @@ class ViewChange:
         for ack in msg.cuts:
             self.freeze(ack.node)
         accepted = Round(RoundOp.ACCEPTED, self.view, msg.ballot, msg.coordinator, msg.cuts)
-        return self.reply(None, accepted)
+        return [self.persist(accepted), *self.reply(None, accepted)]
 
     def on_accepted(self, sender: bytes, ballot: Ballot, value: Value) -> list[Effect]:
         votes = self.votes.setdefault(ballot, {})
@@ -253,7 +254,7 @@ class ViewChange:
     # -- the decision -----------------------------------------------------------------------
 
     def decide(self, value: Value, ballot: Ballot | None) -> list[Effect]:
-        """The view is decided: adopt each cut, thaw the rest, and go on to the next view."""
+        """The view is decided (P-275): adopt each cut, thaw the rest, go on to the next view."""
         replica = self.replica
         liveness = replica.liveness
         frozen = self.frozen
@@ -263,7 +264,7 @@ class ViewChange:
         self.view += 1
         self.highest = 0
         self.fresh_view()
-        effects: list[Effect] = [self.send(None, decided)]
+        effects: list[Effect] = [self.persist(decided), self.send(None, decided)]
         liveness.cut_notes += [(b"", Cut(ack.node, ack.held)) for ack in value]
         effects += liveness.adopt_cuts()
         for node in frozen:
@@ -275,7 +276,7 @@ class ViewChange:
         return effects
 
     def announce(self, value: Value, mine: bool) -> list[Effect]:
-        """Put the decision in the order (P-276): the coordinator's CUTs, and a SUSPECT of
+        """Put the decision in the order (P-277): the coordinator's CUTs, and a SUSPECT of
         each member removed from every member that has none of its own in the order, so
         that the removal takes its place there (P-92) even if no SUSPECT did."""
         replica = self.replica
@@ -303,6 +304,34 @@ class ViewChange:
         if to == me:
             return self.take(me, msg)
         return [self.send(to, msg), *(self.take(me, msg) if to is None else [])]
+
+    def persist(self, msg: Round) -> Persist:
+        """Our word as an acceptor, and each decision we learn, go to the durable log before
+        anything is sent, so that a restart keeps them (P-279)."""
+        replica = self.replica
+        envelope = Envelope(replica.me.table, replica.me.node, replica.clock.time, 0, msg)
+        return Persist(encode(envelope))
+
+    def restore(self, msg: Round) -> None:
+        """Take back, from the durable log after a restart, a decision we learnt or the word
+        we gave as an acceptor in the view not yet decided: our promises and acceptances
+        stand, and what we froze stays frozen (P-279)."""
+        if msg.view != self.view or not self.enabled:
+            return
+        if msg.op == RoundOp.DECIDED:
+            self.decisions.append(msg.cuts)
+            self.view += 1
+            self.fresh_view()
+            self.replica.liveness.cut_notes += [(b"", Cut(a.node, a.held)) for a in msg.cuts]
+            return
+        self.promised = max(self.promised, (msg.ballot, msg.coordinator))
+        if msg.op == RoundOp.ACCEPTED:
+            self.accepted = ((msg.ballot, msg.coordinator), msg.cuts)
+            return
+        for held in msg.cuts:
+            if held.node != self.replica.me.node:
+                self.frozen[held.node] = min(self.frozen.get(held.node, held.held), held.held)
+                self.replica.senders.stream(held.node).ack_cap = self.frozen[held.node]
 
     def send(self, to: bytes | None, msg: Round) -> Send:
         replica = self.replica
