@@ -89,9 +89,10 @@ def _decided(net: Net, view: int) -> bool:
 
 @pytest.mark.timeout(60)
 def test_a_silent_member_is_removed_by_one_decided_view_P271_P275(rounds: None) -> None:
-    """P-271, P-272, P-273, P-274, P-275, P-277: the members suspect X, a coordinator's ballot gets promises from
-    a quorum, the value (X cut at the lowest held promised) is accepted by a quorum, every
-    survivor adopts that one cut, and X leaves at a SUSPECT's place in the order."""
+    """P-271, P-272, P-273, P-274, P-275, P-277: the members suspect X, a coordinator's
+    ballot gets promises from a quorum, the value (X cut at the lowest held promised) is
+    accepted by a quorum, every survivor adopts that one cut, and X leaves at a SUSPECT's
+    place in the order."""
     net = _silent_x()
     last = net.last_own(X)[0]
     net.settle(until=lambda: _decided(net, 1))
