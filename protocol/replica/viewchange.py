@@ -147,7 +147,7 @@ class ViewChange:
             return self.on_accept(ballot, msg)
         if msg.op == RoundOp.ACCEPTED:
             return self.on_accepted(sender, ballot, msg.cuts)
-        return self.decide(msg.cuts, None)  # DECIDED
+        return self.decide(msg.cuts)  # DECIDED
 
     def answer_late(self, sender: bytes, msg: Round) -> list[Effect]:
         """Tell a node behind us what its view decided (P-276); a DECIDED needs no answer."""
@@ -249,16 +249,15 @@ class ViewChange:
         votes[sender] = value
         if not self.quorum({s for s, v in votes.items() if v == value}, set()):
             return []
-        return self.decide(value, ballot)
+        return self.decide(value)
 
     # -- the decision -----------------------------------------------------------------------
 
-    def decide(self, value: Value, ballot: Ballot | None) -> list[Effect]:
+    def decide(self, value: Value) -> list[Effect]:
         """The view is decided (P-275): adopt each cut, thaw the rest, go on to the next view."""
         replica = self.replica
         liveness = replica.liveness
         frozen = self.frozen
-        mine = ballot is not None and ballot[1] == replica.me.node
         decided = Round(RoundOp.DECIDED, self.view, 0, NOBODY, value)
         self.decisions.append(value)
         self.view += 1
@@ -271,14 +270,15 @@ class ViewChange:
             if node not in liveness.settled:
                 stream = replica.senders.stream(node)
                 stream.ack_cap = liveness.suspected.get(node)
-        effects += self.announce(value, mine)
+        effects += self.announce(value)
         replica.order.ack_due = True
         return effects
 
-    def announce(self, value: Value, mine: bool) -> list[Effect]:
-        """Put the decision in the order (P-277): the coordinator's CUTs, and a SUSPECT of
-        each member removed from every member that has none of its own in the order, so
-        that the removal takes its place there (P-92) even if no SUSPECT did."""
+    def announce(self, value: Value) -> list[Effect]:
+        """Put the decision in the order (P-277): a CUT of each member removed from every
+        member that learns it, so that one that missed the round learns its cut from the
+        order as P-90 says, and a SUSPECT of each from every member that has none of its own
+        in the order, so that the removal takes its place there (P-92) even if none did."""
         replica = self.replica
         if not replica.can_play():
             return []
@@ -291,8 +291,7 @@ class ViewChange:
             )
             if not said and replica._present(ack.node) and ack.node != me:
                 effects += replica.send_event(Suspect(ack.node, ack.held), replica.now)
-            if mine:
-                effects += replica.send_event(Cut(ack.node, ack.held), replica.now)
+            effects += replica.send_event(Cut(ack.node, ack.held), replica.now)
         return effects
 
     # -- messages out ------------------------------------------------------------------------
