@@ -87,10 +87,10 @@ class ViewChange:
             sorted(n for n in view if n != replica.me.node and (n in suspected or n in gone))
         )
 
-    def quorum(self, voters: set[bytes], removed: set[bytes]) -> bool:
-        """Whether ``voters`` hold a strict majority of the view, none of them removed."""
+    def quorum(self, voters: set[bytes]) -> bool:
+        """Whether ``voters`` hold a strict majority of the view."""
         view = self.acceptors()
-        return len((voters & view) - removed) * 2 > len(view)
+        return len(voters & view) * 2 > len(view)
 
     # -- the timer ---------------------------------------------------------------------------
 
@@ -103,12 +103,14 @@ class ViewChange:
         if me not in self.acceptors() or not replica.is_member():
             return effects
         removing = self.removals()
-        if not removing or not replica.liveness.hears_majority():
+        under_way = self.promised[0] > 0  # we promised a ballot of this view
+        if (not removing and not under_way) or not replica.liveness.hears_majority():
             return effects
         waited = now - self.began > 2 * replica.settings.suspect_after
-        if self.ballot is None and self.promised[0] > 0 and not waited:
-            return effects  # another coordinator's ballot runs: give it its time
-        if self.ballot is None or waited:
+        if waited or (self.ballot is None and not under_way):
+            # A ballot that stalled (its coordinator gone) is followed by ours, listing no
+            # member if we would remove none: the view is decided all the same, and what
+            # its acceptors froze is thawed (P-271).
             effects += self.prepare(removing, now)
         return effects
 
@@ -160,6 +162,8 @@ class ViewChange:
         """An acceptor promises a ballot above every one it promised (P-272)."""
         if ballot < self.promised or not self.seated():
             return []
+        if ballot > self.promised:
+            self.began = self.replica.now  # a ballot began: give it its time before ours
         self.promised = ballot
         helds = tuple(Ack(a.node, self.freeze(a.node, a.held)) for a in msg.cuts)
         if self.accepted is None:
@@ -203,7 +207,7 @@ class ViewChange:
         if ballot != self.ballot or self.proposed is not None:
             return []
         self.promises[sender] = msg
-        if not self.quorum(set(self.promises), set()):
+        if not self.quorum(set(self.promises)):
             return []
         value = self.choose()
         if value is None:
@@ -247,7 +251,7 @@ class ViewChange:
     def on_accepted(self, sender: bytes, ballot: Ballot, value: Value) -> list[Effect]:
         votes = self.votes.setdefault(ballot, {})
         votes[sender] = value
-        if not self.quorum({s for s, v in votes.items() if v == value}, set()):
+        if not self.quorum({s for s, v in votes.items() if v == value}):
             return []
         return self.decide(value)
 
