@@ -6,7 +6,8 @@ member has stated; once every unsuspected survivor has stated its own, the cut i
 least of them, announced with a CUT event that every node adopts. A member that takes a
 suspicion back says so with an UNSUSPECT event: its word no longer bounds the cut. A BYE
 cuts its sender's stream where it stands. A member admitted again starts afresh: what was
-said about an earlier stay is void.
+said about an earlier stay is void. With rounds on (``viewchange.py``), a consensus round
+decides each cut instead, and SUSPECTs only place removals in the order.
 """
 
 from __future__ import annotations
@@ -247,6 +248,8 @@ class Liveness:
         return effects
 
     def note_cut(self, sender: bytes, body: Cut) -> list[Effect]:
+        if self.replica.viewchange.enabled and body.node != self.replica.me.node:
+            return []  # a round decides it: the CUT only tells a node that missed its own
         self.cut_notes.append((sender, body))
         return self.adopt_cuts()
 
@@ -416,8 +419,9 @@ class Liveness:
         cut = self.settled.get(node)
         # With rounds, no ADMIT of a member ``back`` after a removal is final before that
         # removal's cut is decided (P-278): the cut held is the earlier stay's.
-        decided = back and self.replica.viewchange.enabled
-        if cut is not None and (cut < earlier or cut <= applied or decided):
+        if back and self.replica.viewchange.enabled:
+            cut = self.replica.viewchange.next_stay(node, cut)
+        elif cut is not None and (cut < earlier or cut <= applied):
             del self.settled[node]
             cut = None
         mine = self.suspected.get(node)

@@ -52,6 +52,9 @@ class ViewChange:
         self.view = 0
         self.decisions: list[Value] = []  # the value decided for each view, in turn
         self.highest = 0  # the highest ballot number seen in this view
+        # node -> the cuts decided of its stays, earliest first: the first ends the stay
+        # the stable game is in, the others later ones (learnt before their ADMIT is final)
+        self.learnt: dict[bytes, list[int]] = {}
         self.fresh_view()
 
     def fresh_view(self) -> None:
@@ -98,7 +101,7 @@ class ViewChange:
         if not self.enabled:
             return []
         replica = self.replica
-        effects: list[Effect] = [self.send(to, msg) for to, msg in self.replies]
+        effects: list[Effect] = [_send(self.replica, to, msg) for to, msg in self.replies]
         me = replica.me.node
         if me not in self.acceptors() or not replica.is_member():
             return effects
@@ -138,7 +141,7 @@ class ViewChange:
             return self.answer_late(sender, msg)
         if msg.view > self.view:
             # We missed a decision: ask for it, one view at a time (P-276).
-            return [self.send(sender, Round(RoundOp.LEARN, self.view, 0, NOBODY, ()))]
+            return [_send(self.replica, sender, Round(RoundOp.LEARN, self.view, 0, NOBODY, ()))]
         ballot = (msg.ballot, msg.coordinator)
         self.highest = max(self.highest, msg.ballot)
         if msg.op == RoundOp.PREPARE:
@@ -155,7 +158,7 @@ class ViewChange:
         """Tell a node behind us what its view decided (P-276); a DECIDED needs no answer."""
         if msg.view < len(self.decisions) and msg.op != RoundOp.DECIDED:
             value = self.decisions[msg.view]
-            return [self.send(sender, Round(RoundOp.DECIDED, msg.view, 0, NOBODY, value))]
+            return [_send(self.replica, sender, Round(RoundOp.DECIDED, msg.view, 0, NOBODY, value))]
         return []
 
     def on_prepare(self, ballot: Ballot, msg: Round) -> list[Effect]:
@@ -173,7 +176,7 @@ class ViewChange:
             reply = Round(
                 RoundOp.PROMISE, self.view, msg.ballot, msg.coordinator, helds, number, by, value
             )
-        return [self.persist(reply), *self.reply(msg.coordinator, reply)]
+        return [_persist(self.replica, reply), *self.reply(msg.coordinator, reply)]
 
     def seated(self) -> bool:
         """Whether we may answer as an acceptor: our own ADMIT is in our stable log, so
@@ -246,7 +249,7 @@ class ViewChange:
         for ack in msg.cuts:
             self.freeze(ack.node)
         accepted = Round(RoundOp.ACCEPTED, self.view, msg.ballot, msg.coordinator, msg.cuts)
-        return [self.persist(accepted), *self.reply(None, accepted)]
+        return [_persist(self.replica, accepted), *self.reply(None, accepted)]
 
     def on_accepted(self, sender: bytes, ballot: Ballot, value: Value) -> list[Effect]:
         votes = self.votes.setdefault(ballot, {})
@@ -267,9 +270,11 @@ class ViewChange:
         self.view += 1
         self.highest = 0
         self.fresh_view()
-        effects: list[Effect] = [self.persist(decided), self.send(None, decided)]
-        liveness.cut_notes += [(b"", Cut(ack.node, ack.held)) for ack in value]
-        effects += liveness.adopt_cuts()
+        effects: list[Effect] = [
+            _persist(self.replica, decided),
+            _send(self.replica, None, decided),
+        ]
+        effects += self.learn(value)
         for node in frozen:
             if node not in liveness.settled:
                 stream = replica.senders.stream(node)
@@ -277,6 +282,39 @@ class ViewChange:
         effects += self.announce(value)
         replica.order.ack_due = True
         return effects
+
+    def learn(self, value: Value) -> list[Effect]:
+        """Queue each decided cut for its member; the first of a queue is agreed now (P-275).
+
+        Two stays of one member that sent nothing end at the same cut, so a cut alone does
+        not say which stay it ends: decided one after another, the cuts of a member end its
+        stays in turn, the first the stay its stable game is in.
+        """
+        effects: list[Effect] = []
+        for ack in value:
+            queue = self.learnt.setdefault(ack.node, [])
+            queue.append(ack.held)
+            if len(queue) > 1:
+                continue
+            if ack.node == self.replica.me.node:
+                effects += self.replica.liveness.adopt_cut(Cut(ack.node, ack.held))
+            else:
+                self.replica.liveness.lower_cut(ack.node, ack.held)
+        return effects
+
+    def next_stay(self, node: bytes, ended: int | None) -> int | None:
+        """``node`` is back after a removal whose stay ended at ``ended``: that cut is used
+        up, and the next one decided, if any, ends the stay beginning now (P-278)."""
+        settled = self.replica.liveness.settled
+        settled.pop(node, None)
+        queue = self.learnt.get(node, [])
+        if queue and queue[0] == ended:
+            queue.pop(0)
+        if not queue:
+            self.learnt.pop(node, None)
+            return None
+        settled[node] = queue[0]
+        return queue[0]
 
     def announce(self, value: Value) -> list[Effect]:
         """Put the decision in the order (P-277): a CUT of each member removed from every
@@ -306,14 +344,7 @@ class ViewChange:
         me = self.replica.me.node
         if to == me:
             return self.take(me, msg)
-        return [self.send(to, msg), *(self.take(me, msg) if to is None else [])]
-
-    def persist(self, msg: Round) -> Persist:
-        """Our word as an acceptor, and each decision we learn, go to the durable log before
-        anything is sent, so that a restart keeps them (P-279)."""
-        replica = self.replica
-        envelope = Envelope(replica.me.table, replica.me.node, replica.clock.time, 0, msg)
-        return Persist(encode(envelope))
+        return [_send(self.replica, to, msg), *(self.take(me, msg) if to is None else [])]
 
     def restore(self, msg: Round) -> None:
         """Take back, from the durable log after a restart, a decision we learnt or the word
@@ -325,7 +356,7 @@ class ViewChange:
             self.decisions.append(msg.cuts)
             self.view += 1
             self.fresh_view()
-            self.replica.liveness.cut_notes += [(b"", Cut(a.node, a.held)) for a in msg.cuts]
+            self.learn(msg.cuts)
             return
         self.promised = max(self.promised, (msg.ballot, msg.coordinator))
         if msg.op == RoundOp.ACCEPTED:
@@ -336,7 +367,14 @@ class ViewChange:
                 self.frozen[held.node] = min(self.frozen.get(held.node, held.held), held.held)
                 self.replica.senders.stream(held.node).ack_cap = self.frozen[held.node]
 
-    def send(self, to: bytes | None, msg: Round) -> Send:
-        replica = self.replica
-        envelope = Envelope(replica.me.table, replica.me.node, replica.clock.time, 0, msg)
-        return Send(to, encode(envelope))
+
+def _persist(replica: Replica, msg: Round) -> Persist:
+    """Our word as an acceptor, and each decision we learn, go to the durable log before
+    anything is sent, so that a restart keeps them (P-279)."""
+    envelope = Envelope(replica.me.table, replica.me.node, replica.clock.time, 0, msg)
+    return Persist(encode(envelope))
+
+
+def _send(replica: Replica, to: bytes | None, msg: Round) -> Send:
+    envelope = Envelope(replica.me.table, replica.me.node, replica.clock.time, 0, msg)
+    return Send(to, encode(envelope))
