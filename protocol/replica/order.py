@@ -263,15 +263,11 @@ class Order:
         may state more only once it has learnt a decision (an agreed cut, P-87) that this node
         has not learnt yet, and the events past the cut must not become final here meanwhile.
         """
-        if stream.later_acks and stream.held >= stream.later_seq:
-            # A member's acks count once we hold what it sent before them: a SUSPECT or
-            # CUT it sent on learning a decision bounds them first (P-278).
-            for node_id, later in stream.later_acks.items():
-                stream.acks[node_id] = max(stream.acks.get(node_id, 0), later)
-            stream.later_acks.clear()
         ack = stream.acks.get(sender, 0)
         liveness = self.replica.liveness
         if sender in liveness.settled or not liveness.learns_cuts:
+            return ack
+        if self.replica.viewchange.enabled:  # a member's promise freezes its acks instead
             return ack
         held = liveness.claims.get(sender, {}).get(node)
         return ack if held is None else min(ack, held)
@@ -397,14 +393,10 @@ class Order:
                         envelope.sender, seq, held.envelope.lamport, now
                     )
         effects += self.replica.liveness.maybe_retract(envelope.sender, now)
-        later = self.replica.viewchange.enabled and stream.held < beat.last_seq
-        if later:
-            stream.later_seq = max(stream.later_seq, beat.last_seq)
         for ack in beat.acks:
             if not senders.room_for(ack.node):
                 continue  # about a node we have no room to follow
-            acks = stream.later_acks if later else stream.acks
-            acks[ack.node] = max(acks.get(ack.node, 0), ack.held)
+            stream.acks[ack.node] = max(stream.acks.get(ack.node, 0), ack.held)
             senders.stream(ack.node).announced = max(senders.stream(ack.node).announced, ack.held)
         self.replica.liveness.flushes.note_beat(envelope.sender, beat.last_seq)
         if beat.digest:

@@ -44,10 +44,6 @@ class Stream:
     # Events past a cut: void, unless the sender is admitted again and they turn out to
     # belong to its new stream. Kept aside until then (a restart may see them first).
     parked: dict[int, Held] = field(default_factory=dict)
-    # With rounds: acks of a HEARTBEAT whose last-seq is not held yet, and that last-seq
-    # (they count once everything the sender sent before them is held, P-278).
-    later_acks: dict[bytes, int] = field(default_factory=dict)
-    later_seq: int = 0
 
     def accepts(self, seq: int) -> bool:
         """Whether an event with this number is new and welcome here."""

@@ -102,11 +102,6 @@ class ViewChange:
             return []
         replica = self.replica
         effects: list[Effect] = [_send(self.replica, to, msg) for to, msg in self.replies]
-        settled = replica.liveness.settled
-        members = replica.order.stable.members.values()
-        if any(not m.present and m.node not in settled for m in members):
-            # Our order waits for a decision (P-278), which we may have missed: ask (P-276).
-            effects.append(_send(replica, None, Round(RoundOp.LEARN, self.view, 0, NOBODY, ())))
         me = replica.me.node
         if me not in self.acceptors() or not replica.is_member():
             return effects
