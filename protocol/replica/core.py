@@ -153,7 +153,7 @@ class Replica:
             except ProtocolError:
                 continue  # a torn or damaged record: the log reader should have cut it
             if isinstance(envelope.payload, Round) and envelope.sender == self.me.node:
-                self.viewchange.restore(envelope.payload)  # our word in a round (P-279)
+                self.viewchange.restore(envelope.payload)  # our word in a round (P-283)
             if not isinstance(envelope.payload, Event):
                 continue
             if not self.senders.is_duplicate(envelope) and not authentic(

@@ -227,7 +227,7 @@ class Liveness:
         if self.flushes.pending:
             self.flushes.finish()
         if replica.viewchange.enabled:
-            return effects  # a round decides every cut (P-277)
+            return effects  # a round decides every cut (P-281)
         for target, claims in list(self.claims.items()):
             if target in self.settled or target == replica.me.node or target not in present:
                 continue
@@ -418,7 +418,7 @@ class Liveness:
         """
         cut = self.settled.get(node)
         # With rounds, no ADMIT of a member ``back`` after a removal is final before that
-        # removal's cut is decided (P-278): the cut held is the earlier stay's.
+        # removal's cut is decided (P-282): the cut held is the earlier stay's.
         if back and self.replica.viewchange.enabled:
             cut = self.replica.viewchange.next_stay(node, cut)
         elif cut is not None and (cut < earlier or cut <= applied):

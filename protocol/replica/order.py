@@ -234,7 +234,7 @@ class Order:
 
     def waits_for_round(self, node: bytes) -> bool:
         """Whether a SUSPECT has removed ``node`` from the stable game and no round has
-        decided its cut yet: nothing more becomes final until one has (P-278)."""
+        decided its cut yet: nothing more becomes final until one has (P-282)."""
         replica = self.replica
         return replica.viewchange.enabled and node not in replica.liveness.settled
 

@@ -38,7 +38,7 @@ Ballot = tuple[int, bytes]
 class ViewChange:
     """This node's part in the rounds: as coordinator, acceptor and learner of each view."""
 
-    # Off: cuts are agreed as P-89 says, without a round (the rules before P-270).
+    # Off: cuts are agreed as P-89 says, without a round (the rules before P-274).
     enabled: ClassVar[bool] = False
 
     @classmethod
@@ -113,12 +113,12 @@ class ViewChange:
         if waited or (self.ballot is None and not under_way):
             # A ballot that stalled (its coordinator gone) is followed by ours, listing no
             # member if we would remove none: the view is decided all the same, and what
-            # its acceptors froze is thawed (P-271).
+            # its acceptors froze is thawed (P-275).
             effects += self.prepare(removing, now)
         return effects
 
     def prepare(self, removing: tuple[bytes, ...], now: float) -> list[Effect]:
-        """Open our next ballot of this view (P-271)."""
+        """Open our next ballot of this view (P-275)."""
         me = self.replica.me.node
         self.highest = max(self.highest, self.promised[0]) + 1
         self.ballot = (self.highest, me)
@@ -126,7 +126,7 @@ class ViewChange:
         self.promises = {}
         self.proposed = None
         self.began = now
-        # Each with the start of the stay it ends: a cut is never below it (P-271).
+        # Each with the start of the stay it ends: a cut is never below it (P-275).
         first = self.replica.senders.first_seq
         cuts = tuple(Ack(n, first(n) - 1) for n in removing)
         return self.reply(None, Round(RoundOp.PREPARE, self.view, self.ballot[0], me, cuts))
@@ -140,7 +140,7 @@ class ViewChange:
         if msg.op == RoundOp.LEARN or msg.view < self.view:
             return self.answer_late(sender, msg)
         if msg.view > self.view:
-            # We missed a decision: ask for it, one view at a time (P-276).
+            # We missed a decision: ask for it, one view at a time (P-280).
             return [_send(self.replica, sender, Round(RoundOp.LEARN, self.view, 0, NOBODY, ()))]
         ballot = (msg.ballot, msg.coordinator)
         self.highest = max(self.highest, msg.ballot)
@@ -155,14 +155,14 @@ class ViewChange:
         return self.decide(msg.cuts)  # DECIDED
 
     def answer_late(self, sender: bytes, msg: Round) -> list[Effect]:
-        """Tell a node behind us what its view decided (P-276); a DECIDED needs no answer."""
+        """Tell a node behind us what its view decided (P-280); a DECIDED needs no answer."""
         if msg.view < len(self.decisions) and msg.op != RoundOp.DECIDED:
             value = self.decisions[msg.view]
             return [_send(self.replica, sender, Round(RoundOp.DECIDED, msg.view, 0, NOBODY, value))]
         return []
 
     def on_prepare(self, ballot: Ballot, msg: Round) -> list[Effect]:
-        """An acceptor promises a ballot above every one it promised (P-272)."""
+        """An acceptor promises a ballot above every one it promised (P-276)."""
         if ballot < self.promised or not self.seated():
             return []
         if ballot > self.promised:
@@ -206,7 +206,7 @@ class ViewChange:
             stream.ack_cap = held if stream.ack_cap is None else min(stream.ack_cap, held)
 
     def on_promise(self, sender: bytes, ballot: Ballot, msg: Round) -> list[Effect]:
-        """As coordinator: with a quorum of promises, ask to accept a value (P-273)."""
+        """As coordinator: with a quorum of promises, ask to accept a value (P-277)."""
         if ballot != self.ballot or self.proposed is not None:
             return []
         self.promises[sender] = msg
@@ -220,7 +220,7 @@ class ViewChange:
         return self.reply(None, Round(RoundOp.ACCEPT, self.view, ballot[0], me, value))
 
     def choose(self) -> Value | None:
-        """The value of our ballot, from a quorum of promises (P-273): the one accepted at the
+        """The value of our ballot, from a quorum of promises (P-277): the one accepted at the
         highest ballot among them, or each member removed cut at the lowest held reported.
 
         A member's word on its own stream bounds nothing (only the others' acknowledgements
@@ -241,7 +241,7 @@ class ViewChange:
         return tuple(Ack(n, min(lows[n])) for n in self.removing)
 
     def on_accept(self, ballot: Ballot, msg: Round) -> list[Effect]:
-        """An acceptor accepts a value of a ballot at or above the one it promised (P-274)."""
+        """An acceptor accepts a value of a ballot at or above the one it promised (P-278)."""
         if ballot < self.promised or not self.seated():
             return []
         self.promised = ballot
@@ -261,7 +261,7 @@ class ViewChange:
     # -- the decision -----------------------------------------------------------------------
 
     def decide(self, value: Value) -> list[Effect]:
-        """The view is decided (P-275): adopt each cut, thaw the rest, go on to the next view."""
+        """The view is decided (P-279): adopt each cut, thaw the rest, go on to the next view."""
         replica = self.replica
         liveness = replica.liveness
         frozen = self.frozen
@@ -284,7 +284,7 @@ class ViewChange:
         return effects
 
     def learn(self, value: Value) -> list[Effect]:
-        """Queue each decided cut for its member; the first of a queue is agreed now (P-275).
+        """Queue each decided cut for its member; the first of a queue is agreed now (P-279).
 
         Two stays of one member that sent nothing end at the same cut, so a cut alone does
         not say which stay it ends: decided one after another, the cuts of a member end its
@@ -304,7 +304,7 @@ class ViewChange:
 
     def next_stay(self, node: bytes, ended: int | None) -> int | None:
         """``node`` is back after a removal whose stay ended at ``ended``: that cut is used
-        up, and the next one decided, if any, ends the stay beginning now (P-278)."""
+        up, and the next one decided, if any, ends the stay beginning now (P-282)."""
         settled = self.replica.liveness.settled
         settled.pop(node, None)
         queue = self.learnt.get(node, [])
@@ -317,7 +317,7 @@ class ViewChange:
         return queue[0]
 
     def announce(self, value: Value) -> list[Effect]:
-        """Put the decision in the order (P-277): a CUT of each member removed from every
+        """Put the decision in the order (P-281): a CUT of each member removed from every
         member that learns it, so that one that missed the round learns its cut from the
         order as P-90 says, and a SUSPECT of each from every member that has none of its own
         in the order, so that the removal takes its place there (P-92) even if none did."""
@@ -349,7 +349,7 @@ class ViewChange:
     def restore(self, msg: Round) -> None:
         """Take back, from the durable log after a restart, a decision we learnt or the word
         we gave as an acceptor in the view not yet decided: our promises and acceptances
-        stand, and what we froze stays frozen (P-279)."""
+        stand, and what we froze stays frozen (P-283)."""
         if msg.view != self.view or not self.enabled:
             return
         if msg.op == RoundOp.DECIDED:
@@ -370,7 +370,7 @@ class ViewChange:
 
 def _persist(replica: Replica, msg: Round) -> Persist:
     """Our word as an acceptor, and each decision we learn, go to the durable log before
-    anything is sent, so that a restart keeps them (P-279)."""
+    anything is sent, so that a restart keeps them (P-283)."""
     envelope = Envelope(replica.me.table, replica.me.node, replica.clock.time, 0, msg)
     return Persist(encode(envelope))
 

@@ -126,7 +126,7 @@ ONE_OF_EACH_KIND = [
             WatchOp.FEED, bytes(16), 0, "Bob", "tcp://h:2", ("Sam",), (encode(_event(Ready(True))),)
         ),
     ),
-    # P-270: on the wire only where rounds are on (test_round_trip turns them on for it)
+    # P-274: on the wire only where rounds are on (test_round_trip turns them on for it)
     Envelope("kitchen", ANN, 4, 0, Round(RoundOp.PROMISE, 1, 2, BOB, (Ack(BOB, 3),), 1, ANN, ())),
 ]
 
@@ -148,7 +148,7 @@ def test_vectors_cover_every_kind_and_body() -> None:
     envelopes = [from_json(v["envelope"], Envelope) for v in VECTORS["valid"]]
     kinds = {codec.KIND_OF[type(e.payload)] for e in envelopes}
     bodies = {codec.BODY_KIND[type(e.payload.body)] for e in envelopes if e.seq}
-    # ROUND (P-270) is on the wire only where rounds are on, an option without vectors yet
+    # ROUND (P-274) is on the wire only where rounds are on, an option without vectors yet
     # (spec/protocol.md section 12, Known limits): kind 6 stays an unknown_kind vector.
     assert kinds == set(Kind) - {Kind.ROUND}
     assert bodies == set(BodyKind)

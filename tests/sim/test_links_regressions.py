@@ -58,8 +58,8 @@ def test_links_seed_still_breaks_as_known_limits_say(seed: int, kind: str, left:
 
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize(("seed", "kind", "left"), LEFT, ids=[str(case[0]) for case in LEFT])
-def test_links_seed_holds_with_a_round_per_view_P275(seed: int, kind: str, left: str) -> None:
-    """P-271 to P-279 (Agreeing by a round): with rounds on, each seed Known limits keeps
+def test_links_seed_holds_with_a_round_per_view_P279(seed: int, kind: str, left: str) -> None:
+    """P-275 to P-283 (Agreeing by a round): with rounds on, each seed Known limits keeps
     holds every invariant: its cuts are decided one view after another."""
     ViewChange.switch(True)
     try:

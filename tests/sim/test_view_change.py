@@ -1,7 +1,7 @@
 """The consensus round on membership changes (protocol/replica/viewchange.py), behind its switch.
 
 With ``ViewChange.switch(True)`` a round of single-decree Paxos per view decides each cut
-(spec/protocol.md section 12, *Agreeing by a round*, P-270 to P-279); off (the default) the
+(spec/protocol.md section 12, *Agreeing by a round*, P-274 to P-283); off (the default) the
 cut is agreed as P-89 says and ROUND stays refused on the wire (P-18). The links plan's seeds
 that broke agreement under the rules without a round hold with it.
 """
@@ -59,8 +59,8 @@ def test_round_is_refused_while_the_switch_is_off_P18() -> None:
 
 
 @pytest.mark.timeout(30)
-def test_round_goes_through_the_codec_with_the_switch_on_P270(rounds: None) -> None:
-    """P-270: a node that runs rounds takes ROUND, field for field."""
+def test_round_goes_through_the_codec_with_the_switch_on_P274(rounds: None) -> None:
+    """P-274: a node that runs rounds takes ROUND, field for field."""
     envelope = decode(_round())
     assert isinstance(envelope.payload, Round)
     assert envelope.payload.op is RoundOp.ACCEPT
@@ -88,8 +88,8 @@ def _decided(net: Net, view: int) -> bool:
 
 
 @pytest.mark.timeout(60)
-def test_a_silent_member_is_removed_by_one_decided_view_P271_P275(rounds: None) -> None:
-    """P-271, P-272, P-273, P-274, P-275, P-277: the members suspect X, a coordinator's
+def test_a_silent_member_is_removed_by_one_decided_view_P275_P279(rounds: None) -> None:
+    """P-275, P-276, P-277, P-278, P-279, P-281: the members suspect X, a coordinator's
     ballot gets promises from a quorum, the value (X cut at the lowest held promised) is
     accepted by a quorum, every survivor adopts that one cut, and X leaves at a SUSPECT's
     place in the order."""
@@ -110,8 +110,8 @@ def test_a_silent_member_is_removed_by_one_decided_view_P271_P275(rounds: None) 
 
 
 @pytest.mark.timeout(60)
-def test_a_promise_freezes_acknowledgements_until_the_view_is_decided_P272(rounds: None) -> None:
-    """P-272: once a member has promised, it acknowledges X no further than it stated."""
+def test_a_promise_freezes_acknowledgements_until_the_view_is_decided_P276(rounds: None) -> None:
+    """P-276: once a member has promised, it acknowledges X no further than it stated."""
     net = _silent_x()
     net.losing.append(lambda flight: _op(flight.data) == RoundOp.ACCEPT)  # phase 2 never comes
     net.settle(until=lambda: bool(net.replica(B).viewchange.frozen))
@@ -121,8 +121,8 @@ def test_a_promise_freezes_acknowledgements_until_the_view_is_decided_P272(round
 
 
 @pytest.mark.timeout(60)
-def test_a_restart_takes_back_the_views_decided_P279(rounds: None) -> None:
-    """P-279: the decisions a member learnt, recorded before it said so, come back with its
+def test_a_restart_takes_back_the_views_decided_P283(rounds: None) -> None:
+    """P-283: the decisions a member learnt, recorded before it said so, come back with its
     log after a restart: it is in the same view, with the same cut."""
     net = _silent_x()
     net.settle(until=lambda: _decided(net, 1))
@@ -138,8 +138,8 @@ def test_a_restart_takes_back_the_views_decided_P279(rounds: None) -> None:
 
 
 @pytest.mark.timeout(60)
-def test_a_late_node_learns_the_decision_P276(rounds: None) -> None:
-    """P-276: a node that missed the decision (every ACCEPTED and DECIDED to it lost) is
+def test_a_late_node_learns_the_decision_P280(rounds: None) -> None:
+    """P-280: a node that missed the decision (every ACCEPTED and DECIDED to it lost) is
     told DECIDED by a node that has it, when it sends its ACCEPTED again."""
     net = _silent_x()
 
@@ -155,8 +155,8 @@ def test_a_late_node_learns_the_decision_P276(rounds: None) -> None:
 
 
 @pytest.mark.timeout(60)
-def test_nothing_is_final_while_a_removal_waits_for_its_round_P278(rounds: None) -> None:
-    """P-278: with a member removed in the stable game and its cut not learnt, no event
+def test_nothing_is_final_while_a_removal_waits_for_its_round_P282(rounds: None) -> None:
+    """P-282: with a member removed in the stable game and its cut not learnt, no event
     becomes final."""
     net = _silent_x()
     replica = net.replica(A)
