@@ -21,7 +21,17 @@ from ..games.registry import DEFAULT_GAME
 from ..table.game import Game
 from ..wire.auth import AUTH_SIZE, Signer
 from ..wire.codec import ProtocolError, decode, encode
-from ..wire.messages import Admit, Body, Envelope, Event, Heartbeat, Hello, RepairRequest, Watch
+from ..wire.messages import (
+    Admit,
+    Body,
+    Envelope,
+    Event,
+    Heartbeat,
+    Hello,
+    RepairRequest,
+    Round,
+    Watch,
+)
 from ..wire.signing import authentic, sign_encoded
 from .clock import LamportClock, OrderKey
 from .effects import Alarm, Effect, LogEntry, Persist, Send, Timer
@@ -32,6 +42,7 @@ from .repair import REPAIR_BATCH, Repairs
 from .senders import Senders
 from .spectators import Spectators
 from .streams import Stream
+from .viewchange import ViewChange
 
 __all__ = [
     "CLOCK_MARK_STEP",
@@ -116,6 +127,7 @@ class Replica:
         self.membership = Membership(self)
         self.repairs = Repairs(self)
         self.liveness = Liveness(self)
+        self.viewchange = ViewChange(self)
         self.spectators = Spectators(self)
 
     # -- starting --------------------------------------------------------------------
@@ -140,6 +152,8 @@ class Replica:
                 envelope = decode(raw)
             except ProtocolError:
                 continue  # a torn or damaged record: the log reader should have cut it
+            if isinstance(envelope.payload, Round) and envelope.sender == self.me.node:
+                self.viewchange.restore(envelope.payload)  # our word in a round (P-283)
             if not isinstance(envelope.payload, Event):
                 continue
             if not self.senders.is_duplicate(envelope) and not authentic(
@@ -240,6 +254,7 @@ class Replica:
             self.membership.last_hello = now
             effects.append(self.membership.hello(None))
         effects += self.liveness.suspect_silent(now)
+        effects += self.viewchange.tick(now)
         effects += self.repairs.ask(now)
         effects += self.advance(now)
         effects.append(Timer(now + min(self.settings.heartbeat_every, self.settings.repair_retry)))
@@ -345,5 +360,7 @@ def _take(replica: Replica, envelope: Envelope, data: bytes, now: float) -> list
         return replica.membership.take_hello(envelope, payload, now)
     if isinstance(payload, RepairRequest):
         return replica.repairs.serve(envelope.sender, payload)
+    if isinstance(payload, Round):
+        return replica.viewchange.take(envelope.sender, payload)
     assert not isinstance(payload, Watch)  # a spectator's, taken before
     return replica.repairs.take(payload, now)

@@ -74,7 +74,8 @@ class Flushes:
                 del self.pending[target]  # a cut or a fresh suspicion caps it now
             elif self.complete(target, flush):
                 del self.pending[target]
-                self.replica.senders.stream(target).ack_cap = None
+                frozen = self.replica.viewchange.frozen.get(target)  # a round holds it (P-276)
+                self.replica.senders.stream(target).ack_cap = frozen
 
     def complete(self, target: bytes, flush: Flush) -> bool:
         """Whether every other member has taken in our UNSUSPECT, or counts our word nowhere.

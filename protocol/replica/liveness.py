@@ -6,7 +6,8 @@ member has stated; once every unsuspected survivor has stated its own, the cut i
 least of them, announced with a CUT event that every node adopts. A member that takes a
 suspicion back says so with an UNSUSPECT event: its word no longer bounds the cut. A BYE
 cuts its sender's stream where it stands. A member admitted again starts afresh: what was
-said about an earlier stay is void.
+said about an earlier stay is void. With rounds on (``viewchange.py``), a consensus round
+decides each cut instead, and SUSPECTs only place removals in the order.
 """
 
 from __future__ import annotations
@@ -170,7 +171,7 @@ class Liveness:
         self.suspect_seqs.pop(node, None)
         self.withdrawn.add(node)
         if node not in self.settled and not self.flushes.begin(node, unsuspect_seq):
-            self.replica.senders.stream(node).ack_cap = None
+            self.replica.senders.stream(node).ack_cap = self.replica.viewchange.frozen.get(node)
 
     def note_unsuspect(self, sender: bytes, seq: int, body: Unsuspect) -> None:
         """``sender`` takes back its SUSPECT of ``body.node``: its held no longer bounds the cut.
@@ -225,6 +226,8 @@ class Liveness:
         effects: list[Effect] = self.adopt_cuts() if self.cut_notes else []
         if self.flushes.pending:
             self.flushes.finish()
+        if replica.viewchange.enabled:
+            return effects  # a round decides every cut (P-281)
         for target, claims in list(self.claims.items()):
             if target in self.settled or target == replica.me.node or target not in present:
                 continue
@@ -245,6 +248,8 @@ class Liveness:
         return effects
 
     def note_cut(self, sender: bytes, body: Cut) -> list[Effect]:
+        if self.replica.viewchange.enabled and body.node != self.replica.me.node:
+            return []  # a round decides it: the CUT only tells a node that missed its own
         self.cut_notes.append((sender, body))
         return self.adopt_cuts()
 
@@ -254,7 +259,8 @@ class Liveness:
         waiting: list[tuple[bytes, Cut]] = []
         for sender, body in self.cut_notes:
             member = self.replica.order.stable.members.get(sender)
-            if member is None or not member.present or self.later_stay_waits(body):
+            placed = sender == b"" or (member is not None and member.present)  # b"": a round's
+            if not placed or self.later_stay_waits(body):
                 waiting.append((sender, body))
             elif body.seq > self.settled.get(body.node, body.seq):
                 # Past the cut we hold: a later stay's, which a restart can learn before its
@@ -316,6 +322,8 @@ class Liveness:
         claims = self.claims.get(target)
         if not claims or not self.learns_cuts or target in self.settled:
             return None
+        if self.replica.viewchange.enabled:  # the round's promises bound it instead
+            return None
         members = self.replica.order.stable.members
         bound: int | None = None
         for by, held in claims.items():
@@ -350,7 +358,7 @@ class Liveness:
 
     # -- a fresh stay --------------------------------------------------------------------------
 
-    def on_admitted(self, body: Admit, now: float) -> list[Effect]:
+    def on_admitted(self, body: Admit, now: float, back: bool = False) -> list[Effect]:
         """A fresh start for ``node``: what was said about an earlier stay of it, or by it, is void.
 
         A cut, a suspicion or a claim about this stay or a later one (at or above the
@@ -365,7 +373,7 @@ class Liveness:
         node = body.node
         earlier = body.first_seq - 1  # a cut or held below this is about an earlier stay
         applied = self.cuts_applied.pop(node, -1)  # the cuts ordered before this ADMIT
-        cut, mine = self.forget_earlier_stay(node, earlier, applied)
+        cut, mine = self.forget_earlier_stay(node, earlier, applied, back)
         effects: list[Effect] = []
         stream = replica.senders.stream(node)
         # It is heard from afresh: a member that admits it before hearing it (another
@@ -377,6 +385,7 @@ class Liveness:
             ready = [held for held in ready if held.envelope.seq <= cut]
         elif mine is not None:
             stream.ack_cap = mine
+        replica.viewchange.refreeze(node)
         for held in ready:
             effects += replica.order.on_contiguous(held, now)
         if node == replica.me.node:
@@ -400,7 +409,7 @@ class Liveness:
         return effects
 
     def forget_earlier_stay(
-        self, node: bytes, earlier: int, applied: int
+        self, node: bytes, earlier: int, applied: int, back: bool = False
     ) -> tuple[int | None, int | None]:
         """Void the cut, our suspicion and the claims about an earlier stay of ``node``.
 
@@ -408,7 +417,11 @@ class Liveness:
         suspected it.
         """
         cut = self.settled.get(node)
-        if cut is not None and (cut < earlier or cut <= applied):
+        # With rounds, no ADMIT of a member ``back`` after a removal is final before that
+        # removal's cut is decided (P-282): the cut held is the earlier stay's.
+        if back and self.replica.viewchange.enabled:
+            cut = self.replica.viewchange.next_stay(node, cut)
+        elif cut is not None and (cut < earlier or cut <= applied):
             del self.settled[node]
             cut = None
         mine = self.suspected.get(node)

@@ -214,7 +214,11 @@ class Order:
             return False
         for member in self.stable.members.values():
             node = member.node
-            if not member.present or node in (me, sender):
+            if node in (me, sender):
+                continue
+            if not member.present:
+                if self.waits_for_round(node):
+                    return False
                 continue
             stream = streams.get(node)
             if stream is None:
@@ -227,6 +231,12 @@ class Order:
             if need_acks and self.acked(node, stream, sender) < seq:
                 return False
         return True
+
+    def waits_for_round(self, node: bytes) -> bool:
+        """Whether a SUSPECT has removed ``node`` from the stable game and no round has
+        decided its cut yet: nothing more becomes final until one has (P-282)."""
+        replica = self.replica
+        return replica.viewchange.enabled and node not in replica.liveness.settled
 
     def held_back(self, sender: bytes, seq: int) -> bool:
         """Whether a present member's event waits for an agreement on its cut: we stated a
@@ -257,6 +267,8 @@ class Order:
         liveness = self.replica.liveness
         if sender in liveness.settled or not liveness.learns_cuts:
             return ack
+        if self.replica.viewchange.enabled:  # a member's promise freezes its acks instead
+            return ack
         held = liveness.claims.get(sender, {}).get(node)
         return ack if held is None else min(ack, held)
 
@@ -276,6 +288,7 @@ class Order:
             if sender == replica.me.node:
                 return [Withdrawn(seq, body, "not_at_the_table")]
             return []
+        back = isinstance(body, Admit) and body.node in self.stable.members  # a stay ended
         outcome = self.stable.apply(sender, body)
         self.chain = chain_step(self.chain, sender, seq, held.raw)
         entry = LogEntry(len(self.log), sender, seq, envelope.lamport, body, outcome)
@@ -284,7 +297,7 @@ class Order:
         # the same stable game: it stays as it is.
         self._note_game_ended()
         effects: list[Effect] = [Delivered(entry)]
-        effects += self._membership_follows(body, outcome.accepted, now)
+        effects += self._membership_follows(body, outcome.accepted, now, back)
         effects += self.check_peer_digests()
         return effects
 
@@ -307,13 +320,15 @@ class Order:
         if stable.audit_complete():
             self.ended = (len(self.log), self.digest(), stable.copy())
 
-    def _membership_follows(self, body: Body, accepted: bool, now: float) -> list[Effect]:
+    def _membership_follows(
+        self, body: Body, accepted: bool, now: float, back: bool = False
+    ) -> list[Effect]:
         """What a final ADMIT or SUSPECT changes for the replica's membership and liveness."""
         replica = self.replica
         if isinstance(body, Admit):
             # Our own offer to admit it has had its turn: a later hello may need a new one.
             replica.membership.forget_offer(body.node)
-            return replica.liveness.on_admitted(body, now) if accepted else []
+            return replica.liveness.on_admitted(body, now, back) if accepted else []
         if isinstance(body, Suspect) and body.node == replica.me.node and not replica.is_member():
             return replica.ask_to_join(now)
         return []

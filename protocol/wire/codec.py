@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import NoReturn
+from typing import ClassVar, NoReturn
 
 import msgpack
 
@@ -72,6 +72,8 @@ from .messages import (
     Repair,
     RepairRequest,
     Reveal,
+    Round,
+    RoundOp,
     Share,
     Start,
     Suspect,
@@ -265,6 +267,19 @@ PAYLOADS: dict[Kind, Field] = {
     Kind.REPAIR: Record(
         Repair, (("origin", NODE), ("events", ListOf(REPAIRED, 1, MAX_REPAIR_EVENTS)))
     ),
+    Kind.ROUND: Record(
+        Round,
+        (
+            ("op", Choice(RoundOp)),
+            ("view", UINT63),
+            ("ballot", UINT63),
+            ("coordinator", NODE),
+            ("cuts", ListOf(ACK, 0, MAX_PEERS)),
+            ("accepted_ballot", UINT63),
+            ("accepted_by", NODE),
+            ("accepted_cuts", ListOf(ACK, 0, MAX_PEERS)),
+        ),
+    ),
     Kind.WATCH: Record(
         Watch,
         (
@@ -285,6 +300,7 @@ KIND_OF: dict[type, Kind] = {
     Event: Kind.EVENT,
     RepairRequest: Kind.REPAIR_REQUEST,
     Repair: Kind.REPAIR,
+    Round: Kind.ROUND,
     Watch: Kind.WATCH,
 }
 HEADER: tuple[tuple[str, Field], ...] = (
@@ -409,8 +425,15 @@ def _load_envelope(wire: object, kinds: frozenset[Kind]) -> Envelope:
     return envelope
 
 
+class RoundKind:
+    """Whether ROUND (kind 6) is on the wire: off, it is refused as P-18 says, as before."""
+
+    enabled: ClassVar[bool] = False
+
+
 def _load_kind(value: object, kinds: frozenset[Kind]) -> Kind:
-    if type(value) is not int or value not in set(Kind):
+    off = value == Kind.ROUND and not RoundKind.enabled  # refused as before (P-18)
+    if type(value) is not int or value not in set(Kind) or off:
         refuse(ErrorReason.UNKNOWN_KIND, "kind", repr(value))
     if value not in kinds:
         refuse(ErrorReason.BAD_FIELD, "kind", f"{Kind(value).name} is not allowed here")
@@ -499,7 +522,7 @@ ALL_KINDS = frozenset(Kind)
 def decode(data: bytes) -> Envelope:
     """The envelope ``data`` encodes; ProtocolError (and nothing else) if it breaks a rule."""
     envelope = _quick_decode(data)
-    if envelope is not None:
+    if envelope is not None and (RoundKind.enabled or type(envelope.payload) is not Round):
         return envelope
     return _decode(data, ALL_KINDS)
 

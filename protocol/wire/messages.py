@@ -20,6 +20,7 @@ class Kind(IntEnum):
     EVENT = 3
     REPAIR_REQUEST = 4
     REPAIR = 5
+    ROUND = 6  # a step of the consensus round on a membership change (section 12)
     WATCH = 15  # a spectator's subscription, and the final events fed to it (section 26)
 
 
@@ -29,6 +30,17 @@ class WatchOp(IntEnum):
     SUBSCRIBE = 1  # a spectator asks a member for the stable log from ``index`` on
     END = 2  # a spectator stops watching
     FEED = 3  # a member sends stable events from ``index`` on
+
+
+class RoundOp(IntEnum):
+    """What a ROUND says (spec/protocol.md section 12, Agreeing on the cut)."""
+
+    PREPARE = 1  # a coordinator opens a ballot: the members it would remove
+    PROMISE = 2  # an acceptor promises the ballot: what it holds of each, what it accepted
+    ACCEPT = 3  # the coordinator asks the acceptors to accept a value
+    ACCEPTED = 4  # an acceptor has accepted the value of the ballot
+    DECIDED = 5  # the value decided for the view
+    LEARN = 6  # a node asks for the value decided for the view
 
 
 class BodyKind(IntEnum):
@@ -113,6 +125,26 @@ class Repair:
 
     origin: bytes
     events: tuple[bytes, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Round:
+    """A step of the consensus round of view ``view`` (spec/protocol.md section 12).
+
+    A ballot is ``(ballot, coordinator)``, compared in that order; ``cuts`` is the value
+    (each member removed and its cut) or, in a PREPARE, the members to remove, and in a
+    PROMISE what the acceptor acknowledges of each; ``accepted`` is the acceptor's
+    highest accepted ballot (0: none) and its value.
+    """
+
+    op: RoundOp
+    view: int
+    ballot: int
+    coordinator: bytes
+    cuts: tuple[Ack, ...]
+    accepted_ballot: int = 0
+    accepted_by: bytes = bytes(16)
+    accepted_cuts: tuple[Ack, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -317,7 +349,7 @@ class Event:
     body: Body
 
 
-Payload = Hello | Heartbeat | Event | RepairRequest | Repair | Watch
+Payload = Hello | Heartbeat | Event | RepairRequest | Repair | Round | Watch
 
 
 @dataclass(frozen=True, slots=True)

@@ -47,6 +47,7 @@ from dutchblitz.protocol.replica.effects import (
 )
 from dutchblitz.protocol.replica.flush import Flushes
 from dutchblitz.protocol.replica.liveness import Liveness
+from dutchblitz.protocol.replica.viewchange import ViewChange
 from dutchblitz.protocol.seat.deal_duties import Grace
 from dutchblitz.protocol.seat.duties import Steward, Wishes, rematch_duty
 from dutchblitz.protocol.seat.pace import Pace
@@ -656,10 +657,11 @@ def run_seed(
 Outcome = tuple[int, str | None, dict[str, object] | None, str]  # seed, error, summary, kind
 
 
-def _outcome(job: tuple[int, str, bool, bool, bool]) -> Outcome:
-    seed, faults, old_withdrawal, old_cuts, finding = job
+def _outcome(job: tuple[int, str, bool, bool, bool, bool]) -> Outcome:
+    seed, faults, old_withdrawal, old_cuts, finding, rounds = job
     Flushes.enabled = not old_withdrawal  # in this worker process only
     Liveness.learns_cuts = not old_cuts
+    ViewChange.switch(rounds and not old_cuts)
     try:
         return seed, None, run_seed(seed, faults, finding=finding), "held"
     except InvariantViolated as error:
@@ -673,13 +675,14 @@ def sweep(
     old_withdrawal: bool = False,
     old_cuts: bool = False,
     finding: bool = False,
+    rounds: bool = False,
 ) -> list[Outcome]:
     """Run many seeds, on ``workers`` processes; results come back in seed order.
 
     Each result is (seed, error or None, summary or None, kind): ``held`` when every
     invariant held, else the kind of the violation (``diverged``, ``stalled``, ``broken``).
     """
-    return list(sweep_iter(seeds, faults, workers, old_withdrawal, old_cuts, finding))
+    return list(sweep_iter(seeds, faults, workers, old_withdrawal, old_cuts, finding, rounds))
 
 
 def sweep_iter(
@@ -689,9 +692,10 @@ def sweep_iter(
     old_withdrawal: bool = False,
     old_cuts: bool = False,
     finding: bool = False,
+    rounds: bool = False,
 ) -> Iterator[Outcome]:
     """``sweep``, yielding each result (in seed order) as soon as it and those before are in."""
-    jobs = [(seed, faults, old_withdrawal, old_cuts, finding) for seed in seeds]
+    jobs = [(seed, faults, old_withdrawal, old_cuts, finding, rounds) for seed in seeds]
     if workers <= 1:
         yield from map(_outcome, jobs)
         return
@@ -746,10 +750,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="test only: the cut rules before P-268 and P-269, to show what they break",
     )
+    parser.add_argument(
+        "--rounds",
+        action="store_true",
+        help="a consensus round decides each cut (P-274 to P-283, off by default)",
+    )
     args = parser.parse_args(argv)
     started = time.perf_counter()
     Flushes.enabled = not args.old_withdrawal
     Liveness.learns_cuts = not args.old_cuts
+    ViewChange.switch(args.rounds and not args.old_cuts)
     if args.seed is not None:
         try:
             print(run_seed(args.seed, args.faults, verbose=True, finding=args.finding))
@@ -762,7 +772,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     seeds = range(args.first, args.first + args.seeds)
     failures = 0
     results: list[Outcome] = []
-    rules = (args.old_withdrawal, args.old_cuts, args.finding)
+    rules = (args.old_withdrawal, args.old_cuts, args.finding, args.rounds)
     for outcome in sweep_iter(seeds, args.faults, args.workers, *rules):
         results.append(outcome)
         seed, error, summary, _kind = outcome

@@ -3,12 +3,14 @@
 Each broke agreement before the rules named with it; the sweep found them
 (``python -m tests.rigs.sim --faults links --seeds 388``). Three still break: their cases
 say what is left (spec/protocol.md section 12, Known limits), and fail once it is closed,
-so that a fix shows.
+so that a fix shows. With rounds on (spec/protocol.md section 12, Agreeing by a round) all
+three hold.
 """
 
 from __future__ import annotations
 
 import pytest
+from dutchblitz.protocol.replica.viewchange import ViewChange
 
 from tests.rigs import sim
 from tests.rigs.sim import run_seed
@@ -52,6 +54,19 @@ def test_links_seed_still_breaks_as_known_limits_say(seed: int, kind: str, left:
     with pytest.raises(InvariantViolated) as caught:
         run_seed(seed, "links")
     assert caught.value.kind == kind, (left, str(caught.value))
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize(("seed", "kind", "left"), LEFT, ids=[str(case[0]) for case in LEFT])
+def test_links_seed_holds_with_a_round_per_view_P279(seed: int, kind: str, left: str) -> None:
+    """P-275 to P-283 (Agreeing by a round): with rounds on, each seed Known limits keeps
+    holds every invariant: its cuts are decided one view after another."""
+    ViewChange.switch(True)
+    try:
+        summary = run_seed(seed, "links")
+    finally:
+        ViewChange.switch(False)
+    assert summary["rounds"] >= 1, (kind, left)
 
 
 @pytest.mark.timeout(120)
