@@ -15,7 +15,7 @@ from dutchblitz.node.api import HiddenCards, Notice, NoticeKind
 from dutchblitz.protocol.games.faceoff import TAG, TITLE
 from dutchblitz.protocol.games.faceoff.state import Phase
 from dutchblitz.protocol.games.faceoff.views import TableView
-from dutchblitz.protocol.table.records import Phase as TablePhase
+from dutchblitz.protocol.views import Phase as TablePhase
 from prompt_toolkit.filters import Filter
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.key_binding import KeyBindings
