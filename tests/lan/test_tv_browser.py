@@ -97,6 +97,29 @@ def centre_cards(page: Any) -> list[str]:
     )
 
 
+def bot_table(root: Path, prefix: str, extra: tuple[str, ...], level: str) -> list[BlitzNode]:
+    """Three bot nodes of one game on 127.0.0.1, the first serving the TV page."""
+    ports = free_ports(3)
+    return [
+        BlitzNode(
+            f"{prefix}{i}",
+            root / f"{prefix}{i}",
+            loopback_args(i, ports, 3, *extra, *(("--web", "0") if i == 0 else ())),
+            role=("--join", "--bot", "--bot-level", level),
+        )
+        for i in range(3)
+    ]
+
+
+def open_page(browser: Any, url: str, errors: list[str]) -> Any:
+    """The TV page in a new tab, keeping every frame it takes in and every script error."""
+    page = browser.new_page(viewport={"width": 1600, "height": 900}, bypass_csp=BYPASS)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.add_init_script(RECORD_FRAMES)
+    page.goto(url)
+    return page
+
+
 def test_the_page_shows_the_players_and_the_centre_as_bots_play(
     tmp_path: Path, browser: Any
 ) -> None:
@@ -148,24 +171,11 @@ def test_the_page_shows_the_players_and_the_centre_as_bots_play(
 
 def test_a_dutch_table_shows_dutchs_title_and_public_table(tmp_path: Path, browser: Any) -> None:
     """D-42: the TV sees a round of Dutch as nobody at the table does, under Dutch's title."""
-    ports = free_ports(3)
     extra = ("--game", "dutch", "--target", "500")  # a long game: the test ends it
-    nodes = [
-        BlitzNode(
-            f"du{i}",
-            tmp_path / f"du{i}",
-            loopback_args(i, ports, 3, *extra, *(("--web", "0") if i == 0 else ())),
-            role=("--join", "--bot", "--bot-level", "careful"),
-        )
-        for i in range(3)
-    ]
+    nodes = bot_table(tmp_path, "du", extra, "careful")
+    errors: list[str] = []
     try:
-        url = tv_url(nodes[0])
-        page = browser.new_page(viewport={"width": 1600, "height": 900}, bypass_csp=BYPASS)
-        errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.add_init_script(RECORD_FRAMES)
-        page.goto(url)
+        page = open_page(browser, tv_url(nodes[0]), errors)
         page.wait_for_function(
             "document.querySelectorAll('.player [data-place=row] .card').length >= 12",
             timeout=WAIT_MS,
@@ -192,23 +202,10 @@ def test_a_dutch_table_shows_dutchs_title_and_public_table(tmp_path: Path, brows
 def test_a_faceoff_table_shows_the_face_off_big(tmp_path: Path, browser: Any) -> None:
     """F-43: a table of Blitz! on the TV, under its own title: each player's top card by
     letter and shape with its category, the draw piles, and the face-off as the headline."""
-    ports = free_ports(3)
-    nodes = [
-        BlitzNode(
-            f"fo{i}",
-            tmp_path / f"fo{i}",
-            loopback_args(i, ports, 3, "--game", "faceoff", *(("--web", "0") if i == 0 else ())),
-            role=("--join", "--bot", "--bot-level", "sharp"),
-        )
-        for i in range(3)
-    ]
+    nodes = bot_table(tmp_path, "fo", ("--game", "faceoff"), "sharp")
+    errors: list[str] = []
     try:
-        url = tv_url(nodes[0])
-        page = browser.new_page(viewport={"width": 1600, "height": 900}, bypass_csp=BYPASS)
-        errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.add_init_script(RECORD_FRAMES)
-        page.goto(url)
+        page = open_page(browser, tv_url(nodes[0]), errors)
         page.wait_for_function(
             "document.querySelectorAll('.player [data-place=top] .card[data-card]').length >= 2",
             timeout=WAIT_MS,
