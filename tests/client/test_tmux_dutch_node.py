@@ -98,9 +98,18 @@ def test_a_person_plays_dutch_against_bots_at_a_real_node(tmux: Tmux, tmp_path: 
     tmux.keys(ME, "1")
     tmux.wait_text(ME, "Card 1 picked")
     tmux.keys(ME, "2")
-    shown = my_turn(tmux)  # the first seat starts the first round (D-7)
+    my_turn(tmux)  # the first seat starts the first round (D-7)
+    # The two peeked cards show once the others have opened them to me, which may come
+    # just after my turn begins.
+    shown = tmux.wait(
+        ME,
+        lambda s: any(line.startswith(MINE) and line[len(MINE) :].count("(") == 2 for line in s),
+        "the peeked cards remembered",
+        timeout=TURN_S,
+    )
     mine = row(shown, MINE).removeprefix(MINE)
     assert mine.count("(") == 2 and "3 ##" in mine  # two cards remembered, for me alone
+    assert "Your turn: d draws a card." in text(shown)
 
     shown = end_my_turn(tmux, "3")  # the drawn card in place of card 3
     assert "You kept the drawn card as card 3" in text(shown)
