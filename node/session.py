@@ -252,12 +252,13 @@ def _refused(refusal: ActRefusal) -> Refused:
 
 def _players(game: Game, seat: LocalSeat, bots: Collection[bytes]) -> tuple[PlayerInfo, ...]:
     """The table's members in seat order, as the client shows them: which is this seat,
-    which a bot of this node, and each one's key fingerprint."""
+    which a bot of this node, and each one's key fingerprint. This seat's own row shows the
+    name it chose, also while the table has yet to hear it."""
     return tuple(
         PlayerInfo(
             m.seat,
             m.node,
-            m.name,
+            seat.config.wishes.name if m.node == seat.node_id else m.name,
             m.back,
             m.ready,
             m.present,

@@ -67,11 +67,14 @@ class LobbyChoices:
         self._told = told  # the screens hear of a change
         self._work = Background(notices, told)
         self._adding: set[asyncio.Future[object]] = set()  # bots on their way to a seat
+        self._held: list[Callable[[], Refused | None]] = []  # choices made before a seat
 
     def set_name(self, name: str) -> Refused | None:
         name = name.strip()
         if not name or len(name.encode()) > MAX_NAME:
             return Refused(Why.BAD_NAME)
+        if self._hold(lambda: self.set_name(name)):
+            return None
         if (why := self._lobby_only("set_name")) is not None:
             return why
         self.seat.config.wishes.name = name
@@ -89,6 +92,8 @@ class LobbyChoices:
         backs = game_for(self.side.shown()).backs
         if back not in backs:
             return Refused(Why.NO_BACK, what=back, other=", ".join(backs))
+        if self._hold(lambda: self.set_back(back)):
+            return None
         if (why := self._lobby_only("set_back")) is not None:
             return why
         replica = self.seat.replica
@@ -106,6 +111,8 @@ class LobbyChoices:
         replica = self.seat.replica
         if replica is not None and replica.can_play() and replica.stable.phase == Phase.OVER:
             return self._want_rematch(ready)
+        if self._hold(lambda: self.set_ready(ready)):
+            return None
         if (why := self._lobby_only("set_ready")) is not None:
             return why
         replica = self.seat.replica
@@ -135,6 +142,8 @@ class LobbyChoices:
         return None
 
     def start(self) -> Refused | None:
+        if self._hold(self.start):
+            return None
         why = self._why_not_start()
         if why is not None:
             return why
@@ -165,6 +174,8 @@ class LobbyChoices:
         return Refused(Why.BACKS_CHOICE, what=backs) if backs else Refused(Why.NO_SEAT)
 
     def set_option(self, on: bool) -> Refused | None:
+        if self._hold(lambda: self.set_option(on)):
+            return None
         if (why := self._lobby_only("set_option")) is not None:
             return why
         self.seat.config.wishes.post_stacking = on
@@ -175,6 +186,8 @@ class LobbyChoices:
             return Refused(Why.BAD_LENGTH, what=str(MAX_TARGET), other=str(MAX_GAME_ROUNDS))
         if rounds is not None and not game_for(self.side.shown()).rounds_option:
             return Refused(Why.NO_ROUNDS)
+        if self._hold(lambda: self.set_length(target, rounds)):
+            return None
         if (why := self._lobby_only("set_length")) is not None:
             return why
         wishes = self.seat.config.wishes
@@ -184,6 +197,8 @@ class LobbyChoices:
     def set_game(self, tag: str) -> Refused | None:
         if tag not in tags():
             return Refused(Why.NO_GAME, what=tag, other=", ".join(tags()))
+        if self._hold(lambda: self.set_game(tag)):
+            return None
         if (why := self._lobby_only("set_game")) is not None:
             return why
         self.seat.config.wishes.game = tag
@@ -194,6 +209,8 @@ class LobbyChoices:
         levels = game_for(self.side.shown()).levels
         if level not in levels:
             return Refused(Why.NO_BOT_LEVEL, what=level, other=", ".join(levels))
+        if self._hold(lambda: self.add_bot(level)):
+            return None
         if (why := self._lobby_only("add_bot")) is not None:
             return why
         replica = self.seat.replica
@@ -206,10 +223,33 @@ class LobbyChoices:
         return None
 
     def remove_bot(self) -> Refused | None:
+        if self._hold(self.remove_bot):
+            return None
         if not self.node.bots.seats and not self._adding:
             return Refused(Why.NO_LOCAL_BOT)
         self._work.run(_remove_bot(self.node, set(self._adding)))
         return None
+
+    def _hold(self, choice: Callable[[], Refused | None]) -> bool:
+        """While the seat is still finding its table (the lobby shows at once, before it), a
+        choice waits for the seat and is made then; a refusal then is told on screen."""
+        seating = self.node.seating
+        if self.seat.replica is not None or seating is None or seating.done():
+            return False
+        if not self._held:
+            seating.add_done_callback(self._make_held)
+        self._held.append(choice)
+        return True
+
+    def _make_held(self, seating: asyncio.Future[None]) -> None:
+        held, self._held = self._held, []
+        if seating.cancelled() or seating.exception() is not None:
+            return  # no table: the node says why and stops
+        for choice in held:
+            refused = choice()
+            if refused is not None:
+                self._work.notices.refused(refused)
+        self._told()
 
     def _lobby_only(self, action: str) -> Refused | None:
         replica = self.seat.replica

@@ -356,7 +356,9 @@ async def run_node(options: Options | argparse.Namespace, attach_ui: UI | None =
             if tv is None:
                 return EXIT_USAGE
             node.options = replace(options, web=tv.address)  # the port bound, if 0 was asked
-        early_lobby = False  # the screen waits for the seat: keys need one (performance.md)
+        # A player's screen shows the lobby while the seat finds its table (choices made
+        # meanwhile wait for it); a founder of a private table is asked the phrase again first.
+        early_lobby = attach_ui is not None and not options.typed
         failed = await _start(node, node.start(seat_behind=early_lobby))
         if failed is None and options.typed and _founded(node):
             failed = await _confirm_passphrase(node, stopping)

@@ -62,7 +62,10 @@ def _results(game: GameView) -> list[Json]:
 
 
 def public_view(snap: Snapshot) -> Json:
-    """What the TV page shows of ``snap``: the table as every player sees it."""
+    """What the TV page shows of ``snap``: the table as every player sees it; while the
+    node has no table yet (its lobby shows before its seat has found one), only that."""
+    if not snap.players:
+        return {"phase": "starting"}
     game = snap.stable
     board = game.board()  # drawn now, in the turn the snapshot was taken
     areas, centre = board.get("areas"), board.get("centre")

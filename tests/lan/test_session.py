@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Coroutine
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 from dutchblitz.client.games.blitz.words import said
-from dutchblitz.node.api import News, Session
+from dutchblitz.node.api import News, Session, Why
 from dutchblitz.node.runtime import Node, Options
 from dutchblitz.node.session import NodeSession
 from dutchblitz.protocol.games.blitz.intents import Action, Intent
@@ -281,6 +282,54 @@ def test_a_bot_taken_off_and_put_back_is_a_fresh_ready_bot(tmp_path: Path) -> No
             await until(session, fresh_and_ready, "a fresh bot, ready")
             kinds = [n.kind for n in session.take_notices()]
             assert "alarm" not in [str(kind) for kind in kinds]
+        finally:
+            await session.leave()
+
+    run(scenario())
+
+
+def test_choices_made_before_the_seat_holds_its_table_are_made_once_it_does(
+    tmp_path: Path,
+) -> None:
+    """The lobby shows while the seat still finds its table (``start(seat_behind=True)``):
+    a name, a bot, ready and the game's length chosen then are kept and made once it holds
+    one, and a choice the table refuses then is told, not lost."""
+
+    async def scenario() -> None:
+        node = Node(replace(options(tmp_path), join_window=1.0))
+        await node.start(seat_behind=True)
+        session = NodeSession(node)
+        try:
+            assert node.main is not None and node.main.replica is None  # still finding
+            assert session.set_name("Ada Lovelace") is None
+            assert session.add_bot("normal") is None
+            assert session.set_length(20) is None
+            assert session.set_ready(True) is None
+            assert session.set_back("nowhere") is not None  # checked at once all the same
+            assert session.remove_bot() is None  # after the `+` before it, whatever it seats
+            assert session.start() is None  # kept too: refused then, with one player seated
+            main = node.main
+            await until(session, lambda: main.replica is not None, "a table")
+            told: list[Why] = []
+
+            def refused() -> bool:
+                notices = session.take_notices()
+                told.extend(n.refused.why for n in notices if n.refused is not None)
+                return bool(told)
+
+            await until(session, refused, "the START refused, told")
+            assert told == [Why.TOO_FEW_PLAYERS]
+            snap = session.snapshot
+            names = ["Ada Lovelace"]
+            await until(session, lambda: [p.name for p in snap().players] == names, "no bot left")
+            await until(session, lambda: snap().length[0] == 20, "the length")
+
+            def ready() -> bool:
+                table = main.replica
+                assert table is not None
+                return all(m.ready for m in table.stable.members.values() if m.present)
+
+            await until(session, ready, "ready")
         finally:
             await session.leave()
 
