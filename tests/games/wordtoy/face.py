@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 from typing import Final
+from weakref import WeakKeyDictionary
 
 from dutchblitz.client.face import GameFace
 from dutchblitz.client.gamescreen import bind_every_key
@@ -40,6 +41,11 @@ BOT_LEVELS: Final = {"easy": "easy bot: knows half the cards, thinks slowly",
                      "sharp": "sharp bot: knows most cards, answers quickly"}  # fmt: skip
 
 
+# The card each screen's answer line was begun on. ``ClientState.typed`` is the one place
+# the frame keeps for a face's typing; what the face needs beside it, it keeps here.
+_BEGUN: WeakKeyDictionary[ClientState, int] = WeakKeyDictionary()
+
+
 def seat_view(state: ClientState) -> WordView | None:
     shown = state.snap.seat_view
     return shown if isinstance(shown, WordView) else None
@@ -65,6 +71,8 @@ def _lines(state: ClientState, shown: WordView, typing: bool) -> StyleAndTextTup
         who = _name(state, shown, shown.waiting.seat)
         hint = "  (Tab objects)" if shown.may_object else ""
         text.line(f' Waiting: {who} says "{shown.waiting.text}"{hint}', "class:strong")
+        for said in shown.queued:
+            text.line(f'   then {_name(state, shown, said.seat)}: "{said.text}"')
     if shown.dropped is not None:
         said, what, by = shown.dropped
         text.line(
@@ -135,8 +143,11 @@ def key(state: ClientState, pressed: str) -> None:
     if shown is None or shown.over or shown.me is None:
         return
     move: Typed | Objection | None = None
+    if not state.typed:
+        _BEGUN[state] = shown.card
     if pressed == ENTER:
-        move, state.typed = (Typed(state.typed), "") if state.typed.strip() else (None, state.typed)
+        if state.typed.strip():
+            move, state.typed = Typed(state.typed, _BEGUN.get(state, shown.card)), ""
     elif pressed == ESCAPE:
         state.typed = ""
     elif pressed == BACKSPACE:
@@ -175,6 +186,5 @@ FACE = GameFace(
     hidden_lines=hidden_lines,
     has_option=False,
     words=GameWords(refusals=REFUSALS, bot_levels=BOT_LEVELS),
-    length_word="two rounds",
     lengths=((0, 2),),
 )

@@ -271,9 +271,11 @@ class WordToy(TokenDeck, TableGame[WordTable, WordMove, WordView, Token, bots.Le
 
 @dataclass(frozen=True, slots=True)
 class Typed:
-    """A person's answer, as the face sends it: the text typed."""
+    """A person's answer, as the face sends it: the text typed, and the card it was typed
+    for (the card on screen at its first letter): a card decided meanwhile refuses it."""
 
     text: str
+    card: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -283,7 +285,7 @@ class Objection:
 
 def _message(state: Round, move: GameMove) -> Message | None:
     if isinstance(move, Typed):
-        return Answer(state.card, move.text)
+        return Answer(move.card, move.text)
     if isinstance(move, Objection):
         head = state.waiting()
         return None if head is None else Object(state.card, head.number)

@@ -235,6 +235,7 @@ def _decide(state: Round, said: Said | None) -> None:
         )
     )
     state.card += 1
+    state.dropped = None  # an objection is news of its card only
     state.queue.clear()
     state.numbered = 0
     state.moves += 1

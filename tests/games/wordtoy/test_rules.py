@@ -162,8 +162,8 @@ def dealt(seats: tuple[int, ...] = (0, 1, 2)) -> WordTable:
 def test_the_table_maps_seats_and_scores_by_table_seat() -> None:
     table = dealt((0, 2, 5))
     category = categories()[table.round.cards[0]]
-    body = GAME.body(table, 5, Typed(sorted(category.answers)[0]), 1, None)
-    assert not isinstance(body, type(GAME.body(table, 9, Typed("x"), 1, None)))
+    body = GAME.body(table, 5, Typed(sorted(category.answers)[0], 0), 1, None)
+    assert not isinstance(body, type(GAME.body(table, 9, Typed("x", 0), 1, None)))
     round_number, move = GAME.move_from_body(body.payload, 5)  # type: ignore[union-attr]
     assert round_number == 1 and GAME.apply(table, move) is None
     assert GAME.round_scores(table) == {0: 0, 2: 0, 5: 1}
@@ -175,7 +175,7 @@ def test_a_person_objects_only_to_what_waits() -> None:
     table = dealt()
     refused = GAME.body(table, 1, Objection(), 1, None)
     assert getattr(refused, "code", None) == "bad_move"
-    body = GAME.body(table, 0, Typed("zzz"), 1, None)
+    body = GAME.body(table, 0, Typed("zzz", 0), 1, None)
     assert GAME.apply(table, GAME.move_from_body(body.payload, 0)[1]) is None  # type: ignore[union-attr]
     own = GAME.body(table, 0, Objection(), 1, None)
     assert getattr(own, "code", None) == "own_answer"
@@ -223,3 +223,11 @@ def test_the_tv_board_draws_only_public_places() -> None:
 
 def test_a_level_reads_as_its_name_as_the_node_hands_it_on() -> None:
     assert [str(level) for level in GAME.levels.values()] == list(GAME.levels)
+
+
+def test_an_answer_typed_for_a_card_decided_meanwhile_is_too_late() -> None:
+    table = dealt()
+    GAME.apply(table, GAME.move_from_body(GAME.timed_duty(table, 0, 1)[1].payload, 0)[1])  # type: ignore[index]
+    assert table.round.card == 1
+    late = GAME.body(table, 1, Typed("kiwi", 0), 1, None)
+    assert getattr(late, "code", None) == "stale"
