@@ -74,9 +74,9 @@ def _lines(state: ClientState, shown: WordView, typing: bool) -> StyleAndTextTup
         for said in shown.queued:
             text.line(f'   then {_name(state, shown, said.seat)}: "{said.text}"')
     if shown.dropped is not None:
-        said, what, by = shown.dropped
+        whose, what, by = shown.dropped
         text.line(
-            f' Objected: "{what}" of {_name(state, shown, said)}, by {_name(state, shown, by)}'
+            f' Objected: "{what}" of {_name(state, shown, whose)}, by {_name(state, shown, by)}'
         )
     for number, decided in enumerate(shown.decided, 1):
         how = (

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from hashlib import blake2b
+from types import MappingProxyType
 from typing import Final
 
 from dutchblitz.protocol.limits import DECK_CODES, MAX_PLAYERS
@@ -190,6 +191,9 @@ class WordToy(TokenDeck, TableGame[WordTable, WordMove, WordView, Token, bots.Le
 
     def moves(self, state: WordTable) -> int:
         return state.round.moves
+
+    def table_view(self, state: WordTable) -> views.Live:
+        return views.Live(MappingProxyType(self.round_scores(state)))
 
     def tv_board(self, state: WordTable, names: Mapping[int, str]) -> Mapping[str, Json]:
         return views.board(views.view(state.round, state.seats, None), names)

@@ -15,6 +15,14 @@ TITLE: Final = "Word toy"
 
 
 @dataclass(frozen=True, slots=True)
+class Live:
+    """The cards each table seat has won this round, as the table's frame reads them
+    (``RoundRules.table_view``: the TV's "round +N")."""
+
+    live: Mapping[int, int]
+
+
+@dataclass(frozen=True, slots=True)
 class WordView:
     """A round as every player sees it; ``me`` is the viewer's game seat index (None: a
     spectator, the TV). ``seats`` maps a game seat index to its table seat."""
@@ -69,8 +77,9 @@ LEGEND: Final = (
 )
 
 
-def _card(text: str, mark: str, colour: str = "") -> Json:
-    return {"label": text, "value": text, "mark": mark, "colour": colour}
+def _card(label: str, value: str, mark: str, colour: str = "") -> Json:
+    """A card in the page's vocabulary: ``value`` big, ``mark`` small under it."""
+    return {"label": label, "value": value, "mark": mark, "colour": colour}
 
 
 def _headline(shown: WordView, names: Sequence[str]) -> str:
@@ -88,11 +97,12 @@ def board(shown: WordView, names: Mapping[int, str]) -> Mapping[str, Json]:
     by_index = [names.get(seat, f"seat {seat + 1}") for seat in shown.seats]
     current: list[Json] = []
     if not shown.over:
-        current = [{"top": _card(shown.category, f"card {shown.card + 1}", "yellow"), "count": 1}]
+        number = str(shown.card + 1)
+        current = [{"top": _card(shown.category, number, shown.category, "yellow"), "count": 1}]
     decided: list[Json] = [
-        {"top": _card(d.category, d.text or "nobody", "green" if d.seat is not None else ""),
-         "count": 1}
-        for d in shown.decided
+        {"top": _card(f"{d.category}: {d.text or 'nobody'}", str(number), d.text or "nobody",
+                      "green" if d.seat is not None else ""), "count": 1}
+        for number, d in enumerate(shown.decided, 1)
     ]  # fmt: skip
     said = {s.seat: s.text for s in (shown.waiting, *shown.queued) if s is not None}
     areas: dict[str, Json] = {}
@@ -102,8 +112,8 @@ def board(shown: WordView, names: Mapping[int, str]) -> Mapping[str, Json]:
              "count": shown.won[index]},
         ]  # fmt: skip
         if index in said:
-            places.append({"key": "said", "caption": "says", "top": _card(said[index], "waits"),
-                           "count": 1})  # fmt: skip
+            top = _card(said[index], "?", said[index])
+            places.append({"key": "said", "caption": "says", "top": top, "count": 1})
         areas[str(seat)] = {"status": "answers" if index in said else "", "places": places}
     return {
         "centre": [
