@@ -9,12 +9,22 @@ from dataclasses import dataclass
 
 import pytest
 from dutchblitz.protocol.games import registry
+from dutchblitz.protocol.table.player import ActRefusal
 from dutchblitz.protocol.table.rules import AnyGame
+from dutchblitz.protocol.wire.messages import GameBody
 from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.games.wordtoy import bots, wire
-from tests.games.wordtoy.game import GAME, Objection, Token, Typed, WordTable, seed
+from tests.games.wordtoy.game import (
+    GAME,
+    Objection,
+    Token,
+    Typed,
+    WordMove,
+    WordTable,
+    seed,
+)
 from tests.games.wordtoy.rules import (
     CARDS,
     Answer,
@@ -147,7 +157,9 @@ def test_any_payload_reads_or_is_refused_cleanly(payload: bytes) -> None:
         wire.decode(payload)
 
 
-def test_word_toy_is_a_table_game_from_its_own_folder() -> None:
+def test_word_toy_is_a_table_game_from_its_own_folder(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The registry has no way to forget a game: register into a copy, put back after.
+    monkeypatch.setattr(registry, "_GAMES", dict(registry._GAMES))
     game: AnyGame = GAME  # mypy checks the interface; this checks the registry
     registry.register(game)
     assert registry.game_for("wordtoy") is GAME
@@ -159,12 +171,19 @@ def dealt(seats: tuple[int, ...] = (0, 1, 2)) -> WordTable:
     return GAME.deal(seats, orders, None, len(seats), frozenset(seats))  # type: ignore[arg-type]
 
 
+def moved(body: object, seat: int) -> WordMove:
+    """The move a body from ``seat`` carries, as the table hands it to the game."""
+    assert isinstance(body, GameBody)
+    return GAME.move_from_body(body.payload, seat)[1]
+
+
 def test_the_table_maps_seats_and_scores_by_table_seat() -> None:
     table = dealt((0, 2, 5))
     category = categories()[table.round.cards[0]]
     body = GAME.body(table, 5, Typed(sorted(category.answers)[0], 0), 1, None)
-    assert not isinstance(body, type(GAME.body(table, 9, Typed("x", 0), 1, None)))
-    round_number, move = GAME.move_from_body(body.payload, 5)  # type: ignore[union-attr]
+    assert GAME.body(table, 9, Typed("x", 0), 1, None) == ActRefusal("not_playing")
+    assert isinstance(body, GameBody)
+    round_number, move = GAME.move_from_body(body.payload, 5)
     assert round_number == 1 and GAME.apply(table, move) is None
     assert GAME.round_scores(table) == {0: 0, 2: 0, 5: 1}
     late = GAME.apply(table, move)
@@ -176,11 +195,11 @@ def test_a_person_objects_only_to_what_waits() -> None:
     refused = GAME.body(table, 1, Objection(), 1, None)
     assert getattr(refused, "code", None) == "bad_move"
     body = GAME.body(table, 0, Typed("zzz", 0), 1, None)
-    assert GAME.apply(table, GAME.move_from_body(body.payload, 0)[1]) is None  # type: ignore[union-attr]
+    assert GAME.apply(table, moved(body, 0)) is None
     own = GAME.body(table, 0, Objection(), 1, None)
     assert getattr(own, "code", None) == "own_answer"
     other = GAME.body(table, 1, Objection(), 1, None)
-    assert GAME.apply(table, GAME.move_from_body(other.payload, 1)[1]) is None  # type: ignore[union-attr]
+    assert GAME.apply(table, moved(other, 1)) is None
     assert table.round.dropped == (0, "zzz", 1)
 
 
@@ -227,7 +246,8 @@ def test_a_level_reads_as_its_name_as_the_node_hands_it_on() -> None:
 
 def test_an_answer_typed_for_a_card_decided_meanwhile_is_too_late() -> None:
     table = dealt()
-    GAME.apply(table, GAME.move_from_body(GAME.timed_duty(table, 0, 1)[1].payload, 0)[1])  # type: ignore[index]
+    timed = GAME.timed_duty(table, 0, 1)
+    assert timed is not None and GAME.apply(table, moved(timed[1], 0)) is None
     assert table.round.card == 1
     late = GAME.body(table, 1, Typed("kiwi", 0), 1, None)
     assert getattr(late, "code", None) == "stale"
