@@ -186,5 +186,5 @@ FACE = GameFace(
     hidden_lines=hidden_lines,
     has_option=False,
     words=GameWords(refusals=REFUSALS, bot_levels=BOT_LEVELS),
-    lengths=((0, 2),),
+    lengths=((75, 2),),  # the target is not read where rounds are chosen (P-238)
 )
