@@ -6,11 +6,15 @@ game: ``node.py`` registers it before the node's main runs."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import pytest
+from dutchblitz.protocol.games import registry
+from dutchblitz.protocol.replays.gamefile import check_game_file
 
 from tests.games.highcard.test_highcard import first_result
+from tests.games.wordtoy.game import GAME
 from tests.games.wordtoy.rules import CARDS
 from tests.lan.nodes import AGREED, BlitzNode, free_ports, loopback_args, stop_all
 
@@ -20,7 +24,9 @@ GAME_S = 150.0  # two rounds of three cards, bots thinking as people do: under a
 
 @pytest.mark.lan
 @pytest.mark.timeout(300)
-def test_three_nodes_play_two_rounds_of_word_toy(tmp_path: Path) -> None:
+def test_three_nodes_play_two_rounds_of_word_toy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     ports = free_ports(PLAYERS)
     nodes = [
         BlitzNode(
@@ -52,3 +58,14 @@ def test_three_nodes_play_two_rounds_of_word_toy(tmp_path: Path) -> None:
     assert sum(first["final_scores"].values()) > 0  # cards were won
     totals = sorted(first["final_scores"].values())
     assert totals[-1] > totals[-2]  # the winner alone on the most cards
+    # The game's file replays to the digest every node wrote (spec/replay.md), here too
+    # once the game is known (into a copy of the registry, put back after).
+    monkeypatch.setattr(registry, "_GAMES", dict(registry._GAMES))
+    registry.register(GAME)
+    kept = sqlite3.connect(tmp_path / "node0" / "games.sqlite")
+    try:
+        # The first game's: the bots' rematch may have finished too.
+        (data,) = kept.execute("SELECT file FROM games ORDER BY rowid LIMIT 1").fetchone()
+    finally:
+        kept.close()
+    assert check_game_file(data).final.rules.tag == "wordtoy"
