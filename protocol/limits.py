@@ -19,6 +19,7 @@ MAX_SECRET: Final = 64  # the largest secret the wire carries
 # Text (UTF-8 bytes).
 MAX_NAME: Final = 32  # a player's or a table's name
 MAX_ENDPOINT: Final = 128  # "tcp://198.18.0.2:5555"
+MAX_PASSPHRASE: Final = 256  # a private table's passphrase, as typed
 
 # A game's own message inside a table event (spec/protocol.md section 7.11).
 MAX_GAME_ID: Final = 255  # game ids are 1..255; each game's folder names its own

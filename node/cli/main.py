@@ -11,10 +11,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import getpass
 import logging
 import logging.handlers
-import os
 import signal
 import sys
 import traceback
@@ -34,6 +32,7 @@ from ..session import NodeSession
 from ..store.archive import keep_games
 from ..store.state import StoreError
 from ..tv.address import WebAddress, parse_web
+from . import phrase
 from .commands import COMMANDS as COMMANDS
 from .commands import open_replay as open_replay
 from .commands import run_command as run_command
@@ -50,8 +49,6 @@ EXIT_FAILED = 1  # the node could not go on (its state directory is in use or ca
 # written), or a game's result could not be written (--summary-json, the state directory)
 EXIT_USAGE = 2  # a wrong flag or value, no terminal for the table, or nowhere to listen
 EXIT_SIGNAL_BASE = 128  # stopped by a signal: 128 + its number (130 Ctrl-C, 129 hang-up, 143 TERM)
-
-PASSPHRASE_ENV = "BLITZ_PASSPHRASE"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -70,41 +67,6 @@ def _text(what: str) -> Callable[[str], str]:
         return value.strip()
 
     return check
-
-
-def _passphrase(value: str) -> str:
-    if not value or len(value.encode()) > 256:
-        raise argparse.ArgumentTypeError("a passphrase is 1 to 256 bytes")
-    return value
-
-
-def _asked(table: str) -> str:
-    return f"Passphrase for table {table!r}: "
-
-
-AGAIN = "You are the first at table {table!r}: type its passphrase again, to be sure: "
-DIFFER = "the two passphrases differ: type it twice again"
-
-
-def _ask_passphrase(parser: argparse.ArgumentParser, table: str) -> str:
-    """The phrase for ``--private``: from $BLITZ_PASSPHRASE, or asked at a hidden prompt.
-
-    Unlike ``--passphrase PHRASE`` it never shows in ``ps`` or the shell's history.
-    """
-    given = os.environ.get(PASSPHRASE_ENV)
-    if given is None:
-        if not sys.stdin.isatty():
-            parser.error(
-                f"--private asks for the passphrase on a terminal, or set {PASSPHRASE_ENV}"
-            )
-        try:
-            given = getpass.getpass(_asked(table))
-        except (EOFError, KeyboardInterrupt):
-            parser.error("--private: no passphrase given")
-    try:
-        return _passphrase(given)
-    except argparse.ArgumentTypeError as error:
-        parser.error(f"--private: {error}")
 
 
 def _int_in(low: int, high: int) -> Callable[[str], int]:
@@ -238,14 +200,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--passphrase",
-        type=_passphrase,
+        type=phrase.checked,
         metavar="PHRASE",
         help="a private table: only players who know this phrase sit down",
     )
     parser.add_argument(
         "--private",
         action="store_true",
-        help=f"a private table: ask for its passphrase (hidden), or take ${PASSPHRASE_ENV}",
+        help=f"a private table: ask for its passphrase (hidden), or take ${phrase.PASSPHRASE_ENV}",
     )
     parser.add_argument(
         "--web",
@@ -301,8 +263,8 @@ def parse_options(argv: Sequence[str] | None = None) -> Options | None:
     if args.private:
         if args.passphrase is not None:
             parser.error("give --passphrase PHRASE or --private, not both")
-        args.passphrase = _ask_passphrase(parser, args.table)
-        typed = os.environ.get(PASSPHRASE_ENV) is None
+        args.passphrase = phrase.ask(parser, args.table)
+        typed = phrase.typed_at_terminal()
         return replace(options_from_args(args), typed=typed)
     return options_from_args(args)
 
@@ -361,7 +323,7 @@ async def run_node(options: Options | argparse.Namespace, attach_ui: UI | None =
         early_lobby = attach_ui is not None and not options.typed
         failed = await _start(node, node.start(seat_behind=early_lobby))
         if failed is None and options.typed and _founded(node):
-            failed = await _confirm_passphrase(node, stopping)
+            failed = await _confirm_phrase(node, stopping)
         if failed is not None:
             return failed
         return await _run_started(node, attach_ui, stopping, tv, early)
@@ -442,17 +404,12 @@ def _founded(node: Node) -> bool:
     return node.main is not None and node.main.seating.founded
 
 
-async def _confirm_passphrase(node: Node, stopping: asyncio.Future[int]) -> int | None:
-    """A node that founds a private table asks for the phrase a second time, since a typo
-    would keep every friend out; on a mismatch, it asks for both again. None when agreed."""
-    table, first = node.options.table, node.options.passphrase
+async def _confirm_phrase(node: Node, stopping: asyncio.Future[int]) -> int | None:
+    """A node that founds a private table asks for the phrase a second time (phrase.py);
+    None when agreed, else the exit code."""
     _release_signals()  # the prompt blocks the loop: Ctrl-C stops it at once
     try:
-        again = getpass.getpass(AGAIN.format(table=table))
-        while again != first:
-            print(f"blitz-node: {DIFFER}", file=sys.stderr)
-            first = _typed_phrase(table)
-            again = getpass.getpass(AGAIN.format(table=table))
+        again = phrase.ask_again(node.options.table, node.options.passphrase)
     except (EOFError, KeyboardInterrupt):
         print("\nblitz-node: --private: no passphrase given", file=sys.stderr)
         await node.stop(goodbye=False)
@@ -462,15 +419,6 @@ async def _confirm_passphrase(node: Node, stopping: asyncio.Future[int]) -> int 
     if again != node.options.passphrase:
         node.set_passphrase(again)
     return None
-
-
-def _typed_phrase(table: str) -> str:
-    """A phrase typed at the hidden prompt, asked until it is one."""
-    while True:
-        try:
-            return _passphrase(getpass.getpass(_asked(table)))
-        except argparse.ArgumentTypeError as error:
-            print(f"blitz-node: --private: {error}", file=sys.stderr)
 
 
 def _keep_details(node: Node, what: str, error: BaseException) -> None:

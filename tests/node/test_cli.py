@@ -18,6 +18,7 @@ import zmq
 import zmq.asyncio
 from dutchblitz.node.api import Session
 from dutchblitz.node.cli import main as cli
+from dutchblitz.node.cli import phrase
 from dutchblitz.node.net.door import DoorRefused, knock
 from dutchblitz.node.runtime import Node, Options, StartError, listen_error, resolve_peer
 from dutchblitz.protocol.door.codec import Card
@@ -161,16 +162,16 @@ def test_an_unusable_state_dir_stops_the_node_with_one_line_and_exit_code_1(
 def test_private_takes_the_passphrase_from_the_environment(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setenv(cli.PASSPHRASE_ENV, "blue heron")
+    monkeypatch.setenv(phrase.PASSPHRASE_ENV, "blue heron")
     options = cli.parse_options([*HEADLESS, "--private"])
     assert options is not None and options.passphrase == "blue heron"
 
 
 def test_private_asks_at_a_hidden_prompt(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(cli.PASSPHRASE_ENV, raising=False)
+    monkeypatch.delenv(phrase.PASSPHRASE_ENV, raising=False)
     monkeypatch.setattr(sys.stdin, "isatty", lambda: True)
     asked: list[str] = []
-    monkeypatch.setattr(cli.getpass, "getpass", lambda prompt: asked.append(prompt) or "heron")
+    monkeypatch.setattr(phrase.getpass, "getpass", lambda prompt: asked.append(prompt) or "heron")
     options = cli.parse_options(["--join", "--table", "kitchen", "--private"])
     assert options is not None and options.passphrase == "heron"
     assert asked == ["Passphrase for table 'kitchen': "]
@@ -191,9 +192,9 @@ def test_private_without_a_phrase_is_one_line_and_exit_code_2(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    monkeypatch.delenv(cli.PASSPHRASE_ENV, raising=False)
+    monkeypatch.delenv(phrase.PASSPHRASE_ENV, raising=False)
     if env is not None:
-        monkeypatch.setenv(cli.PASSPHRASE_ENV, env)
+        monkeypatch.setenv(phrase.PASSPHRASE_ENV, env)
     monkeypatch.setattr(sys.stdin, "isatty", lambda: False)
     with pytest.raises(SystemExit) as caught:
         cli.main([*HEADLESS, *argv])
@@ -208,7 +209,7 @@ def test_the_private_prompt_is_real_and_hides_the_phrase(tmp_path: Path) -> None
 
     leader, follower = pty.openpty()
     env = child_env()
-    env.pop(cli.PASSPHRASE_ENV, None)
+    env.pop(phrase.PASSPHRASE_ENV, None)
     node = subprocess.Popen(
         [sys.executable, "-m", "dutchblitz.client.main", *HEADLESS, "--private",
          "--no-discovery", "--state-dir", str(tmp_path)],
@@ -236,11 +237,12 @@ def test_the_private_prompt_is_real_and_hides_the_phrase(tmp_path: Path) -> None
 
 def _typed(monkeypatch: pytest.MonkeyPatch, answers: list[str]) -> list[str]:
     """The hidden prompt answers ``answers`` in turn; returns the prompts it showed."""
-    monkeypatch.delenv(cli.PASSPHRASE_ENV, raising=False)
+    monkeypatch.delenv(phrase.PASSPHRASE_ENV, raising=False)
     monkeypatch.setattr(sys.stdin, "isatty", lambda: True)
     asked: list[str] = []
     typing = iter(answers)
-    monkeypatch.setattr(cli.getpass, "getpass", lambda prompt: asked.append(prompt) or next(typing))
+    answer = lambda prompt: asked.append(prompt) or next(typing)  # noqa: E731
+    monkeypatch.setattr(phrase.getpass, "getpass", answer)
     return asked
 
 
@@ -274,9 +276,9 @@ def test_a_node_that_founds_a_private_table_asks_the_phrase_twice_until_they_mat
         let_in.extend([await _knocks_in(session, "red fox"), await _knocks_in(session, "heron")])
 
     assert asyncio.run(cli.run_node(options, attach_ui=table)) == cli.EXIT_OK
-    first, again = "Passphrase for table 'blitz': ", cli.AGAIN.format(table="blitz")
+    first, again = "Passphrase for table 'blitz': ", phrase.AGAIN.format(table="blitz")
     assert asked == [first, again, first, again]
-    assert capsys.readouterr().err == f"blitz-node: {cli.DIFFER}\n"
+    assert capsys.readouterr().err == f"blitz-node: {phrase.DIFFER}\n"
     assert let_in == [True, False], "the door takes the phrase typed twice alike"
 
 
