@@ -33,7 +33,7 @@ from .latecomer import GameNews
 from .ticks import now
 
 if TYPE_CHECKING:
-    from .local import SeatConfig
+    from .config import SeatConfig
 
 log = logging.getLogger("dutchblitz.node")
 

@@ -30,9 +30,10 @@ from .duties import table_options
 from .effects import BackToKept, MoveTable, Out
 
 if TYPE_CHECKING:
-    from .machine import SeatMachine
+    from .machine import Decoded, SeatMachine
 
 EARLY_LIMIT = 4096  # messages kept while the seat holds no log yet
+Early = tuple[bytes, bytes, "bytes | None", "Decoded | None"]  # sender, message, epoch, HELLO
 
 
 def probe_hello(
@@ -54,8 +55,9 @@ class Arrival:
         self.answered = False  # a member answered our probe, naming its table
         self.founded = False  # the last fresh log is a table this seat founded
         self.joined = False  # a fresh log we asked to join, where we have sent nothing yet
-        # Messages that came before the log, each with its sender's epoch back then.
-        self.early: deque[tuple[bytes, bytes, bytes | None]] = deque(maxlen=EARLY_LIMIT)
+        # Messages that came before the log, each with its sender's epoch back then (and
+        # a HELLO as the machine decoded it).
+        self.early: deque[Early] = deque(maxlen=EARLY_LIMIT)
 
     # -- before a log ----------------------------------------------------------------------
 
@@ -88,9 +90,9 @@ class Arrival:
             self.kept = epoch
         return False
 
-    def hold(self, sender: bytes, data: bytes) -> None:
+    def hold(self, sender: bytes, data: bytes, hello: Decoded | None = None) -> None:
         """A message that came before the log, kept with its sender's epoch then."""
-        self.early.append((sender, data, self.machine.standing.epochs.get(sender)))
+        self.early.append((sender, data, self.machine.standing.epochs.get(sender), hello))
 
     def heard(self, epoch: bytes) -> None:
         """A HELLO of our table while we hold no log: a member's names its epoch."""
@@ -202,9 +204,9 @@ class Arrival:
         early, self.early = list(self.early), deque(maxlen=EARLY_LIMIT)
         out: list[Out] = []
         epoch = replica.me.epoch
-        for sender, data, epoch_then in early:
-            if message_kind(data) == Kind.HELLO:
-                out += self.machine.react(replica.receive(data, at), at)
+        for sender, data, epoch_then, hello in early:
+            if hello is not None or message_kind(data) == Kind.HELLO:
+                out += self.machine.react(replica.receive(data, at, decoded=hello), at)
             elif epoch_then == epoch:  # not a table its sender has since left
                 out += self.machine.handle(sender, data, at)
         return out
