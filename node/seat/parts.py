@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from dutchblitz.protocol.replica.core import Replica
 from dutchblitz.protocol.seat.finding import TableFinder
-from dutchblitz.protocol.seat.machine import SeatMachine
+from dutchblitz.protocol.seat.machine import SeatMachine, game_played
 from dutchblitz.protocol.seat.pace import Pace
 from dutchblitz.protocol.table.game import Game
 
@@ -133,7 +133,7 @@ class SeatParts:
 
     def sitting_down(self) -> bool:
         """Whether the seat is still finding its table or waiting to be admitted to it."""
-        return self.machine.sitting_down()
+        return self.machine.standing.sitting_down(self.replica)
 
     def meet(
         self, node: bytes, endpoint: str, force: bool = False, announced: bool = False
@@ -153,7 +153,7 @@ class SeatParts:
 
     def game_tag(self) -> str:
         """The game the table plays: its log's (P-234, P-241), or ours before we sit."""
-        return self.machine.game_tag(self.config.settings.game)
+        return game_played(self.replica, self.config.settings.game)
 
     def game_on(self) -> GameOn | None:
         """The game on at the table we asked to join, if one keeps us waiting (P-117)."""

@@ -23,6 +23,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..replica.core import Replica
+from ..replica.effects import Timer
 from ..wire.codec import MAX_PEERS, encode
 from ..wire.messages import Envelope, Hello, Kind, PeerAddress
 from ..wire.peek import holds_a_start, message_kind, own_last_seq, said_goodbye
@@ -55,6 +56,7 @@ class Arrival:
         self.answered = False  # a member answered our probe, naming its table
         self.founded = False  # the last fresh log is a table this seat founded
         self.joined = False  # a fresh log we asked to join, where we have sent nothing yet
+        self.until: float | None = None  # the end of the window, once the seat listens
         # Messages that came before the log, each with its sender's epoch back then (and
         # a HELLO as the machine decoded it).
         self.early: deque[Early] = deque(maxlen=EARLY_LIMIT)
@@ -115,6 +117,20 @@ class Arrival:
         """Whether to settle before the window is over: a member answered, and the table
         of the log kept aside, if one is kept, is heard (P-267)."""
         return self.answered and (self.kept is None or self.kept in self._live(at))
+
+    def listen(self, at: float) -> list[Out]:
+        """The seat has greeted its peers: the window opens (``listen_time``)."""
+        self.until = at + self.listen_time()
+        return self.window(at)
+
+    def window(self, at: float) -> list[Out]:
+        """While the seat holds no log: settle once the window is over or a member has
+        answered enough (P-267); else the tick at the window's end."""
+        if self.until is None:
+            return []  # not listening: a spectator's seat never sits down
+        if at >= self.until or self.heard_enough(at):
+            return self.settle(at)
+        return [Timer(self.until)]
 
     def settle(self, at: float) -> list[Out]:
         """The window is over: back to the log kept aside if its table answers (P-257),

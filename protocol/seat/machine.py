@@ -28,7 +28,7 @@ from typing import Any
 
 from ..games.registry import game_for, level_in
 from ..replica.core import Replica
-from ..replica.effects import Delivered, SpectatorSeen, Timer
+from ..replica.effects import Delivered, SpectatorSeen
 from ..replica.throttle import Throttle, Verdict
 from ..table.fairdeal import RoundSecret
 from ..table.game import Game, Phase
@@ -97,7 +97,6 @@ class SeatMachine:
         self.stable: Game | None = None  # the stable game, as of the last event final
         self.person = PersonsPlays(node_id, self._submit)  # a person's keys and held plays
         self.now = 0.0
-        self.listening_until: float | None = None  # the end of the window (``listen``)
         self._out: list[Out] = []
 
     @property
@@ -152,7 +151,7 @@ class SeatMachine:
         hello = self._hello(sender, data) if kind == Kind.HELLO else None
         ROUTES[self.phase](self, sender, data, kind, hello, at, defer)
         if hello is not None and self.phase is SeatPhase.FINDING:
-            self._window(at)  # a member may have answered (P-267)
+            self._out.extend(self.arrival.window(at))  # a member may have answered (P-267)
 
     def _hello(self, sender: bytes, data: bytes) -> Envelope | ProtocolError:
         """A HELLO, decoded once here and handed on so: the epoch it names; the shell
@@ -199,28 +198,19 @@ class SeatMachine:
         if replica is not None:
             self._emit(replica.flush(at))
             self._emit(replica.advance(at))
-            self._after(replica)
+            self._announce(replica)
+            self._out.append(self.standing.admits(replica))
         return self._drain()
 
     # -- finding the table ----------------------------------------------------------------
 
     def listen(self, at: float) -> list[Out]:
         """A seat with no log to reload has greeted its peers: it listens for a table
-        (``Arrival.listen_time``), then settles on one (``Arrival.settle``), on the tick
-        once the window is over, or on the HELLO after which it has heard enough (P-267)."""
+        (``Arrival.listen``), and settles on one on the tick once the window is over, or
+        on the HELLO after which it has heard enough (P-267)."""
         self.now = at
-        self.listening_until = at + self.arrival.listen_time()
-        self._window(at)
+        self._out.extend(self.arrival.listen(at))
         return self._drain()
-
-    def _window(self, at: float) -> None:
-        until = self.listening_until
-        if until is None:
-            return  # a spectator's seat never sits down
-        if at >= until or self.arrival.heard_enough(at):
-            self._out.extend(self.arrival.settle(at))
-        else:
-            self._out.append(Timer(until))  # the tick at the window's end
 
     # -- a tick of time -------------------------------------------------------------------
 
@@ -230,7 +220,7 @@ class SeatMachine:
         standing, replica = self.standing, self.replica
         self._emit(standing.follow(replica, at))
         if replica is None:
-            self._window(at)
+            self._out.extend(self.arrival.window(at))
         else:
             self._emit(replica.tick(at))
             self._announce(replica)
@@ -252,17 +242,8 @@ class SeatMachine:
         the game it means to play, until it holds a log)."""
         if self.steward.bot is None:
             return 0.0
-        tag = self.game_tag(game)
+        tag = game_played(self.replica, game)
         return game_for(tag).think_time(level_in(tag, self.steward.level), self.think_rng)
-
-    def game_tag(self, game: str) -> str:
-        """The game the table plays: its log's (P-234, P-241), or ``game`` before we sit."""
-        return game if self.replica is None else self.replica.stable.rules.tag
-
-    def sitting_down(self) -> bool:
-        """Whether the seat is still finding its table or waiting to be admitted to it."""
-        replica = self.replica
-        return replica is None or (replica.rejoining and not replica.is_member())
 
     # -- an action of the player ------------------------------------------------------------
 
@@ -350,10 +331,6 @@ class SeatMachine:
                 self._submit(Bye())
             self._out.append(move)
 
-    def _after(self, replica: Replica) -> None:
-        self._announce(replica)
-        self._out.append(self.standing.admits(replica))
-
     def _announce(self, replica: Replica) -> None:
         """After learning of new peers, send every peer our HELLO with the longer list.
 
@@ -363,6 +340,11 @@ class SeatMachine:
         if self.standing.announce_due:
             self.standing.announce_due = False
             self._emit(replica.hello(None))
+
+
+def game_played(replica: Replica | None, game: str) -> str:
+    """The game the table plays: its log's (P-234, P-241), or ``game`` before we sit."""
+    return game if replica is None else replica.stable.rules.tag
 
 
 Decoded = Envelope | ProtocolError  # a HELLO as the machine read it, handed on so

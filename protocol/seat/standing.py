@@ -61,6 +61,10 @@ class Standing:
             self.epochs.pop(sender, None)
         return sender not in self.epochs
 
+    def sitting_down(self, replica: Replica | None) -> bool:
+        """Whether the seat is still finding its table or waiting to be admitted to it."""
+        return replica is None or (replica.rejoining and not replica.is_member())
+
     def same_table(self, sender: bytes, epoch: bytes) -> bool:
         """Whether ``sender``'s last HELLO named ``epoch`` (or it has sent none: over links
         that deliver in order its HELLO comes first, P-264, P-265)."""

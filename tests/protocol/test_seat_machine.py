@@ -121,8 +121,9 @@ def _hello(sender: bytes, epoch: bytes) -> bytes:
 def test_listening_for_a_table(
     case: str, kept: bytes | None, heard: list[bytes], settled_at: float, expected: object
 ) -> None:
-    """The window (``listen``): the machine settles in the call at which it is over (a
-    tick, asked for with a ``Timer``) or at which it has heard enough (a HELLO)."""
+    """The window (``listen``, ``Arrival.window``): the machine settles in the call at
+    which it is over (a tick, asked for with a ``Timer``) or at which it has heard enough
+    (a HELLO)."""
     machine = _machine()
     machine.arrival.kept = kept
     window = machine.arrival.listen_time()
