@@ -111,8 +111,6 @@ class Carrier:
         assert seating is not None
         if isinstance(out, seat.Admits):
             self.peers.admit(out.nodes)
-        elif isinstance(out, seat.Overheard):
-            seating.news.overhear(out.data, out.at)
         elif isinstance(out, seat.CutOff):
             self.peers.cut_off(out.peer, out.member)
         elif isinstance(out, seat.Forged) and out.count == 1:

@@ -69,7 +69,7 @@ class SeatParts:
         self.peers = Peers(
             config.table, config.wishes, contacts, self.following, self.alarms, machine
         )
-        self.ends = GameEnds(machine, config.wishes)
+        self.ends = GameEnds(config.wishes)
         self.game_over, self.finished = self.ends.game_over, self.ends.finished
         self.game_over_hooks = self.ends.hooks  # run once at each game's end
         self.carrier = Carrier(
@@ -80,7 +80,7 @@ class SeatParts:
         self.replica: Replica | None = None  # the seating's, told when it takes up another
         self.placed = asyncio.Event()  # set once the seat holds a log (or is closed)
         self.seating = TableSeating(
-            config, node_id, store, contacts, self.carrier, self.ends, finder, self._seated
+            config, node_id, store, contacts, self.carrier, self.ends, self._seated
         )  # fmt: skip
         self.carrier.seating = self.seating
         self.roster.listeners.append(self.seating.know_key)

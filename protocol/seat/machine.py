@@ -183,10 +183,11 @@ class SeatMachine:
         if hello is None and not self.standing.same_table(sender, replica.me.epoch):
             self.other_table += 1  # its sender's last HELLO named another table
             return
-        self._out.extend(self.standing.overhear(replica, kind, data, at))
+        # Read here (a HELLO, or overheard), a message goes on decoded: never decoded twice.
+        decoded = hello if hello is not None else self.standing.overhear(replica, kind, data, at)
         # A HELLO may move the seat to another table: it sees the state brought up to date.
         advance = not defer or hello is not None
-        self._emit(replica.receive(data, at, via=sender, advance=advance, decoded=hello))
+        self._emit(replica.receive(data, at, via=sender, advance=advance, decoded=decoded))
         if hello is not None:
             self._consider(replica, at)
 

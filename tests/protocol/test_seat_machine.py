@@ -7,7 +7,9 @@
   counted, and one from a peer at our epoch goes to the replica;
 * P-200, P-257, P-267: a seat with no log listens for a table (``listen``) and settles in
   the call that ends the window: a tick, or a HELLO after which it has heard enough;
-* a HELLO is decoded once on its way to the replica, also one kept for the log to come;
+* a HELLO is decoded once on its way to the replica, also one kept for the log to come,
+  and so is a message overheard by a seat that waits while a game is on (P-117), whose
+  news tell of that game;
 * R-40: a round's secret is written down (``KeepSecret``) before the commitment that
   needs it is persisted or sent.
 """
@@ -20,9 +22,11 @@ import pytest
 from dutchblitz.protocol.replica import core as core_module
 from dutchblitz.protocol.replica.effects import Persist, Send, Timer
 from dutchblitz.protocol.seat import machine as machine_module
+from dutchblitz.protocol.seat import standing as standing_module
 from dutchblitz.protocol.seat.duties import Wishes
 from dutchblitz.protocol.seat.effects import BackToKept, Forged, KeepSecret, MoveTable, Out
 from dutchblitz.protocol.seat.finding import TableFinder
+from dutchblitz.protocol.seat.latecomer import GameUnderWay
 from dutchblitz.protocol.seat.machine import SeatMachine
 from dutchblitz.protocol.seat.pace import Pace
 from dutchblitz.protocol.wire.codec import decode, encode
@@ -172,3 +176,38 @@ def test_a_hello_is_decoded_once(seated: bool, monkeypatch: pytest.MonkeyPatch) 
         assert isinstance(held[3], Envelope)
         machine.arrival.begin(net.replica(0), 1.1, found=False, floor=0)
     assert decoded.count(data) == 1
+
+
+@pytest.mark.parametrize(
+    ("case", "heard_at", "asked_at", "expected"),
+    [
+        ("P-117 a lobby admits in a moment: nothing to tell yet", 1.0, 1.5, None),
+        ("P-117 refused long with no round seen: a game is on", 4.5, 5.0, GameUnderWay(1, 0)),
+        ("P-117 nothing heard lately: the table may be gone", 1.0, 7.0, None),
+    ],
+)
+def test_what_a_latecomer_overhears(
+    case: str, heard_at: float, asked_at: float, expected: GameUnderWay | None
+) -> None:
+    """A seat that asked to join while a game is on reads the members' HEARTBEATs, once
+    decoded, for the game that keeps it out (protocol/seat/latecomer.py)."""
+    machine = _machine()
+    machine.arrival.begin(Net(2).replica(0), 0.0, found=False, floor=0)
+    machine.receive(NODE_IDS[1], _heartbeat(NODE_IDS[1]), heard_at)
+    assert machine.standing.game_on(machine.replica, asked_at) == expected, case
+
+
+def test_an_overheard_message_is_decoded_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    decoded: list[bytes] = []
+
+    def counting(data: bytes) -> Envelope:
+        decoded.append(data)
+        return decode(data)
+
+    machine = _machine()
+    machine.arrival.begin(Net(2).replica(0), 0.0, found=False, floor=0)
+    data = _heartbeat(NODE_IDS[1])
+    for module in (standing_module, core_module):
+        monkeypatch.setattr(module, "decode", counting)
+    machine.receive(NODE_IDS[1], data, 1.0)
+    assert decoded == [data] and machine.standing.news.nodes == {NODE_IDS[1]}
