@@ -65,6 +65,7 @@ class SeatShell:
     """One node's shell around its machine: what its contacts and peers hold."""
 
     machine: SeatMachine
+    probing: bool = False  # in the join window
     greeted: dict[bytes, float] = field(default_factory=dict)
     connected: dict[bytes, str] = field(default_factory=dict)  # whom our messages reach
     tables: int = 0  # tables this node founded or joined
@@ -135,15 +136,27 @@ class FindingSimulation(Simulation):
 
     def _boot(self, node: SimNode, incarnation: int) -> None:
         """local.py ``start`` for a seat with no log to restore: probe every peer known,
-        then ``listen``: the machine settles on the tick that ends the window (a paused
-        process ticks once it runs again), or on the HELLO after which it has heard
-        enough (P-267)."""
+        for as long as its machine says (``Arrival.listen_time``)."""
         shell = self.shells[node.index]
         if not node.up or node.incarnation != incarnation or self._seated(node):
             return
+        shell.probing = True
         for peer in sorted(shell.connected):
             self._greet(node, peer, force=True)
-        self._carry(node, shell.machine.listen(self._local_now(node)))
+        window = shell.machine.arrival.listen_time()
+        self.at(self.now + window, partial(self._window_over, node, incarnation))
+
+    def _window_over(self, node: SimNode, incarnation: int) -> None:
+        if node.up and node.incarnation == incarnation and not self._seated(node):
+            if node.paused:  # a paused process settles once it runs again
+                self.at(self.now + 0.05, partial(self._window_over, node, incarnation))
+                return
+            self._settle(node)
+
+    def _settle(self, node: SimNode) -> None:
+        shell = self.shells[node.index]
+        shell.probing = False
+        self._carry(node, shell.machine.arrival.settle(self._local_now(node)))
 
     def _discover(self, a: SimNode, b: SimNode) -> None:
         """LAN discovery: each of two running nodes finds the other's advert and greets it."""
@@ -206,6 +219,7 @@ class FindingSimulation(Simulation):
         shell.machine.steward.take_secrets(replica, node.disk.secrets)
         node.replica = shell.machine.replica = replica
         node.submitted, node.settled_seqs = {}, set()
+        shell.probing = False
 
     def _begin(self, node: SimNode, epoch: bytes | None) -> None:
         """tables.py ``begin``: a fresh log, founded (no ``epoch``) or asking to join."""
@@ -355,7 +369,7 @@ class FindingSimulation(Simulation):
 
     def _hello_heard(self, node: SimNode, sender: bytes, hello: Hello) -> None:
         """peers.py ``hello_heard``: answer a HELLO that does not list us; with no log yet,
-        learn its peers."""
+        learn its peers, and settle once the machine has heard enough (P-267)."""
         shell = self.shells[node.index]
         shell.connected[sender] = hello.endpoint
         listed = {peer.node: peer.endpoint for peer in hello.peers}
@@ -364,6 +378,8 @@ class FindingSimulation(Simulation):
         if self._seated(node):
             return
         shell.connected.update((n, e) for n, e in listed.items() if n != node.node_id)
+        if shell.probing and shell.machine.arrival.heard_enough(self._local_now(node)):
+            self._settle(node)
 
     # -- faults ------------------------------------------------------------------------------
 
