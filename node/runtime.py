@@ -52,8 +52,9 @@ from .net.interfaces import Interface, choose_interface
 from .net.knocks import Knocks
 from .net.roster import Roster, Source
 from .net.transport import Transport
+from .seat.config import SeatConfig
 from .seat.ending import game_summary
-from .seat.local import LocalSeat, SeatConfig
+from .seat.local import LocalSeat
 from .seat.spectator import WatchSeat
 from .store.lock import StateLock, claim_state_dir
 from .store.state import StateDir, StoreError, write_json

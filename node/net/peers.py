@@ -4,13 +4,12 @@ Each seat answers a HELLO that does not list it (at its current endpoint) with i
 so a peer that restarted, or learnt of us from a third node, gets to know us; a HELLO
 that lists us is not answered, so greetings never ping-pong. A seat that holds no log
 yet greets with a *probe*: a HELLO that names no epoch, which a member answers with its
-own (``answered``). The roster follows the game: once it starts only the seated players
-may connect (``Roster.seat_only``).
+own (the seat's machine then settles on a table, protocol/seat/arrival.py). The roster
+follows the game: once it starts only the seated players may connect (``Roster.seat_only``).
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections import Counter
 from collections.abc import Sequence
@@ -50,7 +49,6 @@ class Peers:
         self.following = following
         self.alarms = alarms
         self.machine = machine  # told when our peer list grows (``announce_due``)
-        self.answered = asyncio.Event()  # a member answered our probe, naming its table
 
     def meet(
         self,
@@ -106,8 +104,6 @@ class Peers:
         answer = self.greet(sender, replica) if self.contacts.note_hello(sender, hello) else ()
         if replica is None:
             self.contacts.learn(hello.peers)
-            if hello.epoch:
-                self.answered.set()
         return answer
 
     def admit(self, nodes: frozenset[bytes] | None) -> None:

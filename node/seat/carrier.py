@@ -97,12 +97,8 @@ class Carrier:
             self.store.save_deal_secret(out.round, out.secret)
         elif isinstance(out, PeerSeen):
             self.execute(self.peers.peer_seen(out.node, out.endpoint, replica))
-        elif isinstance(out, SpectatorSeen):
+        elif isinstance(out, SpectatorSeen):  # the machine's HELLO that lists it follows
             self.peers.contacts.connect(out.node, out.endpoint)
-            if replica is not None:
-                # Our HELLO lists it: our peers let it in to watch, and it follows
-                # through one of them should we leave (P-260).
-                self.execute(replica.hello(None))
         elif isinstance(out, seat.HelloHeard):
             self.execute(self.peers.hello_heard(out.sender, out.hello, replica))
         elif isinstance(out, seat.AskHello):
@@ -115,8 +111,6 @@ class Carrier:
         assert seating is not None
         if isinstance(out, seat.Admits):
             self.peers.admit(out.nodes)
-        elif isinstance(out, seat.Overheard):
-            seating.news.overhear(out.data, out.at)
         elif isinstance(out, seat.CutOff):
             self.peers.cut_off(out.peer, out.member)
         elif isinstance(out, seat.Forged) and out.count == 1:

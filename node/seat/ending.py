@@ -9,7 +9,6 @@ from collections.abc import Callable
 from typing import Any
 
 from dutchblitz.protocol.seat.duties import Wishes
-from dutchblitz.protocol.seat.machine import SeatMachine
 from dutchblitz.protocol.table.game import Game, Phase
 
 log = logging.getLogger("dutchblitz.node")
@@ -21,8 +20,7 @@ class GameEnds:
     player has applied the end too, so that the seat may leave. The machine decides each
     (``GameEnded``, ``Rematch``, ``Finished``); this holds what the node waits on."""
 
-    def __init__(self, machine: SeatMachine, wishes: Wishes) -> None:
-        self.machine = machine
+    def __init__(self, wishes: Wishes) -> None:
         self.wishes = wishes  # its name labels the log lines
         self.game_over = asyncio.Event()  # cleared again when a rematch begins
         self.finished = asyncio.Event()  # over, and the others have seen the end too
@@ -36,10 +34,10 @@ class GameEnds:
             self.tell(game_number)
 
     def forget(self) -> None:
-        """A fresh log: no game of it has ended yet."""
+        """A fresh log: no game of it has ended yet (the machine forgets too, as it takes
+        the log up: ``Standing.forget_ends``)."""
         self.game_over.clear()
         self.told = 0
-        self.machine.standing.forget_ends()
 
     def tell(self, game_number: int) -> None:
         self.told = game_number

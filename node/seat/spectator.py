@@ -41,7 +41,8 @@ from ..store.lock import shown
 from ..store.state import StateDir
 from ..subscribers import Subscribers
 from ..tv.address import tv_link
-from .local import LocalSeat, SeatConfig
+from .config import SeatConfig
+from .local import LocalSeat
 
 if TYPE_CHECKING:
     from ..runtime import Node

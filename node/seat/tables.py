@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING
 
 from dutchblitz.protocol.replica.core import Identity, Replica
 from dutchblitz.protocol.seat.duties import Steward
-from dutchblitz.protocol.seat.finding import TableFinder
 
 from ..api import GameOn
 from ..net.contacts import Contacts
@@ -29,11 +28,10 @@ from ..store.state import StateDir, TableRecord
 from ..store.tablelog import TableLog
 from .carrier import Carrier
 from .ending import GameEnds
-from .latecomer import GameNews
 from .ticks import now
 
 if TYPE_CHECKING:
-    from .local import SeatConfig
+    from .config import SeatConfig
 
 log = logging.getLogger("dutchblitz.node")
 
@@ -51,7 +49,6 @@ class TableSeating:
         contacts: Contacts,
         carrier: Carrier,
         ends: GameEnds,
-        finder: TableFinder,
         seated: Callable[[Replica], None],
     ) -> None:
         self.config = config
@@ -60,14 +57,12 @@ class TableSeating:
         self.contacts = contacts
         self.carrier = carrier
         self.ends = ends
-        self.finder = finder
         self.seated = seated  # told each replica the seating takes up, before its effects
         self.arrival = carrier.machine.arrival
         self.signer = store.identity()
         self.steward: Steward = carrier.steward
         self.table_log: TableLog = carrier.table_log
         self.replica: Replica | None = None
-        self.news = GameNews()  # what we overhear of a game we arrived too late for
         # Told each log reloaded from disk, once its events are in (a screen may have
         # begun before: what the log held is not news).
         self.reloaded: list[Callable[[Replica], None]] = []
@@ -166,7 +161,6 @@ class TableSeating:
         self.store.open_events()
         self.table_log.caught_up(None)
         self.ends.forget()
-        self.news = GameNews()
         self.contacts.forget_greetings()
         if found:
             log.info("%s: founded table %r (%s)", self.label, self.config.table, epoch.hex()[:8])
@@ -175,14 +169,8 @@ class TableSeating:
         replica = self._replica(epoch, at)
         self.carrier.carry(self.arrival.begin(replica, at, found=found, floor=seq_floor))
 
-    def _outside(self, replica: Replica) -> bool:
-        """Asking to join a table that has never seated us (not a player coming back)."""
-        return replica.rejoining and self.node_id not in replica.stable.members
-
     def game_on(self) -> GameOn | None:
-        """The game on at the table we asked to join, if one keeps us waiting (P-117)."""
-        replica, since = self.replica, self.finder.joining_since
-        if replica is None or since is None or not self._outside(replica):
-            return None
-        at = now()
-        return self.news.game_on(at - since, at, self.node_id)
+        """The game on at the table we asked to join, if one keeps us waiting (P-117):
+        what the machine overheard of it (protocol/seat/latecomer.py)."""
+        on = self.carrier.machine.standing.game_on(self.replica, now())
+        return None if on is None else GameOn(on.players, on.round)

@@ -62,6 +62,15 @@ class SeatTasks:
         if self.loop_errors == 1:
             log.exception("%s: error while %s (counted, not fatal)", self.wishes.name, what)
 
+    async def until(self, event: asyncio.Event) -> None:
+        """Wait until ``event`` is set, or the seat has failed."""
+        waits = [asyncio.ensure_future(e.wait()) for e in (event, self.failed)]
+        try:
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for wait in waits:
+                wait.cancel()
+
     async def cancel(self) -> None:
         for task in self._tasks:
             task.cancel()

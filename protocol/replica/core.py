@@ -170,19 +170,30 @@ class Replica:
     # -- the shell's entry points ----------------------------------------------------------
 
     def receive(
-        self, data: bytes, now: float, via: bytes | None = None, advance: bool = True
+        self,
+        data: bytes,
+        now: float,
+        via: bytes | None = None,
+        advance: bool = True,
+        decoded: Envelope | ProtocolError | None = None,
     ) -> list[Effect]:
         """Handle one message from the network. Never raises on bad input.
 
         With ``advance`` false nothing is applied yet: a shell that handles a batch this
         way sends its acknowledgement (``flush``) first, then calls ``advance`` once.
+        ``decoded``: ``data`` as the caller decoded it already (a HELLO the seat read
+        first), or the error decoding it raised, so that no message is decoded twice.
         """
         self.now = now
         self.counters.received += 1
-        try:
-            envelope = decode(data)
-        except ProtocolError as error:
-            return self.dropped(str(error.reason), f"undecodable message: {error}")
+        if decoded is None:
+            try:
+                decoded = decode(data)
+            except ProtocolError as error:
+                decoded = error
+        if isinstance(decoded, ProtocolError):
+            return self.dropped(str(decoded.reason), f"undecodable message: {decoded}")
+        envelope = decoded
         if envelope.table != self.me.table:
             return self.dropped("other_table", f"message for table {envelope.table!r}")
         if envelope.sender == self.me.node:

@@ -23,6 +23,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..replica.core import Replica
+from ..replica.effects import Timer
 from ..wire.codec import MAX_PEERS, encode
 from ..wire.messages import Envelope, Hello, Kind, PeerAddress
 from ..wire.peek import holds_a_start, message_kind, own_last_seq, said_goodbye
@@ -30,9 +31,10 @@ from .duties import table_options
 from .effects import BackToKept, MoveTable, Out
 
 if TYPE_CHECKING:
-    from .machine import SeatMachine
+    from .machine import Decoded, SeatMachine
 
 EARLY_LIMIT = 4096  # messages kept while the seat holds no log yet
+Early = tuple[bytes, bytes, "bytes | None", "Decoded | None"]  # sender, message, epoch, HELLO
 
 
 def probe_hello(
@@ -54,8 +56,10 @@ class Arrival:
         self.answered = False  # a member answered our probe, naming its table
         self.founded = False  # the last fresh log is a table this seat founded
         self.joined = False  # a fresh log we asked to join, where we have sent nothing yet
-        # Messages that came before the log, each with its sender's epoch back then.
-        self.early: deque[tuple[bytes, bytes, bytes | None]] = deque(maxlen=EARLY_LIMIT)
+        self.until: float | None = None  # the end of the window, once the seat listens
+        # Messages that came before the log, each with its sender's epoch back then (and
+        # a HELLO as the machine decoded it).
+        self.early: deque[Early] = deque(maxlen=EARLY_LIMIT)
 
     # -- before a log ----------------------------------------------------------------------
 
@@ -88,9 +92,9 @@ class Arrival:
             self.kept = epoch
         return False
 
-    def hold(self, sender: bytes, data: bytes) -> None:
+    def hold(self, sender: bytes, data: bytes, hello: Decoded | None = None) -> None:
         """A message that came before the log, kept with its sender's epoch then."""
-        self.early.append((sender, data, self.machine.standing.epochs.get(sender)))
+        self.early.append((sender, data, self.machine.standing.epochs.get(sender), hello))
 
     def heard(self, epoch: bytes) -> None:
         """A HELLO of our table while we hold no log: a member's names its epoch."""
@@ -113,6 +117,20 @@ class Arrival:
         """Whether to settle before the window is over: a member answered, and the table
         of the log kept aside, if one is kept, is heard (P-267)."""
         return self.answered and (self.kept is None or self.kept in self._live(at))
+
+    def listen(self, at: float) -> list[Out]:
+        """The seat has greeted its peers: the window opens (``listen_time``)."""
+        self.until = at + self.listen_time()
+        return self.window(at)
+
+    def window(self, at: float) -> list[Out]:
+        """While the seat holds no log: settle once the window is over or a member has
+        answered enough (P-267); else the tick at the window's end."""
+        if self.until is None:
+            return []  # not listening: a spectator's seat never sits down
+        if at >= self.until or self.heard_enough(at):
+            return self.settle(at)
+        return [Timer(self.until)]
 
     def settle(self, at: float) -> list[Out]:
         """The window is over: back to the log kept aside if its table answers (P-257),
@@ -202,9 +220,9 @@ class Arrival:
         early, self.early = list(self.early), deque(maxlen=EARLY_LIMIT)
         out: list[Out] = []
         epoch = replica.me.epoch
-        for sender, data, epoch_then in early:
-            if message_kind(data) == Kind.HELLO:
-                out += self.machine.react(replica.receive(data, at), at)
+        for sender, data, epoch_then, hello in early:
+            if hello is not None or message_kind(data) == Kind.HELLO:
+                out += self.machine.react(replica.receive(data, at, decoded=hello), at)
             elif epoch_then == epoch:  # not a table its sender has since left
                 out += self.machine.handle(sender, data, at)
         return out

@@ -5,7 +5,7 @@ final): small frozen records, carried out in order by the node (node/seat/carrie
 * persist: ``KeepSecret``;
 * schedule: ``Wake`` (the replica's ``Timer`` asks for the next tick);
 * the shell's own bookkeeping of peers and tables: ``HelloHeard``, ``AskHello``,
-  ``Overheard``, ``CutOff``, ``Admits``, ``MoveTable``, ``BackToKept``;
+  ``CutOff``, ``Admits``, ``MoveTable``, ``BackToKept``;
 * notify: ``Forged``, ``GameEnded``, ``Rematch``, ``Finished``.
 """
 
@@ -41,14 +41,6 @@ class AskHello:
     answers with its own (P-264)."""
 
     peer: bytes
-
-
-@dataclass(frozen=True, slots=True)
-class Overheard:
-    """A member's HEARTBEAT or event, heard while a game keeps us waiting (P-117)."""
-
-    data: bytes
-    at: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +114,6 @@ SeatEffect = (
     KeepSecret
     | HelloHeard
     | AskHello
-    | Overheard
     | CutOff
     | Forged
     | Admits

@@ -22,20 +22,19 @@ owes the table is its ``Steward``'s (duties.py), whose bodies go through ``_subm
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable, Iterable
 from enum import Enum
 from typing import Any
 
 from ..games.registry import game_for, level_in
 from ..replica.core import Replica
-from ..replica.effects import Delivered
+from ..replica.effects import Delivered, SpectatorSeen
 from ..replica.throttle import Throttle, Verdict
 from ..table.fairdeal import RoundSecret
 from ..table.game import Game, Phase
 from ..table.player import HeldPlays, Rng, SeatPlayer
 from ..wire.codec import ProtocolError, decode
-from ..wire.messages import Body, Bye, Hello, Kind
+from ..wire.messages import Body, Bye, Envelope, Hello, Kind
 from ..wire.peek import message_kind, message_sender
 from .arrival import Arrival
 from .duties import Steward, Wishes, adopt_options
@@ -149,39 +148,47 @@ class SeatMachine:
         if kind == Kind.WATCH and follower is not None:
             self._emit(follower.receive(sender, data, at))
             return
-        if kind == Kind.HELLO:
-            self._hello(sender, data)
-        ROUTES[self.phase](self, sender, data, kind, at, defer)
+        hello = self._hello(sender, data) if kind == Kind.HELLO else None
+        ROUTES[self.phase](self, sender, data, kind, hello, at, defer)
+        if hello is not None and self.phase is SeatPhase.FINDING:
+            self._out.extend(self.arrival.window(at))  # a member may have answered (P-267)
 
-    def _hello(self, sender: bytes, data: bytes) -> None:
-        """A HELLO: the epoch it names; the shell connects, learns and answers it."""
-        with contextlib.suppress(ProtocolError):  # the replica counts and reports it
+    def _hello(self, sender: bytes, data: bytes) -> Envelope | ProtocolError:
+        """A HELLO, decoded once here and handed on so: the epoch it names; the shell
+        connects, learns and answers it. An error is the replica's to count and report."""
+        try:
             envelope = decode(data)
-            hello = envelope.payload
-            if isinstance(hello, Hello) and sender != self.node_id and envelope.table == self.table:
-                self.standing.epochs[envelope.sender] = hello.epoch
-                if self.replica is None:
-                    self.arrival.heard(hello.epoch)
-                self._out.append(HelloHeard(envelope.sender, hello))
+        except ProtocolError as error:
+            return error
+        hello = envelope.payload
+        if isinstance(hello, Hello) and sender != self.node_id and envelope.table == self.table:
+            self.standing.epochs[envelope.sender] = hello.epoch
+            if self.replica is None:
+                self.arrival.heard(hello.epoch)
+            self._out.append(HelloHeard(envelope.sender, hello))
+        return envelope
 
     def _finding(
-        self, sender: bytes, data: bytes, kind: int | None, at: float, defer: bool
-    ) -> None:
-        self.arrival.hold(sender, data)  # for the log to come (P-202)
+        self, sender: bytes, data: bytes, kind: int | None, hello: Decoded | None, at: float,
+        defer: bool,
+    ) -> None:  # fmt: skip
+        self.arrival.hold(sender, data, hello)  # for the log to come (P-202)
 
     def _at_table(
-        self, sender: bytes, data: bytes, kind: int | None, at: float, defer: bool
-    ) -> None:
+        self, sender: bytes, data: bytes, kind: int | None, hello: Decoded | None, at: float,
+        defer: bool,
+    ) -> None:  # fmt: skip
         replica = self.replica
         assert replica is not None
-        if kind != Kind.HELLO and not self.standing.same_table(sender, replica.me.epoch):
+        if hello is None and not self.standing.same_table(sender, replica.me.epoch):
             self.other_table += 1  # its sender's last HELLO named another table
             return
-        self._out.extend(self.standing.overhear(replica, kind, data, at))
+        # Read here (a HELLO, or overheard), a message goes on decoded: never decoded twice.
+        decoded = hello if hello is not None else self.standing.overhear(replica, kind, data, at)
         # A HELLO may move the seat to another table: it sees the state brought up to date.
-        advance = not defer or kind == Kind.HELLO
-        self._emit(replica.receive(data, at, via=sender, advance=advance))
-        if kind == Kind.HELLO:
+        advance = not defer or hello is not None
+        self._emit(replica.receive(data, at, via=sender, advance=advance, decoded=decoded))
+        if hello is not None:
             self._consider(replica, at)
 
     def acknowledge(self, at: float) -> list[Out]:
@@ -192,7 +199,18 @@ class SeatMachine:
         if replica is not None:
             self._emit(replica.flush(at))
             self._emit(replica.advance(at))
-            self._after(replica)
+            self._announce(replica)
+            self._out.append(self.standing.admits(replica))
+        return self._drain()
+
+    # -- finding the table ----------------------------------------------------------------
+
+    def listen(self, at: float) -> list[Out]:
+        """A seat with no log to reload has greeted its peers: it listens for a table
+        (``Arrival.listen``), and settles on one on the tick once the window is over, or
+        on the HELLO after which it has heard enough (P-267)."""
+        self.now = at
+        self._out.extend(self.arrival.listen(at))
         return self._drain()
 
     # -- a tick of time -------------------------------------------------------------------
@@ -202,7 +220,9 @@ class SeatMachine:
         self.now = at
         standing, replica = self.standing, self.replica
         self._emit(standing.follow(replica, at))
-        if replica is not None:
+        if replica is None:
+            self._out.extend(self.arrival.window(at))
+        else:
             self._emit(replica.tick(at))
             self._announce(replica)
             self._emit(standing.lobby_hellos(replica, at))
@@ -218,12 +238,13 @@ class SeatMachine:
             self.steward.step(self.replica, at)
         return self._drain()
 
-    def think_pause(self, tag: str) -> float:
-        """How long a bot seat thinks before it looks at the table of game ``tag``."""
+    def think_pause(self, game: str) -> float:
+        """How long a bot seat thinks before it looks at the table (``game``: the tag of
+        the game it means to play, until it holds a log)."""
         if self.steward.bot is None:
             return 0.0
-        level = level_in(tag, self.steward.level)
-        return game_for(tag).think_time(level, self.think_rng)
+        tag = game_played(self.replica, game)
+        return game_for(tag).think_time(level_in(tag, self.steward.level), self.think_rng)
 
     # -- an action of the player ------------------------------------------------------------
 
@@ -282,6 +303,10 @@ class SeatMachine:
             out.append(effect)
             if isinstance(effect, Delivered) and self.replica is not None:
                 out.extend(self._delivered(effect, self.replica))
+            elif isinstance(effect, SpectatorSeen) and self.replica is not None:
+                # Our HELLO lists it, once the shell has connected to it: our peers let it
+                # in to watch, and it follows through one of them should we leave (P-260).
+                out.extend(self.react(self.replica.hello(None)))
         return out
 
     def _delivered(self, effect: Delivered, replica: Replica) -> list[Out]:
@@ -307,10 +332,6 @@ class SeatMachine:
                 self._submit(Bye())
             self._out.append(move)
 
-    def _after(self, replica: Replica) -> None:
-        self._announce(replica)
-        self._out.append(self.standing.admits(replica))
-
     def _announce(self, replica: Replica) -> None:
         """After learning of new peers, send every peer our HELLO with the longer list.
 
@@ -322,7 +343,13 @@ class SeatMachine:
             self._emit(replica.hello(None))
 
 
-Route = Callable[[SeatMachine, bytes, bytes, "int | None", float, bool], None]
+def game_played(replica: Replica | None, game: str) -> str:
+    """The game the table plays: its log's (P-234, P-241), or ``game`` before we sit."""
+    return game if replica is None else replica.stable.rules.tag
+
+
+Decoded = Envelope | ProtocolError  # a HELLO as the machine read it, handed on so
+Route = Callable[[SeatMachine, bytes, bytes, "int | None", "Decoded | None", float, bool], None]
 ROUTES: dict[SeatPhase, Route] = {
     SeatPhase.FINDING: SeatMachine._finding,
     SeatPhase.AT_TABLE: SeatMachine._at_table,

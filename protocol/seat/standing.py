@@ -9,17 +9,17 @@ spectator is fed by) and turns its steps into effects.
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Mapping
 
 from ..replica.core import Replica
 from ..replica.effects import Effect, Timer
 from ..table.game import Phase
 from ..wire.codec import ProtocolError, decode
-from ..wire.messages import Heartbeat, Kind
-from .effects import Admits, Finished, GameEnded, MoveTable, Out, Overheard, Rematch
+from ..wire.messages import Envelope, Heartbeat, Kind
+from .effects import Admits, Finished, GameEnded, MoveTable, Out, Rematch
 from .finding import AskAgain, JoinSmaller, Seating, TableFinder
 from .follower import Follower
+from .latecomer import GameNews, GameUnderWay
 
 FOLLOW_TICK_S = 0.5  # a watching seat ticks at least this often (its renewals)
 
@@ -43,6 +43,7 @@ class Standing:
         # before its sender's HELLO is then of our table; else it is dropped (P-264).
         self.ordered = True
         self.lobby_greeted: dict[bytes, float] = {}  # when each peer had our lobby's HELLO
+        self.news = GameNews()  # what we overhear of a game we arrived too late for
 
     def listen_time(self) -> float:
         """The longer of the suspicion timeout and the join window (section 12)."""
@@ -60,6 +61,10 @@ class Standing:
         if last is not None and at - last > self.listen_time():
             self.epochs.pop(sender, None)
         return sender not in self.epochs
+
+    def sitting_down(self, replica: Replica | None) -> bool:
+        """Whether the seat is still finding its table or waiting to be admitted to it."""
+        return replica is None or (replica.rejoining and not replica.is_member())
 
     def same_table(self, sender: bytes, epoch: bytes) -> bool:
         """Whether ``sender``'s last HELLO named ``epoch`` (or it has sent none: over links
@@ -83,17 +88,33 @@ class Standing:
         ]
         return live + ([fed] if fed else [])
 
-    def overhear(self, replica: Replica, kind: int | None, data: bytes, at: float) -> list[Out]:
+    def overhear(
+        self, replica: Replica, kind: int | None, data: bytes, at: float
+    ) -> Envelope | ProtocolError | None:
         """A HEARTBEAT after the end says how far its sender got; while we wait to be
-        admitted, a member's HEARTBEATs and events tell of the game that keeps us out."""
-        if kind == Kind.HEARTBEAT and replica.ended is not None:
-            with contextlib.suppress(ProtocolError):
-                envelope = decode(data)
-                if isinstance(envelope.payload, Heartbeat):
-                    self.finder.heard_progress(envelope.sender, envelope.payload.digest_index)
-        if kind in (Kind.HEARTBEAT, Kind.EVENT) and self.outside(replica):
-            return [Overheard(data, at)]
-        return []
+        admitted, a member's HEARTBEATs and events tell of the game that keeps us out
+        (``news``). The message decoded, if it was read here, for the replica to take."""
+        after_end = kind == Kind.HEARTBEAT and replica.ended is not None
+        outside = kind in (Kind.HEARTBEAT, Kind.EVENT) and self.outside(replica)
+        if not (after_end or outside):
+            return None
+        try:
+            envelope = decode(data)
+        except ProtocolError as error:
+            return error  # the replica counts and reports it
+        payload = envelope.payload
+        if after_end and isinstance(payload, Heartbeat):
+            self.finder.heard_progress(envelope.sender, payload.digest_index)
+        if outside:
+            self.news.overhear(envelope, at)
+        return envelope
+
+    def game_on(self, replica: Replica | None, at: float) -> GameUnderWay | None:
+        """The game on at the table we asked to join, if one keeps us waiting (P-117)."""
+        since = self.finder.joining_since
+        if replica is None or since is None or not self.outside(replica):
+            return None
+        return self.news.game_on(at - since, at, self.node_id)
 
     def follow(self, replica: Replica | None, at: float) -> list[Effect]:
         """Watching: renew our subscription with the members (or every peer, before any
@@ -173,8 +194,9 @@ class Standing:
         return []
 
     def forget_ends(self) -> None:
-        """A fresh log: no game of it has ended yet."""
+        """A fresh log: no game of it has ended yet, and none is overheard."""
         self.told, self.over = 0, False
+        self.news = GameNews()
 
     def check_finished(self, replica: Replica, at: float) -> list[Out]:
         """After the end, wait until every other player has applied it too, then finish.

@@ -24,7 +24,8 @@ from pathlib import Path
 import pytest
 from dutchblitz.node.net.roster import Roster, Source
 from dutchblitz.node.net.transport import Transport
-from dutchblitz.node.seat.local import LocalSeat, SeatConfig
+from dutchblitz.node.seat.config import SeatConfig
+from dutchblitz.node.seat.local import LocalSeat
 from dutchblitz.node.store.state import StateDir
 from dutchblitz.protocol.replica.core import Settings
 from dutchblitz.protocol.seat.duties import Wishes

@@ -9,7 +9,8 @@ import pytest
 from dutchblitz.node.net.contacts import GREET_GAP_S
 from dutchblitz.node.net.roster import Roster, Source
 from dutchblitz.node.net.transport import Transport
-from dutchblitz.node.seat.local import LocalSeat, SeatConfig
+from dutchblitz.node.seat.config import SeatConfig
+from dutchblitz.node.seat.local import LocalSeat
 from dutchblitz.node.store.state import StateDir
 from dutchblitz.protocol.seat.duties import Wishes
 from dutchblitz.protocol.wire.auth import Signer
