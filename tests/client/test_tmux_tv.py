@@ -52,8 +52,8 @@ def test_the_lobby_shows_the_tv_view_which_follows_the_table(tmux: Tmux, tmp_pat
     tmux.start("ada", argv, REPO, child_env())
     shown = tmux.wait("ada", lambda s: any(TV_LINE.match(line) for line in s), "the TV line")
     url = next(m.group(1) for line in shown if (m := TV_LINE.match(line)))
-    seen = until_state(url, lambda s: s["phase"] == "lobby", "lobby")
-    assert [p["name"] for p in seen["players"]] == ["Ada"]
+    # The page follows the stable log: a moment after the ADMIT, the PROFILE names Ada.
+    until_state(url, lambda s: s["phase"] == "lobby" and _names(s) == ["Ada"], "Ada's lobby")
     tmux.keys("ada", "+")
     tmux.wait_text("ada", "normal bot")
     until_state(url, lambda s: len(s["players"]) == 2, "the bot")
@@ -70,3 +70,7 @@ def test_the_lobby_shows_the_tv_view_which_follows_the_table(tmux: Tmux, tmp_pat
     assert "Traceback" not in text(shown) and "EXITED 0" in text(shown), text(shown)
     with pytest.raises(urllib.error.URLError):
         state(url)  # the page's server went with the node
+
+
+def _names(state: dict[str, Any]) -> list[str]:
+    return [p["name"] for p in state.get("players", [])]
