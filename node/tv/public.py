@@ -85,6 +85,7 @@ def public_view(snap: Snapshot) -> Json:
         "headline": board.get("headline", ""),
         "progress": board.get("progress", ""),
         "legend": board.get("legend", ""),
+        "unit": board.get("unit", "points"),
         "results": _results(game),
         "winner": None if game.winner is None else names.get(game.winner, ""),
     }

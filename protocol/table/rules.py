@@ -258,7 +258,8 @@ class RoundRules(ABC, Generic[S, M, C]):
         word, "out" greys the player) and ``places`` (each a ``key``, a ``caption``, and a
         ``top`` card or None with a ``count``, or a ``row`` of them); ``headline``, a line
         over the table; ``legend``, how the cards read; ``progress``, a line saying how far the
-        game has come, in place of the round and the target. A card is ``label`` (as the
+        game has come, in place of the round and the target; ``unit``, what a score counts
+        ("cards"; "points" when absent). A card is ``label`` (as the
         terminal writes it), ``value`` (the big text), ``mark`` (the small text) and
         ``colour`` (red, blue, green, yellow, black, or "" for plain). A card face down is
         None with a count. By default nothing but the frame (names and scores) is drawn."""

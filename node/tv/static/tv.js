@@ -59,7 +59,7 @@ function roundText(state) {
 function bannerText(state) {
   if (state.phase === "over" && state.winner !== null) {
     const best = Math.max(0, ...state.players.map((p) => p.total));
-    return state.winner + " wins with " + best + " points!";
+    return state.winner + " wins with " + best + " " + (state.unit || "points") + "!";
   }
   const last = state.results.length ? state.results[state.results.length - 1] : null;
   if (state.phase === "dealing" && last && last.ended_by) {
@@ -154,7 +154,7 @@ function drawScores(state) {
 function draw(frame) {
   // A node still starting sends only its phase: draw it as an empty table.
   const state = Object.assign(
-    { title: "", table: "", players: [], centre: [], results: [], headline: "", legend: "", progress: "" }, frame);
+    { title: "", table: "", players: [], centre: [], results: [], headline: "", legend: "", progress: "", unit: "points" }, frame);
   window.tvState = state;
   const title = [state.title, state.table].filter((part) => part).join(" · ");
   document.getElementById("title").textContent = title || "The table";

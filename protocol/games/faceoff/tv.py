@@ -210,4 +210,5 @@ def board(view: TableView, seats: Sequence[int], names: Mapping[int, str]) -> Js
         "headline": _board_headline(view, by_index),
         "progress": f"One game · {sum(view.draw_left)} cards left to turn",
         "legend": LEGEND,
+        "unit": "cards",  # a score is the cards won (F-42)
     }  # fmt: skip

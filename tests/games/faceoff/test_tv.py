@@ -83,3 +83,4 @@ def test_F43_the_table_s_tv_page_draws_the_face_off_big_in_its_own_vocabulary() 
     assert [group["key"] for group in data["centre"]] == ["draw", "duel"]
     assert data["centre"][1]["caption"] == "Duel: A circle and D star"
     assert data["progress"].startswith("One game · ")
+    assert data["unit"] == "cards"  # the page says "wins with 9 cards!" (F-42)

@@ -128,4 +128,5 @@ def board(shown: WordView, names: Mapping[int, str]) -> Mapping[str, Json]:
         "areas": areas,
         "headline": _headline(shown, by_index),
         "legend": LEGEND,
+        "unit": "cards",  # a score is the cards won
     }
