@@ -14,7 +14,7 @@ heartbeats and digests (``order``), membership and admission (``membership``), r
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
 from ..games.registry import DEFAULT_GAME
@@ -49,7 +49,9 @@ __all__ = [
     "DIGEST_MEMORY",
     "MAX_ACKS",
     "REPAIR_BATCH",
+    "Authentic",
     "Counters",
+    "Decode",
     "Identity",
     "Replica",
     "Settings",
@@ -71,6 +73,17 @@ class Settings:
     # The game a table this node founds plays (protocol/games/registry.py). Its founding
     # ADMIT names it; a table found on the LAN plays the game its log names (P-234).
     game: str = DEFAULT_GAME
+
+
+Authentic = Callable[[bytes, bytes, bytes], bool]
+"""Whether an event's bytes carry its origin's valid signature, as ``authentic(origin, raw,
+auth)`` answers (wire/signing.py)."""
+Decode = Callable[[bytes], Envelope]
+"""The envelope bytes encode, or ProtocolError, as ``wire.codec.decode`` answers.
+
+Both answers are pure functions of their input, and an envelope is immutable all through,
+so a shell that runs many replicas in one process (the simulator) may hand them one memo
+of each: every node then reads and checks the same broadcast once, not once per node."""
 
 
 @dataclass(slots=True)
@@ -110,11 +123,15 @@ class Replica:
         now: float,
         settings: Settings | None = None,
         signer: Signer | None = None,
+        check: Authentic = authentic,
+        read: Decode = decode,
     ) -> None:
         if signer is not None and signer.node_id != identity.node:
             raise ValueError("the signer's key does not go with this node's id")
         self.me = identity
         self.signer = signer  # None: our events go out unsigned (peers will refuse them)
+        self.authentic = check
+        self.decode = read
         self.settings = settings or Settings()
         self.clock = LamportClock()
         self.my_seq = 0
@@ -149,14 +166,14 @@ class Replica:
         self.order.clock_mark = clock_mark
         for raw in raws:
             try:
-                envelope = decode(raw)
+                envelope = self.decode(raw)
             except ProtocolError:
                 continue  # a torn or damaged record: the log reader should have cut it
             if isinstance(envelope.payload, Round) and envelope.sender == self.me.node:
                 self.viewchange.restore(envelope.payload)  # our word in a round (P-283)
             if not isinstance(envelope.payload, Event):
                 continue
-            if not self.senders.is_duplicate(envelope) and not authentic(
+            if not self.senders.is_duplicate(envelope) and not self.authentic(
                 envelope.sender, raw, envelope.auth
             ):
                 effects += self.forged(envelope, "in the stored log")
@@ -188,7 +205,7 @@ class Replica:
         self.counters.received += 1
         if decoded is None:
             try:
-                decoded = decode(data)
+                decoded = self.decode(data)
             except ProtocolError as error:
                 decoded = error
         if isinstance(decoded, ProtocolError):
@@ -353,7 +370,7 @@ def _event_turned_away(
     direct = via is not None and via == envelope.sender
     if direct and not replica.settings.verify_direct:
         return None
-    if authentic(envelope.sender, data, envelope.auth):
+    if replica.authentic(envelope.sender, data, envelope.auth):
         return None
     return replica.forged(envelope, "" if direct else "relayed")
 

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..wire.codec import ProtocolError, decode, encode
+from ..wire.codec import ProtocolError, encode
 from ..wire.messages import Envelope, Event, Repair, RepairRequest
-from ..wire.signing import authentic
 from .effects import Effect, Send
 
 if TYPE_CHECKING:
@@ -96,7 +95,7 @@ class Repairs:
         effects: list[Effect] = []
         for raw in repair.events:
             try:
-                envelope = decode(raw)
+                envelope = replica.decode(raw)
             except ProtocolError as error:
                 effects += replica.dropped(str(error.reason), f"bad event in a repair: {error}")
                 continue
@@ -108,7 +107,7 @@ class Repairs:
             if senders.is_duplicate(envelope):
                 replica.counters.duplicates += 1
                 continue
-            if not authentic(envelope.sender, raw, envelope.auth):
+            if not replica.authentic(envelope.sender, raw, envelope.auth):
                 effects += replica.forged(envelope, "in a repair")
                 continue
             if not senders.clock_near(envelope.lamport):

@@ -206,9 +206,10 @@ class FindingSimulation(Simulation):
     def _seat_replica(self, node: SimNode, epoch: bytes) -> Replica:
         name = f"bot-{node.node_id.hex()[:4]}"
         identity = Identity(node.node_id, TABLE, epoch, name, "pump", self._endpoint(node))
-        replica = Replica(
-            identity, self._local_now(node), self.settings, self.signers[node.node_id]
-        )
+        reading = self.reading
+        signer = self.signers[node.node_id]
+        at = self._local_now(node)
+        replica = Replica(identity, at, self.settings, signer, reading.authentic, reading.decode)
         for peer in self.shells[node.index].connected:
             replica.know_key(peer, self.signers[peer].public_key)
         return replica
