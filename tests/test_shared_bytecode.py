@@ -75,3 +75,11 @@ def test_elsewhere_nothing_changes(
     shared = _python(SHARE.format(cache=cache), _env(**changes))
     assert shared.stdout.split() == ["False", prefix]
     assert not cache.exists()
+
+
+def test_this_run_and_its_workers_read_one_shared_prefix() -> None:
+    """Under pytest-xdist too: a worker starts after the first process set the prefix."""
+    if not sys.flags.dont_write_bytecode:
+        pytest.skip("Python writes bytecode beside the sources here, as usual")
+    prefix = os.environ.get("PYTHONPYCACHEPREFIX")
+    assert prefix and sys.pycache_prefix == prefix
