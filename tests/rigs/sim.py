@@ -65,6 +65,9 @@ TABLE = "sim"
 SIM_GRACE = Grace(seconds=5.0, step=0.5)  # the simulation's suspicion timeout is 1 s, not 2
 FAULT_PLANS = ("none", "single", "overlapping", "links")
 PROGRESS_BOUND = 30.0  # virtual seconds without a log growing, once healed, that is a stall
+# Messages a run's memo holds at most (SharedReading): a seed's game is a few thousand; a
+# long stalled run starts again from empty rather than hold every heartbeat it ever sent.
+MEMO_SIZE = 20_000
 
 __all__ = [
     "InvariantViolated",
@@ -195,6 +198,8 @@ class SharedReading:
         envelope = self.envelopes.get(data)
         if envelope is None:
             self.read += 1
+            if len(self.envelopes) >= MEMO_SIZE:
+                self.envelopes.clear()
             envelope = self.envelopes[data] = decode(data)
         return envelope
 
@@ -203,6 +208,8 @@ class SharedReading:
         answer = self.answers.get(key)
         if answer is None:
             self.checked += 1
+            if len(self.answers) >= MEMO_SIZE:
+                self.answers.clear()
             answer = self.answers[key] = authentic(origin, raw, auth)
         return answer
 

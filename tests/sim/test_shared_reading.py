@@ -12,6 +12,7 @@ from dutchblitz.protocol.wire.messages import Envelope, Event, Profile, Repair
 from dutchblitz.protocol.wire.signing import authentic, sign_encoded
 
 from tests.protocol.replicas import NODE_IDS, SIGNERS, TABLE, Flight, Net
+from tests.rigs import sim
 from tests.rigs.sim import SharedReading, Simulation
 
 pytestmark = pytest.mark.timeout(120)
@@ -118,3 +119,15 @@ def test_every_shared_answer_is_the_one_decode_and_authentic_give() -> None:
         assert authentic(origin, raw, auth) is answer
     assert reading.read == len(reading.envelopes) < simulation.messages
     assert reading.checked == len(reading.answers)
+
+
+def test_a_memo_that_starts_again_when_full_changes_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A long run's memo is emptied when full (``MEMO_SIZE``): the same seed, the same run."""
+    whole = Simulation(5).run()
+    monkeypatch.setattr(sim, "MEMO_SIZE", 50)
+    small = Simulation(5)
+    assert small.run() == whole
+    assert small.reading.read > 50, "emptied at least once"
+    assert len(small.reading.envelopes) <= 50 and len(small.reading.answers) <= 50
