@@ -158,7 +158,10 @@ class Standing:
         """In our table's lobby, our HELLO again to each peer we are connected to and have
         not heard at our epoch within the listen time, once per ``hello_every`` (P-271):
         a HELLO lost on its way (the one that met a peer, or named a table we moved to)
-        would otherwise keep two lobbies of one name apart for good."""
+        would otherwise keep two lobbies of one name apart for good. It leaves that peer
+        out of its list, so that the peer answers with its own (P-201, P-284): where the
+        lost HELLO was the peer's, naming the table it moved to, we would otherwise read
+        it at its old table for good, and drop all it sends while it reads us at its own."""
         if replica.stable.phase != Phase.LOBBY or replica.optimistic().phase != Phase.LOBBY:
             return []
         epoch, window = replica.me.epoch, self.listen_time()
@@ -171,7 +174,7 @@ class Standing:
                 continue
             if at - self.lobby_greeted.get(node, -1e18) >= every:
                 self.lobby_greeted[node] = at
-                effects += replica.hello(node)
+                effects += replica.hello(node, unlisted=True)
         return effects
 
     def bye_first(self, replica: Replica) -> bool:

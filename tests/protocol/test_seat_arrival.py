@@ -14,7 +14,9 @@ standing.py), one input at a time:
 * P-272: our first event on a log we joined starts at the first-seq we are seated from,
   when a stale ADMIT seats us below numbers used at another table since;
 * P-271: in the lobby, a seat greets again, once per ``hello_every``, each peer it is
-  connected to and has not heard at its epoch lately.
+  connected to and has not heard at its epoch lately;
+* P-284: that HELLO leaves the peer out of its list, so that the peer answers with its own
+  (P-201) and says which table it is at.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from dutchblitz.protocol.wire.codec import decode, encode
 from dutchblitz.protocol.wire.messages import Envelope, Event, Heartbeat, Hello, Kind, Ready, Start
 from dutchblitz.protocol.wire.peek import message_kind
 
-from tests.protocol.replicas import NODE_IDS, TABLE, Net
+from tests.protocol.replicas import NODE_IDS, SIGNERS, TABLE, Net
 
 JOIN_WINDOW = 0.5
 SUSPECT_AFTER = 2.0  # the listen time: 2 s; a join is waited for 4 s
@@ -160,6 +162,40 @@ def test_P291_the_lobby_greets_again_whom_it_does_not_hear_at_its_table() -> Non
     assert hellos_to(machine.tick(net.now + 0.2)) == []  # once per hello_every
     again = hellos_to(machine.tick(net.now + 1.2))
     assert again == [stranger]
+
+
+def test_P284_a_peer_read_at_another_table_is_asked_where_it_is() -> None:
+    """Both seats are at one table, but ours read the peer's last HELLO at another (the one
+    naming ours was lost): we drop all it sends while it reads us at its own table, so
+    nothing becomes final, and our HELLO listing it would go unanswered (P-201) for good."""
+    net = Net(2)
+    net.open_table()
+    machine = _machine(net)
+    peer = NODE_IDS[1]
+    machine.replica.know_key(peer, SIGNERS[1].public_key)  # listed in our HELLOs
+    endpoint = "tcp://198.18.0.11:7000"
+    machine.standing.endpoints = {peer: endpoint}
+    stale = Hello("p1", "pump", endpoint, (), b"\xff" * 16, 0)  # a table it has since left
+    machine.receive(peer, encode(Envelope(TABLE, peer, 1, 0, stale)), net.now)
+    machine.receive(peer, _heartbeat(peer), net.now + 0.1)
+    assert machine.other_table == 1
+    hellos = _hellos_to(peer, machine.tick(net.now + 0.2))
+    assert len(hellos) == 1
+    hello = hellos[0]
+    assert isinstance(hello, Hello) and hello.epoch == net.epoch
+    assert peer not in {listed.node for listed in hello.peers}  # so it answers (P-201)
+    answer = net.replica(1).hello(NODE_IDS[0])[0]
+    assert isinstance(answer, Send)
+    machine.receive(peer, answer.data, net.now + 0.3)
+    machine.receive(peer, _heartbeat(peer), net.now + 0.4)
+    assert machine.other_table == 1  # read again
+    assert _hellos_to(peer, machine.tick(net.now + 1.5)) == []  # heard at our table
+
+
+def _hellos_to(peer: bytes, outs: list[object]) -> list[Hello]:
+    sent = [out.data for out in outs if isinstance(out, Send) and out.to == peer]
+    hellos = [decode(data).payload for data in sent if message_kind(data) == Kind.HELLO]
+    return [hello for hello in hellos if isinstance(hello, Hello)]
 
 
 @pytest.mark.parametrize(
