@@ -137,7 +137,9 @@ class TableSeating:
             len(records),
             record.epoch.hex()[:8],
         )
-        self.carrier.carry(self.arrival.reload(replica, at, floor=record.seq_floor))
+        # The wait for its table to answer (P-205) counts from now: a restore of thousands
+        # of events can take seconds on a busy machine, and no message is read meanwhile.
+        self.carrier.carry(self.arrival.reload(replica, now(), floor=record.seq_floor))
 
     def back_to_kept(self, epoch: bytes) -> None:
         """The table of the log kept aside answers: reload that log and sit down again

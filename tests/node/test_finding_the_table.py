@@ -11,13 +11,15 @@ this test plays by hand: a bare transport whose HELLOs and HEARTBEATs the test w
 * P-205: a seat that asked to be admitted to a table, and hears nobody at that epoch for
   the longer of 4 s and twice the suspicion timeout, gives up and founds a table afresh;
   one that watches that table's game meanwhile (section 26) hears it in the FEEDs its
-  members answer with, and keeps waiting.
+  members answer with, and keeps waiting; a seat that reloaded a log waits as long from
+  when the log is in, however long reading it took.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -26,8 +28,9 @@ from dutchblitz.node.net.roster import Roster, Source
 from dutchblitz.node.net.transport import Transport
 from dutchblitz.node.seat.config import SeatConfig
 from dutchblitz.node.seat.local import LocalSeat
-from dutchblitz.node.store.state import StateDir
-from dutchblitz.protocol.replica.core import Settings
+from dutchblitz.node.store.state import StateDir, TableRecord
+from dutchblitz.protocol.replica.core import Identity, Replica, Settings
+from dutchblitz.protocol.replica.effects import Persist
 from dutchblitz.protocol.seat.duties import Wishes
 from dutchblitz.protocol.seat.follower import RENEW_S
 from dutchblitz.protocol.wire.auth import Signer
@@ -198,6 +201,60 @@ def test_a_seat_gives_up_on_a_table_nobody_answers_for(tmp_path: Path) -> None:
                 await reader
             await pair.close()
 
+    asyncio.run(main())
+
+
+@pytest.mark.timeout(60)
+def test_a_slow_restore_does_not_count_in_the_wait_for_the_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """P-205, P-257: a seat restarts with its lobby's log kept aside and hears its table: it
+    reloads that log. Reading a long log took more than the 4 s it waits for the table to
+    answer, and no message was read meanwhile: the wait counts from when the log is in, not
+    from before, or the seat would give its log up at once and found a table afresh."""
+
+    def lobby_log() -> bytes:
+        """A table the seat founded before it restarted: its log, in the lobby."""
+        store = StateDir(tmp_path / "seat")
+        signer = store.identity()
+        epoch = bytes(range(16, 32))
+        identity = Identity(signer.node_id, TABLE, epoch, "seat", "pump", "tcp://127.0.0.1:1")
+        founding = Replica(identity, 0.0, SETTINGS, signer).found(0.0)
+        store.begin_table(TableRecord(TABLE, epoch, 0))
+        for effect in founding:
+            if isinstance(effect, Persist):
+                store.append_event(effect.data)
+        store.close()
+        return epoch
+
+    def slow_restore(replica: Replica, *args: object) -> object:
+        effects = restore(replica, *args)
+        time.sleep(max(4.0, 2 * SETTINGS.suspect_after) + 0.5)  # the loop is held meanwhile
+        return effects
+
+    async def main() -> None:
+        epoch = lobby_log()
+        pair = Pair(tmp_path)
+        await pair.open()
+        assert pair.seat is not None
+        reader = asyncio.ensure_future(pair.drain())
+        try:
+            starting = asyncio.ensure_future(pair.seat.start())
+            pair.hello(epoch)  # its table answers: back to the kept log (P-257)
+            await starting
+            seat = pair.seat
+            kept = seat.replica
+            assert kept is not None and kept.me.epoch == epoch and kept.is_member()
+            await asyncio.sleep(1.5)
+            assert seat.replica is kept
+        finally:
+            reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await reader
+            await pair.close()
+
+    restore = Replica.restore
+    monkeypatch.setattr(Replica, "restore", slow_restore)
     asyncio.run(main())
 
 
