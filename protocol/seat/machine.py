@@ -182,6 +182,7 @@ class SeatMachine:
         assert replica is not None
         if hello is None and not self.standing.same_table(sender, replica.me.epoch):
             self.other_table += 1  # its sender's last HELLO named another table
+            self._out.extend(self.standing.ask_where(sender, replica.settings.hello_every, at))
             return
         # Read here (a HELLO, or overheard), a message goes on decoded: never decoded twice.
         decoded = hello if hello is not None else self.standing.overhear(replica, kind, data, at)

@@ -16,7 +16,7 @@ from ..replica.effects import Effect, Timer
 from ..table.game import Phase
 from ..wire.codec import ProtocolError, decode
 from ..wire.messages import Envelope, Heartbeat, Kind
-from .effects import Admits, Finished, GameEnded, MoveTable, Out, Rematch
+from .effects import Admits, AskHello, Finished, GameEnded, MoveTable, Out, Rematch
 from .finding import AskAgain, JoinSmaller, Seating, TableFinder
 from .follower import Follower
 from .latecomer import GameNews, GameUnderWay
@@ -42,7 +42,7 @@ class Standing:
         # Whether links deliver in order, losses none (P-265: ZeroMQ over TCP): a message
         # before its sender's HELLO is then of our table; else it is dropped (P-264).
         self.ordered = True
-        self.lobby_greeted: dict[bytes, float] = {}  # when each peer had our lobby's HELLO
+        self.greeted_again: dict[bytes, float] = {}  # when each peer had our HELLO again
         self.news = GameNews()  # what we overhear of a game we arrived too late for
 
     def listen_time(self) -> float:
@@ -65,6 +65,17 @@ class Standing:
     def sitting_down(self, replica: Replica | None) -> bool:
         """Whether the seat is still finding its table or waiting to be admitted to it."""
         return replica is None or (replica.rejoining and not replica.is_member())
+
+    def ask_where(self, sender: bytes, every: float, at: float) -> list[Out]:
+        """A message of ``sender``'s dropped, its last HELLO naming another table: ask it
+        for a HELLO, at most once per ``every`` (P-285). It may have moved to ours, its
+        HELLO naming ours lost (a full queue, a connection torn down), and read us at its
+        table since: it then sends us all and greets us no more, and nothing becomes final
+        while we drop what it sends."""
+        if at - self.greeted_again.get(sender, -1e18) < every:
+            return []
+        self.greeted_again[sender] = at
+        return [AskHello(sender)]
 
     def same_table(self, sender: bytes, epoch: bytes) -> bool:
         """Whether ``sender``'s last HELLO named ``epoch`` (or it has sent none: over links
@@ -172,8 +183,8 @@ class Standing:
             heard = at - self.heard.get(node, -1e18) <= window
             if node in watching or (heard and self.epochs.get(node) == epoch):
                 continue
-            if at - self.lobby_greeted.get(node, -1e18) >= every:
-                self.lobby_greeted[node] = at
+            if at - self.greeted_again.get(node, -1e18) >= every:
+                self.greeted_again[node] = at
                 effects += replica.hello(node, unlisted=True)
         return effects
 

@@ -16,7 +16,9 @@ standing.py), one input at a time:
 * P-271: in the lobby, a seat greets again, once per ``hello_every``, each peer it is
   connected to and has not heard at its epoch lately;
 * P-284: that HELLO leaves the peer out of its list, so that the peer answers with its own
-  (P-201) and says which table it is at.
+  (P-201) and says which table it is at;
+* P-285: a message dropped because its sender's last HELLO named another table asks that
+  sender for a HELLO, at most once per ``hello_every``, whatever the table's phase.
 """
 
 from __future__ import annotations
@@ -177,9 +179,9 @@ def test_P284_a_peer_read_at_another_table_is_asked_where_it_is() -> None:
     machine.standing.endpoints = {peer: endpoint}
     stale = Hello("p1", "pump", endpoint, (), b"\xff" * 16, 0)  # a table it has since left
     machine.receive(peer, encode(Envelope(TABLE, peer, 1, 0, stale)), net.now)
-    machine.receive(peer, _heartbeat(peer), net.now + 0.1)
+    hellos = _hellos_to(peer, machine.tick(net.now + 0.1))
+    machine.receive(peer, _heartbeat(peer), net.now + 0.2)
     assert machine.other_table == 1
-    hellos = _hellos_to(peer, machine.tick(net.now + 0.2))
     assert len(hellos) == 1
     hello = hellos[0]
     assert isinstance(hello, Hello) and hello.epoch == net.epoch
@@ -190,6 +192,20 @@ def test_P284_a_peer_read_at_another_table_is_asked_where_it_is() -> None:
     machine.receive(peer, _heartbeat(peer), net.now + 0.4)
     assert machine.other_table == 1  # read again
     assert _hellos_to(peer, machine.tick(net.now + 1.5)) == []  # heard at our table
+
+
+def test_P285_a_peer_read_at_another_table_is_asked_where_it_is_once_a_second() -> None:
+    net = Net(2)
+    net.open_table()
+    machine = _machine(net)
+    peer = NODE_IDS[1]
+    machine.receive(peer, _hello(peer, b"\xff" * 16), net.now)  # a table it has since left
+    asked = [
+        AskHello(peer) in machine.receive(peer, _heartbeat(peer), net.now + after)
+        for after in (0.1, 0.6, 1.2)
+    ]
+    assert asked == [True, False, True]
+    assert machine.other_table == 3
 
 
 def _hellos_to(peer: bytes, outs: list[object]) -> list[Hello]:
