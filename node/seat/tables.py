@@ -9,7 +9,8 @@ epoch gives up its log and joins that table. Messages other than HELLO from a pe
 last HELLO named another epoch, or that has sent no HELLO yet (it is asked for one, P-264),
 are dropped by the seat: two tables of one name on one LAN never mix their logs. Which log
 to take up, and when to move, is the seat's machine's (``MoveTable``, ``BackToKept``:
-protocol/seat/arrival.py and finding.py); this carries the move out.
+protocol/seat/arrival.py and finding.py); this carries the move out, and keeps a reloaded
+log the seat gave up on disk until it goes back to it or forgets it (P-286).
 """
 
 from __future__ import annotations
@@ -147,6 +148,14 @@ class TableSeating:
         them back (no node takes its own events from a peer): it would go on without
         them, showing us as a newcomer, never ready, for good."""
         record = self.store.table()
+        if epoch == self.arrival.aside and (record is None or record.epoch != epoch):
+            # A log given up for a table that did not answer, kept aside (P-286).
+            floor = self.arrival.seq_floor(record.seq_floor if record is not None else 0)
+            aside = TableRecord(self.config.table, epoch, floor)
+            if not self.store.resume_table(aside):
+                self.begin(epoch)  # the kept log is gone from the disk: ask to join
+                return
+            record = aside
         if record is None or record.epoch != epoch:
             self.begin(None)  # the kept log is gone from the disk: found a table
             return
@@ -159,7 +168,8 @@ class TableSeating:
         seq_floor = self.arrival.seq_floor(record.seq_floor if record is not None else 0)
         found, at = epoch is None, now()
         epoch = os.urandom(16) if epoch is None else epoch
-        self.store.begin_table(TableRecord(self.config.table, epoch, seq_floor))
+        record = TableRecord(self.config.table, epoch, seq_floor)
+        self.store.begin_table(record, keep=self.arrival.aside)
         self.store.open_events()
         self.table_log.caught_up(None)
         self.ends.forget()

@@ -296,9 +296,9 @@ class StateDir:
         self._table = found
         return found
 
-    def begin_table(self, record: TableRecord) -> None:
-        """Make ``record`` the current table, with an empty log; forget the previous one."""
-        previous = self._table or self.table()
+    def begin_table(self, record: TableRecord, keep: bytes | None = None) -> None:
+        """Make ``record`` the current table, with an empty log; forget every other log
+        but the one at ``keep``, kept aside (spec/protocol.md P-286)."""
         self.close()
         folder = self._folder(record.epoch)
         if folder.exists():
@@ -307,11 +307,25 @@ class StateDir:
             folder.mkdir(parents=True, mode=0o700)
         except OSError as error:
             raise _explain("create", folder, error) from None
+        self._make_current(record, keep)
+
+    def resume_table(self, record: TableRecord) -> bool:
+        """Make the log kept aside at ``record.epoch`` the current table again, as it is,
+        and forget every other log; False if no such log is here."""
+        if not (self._folder(record.epoch) / "events.log").exists():
+            return False
+        self.close()
+        self._make_current(record, None)
+        return True
+
+    def _make_current(self, record: TableRecord, keep: bytes | None) -> None:
         body = {"table": record.table, "epoch": record.epoch.hex(), "seq_floor": record.seq_floor}
         _write_atomically(self.root / "table.json", json.dumps(body).encode(), sync=True)
         self._table = record
-        if previous is not None and previous.epoch != record.epoch:
-            shutil.rmtree(self._folder(previous.epoch), ignore_errors=True)
+        with contextlib.suppress(OSError):
+            for folder in (self.root / "tables").iterdir():
+                if folder.name not in (record.epoch.hex(), keep.hex() if keep else ""):
+                    shutil.rmtree(folder, ignore_errors=True)
 
     def _folder(self, epoch: bytes) -> Path:
         return self.root / "tables" / epoch.hex()

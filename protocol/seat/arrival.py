@@ -52,6 +52,7 @@ class Arrival:
     def __init__(self, machine: SeatMachine) -> None:
         self.machine = machine
         self.kept: bytes | None = None  # the epoch of a log kept aside at the start
+        self.aside: bytes | None = None  # the epoch of a reloaded log given up, kept (P-286)
         self.floor = 0  # our highest sequence number in a log given up
         self.answered = False  # a member answered our probe, naming its table
         self.founded = False  # the last fresh log is a table this seat founded
@@ -151,6 +152,17 @@ class Arrival:
         mine = replica.my_seq if replica is not None else 0
         return max(stored, mine, self.floor)
 
+    def leave(self, replica: Replica, move: MoveTable) -> Out:
+        """Leaving ``replica``'s log (``move``): a reloaded log given up for a table nobody
+        answers for is kept aside, and the seat goes back to it, not to a fresh log of its
+        table, when it would ask to join that table (P-286): that log holds the seat's
+        own events, which a fresh one could never get back (P-257)."""
+        if move.keep:
+            self.aside = replica.me.epoch
+        if move.epoch is not None and move.epoch == self.aside:
+            return BackToKept(move.epoch)
+        return move
+
     # -- taking up a log -------------------------------------------------------------------
 
     def begin(self, replica: Replica, at: float, *, found: bool, floor: int) -> list[Out]:
@@ -211,6 +223,8 @@ class Arrival:
             replica.my_seq = me.since - 1
 
     def _take_up(self, replica: Replica) -> None:
+        if replica.me.epoch == self.aside:
+            self.aside = None  # back to that log, or it is gone: a fresh one it is
         self.machine.replica = replica
         self.joined = False
         self.machine.standing.forget_ends()

@@ -69,16 +69,18 @@ class Admits:
 @dataclass(frozen=True, slots=True)
 class MoveTable:
     """Leave this log for a fresh one: join the table at ``epoch``, or found one (None).
-    ``why`` is the log line."""
+    ``why`` is the log line; ``keep``: the log left is kept aside (P-286)."""
 
     epoch: bytes | None
     why: str
+    keep: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class BackToKept:
-    """Reload the log kept aside at the start, of the table at ``epoch``: that table
-    answers (P-257). The shell hands the reloaded log to ``Arrival.reload``."""
+    """Reload the log kept aside, at the start or when given up (``Arrival.aside``), of
+    the table at ``epoch``: that table answers (P-257, P-286). The shell hands the
+    reloaded log to ``Arrival.reload``."""
 
     epoch: bytes
 

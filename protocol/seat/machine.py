@@ -331,7 +331,7 @@ class SeatMachine:
         if move is not None:
             if self.standing.bye_first(replica):
                 self._submit(Bye())
-            self._out.append(move)
+            self._out.append(self.arrival.leave(replica, move))
 
     def _announce(self, replica: Replica) -> None:
         """After learning of new peers, send every peer our HELLO with the longer list.

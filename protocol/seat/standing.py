@@ -160,9 +160,8 @@ class Standing:
                 return effects, MoveTable(step.epoch, why)
             else:
                 what = "starting afresh" if step.restored else "founding anew"
-                return effects, MoveTable(
-                    None, f"nobody at table {epoch.hex()[:8]} answers: {what}"
-                )
+                why = f"nobody at table {epoch.hex()[:8]} answers: {what}"
+                return effects, MoveTable(None, why, keep=step.restored)
         return effects, None
 
     def lobby_hellos(self, replica: Replica, at: float) -> list[Effect]:

@@ -229,6 +229,31 @@ def test_clock_mark_deal_secrets_and_a_new_table(tmp_path: Path) -> None:
     assert not (tmp_path / "tables" / first.epoch.hex()).exists()
 
 
+def test_a_log_given_up_is_kept_aside_and_taken_up_again(tmp_path: Path) -> None:
+    """spec/protocol.md P-286: the log left for a fresh one is kept while the seat may go
+    back to it, with its events, clock mark and secrets; every other log is forgotten."""
+    state = StateDir(tmp_path)
+    kept, fresh, other = (TableRecord("blitz", bytes([n]) * 16) for n in (1, 2, 3))
+    secret = RoundSecret(b"s" * 32, b"r" * 32)
+    state.begin_table(kept)
+    state.append_event(b"ours")
+    state.save_clock_mark(4096)
+    state.save_deal_secret(7, secret)
+    state.begin_table(fresh, keep=kept.epoch)
+    state.append_event(b"fresh")
+    state.begin_table(other, keep=kept.epoch)
+    assert not (tmp_path / "tables" / fresh.epoch.hex()).exists()
+    back = TableRecord("blitz", kept.epoch, 12)
+    assert state.resume_table(back)
+    assert state.table() == back and state.open_events().records == [b"ours"]
+    assert state.clock_mark() == 4096 and state.deal_secrets() == {7: secret}
+    assert sorted(path.name for path in (tmp_path / "tables").iterdir()) == [kept.epoch.hex()]
+    assert not state.resume_table(fresh)  # forgotten
+    state.begin_table(fresh)
+    assert sorted(path.name for path in (tmp_path / "tables").iterdir()) == [fresh.epoch.hex()]
+    state.close()
+
+
 def test_a_damaged_table_file_is_a_clear_error(tmp_path: Path) -> None:
     (tmp_path / "table.json").write_text("{not json")
     with pytest.raises(StoreError, match="damaged"):

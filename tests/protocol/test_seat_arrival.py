@@ -18,7 +18,9 @@ standing.py), one input at a time:
 * P-284: that HELLO leaves the peer out of its list, so that the peer answers with its own
   (P-201) and says which table it is at;
 * P-285: a message dropped because its sender's last HELLO named another table asks that
-  sender for a HELLO, at most once per ``hello_every``, whatever the table's phase.
+  sender for a HELLO, at most once per ``hello_every``, whatever the table's phase;
+* P-286: a reloaded log given up because its table did not answer is kept aside, and the
+  seat goes back to it, not to a fresh log, when it later asks to join that table.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from dutchblitz.protocol.replica.core import Identity, Replica
 from dutchblitz.protocol.replica.effects import Send
 from dutchblitz.protocol.seat.duties import Wishes
 from dutchblitz.protocol.seat.effects import AskHello, BackToKept, MoveTable
@@ -206,6 +209,29 @@ def test_P285_a_peer_read_at_another_table_is_asked_where_it_is_once_a_second() 
     ]
     assert asked == [True, False, True]
     assert machine.other_table == 3
+
+
+def test_P286_a_reloaded_log_given_up_is_gone_back_to_not_joined_afresh() -> None:
+    """Restarted into a game, the seat heard nobody of its table for the patience (P-205)
+    and founded a table afresh; then its table is heard. A fresh log there could never
+    hold the seat's own events (P-257): it would apply the others' without them, and the
+    table would wait for it for good. It goes back to the log it gave up instead."""
+    net = Net(2)
+    net.open_table()
+    machine = _machine()
+    restored, peer = net.replica(0), NODE_IDS[1]
+    machine.arrival.reload(restored, net.now, floor=0)
+    gave_up = [out for out in machine.tick(net.now + 4.5) if isinstance(out, MoveTable)]
+    assert gave_up == [MoveTable(None, gave_up[0].why, keep=True)]
+    assert machine.arrival.aside == net.epoch
+    founded = Identity(NODE_IDS[0], TABLE, b"\xff" * 16, "p0", "pump", "tcp://p0:1")
+    fresh = Replica(founded, net.now + 4.5, restored.settings, SIGNERS[0])
+    machine.arrival.begin(fresh, net.now + 4.5, found=True, floor=restored.my_seq)
+    outs = machine.receive(peer, _hello(peer, net.epoch), net.now + 5.0)
+    assert BackToKept(net.epoch) in outs
+    assert not [out for out in outs if isinstance(out, MoveTable)]
+    machine.arrival.reload(restored, net.now + 5.0, floor=fresh.my_seq)
+    assert machine.arrival.aside is None
 
 
 def _hellos_to(peer: bytes, outs: list[object]) -> list[Hello]:

@@ -69,6 +69,7 @@ class SeatShell:
     greeted: dict[bytes, float] = field(default_factory=dict)
     connected: dict[bytes, str] = field(default_factory=dict)  # whom our messages reach
     tables: int = 0  # tables this node founded or joined
+    aside: Disk | None = None  # a reloaded log given up, kept aside (P-286)
 
 
 class FindingSimulation(Simulation):
@@ -229,6 +230,8 @@ class FindingSimulation(Simulation):
         floor = arrival.seq_floor(node.disk.seq_floor)
         found = epoch is None
         epoch = self._own_epoch(node) if epoch is None else epoch
+        if arrival.aside is not None and node.disk.epoch == arrival.aside:
+            shell.aside = node.disk  # tables.py ``begin``: ``begin_table(keep=...)``
         node.disk = Disk(epoch=epoch, seq_floor=floor)
         shell.greeted.clear()
         replica = self._seat_replica(node, epoch)
@@ -241,11 +244,19 @@ class FindingSimulation(Simulation):
     def _reload(self, node: SimNode, epoch: bytes) -> None:
         """tables.py ``_reload``: the kept log comes back from disk, and the machine takes
         it up (``Arrival.reload``)."""
+        shell = self.shells[node.index]
+        machine = shell.machine
+        if node.disk.epoch != epoch and epoch == machine.arrival.aside:
+            aside, shell.aside = shell.aside, None  # tables.py ``back_to_kept`` (P-286)
+            if aside is None or aside.epoch != epoch:
+                self._begin(node, epoch)
+                return
+            aside.seq_floor = machine.arrival.seq_floor(node.disk.seq_floor)
+            node.disk = aside
         disk = node.disk
         if disk.epoch != epoch or not disk.records:
             self._begin(node, None)  # tables.py ``back_to_kept``: no such log on disk
             return
-        machine = self.shells[node.index].machine
         replica = self._seat_replica(node, epoch)
         self._take_up(node, replica)
         self.log(f"node {node.index} reloads table {epoch.hex()[:8]}")
