@@ -326,7 +326,7 @@ class SeatMachine:
     def _consider(self, replica: Replica, at: float) -> None:
         """The lobby merge, and giving up on a table that never admits us: a goodbye if
         others are there, then a fresh log (``MoveTable``)."""
-        effects, move = self.standing.consider(replica, at)
+        effects, move = self.standing.consider(replica, at, self.arrival.aside)
         self._emit(effects)
         if move is not None:
             if self.standing.bye_first(replica):

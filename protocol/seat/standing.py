@@ -140,15 +140,21 @@ class Standing:
         members = [n for n in follower.members() if n in self.endpoints]
         return [*follower.subscribe(members or list(self.endpoints), at), Timer(at + FOLLOW_TICK_S)]
 
-    def consider(self, replica: Replica, at: float) -> tuple[list[Effect], MoveTable | None]:
+    def consider(
+        self, replica: Replica, at: float, aside: bytes | None = None
+    ) -> tuple[list[Effect], MoveTable | None]:
         """The lobby merge, and giving up on a table that never admits us (``TableFinder``):
-        asking again to sit down, or the fresh log to move to."""
+        asking again to sit down, or the fresh log to move to. In our lobby, the table of
+        the log kept ``aside`` heard again is the one to go back to (P-286)."""
         epoch = replica.me.epoch
         in_lobby = replica.stable.phase == Phase.LOBBY and replica.optimistic().phase == Phase.LOBBY
         seating = Seating(epoch, in_lobby, replica.is_member(), replica.rejoining)
         window = max(replica.settings.suspect_after, self.join_window)
+        live = self.live_epochs(at, window)
+        if in_lobby and aside is not None and aside in live:
+            return [], MoveTable(aside, f"table {aside.hex()[:8]} answers again: back to its log")
         effects: list[Effect] = []
-        for step in self.finder.consider(at, seating, self.live_epochs(at, window)):
+        for step in self.finder.consider(at, seating, live):
             if isinstance(step, AskAgain):
                 # Our goodbye, or the others' removal of us, is in the log: sit down again.
                 effects += replica.ask_to_join(at)

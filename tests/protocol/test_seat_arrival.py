@@ -211,11 +211,21 @@ def test_P285_a_peer_read_at_another_table_is_asked_where_it_is_once_a_second() 
     assert machine.other_table == 3
 
 
-def test_P286_a_reloaded_log_given_up_is_gone_back_to_not_joined_afresh() -> None:
+@pytest.mark.parametrize(
+    ("case", "founded_at"),
+    [
+        ("P-286 its table is the smaller: back to its log, not a fresh one", b"\xff" * 16),
+        ("P-286 its table is the larger: back to its log all the same", b"\x00" * 16),
+    ],
+)
+def test_P286_a_reloaded_log_given_up_is_gone_back_to_not_joined_afresh(
+    case: str, founded_at: bytes
+) -> None:
     """Restarted into a game, the seat heard nobody of its table for the patience (P-205)
     and founded a table afresh; then its table is heard. A fresh log there could never
     hold the seat's own events (P-257): it would apply the others' without them, and the
-    table would wait for it for good. It goes back to the log it gave up instead."""
+    table would wait for it for good; nor would a table with a game on ever merge into
+    the seat's lobby. It goes back to the log it gave up instead."""
     net = Net(2)
     net.open_table()
     machine = _machine()
@@ -224,12 +234,12 @@ def test_P286_a_reloaded_log_given_up_is_gone_back_to_not_joined_afresh() -> Non
     gave_up = [out for out in machine.tick(net.now + 4.5) if isinstance(out, MoveTable)]
     assert gave_up == [MoveTable(None, gave_up[0].why, keep=True)]
     assert machine.arrival.aside == net.epoch
-    founded = Identity(NODE_IDS[0], TABLE, b"\xff" * 16, "p0", "pump", "tcp://p0:1")
+    founded = Identity(NODE_IDS[0], TABLE, founded_at, "p0", "pump", "tcp://p0:1")
     fresh = Replica(founded, net.now + 4.5, restored.settings, SIGNERS[0])
     machine.arrival.begin(fresh, net.now + 4.5, found=True, floor=restored.my_seq)
     outs = machine.receive(peer, _hello(peer, net.epoch), net.now + 5.0)
-    assert BackToKept(net.epoch) in outs
-    assert not [out for out in outs if isinstance(out, MoveTable)]
+    assert BackToKept(net.epoch) in outs, case
+    assert not [out for out in outs if isinstance(out, MoveTable)], case
     machine.arrival.reload(restored, net.now + 5.0, floor=fresh.my_seq)
     assert machine.arrival.aside is None
 

@@ -24,7 +24,14 @@ from dutchblitz.protocol.replica.effects import Persist, Send, Timer
 from dutchblitz.protocol.seat import machine as machine_module
 from dutchblitz.protocol.seat import standing as standing_module
 from dutchblitz.protocol.seat.duties import Wishes
-from dutchblitz.protocol.seat.effects import BackToKept, Forged, KeepSecret, MoveTable, Out
+from dutchblitz.protocol.seat.effects import (
+    AskHello,
+    BackToKept,
+    Forged,
+    KeepSecret,
+    MoveTable,
+    Out,
+)
 from dutchblitz.protocol.seat.finding import TableFinder
 from dutchblitz.protocol.seat.latecomer import GameUnderWay
 from dutchblitz.protocol.seat.machine import SeatMachine
@@ -35,6 +42,7 @@ from dutchblitz.protocol.wire.messages import Commit, Envelope, Event, Heartbeat
 from tests.protocol.replicas import NODE_IDS, TABLE, Net
 
 OTHER_EPOCH = b"\xff" * 16
+ASKED = AskHello(NODE_IDS[1])  # where it is (P-285)
 
 
 def _machine(net: Net | None = None) -> SeatMachine:
@@ -57,7 +65,7 @@ def _heartbeat(named: bytes) -> bytes:
         ("P-139 forged, finding", False, NODE_IDS[2], None, [Forged(1)], 0),
         ("P-139 forged, seated", True, NODE_IDS[2], None, [Forged(1)], 0),
         ("P-202 held while finding", False, NODE_IDS[1], None, ["held"], 0),
-        ("P-202 another table", True, NODE_IDS[1], OTHER_EPOCH, [], 1),
+        ("P-202, P-285 another table: asked", True, NODE_IDS[1], OTHER_EPOCH, [ASKED], 1),
         ("P-202 our table: the replica", True, NODE_IDS[1], "ours", ["replica"], 0),
     ],
 )

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from dataclasses import replace
 
 import pytest
 from dutchblitz.protocol.table.game import Phase
@@ -113,6 +114,41 @@ def test_a_stale_admit_seats_a_node_that_founded_a_table_meanwhile(
     summary = FindingSimulation(1651, "single", lines.append).run()
     assert sum("founds table" in line for line in lines) >= 3  # node 0 founded twice
     assert summary["games"] == 1 and int(str(summary["rounds"])) >= 1
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize(
+    "seed",
+    [
+        # Founded anew at a larger epoch: alone in its lobby while its table played on.
+        pytest.param(2, id="2-alone-at-a-larger-table"),
+        # Merged back into its table with a fresh log: the lobby there, the game elsewhere.
+        pytest.param(4, id="4-a-fresh-log-at-its-own-table"),
+        # The same, and the fresh log took the others' events without its own: diverged.
+        pytest.param(5, id="5-a-fresh-log-diverged"),
+    ],
+)
+def test_a_node_restarted_into_a_game_and_cut_off_goes_back_to_its_log(seed: int) -> None:
+    """P-205, P-286 (the nemesis's game 12, seed 2028: a node restarted into a game gave up
+    its log at once and joined its table again with a fresh one; the next round was never
+    dealt). Here one node crashes at 9 s, in the game, restarts 0.3 s later and is cut off
+    from every other node for 6 s, longer than its 4 s wait for its table (P-205): it
+    founds a table afresh, keeping the log it gave up aside. Once healed it hears its table
+    again and goes back to that log, not to a fresh one, and the game ends everywhere."""
+    lines: list[str] = []
+    sim = FindingSimulation(seed, "none", lines.append)
+    node = seed % sim.scenario.players
+    crash, restart, heal = 9.0, 9.3, 15.3
+    sim.scenario = replace(
+        sim.scenario,
+        crashes=((crash, restart, node),),
+        partitions=((restart, heal, frozenset({node}), False),),
+        heal_at=heal,
+    )
+    summary = sim.run()
+    assert summary["games"] == 1 and int(str(summary["rounds"])) >= 1
+    assert any(f"node {node}: nobody at table" in line for line in lines)  # gave up (P-205)
+    assert sum(f"node {node} reloads table" in line for line in lines) >= 2  # and came back
 
 
 def test_a_lobby_log_may_not_grow_without_bound() -> None:
