@@ -329,7 +329,8 @@ class SeatMachine:
         effects, move = self.standing.consider(replica, at, self.arrival.aside)
         self._emit(effects)
         if move is not None:
-            if self.standing.bye_first(replica):
+            # No goodbye into a log kept aside (P-286): the seat means to come back to it.
+            if self.standing.bye_first(replica) and not move.keep:
                 self._submit(Bye())
             self._out.append(self.arrival.leave(replica, move))
 
