@@ -374,7 +374,8 @@ class Order:
             index, digest = len(self.log), self.digest()
         else:
             index, digest = self.last_digest
-        beat = Heartbeat(replica.my_seq, acks, index, digest)
+        view = replica.viewchange.view if replica.viewchange.enabled else None
+        beat = Heartbeat(replica.my_seq, acks, index, digest, view)
         envelope = Envelope(replica.me.table, replica.me.node, clock, 0, beat)
         effects.append(Send(None, encode(envelope)))
         return effects
@@ -393,6 +394,9 @@ class Order:
                         envelope.sender, seq, held.envelope.lamport, now
                     )
         effects += self.replica.liveness.maybe_retract(envelope.sender, now)
+        if self.replica.viewchange.ahead(envelope.sender, beat.view):
+            # Its acks may be of a stay that a view we have not learnt began (P-284).
+            return effects + self.replica.viewchange.catch_up(envelope.sender)
         for ack in beat.acks:
             if not senders.room_for(ack.node):
                 continue  # about a node we have no room to follow

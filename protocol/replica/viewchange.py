@@ -141,7 +141,7 @@ class ViewChange:
             return self.answer_late(sender, msg)
         if msg.view > self.view:
             # We missed a decision: ask for it, one view at a time (P-280).
-            return [_send(self.replica, sender, Round(RoundOp.LEARN, self.view, 0, NOBODY, ()))]
+            return self.catch_up(sender)
         ballot = (msg.ballot, msg.coordinator)
         self.highest = max(self.highest, msg.ballot)
         if msg.op == RoundOp.PREPARE:
@@ -153,6 +153,15 @@ class ViewChange:
         if msg.op == RoundOp.ACCEPTED:
             return self.on_accepted(sender, ballot, msg.cuts)
         return self.decide(msg.cuts)  # DECIDED
+
+    def ahead(self, sender: bytes, view: int | None) -> bool:
+        """Whether a HEARTBEAT of ``sender`` comes from a view we have not learnt: its
+        acknowledgements are not counted here until we have (P-284)."""
+        return self.enabled and view is not None and view > self.view
+
+    def catch_up(self, sender: bytes) -> list[Effect]:
+        """Ask ``sender`` what our view decided (P-280)."""
+        return [_send(self.replica, sender, Round(RoundOp.LEARN, self.view, 0, NOBODY, ()))]
 
     def answer_late(self, sender: bytes, msg: Round) -> list[Effect]:
         """Tell a node behind us what its view decided (P-280); a DECIDED needs no answer."""

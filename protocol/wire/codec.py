@@ -257,8 +257,10 @@ PAYLOADS: dict[Kind, Field] = {
             ("acks", ListOf(ACK, 0, MAX_PEERS)),
             ("digest_index", UINT63),
             ("digest", DIGEST),
+            ("view", UINT63),
         ),
         check_heartbeat,
+        optional=1,
     ),
     Kind.EVENT: EventPayload(),
     Kind.REPAIR_REQUEST: Record(
