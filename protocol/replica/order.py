@@ -214,11 +214,11 @@ class Order:
             return False
         for member in self.stable.members.values():
             node = member.node
-            if node in (me, sender):
-                continue
             if not member.present:
-                if self.waits_for_round(node):
+                if self.waits_for_round(node):  # this node's own removal too (P-282)
                     return False
+                continue
+            if node in (me, sender):
                 continue
             stream = streams.get(node)
             if stream is None:
