@@ -189,9 +189,12 @@ class ViewChange:
 
     def seated(self) -> bool:
         """Whether we may answer as an acceptor: our own ADMIT is in our stable log, so
-        every event final before it was applied here, and no cut of ours is known."""
+        every event final before it was applied here, and no cut of ours is known. A
+        SUSPECT that removed us in the order leaves us a member of the view until a round
+        decides our cut, and our promise may be needed for it (P-276)."""
         replica = self.replica
-        return replica.is_member() and replica.me.node not in replica.liveness.settled
+        me = replica.me.node
+        return me in replica.order.stable.members and me not in replica.liveness.settled
 
     def freeze(self, node: bytes, begun: int = 0) -> int:
         """Acknowledge nothing more of ``node`` until the view is decided; how far we do,
