@@ -1,7 +1,7 @@
 """The consensus round on membership changes (protocol/replica/viewchange.py), behind its switch.
 
 With ``ViewChange.switch(True)`` a round of single-decree Paxos per view decides each cut
-(spec/protocol.md section 12, *Agreeing by a round*, P-274 to P-283); off (the default) the
+(spec/protocol.md section 12, *Agreeing by a round*, P-274 to P-284); off (the default) the
 cut is agreed as P-89 says and ROUND stays refused on the wire (P-18). The links plan's seeds
 that broke agreement under the rules without a round hold with it.
 """
