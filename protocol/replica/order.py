@@ -394,9 +394,10 @@ class Order:
                         envelope.sender, seq, held.envelope.lamport, now
                     )
         effects += self.replica.liveness.maybe_retract(envelope.sender, now)
-        if self.replica.viewchange.ahead(envelope.sender, beat.view):
+        behind = self.replica.viewchange.ahead(envelope.sender, beat.view)
+        if behind is not None:
             # Its acks may be of a stay that a view we have not learnt began (P-284).
-            return effects + self.replica.viewchange.catch_up(envelope.sender)
+            return effects + behind
         for ack in beat.acks:
             if not senders.room_for(ack.node):
                 continue  # about a node we have no room to follow
