@@ -240,14 +240,15 @@ def test_acks_of_a_later_view_wait_until_its_decision_is_learnt_P284(rounds: Non
 # (faults, seed): each broke with rounds on before the rule named: overlapping 19 made an
 # event of a stay past its cut final at a member that missed the decision (P-284); links
 # 122 applied its own next ADMIT before it learnt the cut of the stay it was removed from,
-# and then took a later stay as cut (P-282).
-ROUND_REGRESSIONS = [("overlapping", 19), ("links", 122)]
+# and then took a later stay as cut (P-282); links 4 and 15 stalled when a member removed
+# in the order, whose promise the quorum needed, would not promise (P-276).
+ROUND_REGRESSIONS = [("overlapping", 19), ("links", 122), ("links", 4), ("links", 15)]
 
 
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize(("faults", "seed"), ROUND_REGRESSIONS, ids=str)
-def test_the_seeds_that_broke_with_rounds_hold_P282_P284(
+def test_the_seeds_that_broke_with_rounds_hold_P276_P282_P284(
     rounds: None, faults: str, seed: int
 ) -> None:
-    """P-282, P-284: the seeds hold every invariant with rounds on."""
+    """P-276, P-282, P-284: the seeds hold every invariant with rounds on."""
     assert run_seed(seed, faults)["rounds"] >= 1
