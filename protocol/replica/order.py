@@ -396,7 +396,7 @@ class Order:
         effects += self.replica.liveness.maybe_retract(envelope.sender, now)
         behind = self.replica.viewchange.ahead(envelope.sender, beat.view)
         if behind is not None:
-            # Its acks may be of a stay that a view we have not learnt began (P-284).
+            # Its acks may be of a stay that a view we have not learnt began (P-287).
             return effects + behind
         for ack in beat.acks:
             if not senders.room_for(ack.node):

@@ -156,7 +156,7 @@ class ViewChange:
 
     def ahead(self, sender: bytes, view: int | None) -> list[Effect] | None:
         """None, or a LEARN for ``sender`` when its HEARTBEAT comes from a view we have not
-        learnt: its acknowledgements are not counted here until we have (P-284)."""
+        learnt: its acknowledgements are not counted here until we have (P-287)."""
         if self.enabled and view is not None and view > self.view:
             return _learn(self.replica, sender, self.view)
         return None

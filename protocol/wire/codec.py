@@ -238,7 +238,7 @@ class EventPayload:
 
 
 def _check_heartbeat(beat: object) -> None:
-    """A HEARTBEAT's own rules; its view is on the wire only where rounds run (P-284)."""
+    """A HEARTBEAT's own rules; its view is on the wire only where rounds run (P-287)."""
     check_heartbeat(beat)
     if getattr(beat, "view", None) is not None and not RoundKind.enabled:
         refuse(ErrorReason.BAD_LENGTH, "payload", "5 items, not 4")
@@ -264,7 +264,7 @@ PAYLOADS: dict[Kind, Field] = {
             ("acks", ListOf(ACK, 0, MAX_PEERS)),
             ("digest_index", UINT63),
             ("digest", DIGEST),
-            ("view", UINT63),  # only at a table that runs rounds (P-284)
+            ("view", UINT63),  # only at a table that runs rounds (P-287)
         ),
         _check_heartbeat,
         optional=1,

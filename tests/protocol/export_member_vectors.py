@@ -416,7 +416,7 @@ def missed_round() -> dict[str, Any]:
     E. The observer, still in view 0, holds E and every other member's acknowledgement
     reaching it; counting them would make E final there and cut everywhere else (the
     overlapping plan's seed 19). It counts no acknowledgement of a later view, and asks
-    for the decision it missed (P-284); once it learns it, E is cut there too.
+    for the decision it missed (P-287); once it learns it, E is cut there too.
     """
     ViewChange.switch(True)
     try:
@@ -449,7 +449,7 @@ def _missed_round() -> dict[str, Any]:
         net.tick_all()
         net.run()
     behind = net.last_step()
-    assert (doubted, early) not in set(net.logs()[OBSERVER]), "P-284"
+    assert (doubted, early) not in set(net.logs()[OBSERVER]), "P-287"
     ahead = [
         i
         for i in range(since, behind + 1)
@@ -466,14 +466,14 @@ def _missed_round() -> dict[str, Any]:
     assert all(log == net.logs()[OBSERVER] for log in net.logs())
     assert (doubted, early) not in set(net.logs()[OBSERVER]), "P-91"
     checks = [
-        check("P-284", "sends", "a node that runs rounds says its view in each HEARTBEAT: "
+        check("P-287", "sends", "a node that runs rounds says its view in each HEARTBEAT: "
               "the observer, which missed the decision, is in view 0",
               since=since, step=behind, to=None,
               message=envelope({"type": "Heartbeat", "view": 0})),
-        check("P-284", "sends", "a HEARTBEAT of view 1 is answered with LEARN of view 0",
+        check("P-287", "sends", "a HEARTBEAT of view 1 is answered with LEARN of view 0",
               since=ahead[0], step=asked, to=to,
               message=envelope({"type": "Round", "op": "LEARN", "view": 0})),
-        check("P-284", "unstable", "the survivors acknowledge seat 4's next stay, past E, in "
+        check("P-287", "unstable", "the survivors acknowledge seat 4's next stay, past E, in "
               "view 1: the observer counts none of it, and E is not final", step=behind,
               events=[[hid, early]]),
         check("P-279", "order", "it learns the decision: E lies past the cut, and never counts"),

@@ -105,7 +105,7 @@ def test_the_old_withdrawal_rule_fails_the_race(monkeypatch: pytest.MonkeyPatch)
 def test_acknowledgements_of_a_later_view_counted_are_caught(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """P-284: a node that counts a HEARTBEAT's acks of a view it has not learnt makes final
+    """P-287: a node that counts a HEARTBEAT's acks of a view it has not learnt makes final
     an event of a stay that the decision it missed cut: the run of that race catches it."""
     run = next(r for r in runs() if r.get("rounds"))
     assert failures(run) == {}

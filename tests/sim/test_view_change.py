@@ -1,7 +1,7 @@
 """The consensus round on membership changes (protocol/replica/viewchange.py), behind its switch.
 
 With ``ViewChange.switch(True)`` a round of single-decree Paxos per view decides each cut
-(spec/protocol.md section 12, *Agreeing by a round*, P-274 to P-284); off (the default) the
+(spec/protocol.md section 12, *Agreeing by a round*, P-274 to P-287); off (the default) the
 cut is agreed as P-89 says and ROUND stays refused on the wire (P-18). The links plan's seeds
 that broke agreement under the rules without a round hold with it.
 """
@@ -197,8 +197,8 @@ def _beat(view: int | None) -> Envelope:
 
 
 @pytest.mark.timeout(30)
-def test_a_heartbeat_says_its_view_only_where_rounds_run_P284(rounds: None) -> None:
-    """P-284: with rounds, a HEARTBEAT carries its sender's view, and a member sends its own."""
+def test_a_heartbeat_says_its_view_only_where_rounds_run_P287(rounds: None) -> None:
+    """P-287: with rounds, a HEARTBEAT carries its sender's view, and a member sends its own."""
     assert decode(encode(_beat(3))) == _beat(3)
     assert decode(encode(_beat(None))) == _beat(None)
     net = _silent_x()
@@ -222,8 +222,8 @@ def test_a_heartbeat_with_a_view_is_refused_where_rounds_do_not_run_P26() -> Non
 
 
 @pytest.mark.timeout(60)
-def test_acks_of_a_later_view_wait_until_its_decision_is_learnt_P284(rounds: None) -> None:
-    """P-284: a member that missed the decision counts no acknowledgement of a HEARTBEAT of
+def test_acks_of_a_later_view_wait_until_its_decision_is_learnt_P287(rounds: None) -> None:
+    """P-287: a member that missed the decision counts no acknowledgement of a HEARTBEAT of
     a later view, and asks its sender for the decision with LEARN of its own view."""
     net = _silent_x()
     replica = net.replica(C)
@@ -238,7 +238,7 @@ def test_acks_of_a_later_view_wait_until_its_decision_is_learnt_P284(rounds: Non
 
 
 # (faults, seed): each broke with rounds on before the rule named: overlapping 19 made an
-# event of a stay past its cut final at a member that missed the decision (P-284); links
+# event of a stay past its cut final at a member that missed the decision (P-287); links
 # 122 applied its own next ADMIT before it learnt the cut of the stay it was removed from,
 # and then took a later stay as cut (P-282); links 4 and 15 stalled when a member removed
 # in the order, whose promise the quorum needed, would not promise (P-276).
@@ -247,8 +247,8 @@ ROUND_REGRESSIONS = [("overlapping", 19), ("links", 122), ("links", 4), ("links"
 
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize(("faults", "seed"), ROUND_REGRESSIONS, ids=str)
-def test_the_seeds_that_broke_with_rounds_hold_P276_P282_P284(
+def test_the_seeds_that_broke_with_rounds_hold_P276_P282_P287(
     rounds: None, faults: str, seed: int
 ) -> None:
-    """P-276, P-282, P-284: the seeds hold every invariant with rounds on."""
+    """P-276, P-282, P-287: the seeds hold every invariant with rounds on."""
     assert run_seed(seed, faults)["rounds"] >= 1
