@@ -10,7 +10,9 @@ CUTs and its repair requests. A run gives the observer's identity and timing, an
   and sends the acknowledgement it owes (P-70) before the next step;
 * ``{"at": t, "tick": true}``: its timers run (heartbeat, suspicion, repair retries).
 
-The other members' messages were recorded from a real table at which the observer sat,
+A run with ``"rounds": true`` is of a table that runs rounds (section 12, *Agreeing by
+a round*): the observer takes ROUND messages and sends its view in each HEARTBEAT. The
+other members' messages were recorded from a real table at which the observer sat,
 so an observer that follows the spec sends what they expected. Its HELLO names it
 ``observer_name`` and gives ``observer_endpoint``. Its own events are signed
 with ``observer_seed`` (Ed25519 signatures are deterministic), so its log matches theirs
@@ -31,13 +33,15 @@ byte for byte. Each check names one ``aspect``:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
 from ..replica.core import Identity, Replica, Settings
 from ..replica.effects import Effect, Send
+from ..replica.viewchange import ViewChange
 from ..wire.auth import Signer
 from ..wire.codec import decode
 from ..wire.messages import Heartbeat
@@ -87,9 +91,21 @@ def _guarded(replay: _Once, vector: Mapping[str, Any], check: Mapping[str, Any])
         aspect = str(check.get("aspect", "?"))
         if aspect not in _CHECKS:
             return f"unknown aspect {aspect!r}"
-        return _CHECKS[aspect](replay(), vector, check)
+        with rounds_as(vector.get("rounds") is True):
+            return _CHECKS[aspect](replay(), vector, check)
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
         return f"unreadable vector: {type(exc).__name__}: {exc}"
+
+
+@contextmanager
+def rounds_as(on: bool) -> Iterator[None]:
+    """Run the rounds (and take ROUND on the wire) as the run says, then as before."""
+    before = ViewChange.enabled
+    ViewChange.switch(on)
+    try:
+        yield
+    finally:
+        ViewChange.switch(before)
 
 
 def observer_of(vector: Mapping[str, Any]) -> Replica:

@@ -214,11 +214,11 @@ class Order:
             return False
         for member in self.stable.members.values():
             node = member.node
-            if node in (me, sender):
-                continue
             if not member.present:
-                if self.waits_for_round(node):
+                if self.waits_for_round(node):  # this node's own removal too (P-282)
                     return False
+                continue
+            if node in (me, sender):
                 continue
             stream = streams.get(node)
             if stream is None:
@@ -374,7 +374,8 @@ class Order:
             index, digest = len(self.log), self.digest()
         else:
             index, digest = self.last_digest
-        beat = Heartbeat(replica.my_seq, acks, index, digest)
+        view = replica.viewchange.view if replica.viewchange.enabled else None
+        beat = Heartbeat(replica.my_seq, acks, index, digest, view)
         envelope = Envelope(replica.me.table, replica.me.node, clock, 0, beat)
         effects.append(Send(None, encode(envelope)))
         return effects
@@ -393,6 +394,10 @@ class Order:
                         envelope.sender, seq, held.envelope.lamport, now
                     )
         effects += self.replica.liveness.maybe_retract(envelope.sender, now)
+        behind = self.replica.viewchange.ahead(envelope.sender, beat.view)
+        if behind is not None:
+            # Its acks may be of a stay that a view we have not learnt began (P-287).
+            return effects + behind
         for ack in beat.acks:
             if not senders.room_for(ack.node):
                 continue  # about a node we have no room to follow

@@ -141,7 +141,7 @@ class ViewChange:
             return self.answer_late(sender, msg)
         if msg.view > self.view:
             # We missed a decision: ask for it, one view at a time (P-280).
-            return [_send(self.replica, sender, Round(RoundOp.LEARN, self.view, 0, NOBODY, ()))]
+            return _learn(self.replica, sender, self.view)
         ballot = (msg.ballot, msg.coordinator)
         self.highest = max(self.highest, msg.ballot)
         if msg.op == RoundOp.PREPARE:
@@ -153,6 +153,13 @@ class ViewChange:
         if msg.op == RoundOp.ACCEPTED:
             return self.on_accepted(sender, ballot, msg.cuts)
         return self.decide(msg.cuts)  # DECIDED
+
+    def ahead(self, sender: bytes, view: int | None) -> list[Effect] | None:
+        """None, or a LEARN for ``sender`` when its HEARTBEAT comes from a view we have not
+        learnt: its acknowledgements are not counted here until we have (P-287)."""
+        if self.enabled and view is not None and view > self.view:
+            return _learn(self.replica, sender, self.view)
+        return None
 
     def answer_late(self, sender: bytes, msg: Round) -> list[Effect]:
         """Tell a node behind us what its view decided (P-280); a DECIDED needs no answer."""
@@ -180,9 +187,12 @@ class ViewChange:
 
     def seated(self) -> bool:
         """Whether we may answer as an acceptor: our own ADMIT is in our stable log, so
-        every event final before it was applied here, and no cut of ours is known."""
+        every event final before it was applied here, and no cut of ours is known. A
+        SUSPECT that removed us in the order leaves us a member of the view until a round
+        decides our cut, and our promise may be needed for it (P-276)."""
         replica = self.replica
-        return replica.is_member() and replica.me.node not in replica.liveness.settled
+        me = replica.me.node
+        return me in replica.order.stable.members and me not in replica.liveness.settled
 
     def freeze(self, node: bytes, begun: int = 0) -> int:
         """Acknowledge nothing more of ``node`` until the view is decided; how far we do,
@@ -373,6 +383,11 @@ def _persist(replica: Replica, msg: Round) -> Persist:
     anything is sent, so that a restart keeps them (P-283)."""
     envelope = Envelope(replica.me.table, replica.me.node, replica.clock.time, 0, msg)
     return Persist(encode(envelope))
+
+
+def _learn(replica: Replica, sender: bytes, view: int) -> list[Effect]:
+    """Ask ``sender`` what ``view``, ours, decided (P-280)."""
+    return [_send(replica, sender, Round(RoundOp.LEARN, view, 0, NOBODY, ()))]
 
 
 def _send(replica: Replica, to: bytes | None, msg: Round) -> Send:

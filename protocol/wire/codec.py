@@ -237,6 +237,13 @@ class EventPayload:
         return [int(kind), *BODIES[kind].dump_items(value.body, where)]
 
 
+def _check_heartbeat(beat: object) -> None:
+    """A HEARTBEAT's own rules; its view is on the wire only where rounds run (P-287)."""
+    check_heartbeat(beat)
+    if getattr(beat, "view", None) is not None and not RoundKind.enabled:
+        refuse(ErrorReason.BAD_LENGTH, "payload", "5 items, not 4")
+
+
 PAYLOADS: dict[Kind, Field] = {
     Kind.HELLO: Record(
         Hello,
@@ -257,8 +264,10 @@ PAYLOADS: dict[Kind, Field] = {
             ("acks", ListOf(ACK, 0, MAX_PEERS)),
             ("digest_index", UINT63),
             ("digest", DIGEST),
+            ("view", UINT63),  # only at a table that runs rounds (P-287)
         ),
-        check_heartbeat,
+        _check_heartbeat,
+        optional=1,
     ),
     Kind.EVENT: EventPayload(),
     Kind.REPAIR_REQUEST: Record(

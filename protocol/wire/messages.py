@@ -108,6 +108,7 @@ class Heartbeat:
     acks: tuple[Ack, ...]
     digest_index: int  # how many events of the stable log the digest covers
     digest: bytes  # the public digest after ``digest_index`` events (empty: none)
+    view: int | None = None  # a node that runs rounds: how many views it has seen decided
 
 
 @dataclass(frozen=True, slots=True)

@@ -82,7 +82,8 @@ def _tuple_of(*items: Any) -> Any:
 
 def struct_type(record: Record, tag: int | None = None, name: str = "") -> Any:
     """An array-like msgspec struct of ``record``'s fields (after ``tag``, if any)."""
-    fields = [(field_name, wire_type(field)) for field_name, field in record.fields]
+    given = record.fields[: len(record.fields) - record.optional]  # the shortest form
+    fields = [(field_name, wire_type(field)) for field_name, field in given]
     name = name or f"{getattr(record.cls, '__name__', 'Record')}Wire"
     if tag is None:
         return msgspec.defstruct(name, fields, array_like=True)
@@ -106,7 +107,14 @@ def twin(cls: Any) -> Any:
     names = tuple(field.name for field in dataclasses.fields(cls))
     if hasattr(cls, "__post_init__") or tuple(getattr(cls, "__slots__", ())) != names:
         raise TypeError(f"{cls.__name__} is not a plain frozen slotted dataclass")
-    plain = dataclasses.make_dataclass(f"{cls.__name__}Plain", names, slots=True, eq=False)
+    # A field with a default (an optional one, None when absent) keeps it.
+    spec = [
+        (f.name, Any, dataclasses.field(default=f.default))
+        if f.default is not dataclasses.MISSING
+        else f.name
+        for f in dataclasses.fields(cls)
+    ]
+    plain = dataclasses.make_dataclass(f"{cls.__name__}Plain", spec, slots=True, eq=False)
     plain(*names).__class__ = cls  # raises TypeError now if the layouts differ
     return plain
 
@@ -124,6 +132,7 @@ class Shape:
     """
 
     __slots__ = (
+        "absent",
         "allowed",
         "check",
         "cls",
@@ -144,6 +153,12 @@ class Shape:
         fields = [field for _name, field in record.fields]
         names = [name for name, _field in record.fields]
         self.record, self.cls, self.check = record, record.cls, record.check
+        # Only a record's shortest form goes this way: its optional fields all absent.
+        self.absent = tuple(names[len(names) - record.optional :])
+        fields, names = (
+            fields[: len(fields) - record.optional],
+            names[: len(names) - record.optional],
+        )
         self.plain = twin(record.cls)
         self.values_of = _values_of(names)
         self.texts, self.sizes = _text_highs(fields), _fixed_sizes(fields)
@@ -192,8 +207,8 @@ class Shape:
         return record
 
     def _wire_plain(self, record: Any) -> Sequence[Any]:
-        if type(record) is not self.cls:
-            raise ValueError("not exactly the record")
+        if type(record) is not self.cls or self._has_optional(record):
+            raise ValueError("not exactly the record, in its shortest form")
         values = self.values_of(record)
         if not self.exact(values):
             raise ValueError("not of the exact types")
@@ -203,8 +218,8 @@ class Shape:
         """The wire array of ``record``, a record to send, for msgspec to pack as it is and
         check; ValueError unless its values are of exact types (``exact``) and it keeps
         the rules msgspec does not check."""
-        if type(record) is not self.cls:
-            raise ValueError("not exactly the record")
+        if type(record) is not self.cls or self._has_optional(record):
+            raise ValueError("not exactly the record, in its shortest form")
         values = self.values_of(record)
         if not self.exact(values):
             raise ValueError("not of the exact types")
@@ -215,6 +230,10 @@ class Shape:
         if self.check is not None:
             self.check(record)
         return values
+
+    def _has_optional(self, record: Any) -> bool:
+        """Whether an optional field of ``record`` is present (the reference path sends it)."""
+        return any(getattr(record, name) is not None for name in self.absent)
 
     def exact(self, values: Sequence[Any]) -> bool:
         """Whether a record's field values to send are of exact types, and fit.

@@ -14,13 +14,16 @@ from collections.abc import Callable
 from typing import Any
 
 from dutchblitz.protocol.replica.effects import Effect, Send
+from dutchblitz.protocol.replica.viewchange import ViewChange
 from dutchblitz.protocol.wire.codec import decode
 from dutchblitz.protocol.wire.messages import (
     Cut,
     Event,
     Heartbeat,
     Ready,
+    Repair,
     RepairRequest,
+    Round,
     Suspect,
     Unsuspect,
 )
@@ -394,5 +397,91 @@ def _beat_at(net: RecordingNet, step: int) -> Heartbeat:
     return found[-1]
 
 
+def _lost_to_a_round(flight: Flight) -> bool:
+    """The observer takes no part in the round: every ROUND to or from it is lost, and so is
+    any REPAIR it sends (it alone holds E: the survivors must decide a cut below it)."""
+    payload = flight.envelope().payload
+    if isinstance(payload, Round):
+        return OBSERVER in (flight.source, flight.target)
+    return flight.source == OBSERVER and isinstance(payload, Repair)
+
+
+def missed_round() -> dict[str, Any]:
+    """The race of a decision missed with the acknowledgements of the stay that follows it.
+
+    Seat 4 sends an event E that only the observer takes in, and falls silent. Seats 0, 2
+    and 3, a quorum of five, decide a view that cuts seat 4 below E, while every ROUND to
+    and from the observer is lost. Seat 4 comes back, learns its cut, and is admitted again
+    at a later first-seq: the survivors, in view 1, acknowledge its stream from there, past
+    E. The observer, still in view 0, holds E and every other member's acknowledgement
+    reaching it; counting them would make E final there and cut everywhere else (the
+    overlapping plan's seed 19). It counts no acknowledgement of a later view, and asks
+    for the decision it missed (P-287); once it learns it, E is cut there too.
+    """
+    ViewChange.switch(True)
+    try:
+        return _missed_round()
+    finally:
+        ViewChange.switch(False)
+
+
+def _missed_round() -> dict[str, Any]:
+    gone, survivors = 4, (0, 2, 3)
+    net = RecordingNet(5, OBSERVER)
+    net.open_table()
+    net.advance(1.0)
+    net.tick_all()
+    net.run()
+    doubted, hid = NODE_IDS[gone], NODE_IDS[gone].hex()
+    net.submit(gone, Ready(True))
+    early = net.last_own(gone)[0]
+    net.deliver_where(between(gone, OBSERVER, Event))
+    net.drop_where(lambda f: f.source == gone)
+    net.down.add(gone)
+    net.losing.append(_lost_to_a_round)
+    net.settle(until=lambda: all(net.replica(i).viewchange.view >= 1 for i in survivors))
+    cut = net.replica(0).viewchange.decisions[0][0].held
+    assert cut < early and net.replica(OBSERVER).viewchange.view == 0
+    since = net.last_step() + 1
+    net.down.discard(gone)
+    net.settle(until=lambda: all(net.replica(i).streams[doubted].held >= early for i in survivors))
+    for _ in range(4):
+        net.tick_all()
+        net.run()
+    behind = net.last_step()
+    assert (doubted, early) not in set(net.logs()[OBSERVER]), "P-287"
+    ahead = [
+        i
+        for i in range(since, behind + 1)
+        if "receive" in net.steps[i]
+        and getattr(decode(bytes.fromhex(net.steps[i]["receive"])).payload, "view", None) == 1
+    ]
+    assert ahead, "no HEARTBEAT of view 1 reached the observer"
+    asked = next(
+        i for i, send in net.sent_since(ahead[0]) if isinstance(decode(send.data).payload, Round)
+    )
+    to = decode(bytes.fromhex(net.steps[ahead[0]]["receive"])).sender.hex()
+    net.losing.remove(_lost_to_a_round)
+    net.settle()
+    assert all(log == net.logs()[OBSERVER] for log in net.logs())
+    assert (doubted, early) not in set(net.logs()[OBSERVER]), "P-91"
+    checks = [
+        check("P-287", "sends", "a node that runs rounds says its view in each HEARTBEAT: "
+              "the observer, which missed the decision, is in view 0",
+              since=since, step=behind, to=None,
+              message=envelope({"type": "Heartbeat", "view": 0})),
+        check("P-287", "sends", "a HEARTBEAT of view 1 is answered with LEARN of view 0",
+              since=ahead[0], step=asked, to=to,
+              message=envelope({"type": "Round", "op": "LEARN", "view": 0})),
+        check("P-287", "unstable", "the survivors acknowledge seat 4's next stay, past E, in "
+              "view 1: the observer counts none of it, and E is not final", step=behind,
+              events=[[hid, early]]),
+        check("P-279", "order", "it learns the decision: E lies past the cut, and never counts"),
+        check("P-93", "members", "seat 4 is admitted again"),
+    ]  # fmt: skip
+    found = vector(net, "a member observer: a decision missed, and the next stay's acks", checks)
+    return {**found, "rounds": True}
+
+
 def member_runs() -> list[dict[str, Any]]:
-    return [acknowledgements(), silence(), withdrawal(), race()]
+    return [acknowledgements(), silence(), withdrawal(), race(), missed_round()]

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from dutchblitz.protocol.conformance import member_vectors
 from dutchblitz.protocol.replica.flush import Flushes
+from dutchblitz.protocol.replica.viewchange import ViewChange
 
 
 def runs() -> list[dict[str, Any]]:
@@ -99,3 +100,14 @@ def test_the_old_withdrawal_rule_fails_the_race(monkeypatch: pytest.MonkeyPatch)
         if case.run() is not None
     }
     assert {("P-262", "acks"), ("P-262", "unstable")} <= failed
+
+
+def test_acknowledgements_of_a_later_view_counted_are_caught(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """P-287: a node that counts a HEARTBEAT's acks of a view it has not learnt makes final
+    an event of a stay that the decision it missed cut: the run of that race catches it."""
+    run = next(r for r in runs() if r.get("rounds"))
+    assert failures(run) == {}
+    monkeypatch.setattr(ViewChange, "ahead", lambda self, sender, view: None)
+    assert {"unstable", "sends", "order"} <= set(failures(run))

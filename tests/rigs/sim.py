@@ -810,7 +810,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--rounds",
         action="store_true",
-        help="a consensus round decides each cut (P-274 to P-283, off by default)",
+        help="a consensus round decides each cut (P-274 to P-287, off by default)",
     )
     args = parser.parse_args(argv)
     started = time.perf_counter()

@@ -1,7 +1,7 @@
 """The consensus round on membership changes (protocol/replica/viewchange.py), behind its switch.
 
 With ``ViewChange.switch(True)`` a round of single-decree Paxos per view decides each cut
-(spec/protocol.md section 12, *Agreeing by a round*, P-274 to P-283); off (the default) the
+(spec/protocol.md section 12, *Agreeing by a round*, P-274 to P-287); off (the default) the
 cut is agreed as P-89 says and ROUND stays refused on the wire (P-18). The links plan's seeds
 that broke agreement under the rules without a round hold with it.
 """
@@ -11,11 +11,21 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from dutchblitz.protocol.replica.effects import Send
 from dutchblitz.protocol.replica.viewchange import ViewChange
 from dutchblitz.protocol.wire.codec import ProtocolError, decode, encode
-from dutchblitz.protocol.wire.messages import Ack, Cut, Envelope, Ready, Round, RoundOp, Suspect
+from dutchblitz.protocol.wire.messages import (
+    Ack,
+    Cut,
+    Envelope,
+    Heartbeat,
+    Ready,
+    Round,
+    RoundOp,
+    Suspect,
+)
 
-from tests.protocol.replicas import NODE_IDS, Flight, Net
+from tests.protocol.replicas import NODE_IDS, TABLE, Flight, Net
 from tests.rigs.sim import run_seed
 from tests.rigs.watch import InvariantViolated
 
@@ -180,3 +190,65 @@ def test_the_same_seed_breaks_without_the_rounds(seed: int) -> None:
     """Off, the seed still breaks as section 12's Known limits say: the round is what holds it."""
     with pytest.raises(InvariantViolated):
         run_seed(seed, "links")
+
+
+def _beat(view: int | None) -> Envelope:
+    return Envelope("kitchen", NODE, 3, 0, Heartbeat(4, (Ack(NODE_IDS[X], 2),), 0, b"", view))
+
+
+@pytest.mark.timeout(30)
+def test_a_heartbeat_says_its_view_only_where_rounds_run_P287(rounds: None) -> None:
+    """P-287: with rounds, a HEARTBEAT carries its sender's view, and a member sends its own."""
+    assert decode(encode(_beat(3))) == _beat(3)
+    assert decode(encode(_beat(None))) == _beat(None)
+    net = _silent_x()
+    net.advance(1.0)
+    sent = [decode(e.data).payload for e in net.tick(A) if isinstance(e, Send)]
+    assert [b.view for b in sent if isinstance(b, Heartbeat)] == [0]
+
+
+@pytest.mark.timeout(30)
+def test_a_heartbeat_with_a_view_is_refused_where_rounds_do_not_run_P26() -> None:
+    """P-26: off, a HEARTBEAT of five items is refused as before, and none is sent."""
+    data = encode(_beat(None))
+    with pytest.raises(ProtocolError) as caught:
+        ViewChange.switch(True)
+        try:
+            data = encode(_beat(1))
+        finally:
+            ViewChange.switch(False)
+        decode(data)
+    assert caught.value.reason.value == "bad_length"
+
+
+@pytest.mark.timeout(60)
+def test_acks_of_a_later_view_wait_until_its_decision_is_learnt_P287(rounds: None) -> None:
+    """P-287: a member that missed the decision counts no acknowledgement of a HEARTBEAT of
+    a later view, and asks its sender for the decision with LEARN of its own view."""
+    net = _silent_x()
+    replica = net.replica(C)
+    before = dict(replica.streams[NODE_IDS[A]].acks)
+    beat = encode(
+        Envelope(TABLE, NODE_IDS[A], 10_000, 0, Heartbeat(0, (Ack(NODE_IDS[X], 99),), 0, b"", 1))
+    )
+    effects = replica.receive(beat, net.now)
+    assert replica.streams[NODE_IDS[A]].acks == before
+    sent = [decode(e.data).payload for e in effects if isinstance(e, Send)]
+    assert Round(RoundOp.LEARN, 0, 0, bytes(16), ()) in sent
+
+
+# (faults, seed): each broke with rounds on before the rule named: overlapping 19 made an
+# event of a stay past its cut final at a member that missed the decision (P-287); links
+# 122 applied its own next ADMIT before it learnt the cut of the stay it was removed from,
+# and then took a later stay as cut (P-282); links 4 and 15 stalled when a member removed
+# in the order, whose promise the quorum needed, would not promise (P-276).
+ROUND_REGRESSIONS = [("overlapping", 19), ("links", 122), ("links", 4), ("links", 15)]
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize(("faults", "seed"), ROUND_REGRESSIONS, ids=str)
+def test_the_seeds_that_broke_with_rounds_hold_P276_P282_P287(
+    rounds: None, faults: str, seed: int
+) -> None:
+    """P-276, P-282, P-287: the seeds hold every invariant with rounds on."""
+    assert run_seed(seed, faults)["rounds"] >= 1
