@@ -301,7 +301,9 @@ class Liveness:
             self.replica.counters.drop("too_many_cuts")
             return []
         if body.node == me:
-            if self.settled.get(me) is None:
+            # Our own BYE past it reached nobody who agreed the cut: the lower stands (P-290).
+            held = self.settled.get(me)
+            if held is None or (self.learns_cuts and body.seq < held):
                 self.settled[me] = body.seq
                 return self.cut_myself(body.seq)
             return []

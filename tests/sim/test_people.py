@@ -11,10 +11,14 @@ log is a ghost. A small sweep runs here, and the seeds that once went wrong stay
 from __future__ import annotations
 
 import pytest
+from dutchblitz.protocol.replica.effects import Effect
+from dutchblitz.protocol.replica.liveness import Liveness
 from dutchblitz.protocol.seat import finding
+from dutchblitz.protocol.wire.messages import Cut
 
 from tests.rigs.people import failures, run_seed
 from tests.rigs.sim import InvariantViolated
+from tests.rigs.watch import DIVERGED
 
 CHUNK = 10
 KNOWN = {20, 21, 35, 37, 38}  # seeds of this range that still break: docs/testing.md
@@ -23,7 +27,7 @@ CHUNKS = [range(first, first + CHUNK) for first in range(0, 20, CHUNK)]
 # Wedges found and not fixed yet, each a strict xfail with what goes wrong.
 WEDGES = [
     (21, "everyone left the lobby: no present member is left to admit them back"),
-    (37, "a person back from leaving the lobby makes its own BYE final at another index"),
+    (37, "a bot removed before its ADMIT reached it stays a silent member: the lobby stalls"),
     (41, "a bot removed before its ADMIT reached it stays a silent member: the lobby stalls"),
     (100, "a person cut while away comes back into play and never learns of its cut"),
 ]
@@ -61,6 +65,32 @@ def test_a_late_goodbye_seats_its_node_again() -> None:
             run_seed(12)
     finally:
         finding.TableFinder._asked_again = asked_once  # type: ignore[method-assign]
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("seed", [37, 43])
+def test_a_goodbye_nobody_heard_gives_way_to_the_cut_P290(seed: int) -> None:
+    """P-290, seeds 37 and 43: a person leaves, its BYE reaches nobody, and the others agree
+    a cut of it below the BYE; back on its kept log, it must take that lower cut. Under the
+    old rule it kept the cut its own BYE gave it and, once everyone else had left, made
+    the BYE final on its own at an index where the others' logs hold another event."""
+    try:
+        run_seed(seed)
+    except InvariantViolated as error:
+        assert error.kind != DIVERGED, str(error)  # seed 37 still stalls (WEDGES)
+    old = Liveness.adopt_cut
+
+    def keeps_its_own(self: Liveness, body: Cut) -> list[Effect]:
+        if body.node == self.replica.me.node and body.node in self.settled:
+            return []
+        return old(self, body)
+
+    Liveness.adopt_cut = keeps_its_own  # type: ignore[method-assign]
+    try:
+        with pytest.raises(InvariantViolated, match="different event"):
+            run_seed(seed)
+    finally:
+        Liveness.adopt_cut = old  # type: ignore[method-assign]
 
 
 @pytest.mark.timeout(120)
