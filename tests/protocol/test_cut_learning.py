@@ -113,3 +113,27 @@ def test_a_node_takes_a_lower_cut_of_itself_past_its_own_goodbye_P290(learns: bo
     kept = last if learns else last + 1
     assert x.liveness.settled[NODE_IDS[X]] == kept
     assert any(isinstance(body, Bye) for body in x.pending_own()) is not learns
+
+
+# whether B, which states no SUSPECT of X, has left (its BYE held here), and whether A,
+# with its own SUSPECT of X and C's, agrees X's cut
+LEAVERS = [
+    ("B still at the table: its word is waited for", False, False),
+    ("B has left: A and C are the table", True, True),
+]
+
+
+@pytest.mark.parametrize(("case", "gone", "agreed"), LEAVERS, ids=[c[0] for c in LEAVERS])
+def test_a_member_that_has_left_is_not_waited_for_P291(case: str, gone: bool, agreed: bool) -> None:
+    """P-291: X is silent, A and C suspect it, and B has left: B's BYE cannot take its place
+    in the order before X's cut, so B's word must not be needed for it (the people's seed 41:
+    a bot removed before its ADMIT reached it, then a person left, and the lobby stalled)."""
+    _net, replica, last = _table()
+    x = NODE_IDS[X]
+    replica.liveness.suspected[x] = last
+    replica.liveness.claims[x] = {NODE_IDS[A]: last, NODE_IDS[C]: last}
+    if gone:
+        b = NODE_IDS[B]
+        replica.liveness.settled[b] = replica.streams[b].held
+    replica.liveness.settle_leaves()
+    assert (replica.liveness.settled.get(x) == last) is agreed, case
