@@ -5,7 +5,8 @@ Each of 3 to 5 nodes is a person who, at drawn times and in whatever phase the t
 rename itself (a PROFILE), change the lobby's options (an OPTIONS, P-261, which may offer
 another game: P-241), take its ready mark back, leave (BYE) and come back later on the same
 disk (its kept log, P-204 and P-257), crash and restart, and add a bot (a fresh node that
-joins) and remove one (it says BYE and stops) within a second of each other. Between those,
+joins) and remove one (it says BYE and stops; one still joining sits down first, as a real
+node's does) within a second of each other. Between those,
 each person plays as the simulator's bots do: it readies, starts a game once every seated
 player is ready, plays, and asks for rematches. The seed's network faults (``--faults
 single`` of tests/rigs/sim.py) run as well.
