@@ -14,8 +14,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import pytest
+from dutchblitz.protocol.replica.clock import OrderKey
 from dutchblitz.protocol.replica.effects import Effect
 from dutchblitz.protocol.replica.liveness import Liveness
+from dutchblitz.protocol.replica.order import Order
 from dutchblitz.protocol.seat import finding
 from dutchblitz.protocol.wire.messages import Cut
 
@@ -93,6 +95,28 @@ def test_a_goodbye_nobody_heard_gives_way_to_the_cut_P290(seed: int) -> None:
             run_seed(seed)
     finally:
         Liveness.adopt_cut = old  # type: ignore[method-assign]
+
+
+@pytest.mark.timeout(120)
+def test_an_event_whose_place_has_passed_is_void_P292() -> None:
+    """P-292, seed 106: a person crashed in play, was cut, and came back; an event it
+    stamped before the ADMIT that began its new stay was taken in only after that ADMIT was
+    applied. One node counted it there, out of order, and its log differed from the rest."""
+    run_seed(106)
+    applies = Order.apply_stable
+
+    def in_any_order(
+        self: Order, key: OrderKey, sender: bytes, seq: int, now: float
+    ) -> list[Effect]:
+        self.last_key = None
+        return applies(self, key, sender, seq, now)
+
+    Order.apply_stable = in_any_order  # type: ignore[method-assign]
+    try:
+        with pytest.raises(InvariantViolated, match="different event"):
+            run_seed(106)
+    finally:
+        Order.apply_stable = applies  # type: ignore[method-assign]
 
 
 @pytest.mark.timeout(120)
