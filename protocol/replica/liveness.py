@@ -229,7 +229,7 @@ class Liveness:
         if replica.viewchange.enabled:
             return effects  # a round decides every cut (P-281)
         # A member whose BYE or agreed cut we hold, with its stream up to it, has left:
-        # it sends no SUSPECT any more, so its word is not waited for, nor counted (P-291).
+        # it sends no SUSPECT any more, so its word is not waited for, nor counted (P-289).
         staying = [n for n in present if not self.has_left(n)]
         for target, claims in list(self.claims.items()):
             if target in self.settled or target == replica.me.node or target not in present:
@@ -309,7 +309,7 @@ class Liveness:
             self.replica.counters.drop("too_many_cuts")
             return []
         if body.node == me:
-            # Our own BYE past it reached nobody who agreed the cut: the lower stands (P-290).
+            # Our own BYE past it reached nobody who agreed the cut: the lower stands (P-288).
             held = self.settled.get(me)
             if held is None or (self.learns_cuts and body.seq < held):
                 self.settled[me] = body.seq

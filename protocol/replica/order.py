@@ -280,7 +280,7 @@ class Order:
         assert isinstance(envelope.payload, Event)
         body = envelope.payload.body
         # An event taken in only after an event that sorts after it was applied (a stay's
-        # own, stamped before the ADMIT that begins it) has no place left: void (P-292).
+        # own, stamped before the ADMIT that begins it) has no place left: void (P-290).
         late = self.last_key is not None and key < self.last_key
         if not late:
             self.last_key = key

@@ -1,5 +1,5 @@
 """Learning a cut: promises a node holds bound what becomes final, and of two cuts the lower
-stands. spec/protocol.md section 12, P-268, P-269 and P-290.
+stands. spec/protocol.md section 12, P-268, P-269 and P-288.
 
 The links fault plan's seeds 112 and 252 (tests/sim/test_links_regressions.py) show both
 rules at work in whole tables; these cases set one replica's knowledge directly and ask
@@ -93,9 +93,9 @@ def test_of_two_cuts_of_one_stay_the_lower_stands_P304(
     assert replica.liveness.settled[NODE_IDS[X]] == last + kept, case
 
 
-@pytest.mark.parametrize("learns", [True, False], ids=["lower cut", "rules before P-290"])
-def test_a_node_takes_a_lower_cut_of_itself_past_its_own_goodbye_P290(learns: bool) -> None:
-    """P-290 (P-269 for a node's own stream): X's BYE reached nobody and the others agreed a
+@pytest.mark.parametrize("learns", [True, False], ids=["lower cut", "rules before P-288"])
+def test_a_node_takes_a_lower_cut_of_itself_past_its_own_goodbye_P288(learns: bool) -> None:
+    """P-288 (P-269 for a node's own stream): X's BYE reached nobody and the others agreed a
     cut of X below it. X, back from a restart, must take that cut and drop its BYE; under
     the rules before, it kept the cut its BYE gave it, made the BYE final on its own once
     the others had left, and its log differed from theirs (the people's seeds 37 and 43)."""
@@ -124,8 +124,8 @@ LEAVERS = [
 
 
 @pytest.mark.parametrize(("case", "gone", "agreed"), LEAVERS, ids=[c[0] for c in LEAVERS])
-def test_a_member_that_has_left_is_not_waited_for_P291(case: str, gone: bool, agreed: bool) -> None:
-    """P-291: X is silent, A and C suspect it, and B has left: B's BYE cannot take its place
+def test_a_member_that_has_left_is_not_waited_for_P289(case: str, gone: bool, agreed: bool) -> None:
+    """P-289: X is silent, A and C suspect it, and B has left: B's BYE cannot take its place
     in the order before X's cut, so B's word must not be needed for it (the people's seed 41:
     a bot removed before its ADMIT reached it, then a person left, and the lobby stalled)."""
     _net, replica, last = _table()

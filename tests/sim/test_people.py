@@ -53,7 +53,7 @@ def test_a_late_goodbye_seats_its_node_again() -> None:
     """P-273, seeds 12 and 14: a person leaves in play and comes back while a peer is down;
     its own BYE becomes final in its restored log only after the seat's first look, so the
     seat must look again. With the old rule (one look only) seed 14 stalls (and seed 12 did,
-    until P-291 let its BYE become final sooner)."""
+    until P-289 let its BYE become final sooner)."""
     run_seed(12)
     run_seed(14)
     asked_once = finding.TableFinder._asked_again
@@ -76,8 +76,8 @@ def test_a_late_goodbye_seats_its_node_again() -> None:
 
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("seed", [37, 43])
-def test_a_goodbye_nobody_heard_gives_way_to_the_cut_P290(seed: int) -> None:
-    """P-290, seeds 37 and 43: a person leaves, its BYE reaches nobody, and the others agree
+def test_a_goodbye_nobody_heard_gives_way_to_the_cut_P288(seed: int) -> None:
+    """P-288, seeds 37 and 43: a person leaves, its BYE reaches nobody, and the others agree
     a cut of it below the BYE; back on its kept log, it must take that lower cut. Under the
     old rule it kept the cut its own BYE gave it and, once everyone else had left, made
     the BYE final on its own at an index where the others' logs hold another event."""
@@ -98,8 +98,8 @@ def test_a_goodbye_nobody_heard_gives_way_to_the_cut_P290(seed: int) -> None:
 
 
 @pytest.mark.timeout(120)
-def test_an_event_whose_place_has_passed_is_void_P292() -> None:
-    """P-292, seed 106: a person crashed in play, was cut, and came back; an event it
+def test_an_event_whose_place_has_passed_is_void_P290() -> None:
+    """P-290, seed 106: a person crashed in play, was cut, and came back; an event it
     stamped before the ADMIT that began its new stay was taken in only after that ADMIT was
     applied. One node counted it there, out of order, and its log differed from the rest."""
     run_seed(106)
@@ -120,8 +120,8 @@ def test_an_event_whose_place_has_passed_is_void_P292() -> None:
 
 
 @pytest.mark.timeout(120)
-def test_a_silent_bot_is_cut_without_the_word_of_those_who_left_P291() -> None:
-    """P-291, seed 41 with a bot that stops while it joins: it is admitted all the same, a
+def test_a_silent_bot_is_cut_without_the_word_of_those_who_left_P289() -> None:
+    """P-289, seed 41 with a bot that stops while it joins: it is admitted all the same, a
     silent member; its cut waited for a SUSPECT from members who had left since, whose
     BYEs could take their place in the order only after that cut, and the lobby stalled."""
     with bots_that_stop_at_once():
