@@ -228,6 +228,9 @@ class Liveness:
             self.flushes.finish()
         if replica.viewchange.enabled:
             return effects  # a round decides every cut (P-281)
+        # A member whose BYE or agreed cut we hold, with its stream up to it, has left:
+        # it sends no SUSPECT any more, so its word is not waited for, nor counted (P-289).
+        staying = [n for n in present if not self.has_left(n)]
         for target, claims in list(self.claims.items()):
             if target in self.settled or target == replica.me.node or target not in present:
                 continue
@@ -236,8 +239,8 @@ class Liveness:
             # A member anyone has suspected may be on its way out: its word on the cut,
             # ours included, must not count, or two sides could agree on different cuts.
             doubted = self.doubted(present)
-            survivors = [n for n in present if n not in self.suspected and n not in doubted]
-            if len(survivors) * 2 <= len(present) or replica.me.node not in survivors:
+            survivors = [n for n in staying if n not in self.suspected and n not in doubted]
+            if len(survivors) * 2 <= len(staying) or replica.me.node not in survivors:
                 continue  # no majority here: wait for the network to heal, or for a CUT
             if not all(n in claims for n in survivors):
                 continue
@@ -246,6 +249,11 @@ class Liveness:
             replica.order.cut_stream(target, cut)
             effects += replica.send_event(Cut(target, cut), replica.now)
         return effects
+
+    def has_left(self, node: bytes) -> bool:
+        """Whether ``node``'s stream has ended here: its BYE or agreed cut, and all before it."""
+        cut = self.settled.get(node)
+        return cut is not None and self.replica.senders.stream(node).held >= cut
 
     def note_cut(self, sender: bytes, body: Cut) -> list[Effect]:
         if self.replica.viewchange.enabled and body.node != self.replica.me.node:
@@ -301,7 +309,9 @@ class Liveness:
             self.replica.counters.drop("too_many_cuts")
             return []
         if body.node == me:
-            if self.settled.get(me) is None:
+            # Our own BYE past it reached nobody who agreed the cut: the lower stands (P-288).
+            held = self.settled.get(me)
+            if held is None or (self.learns_cuts and body.seq < held):
                 self.settled[me] = body.seq
                 return self.cut_myself(body.seq)
             return []

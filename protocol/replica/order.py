@@ -70,6 +70,7 @@ class Order:
         self.digests: dict[int, bytes] = {}
         self.last_digest: tuple[int, bytes] = (0, b"")  # the latest computed: index, digest
         self.peer_digests: dict[int, tuple[bytes, bytes]] = {}
+        self.last_key: OrderKey | None = None  # the key of the last event applied
 
     # -- views -------------------------------------------------------------------------------
 
@@ -278,7 +279,12 @@ class Order:
         envelope = held.envelope
         assert isinstance(envelope.payload, Event)
         body = envelope.payload.body
-        counts = self.counts(sender, seq, body)
+        # An event taken in only after an event that sorts after it was applied (a stay's
+        # own, stamped before the ADMIT that begins it) has no place left: void (P-290).
+        late = self.last_key is not None and key < self.last_key
+        if not late:
+            self.last_key = key
+        counts = not late and self.counts(sender, seq, body)
         self._keep_raw(sender, seq, held.raw, counts)
         replica.liveness.note_applied_cut(sender, seq, body)
         if not counts:

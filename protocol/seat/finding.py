@@ -129,9 +129,11 @@ class TableFinder:
         the restored log later (P-273)."""
         if self.admission_due is None or now < self.admission_due or seat.member:
             return []
-        self.admission_due = None
         if seat.rejoining:
+            # Asking already; the restored log may yet seat it, and its own BYE then
+            # unseat it, with nobody asking any more: it keeps looking (P-273).
             return []
+        self.admission_due = None
         self.joining_since = now
         return [AskAgain()]
 

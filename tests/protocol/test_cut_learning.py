@@ -1,5 +1,5 @@
 """Learning a cut: promises a node holds bound what becomes final, and of two cuts the lower
-stands. spec/protocol.md section 12, P-268 and P-269.
+stands. spec/protocol.md section 12, P-268, P-269 and P-288.
 
 The links fault plan's seeds 112 and 252 (tests/sim/test_links_regressions.py) show both
 rules at work in whole tables; these cases set one replica's knowledge directly and ask
@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import pytest
 from dutchblitz.protocol.replica.core import Replica
+from dutchblitz.protocol.replica.liveness import Liveness
 from dutchblitz.protocol.replica.order import MAX_SEQ
-from dutchblitz.protocol.wire.messages import Cut, Ready
+from dutchblitz.protocol.wire.messages import Bye, Cut, Ready
 
 from tests.protocol.replicas import NODE_IDS, Net
 
@@ -90,3 +91,49 @@ def test_of_two_cuts_of_one_stay_the_lower_stands_P304(
     replica.liveness.lower_cut(NODE_IDS[X], last + held)
     replica.liveness.note_cut(NODE_IDS[C], Cut(NODE_IDS[X], last + arrives))
     assert replica.liveness.settled[NODE_IDS[X]] == last + kept, case
+
+
+@pytest.mark.parametrize("learns", [True, False], ids=["lower cut", "rules before P-288"])
+def test_a_node_takes_a_lower_cut_of_itself_past_its_own_goodbye_P288(learns: bool) -> None:
+    """P-288 (P-269 for a node's own stream): X's BYE reached nobody and the others agreed a
+    cut of X below it. X, back from a restart, must take that cut and drop its BYE; under
+    the rules before, it kept the cut its BYE gave it, made the BYE final on its own once
+    the others had left, and its log differed from theirs (the people's seeds 37 and 43)."""
+    net, _replica, last = _table()
+    x = net.replica(X)
+    x.submit(Bye(), net.now)  # taken in by X alone: its effects reach no peer
+    assert x.liveness.settled[NODE_IDS[X]] == last + 1
+    assert any(isinstance(body, Bye) for body in x.pending_own())
+    old = Liveness.learns_cuts
+    Liveness.learns_cuts = learns
+    try:
+        x.liveness.note_cut(NODE_IDS[C], Cut(NODE_IDS[X], last))
+    finally:
+        Liveness.learns_cuts = old
+    kept = last if learns else last + 1
+    assert x.liveness.settled[NODE_IDS[X]] == kept
+    assert any(isinstance(body, Bye) for body in x.pending_own()) is not learns
+
+
+# whether B, which states no SUSPECT of X, has left (its BYE held here), and whether A,
+# with its own SUSPECT of X and C's, agrees X's cut
+LEAVERS = [
+    ("B still at the table: its word is waited for", False, False),
+    ("B has left: A and C are the table", True, True),
+]
+
+
+@pytest.mark.parametrize(("case", "gone", "agreed"), LEAVERS, ids=[c[0] for c in LEAVERS])
+def test_a_member_that_has_left_is_not_waited_for_P289(case: str, gone: bool, agreed: bool) -> None:
+    """P-289: X is silent, A and C suspect it, and B has left: B's BYE cannot take its place
+    in the order before X's cut, so B's word must not be needed for it (the people's seed 41:
+    a bot removed before its ADMIT reached it, then a person left, and the lobby stalled)."""
+    _net, replica, last = _table()
+    x = NODE_IDS[X]
+    replica.liveness.suspected[x] = last
+    replica.liveness.claims[x] = {NODE_IDS[A]: last, NODE_IDS[C]: last}
+    if gone:
+        b = NODE_IDS[B]
+        replica.liveness.settled[b] = replica.streams[b].held
+    replica.liveness.settle_leaves()
+    assert (replica.liveness.settled.get(x) == last) is agreed, case

@@ -107,6 +107,19 @@ def test_a_seat_already_asking_is_not_asked_again() -> None:
     assert table.consider(1.0, seating(lobby=False, member=False, rejoining=True), [MINE]) == []
 
 
+def test_a_seat_asking_that_its_log_seats_and_its_goodbye_unseats_asks_again() -> None:
+    """P-273 (the people's seed 37): asking when the wait ends, the restored log then seats
+    it (the ask is over), and its own BYE, final later, unseats it: it asks again."""
+    table = finder()
+    table.restored(0.0)
+    asking = seating(lobby=False, member=False, rejoining=True)
+    assert table.consider(1.0, asking, [MINE]) == []
+    assert table.consider(3.0, seating(lobby=False), [MINE]) == []
+    gone = seating(lobby=False, member=False)
+    assert table.consider(6.0, gone, [MINE]) == [AskAgain()]
+    assert table.consider(6.5, gone, [MINE]) == []
+
+
 def test_the_end_waits_for_every_other_player_to_report_it() -> None:
     table = finder()
     table.game_ended(10.0)

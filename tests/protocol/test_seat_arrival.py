@@ -149,7 +149,7 @@ def test_whose_messages_are_read_by_link_kind(
     assert (machine.other_table - before == 1) == dropped, case
 
 
-def test_P291_the_lobby_greets_again_whom_it_does_not_hear_at_its_table() -> None:
+def test_P271_the_lobby_greets_again_whom_it_does_not_hear_at_its_table() -> None:
     net = Net(2)
     net.open_table()
     machine = _machine(net)
@@ -258,7 +258,7 @@ def _hellos_to(peer: bytes, outs: list[object]) -> list[Hello]:
         ("P-80 a log we did not just join: above every number used", False, False, False),
     ],
 )
-def test_P292_our_stream_starts_at_the_first_seq_we_are_seated_from(
+def test_P272_our_stream_starts_at_the_first_seq_we_are_seated_from(
     case: str, joined: bool, held_elsewhere: bool, renumbered: bool
 ) -> None:
     net = Net(2)

@@ -5,7 +5,8 @@ Each of 3 to 5 nodes is a person who, at drawn times and in whatever phase the t
 rename itself (a PROFILE), change the lobby's options (an OPTIONS, P-261, which may offer
 another game: P-241), take its ready mark back, leave (BYE) and come back later on the same
 disk (its kept log, P-204 and P-257), crash and restart, and add a bot (a fresh node that
-joins) and remove one (it says BYE and stops) within a second of each other. Between those,
+joins) and remove one (it says BYE and stops; one still joining sits down first, as a real
+node's does) within a second of each other. Between those,
 each person plays as the simulator's bots do: it readies, starts a game once every seated
 player is ready, plays, and asks for rematches. The seed's network faults (``--faults
 single`` of tests/rigs/sim.py) run as well.
@@ -53,6 +54,7 @@ QUIET_AT = 31.0  # nobody acts from here on, everyone is back, every fault has h
 PHASE_BOUND = 60.0  # virtual seconds, once quiet, for every member to reach the others' phase
 FINISH_BOUND = 120.0  # virtual seconds, once quiet, for the last game to end everywhere
 CONSIDER_EVERY = 0.25  # how often a restored seat's finder looks at its table
+SIT_DOWN_S = 10.0  # a bot taken away while it joins waits this long to sit down: node/seat/local.py
 MAX_NODES = 6  # nodes at the table at once, people and bots
 GAMES = (DEFAULT_GAME, "dutch")  # the games a person may offer (P-241)
 TARGETS = (3, 5, 8)  # short games: the run plays several
@@ -84,6 +86,9 @@ class PeopleSimulation(Simulation):
     # Whether the last present member may leave too: a table everyone has left seats none
     # of them again (tests/sim/test_people.py keeps a seed of it).
     everyone_may_leave = False
+    # Whether a bot taken away while it joins first sits down, as a real node has it
+    # (node/seat/local.py); False: it stops at once, as one whose process dies then.
+    bots_sit_first = True
 
     def __init__(self, seed: int, trace: Callable[[str], None] | None = None) -> None:
         drawn = Scenario.draw(random.Random(seed), "single").players  # the seed's own size
@@ -253,8 +258,16 @@ class PeopleSimulation(Simulation):
         self.at(self.now, partial(self._tick, node))
         self.at(self.now + 0.05, partial(self._bot, node))
 
-    def _remove_bot(self, node: SimNode) -> None:
+    def _remove_bot(self, node: SimNode, waited: float = 0.0) -> None:
+        """``-``: the bot says BYE and stops. A real node first waits, up to ``SIT_DOWN_S``,
+        for a bot taken away while it joins to sit down (node/seat/local.py): left with no
+        goodbye, it would be admitted all the same, a member nobody answers for."""
         if node.index in self.removed:
+            return
+        joining = node.up and not node.replica.is_member()
+        if joining and self.bots_sit_first and waited < SIT_DOWN_S:
+            later = partial(self._remove_bot, node, waited + CONSIDER_EVERY)
+            self.at(self.now + CONSIDER_EVERY, later)
             return
         self.log(f"bot node {node.index} is removed")
         self.acts.bots_removed += 1
