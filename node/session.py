@@ -161,6 +161,7 @@ class NodeSession(LobbyChoices):
         return self.notices.take()
 
     def _changed(self) -> None:
+        self.make_held()
         self._pump()
         self._subscribers.tell()
 

@@ -231,20 +231,38 @@ class LobbyChoices:
         return None
 
     def _hold(self, choice: Callable[[], Refused | None]) -> bool:
-        """While the seat is still finding its table (the lobby shows at once, before it), a
-        choice waits for the seat and is made then; a refusal then is told on screen."""
-        seating = self.node.seating
-        if self.seat.replica is not None or seating is None or seating.done():
+        """While the seat is still arriving at its table (the lobby shows at once, before
+        it has founded one or been let in), a choice waits for it and is made once it can
+        play (``make_held``); a refusal then is told on screen. Choices keep their order."""
+        if not self._arriving():
+            self.make_held()  # those before it first
             return False
         if not self._held:
-            seating.add_done_callback(self._make_held)
+            seating = self.node.seating
+            if seating is not None and not seating.done():
+                seating.add_done_callback(lambda _: self.make_held())
         self._held.append(choice)
         return True
 
-    def _make_held(self, seating: asyncio.Future[None]) -> None:
+    def _arriving(self) -> bool:
+        """The seat has no table it can play at yet, and nothing says it will not: it is
+        still finding one, or asked to sit down and waits to be let in."""
+        seating = self.node.seating
+        if seating is not None and seating.done():
+            if seating.cancelled() or seating.exception() is not None:
+                return False  # no table: the node says why and stops
+        elif seating is not None:
+            return True
+        replica = self.seat.replica
+        if replica is not None and replica.can_play():
+            return False
+        return self.seat.game_on() is None and not self.seat.failure
+
+    def make_held(self) -> None:
+        """Make the choices held while the seat arrived, once it can play (or never will)."""
+        if not self._held or self._arriving():
+            return
         held, self._held = self._held, []
-        if seating.cancelled() or seating.exception() is not None:
-            return  # no table: the node says why and stops
         for choice in held:
             refused = choice()
             if refused is not None:

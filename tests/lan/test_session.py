@@ -21,6 +21,8 @@ from dutchblitz.node.session import NodeSession
 from dutchblitz.protocol.games.blitz.intents import Action, Intent
 from dutchblitz.protocol.table.game import Phase
 
+from tests.lan.nodes import free_ports
+
 pytestmark = [pytest.mark.lan, pytest.mark.timeout(60)]
 
 WAIT_S = 20.0
@@ -332,5 +334,34 @@ def test_choices_made_before_the_seat_holds_its_table_are_made_once_it_does(
             await until(session, ready, "ready")
         finally:
             await session.leave()
+
+    run(scenario())
+
+
+def test_a_name_chosen_while_asking_to_be_let_in_is_the_one_the_table_hears(
+    tmp_path: Path,
+) -> None:
+    """Bo's seat joins Ada's table through her door; ``n`` pressed while Bo's node still
+    finds the table and asks to be let in is kept, and made once Bo is seated: Ada's
+    screen reads "Bo", never the default name."""
+    port = free_ports(1)[0]
+
+    async def scenario() -> None:
+        ada = Node(replace(options(tmp_path / "ada"), port=port))
+        await ada.start()
+        hers = NodeSession(ada)
+        bo = Node(replace(options(tmp_path / "bo"), name="", peers=(f"127.0.0.1:{port}",)))
+        await bo.start(seat_behind=True)
+        his = NodeSession(bo)
+        try:
+            assert his.set_name("Bo") is None
+            assert his.set_ready(True) is None
+            names = lambda: sorted(p.name for p in hers.snapshot().players)  # noqa: E731
+            await until(hers, lambda: names() == ["Ada", "Bo"], "Bo by his name at Ada's")
+            bos = lambda: [p for p in hers.snapshot().players if p.name == "Bo"]  # noqa: E731
+            await until(hers, lambda: bool(bos()) and bos()[0].ready, "Bo ready at Ada's")
+        finally:
+            await his.leave()
+            await hers.leave()
 
     run(scenario())
