@@ -19,6 +19,7 @@ there, or one that has got faster, is still run.
 from __future__ import annotations
 
 import compileall
+import importlib.util
 import os
 import shutil
 import sys
@@ -106,7 +107,15 @@ def long_first(
 
 PROCESS_MARKS = ("lan", "tmux", "netns")
 ROOT = Path(__file__).resolve().parent.parent
-COMPILED = ("protocol", "node", "client", "tests", "bench")
+COMPILED = ("tests", "bench")  # beside the package's own folders, wherever it is installed
+PACKAGES = ("dutchblitz.protocol", "dutchblitz.node", "dutchblitz.client")
+
+
+def package_folders() -> list[Path]:
+    """Where the project's modules are imported from: the checkout's folders under an
+    editable install, the installed copy under any other (as CI installs it)."""
+    found = (importlib.util.find_spec(name) for name in PACKAGES)
+    return [Path(spec.origin).parent for spec in found if spec is not None and spec.origin]
 
 
 def share_bytecode(cache: Path) -> bool:
@@ -121,8 +130,8 @@ def share_bytecode(cache: Path) -> bool:
     if not sys.flags.dont_write_bytecode or os.environ.get("PYTHONPYCACHEPREFIX"):
         return False
     sys.pycache_prefix = str(cache)
-    for folder in COMPILED:
-        compileall.compile_dir(ROOT / folder, quiet=2)
+    for folder in [*package_folders(), *(ROOT / name for name in COMPILED)]:
+        compileall.compile_dir(folder, quiet=2)
     os.environ["PYTHONPYCACHEPREFIX"] = str(cache)
     return True
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import subprocess
 import sys
@@ -11,7 +12,14 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-CORE = ROOT / "protocol" / "replica" / "core.py"
+
+
+def _core() -> Path:
+    """Where the replica's core is imported from (the checkout, or an installed copy)."""
+    spec = importlib.util.find_spec("dutchblitz.protocol.replica.core")
+    assert spec is not None and spec.origin is not None
+    return Path(spec.origin)
+
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -51,7 +59,7 @@ def test_without_bytecode_the_project_is_compiled_once_and_children_load_it(
     shared = _python(SHARE.format(cache=cache), env)
     assert shared.stdout.split() == ["True", str(cache)]
     compiled = list(cache.rglob("core.cpython-*.pyc"))
-    assert any(CORE.parent.as_posix() in path.as_posix() for path in compiled)
+    assert any(_core().parent.as_posix() in path.as_posix() for path in compiled)
     child = _python(
         "import dutchblitz.protocol.replica.core",
         {**env, "PYTHONPYCACHEPREFIX": str(cache)},
