@@ -23,8 +23,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from ..wire.codec import RoundKind, encode
+from ..wire.codec import encode
 from ..wire.messages import Ack, Cut, Envelope, Round, RoundOp, Suspect
+from ..wire.wholes import RoundKind
 from .effects import Effect, Persist, Send
 
 if TYPE_CHECKING:

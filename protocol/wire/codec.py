@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import ClassVar, NoReturn
+from typing import NoReturn
 
 import msgpack
 
@@ -84,6 +84,7 @@ from .messages import (
 from .wholes import (
     MAX_REPAIR_EVENTS,
     NONE,
+    RoundKind,
     check_deal,
     check_heartbeat,
     check_hello,
@@ -237,13 +238,6 @@ class EventPayload:
         return [int(kind), *BODIES[kind].dump_items(value.body, where)]
 
 
-def _check_heartbeat(beat: object) -> None:
-    """A HEARTBEAT's own rules; its view is on the wire only where rounds run (P-287)."""
-    check_heartbeat(beat)
-    if getattr(beat, "view", None) is not None and not RoundKind.enabled:
-        refuse(ErrorReason.BAD_LENGTH, "payload", "5 items, not 4")
-
-
 PAYLOADS: dict[Kind, Field] = {
     Kind.HELLO: Record(
         Hello,
@@ -266,7 +260,7 @@ PAYLOADS: dict[Kind, Field] = {
             ("digest", DIGEST),
             ("view", UINT63),  # only at a table that runs rounds (P-287)
         ),
-        _check_heartbeat,
+        check_heartbeat,
         optional=1,
     ),
     Kind.EVENT: EventPayload(),
@@ -432,12 +426,6 @@ def _load_envelope(wire: object, kinds: frozenset[Kind]) -> Envelope:
     envelope = Envelope(*fields)  # type: ignore[arg-type]
     _check_envelope(envelope)
     return envelope
-
-
-class RoundKind:
-    """Whether ROUND (kind 6) is on the wire: off, it is refused as P-18 says, as before."""
-
-    enabled: ClassVar[bool] = False
 
 
 def _load_kind(value: object, kinds: frozenset[Kind]) -> Kind:

@@ -8,6 +8,7 @@ into the codec that called it.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 from ..limits import DECK_CODES
 from .fields import ErrorReason, refuse
@@ -41,11 +42,20 @@ def check_hello(hello: object) -> None:
     _distinct_nodes(hello.peers, "payload.peers")
 
 
+class RoundKind:
+    """Whether the table runs rounds: ROUND (kind 6) and a HEARTBEAT's view are on the wire.
+    Off, both are refused as before (P-18, P-26)."""
+
+    enabled: ClassVar[bool] = False
+
+
 def check_heartbeat(beat: object) -> None:
     assert isinstance(beat, Heartbeat)
     _distinct_nodes(beat.acks, "payload.acks")
     if not beat.digest and beat.digest_index != 0:
         refuse(ErrorReason.BAD_FIELD, "payload.digest_index", "must be 0 without a digest")
+    if beat.view is not None and not RoundKind.enabled:  # only where rounds run (P-287)
+        refuse(ErrorReason.BAD_LENGTH, "payload", "5 items, not 4")
 
 
 def check_repair_request(request: object) -> None:

@@ -24,7 +24,7 @@ from dutchblitz.protocol.games.blitz.rules import apply
 from dutchblitz.protocol.games.blitz.state import deal
 from dutchblitz.protocol.games.blitz.wire_moves import read_move as move_from_play
 from dutchblitz.protocol.games.blitz.wire_moves import write_move as play_from_move
-from dutchblitz.protocol.wire import codec
+from dutchblitz.protocol.wire import codec, wholes
 from dutchblitz.protocol.wire.codec import (
     MAX_MESSAGE_SIZE,
     ErrorReason,
@@ -133,7 +133,7 @@ ONE_OF_EACH_KIND = [
 
 @pytest.mark.parametrize("envelope", ONE_OF_EACH_KIND + [_event(b) for b in ONE_OF_EACH_BODY])
 def test_round_trip(envelope: Envelope, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(codec.RoundKind, "enabled", isinstance(envelope.payload, Round))
+    monkeypatch.setattr(wholes.RoundKind, "enabled", isinstance(envelope.payload, Round))
     data = encode(envelope)
     assert decode(data) == envelope
     assert encode(decode(data)) == data
