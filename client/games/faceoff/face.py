@@ -10,7 +10,6 @@ which has the game build and check its body; a refusal comes back as a notice. A
 from __future__ import annotations
 
 import functools
-import weakref
 from dataclasses import dataclass
 
 from dutchblitz.node.api import HiddenCards, Notice, NoticeKind
@@ -58,14 +57,15 @@ class Chain:
         return self.length
 
 
-_CHAINS: weakref.WeakKeyDictionary[ClientState, Chain] = weakref.WeakKeyDictionary()
+CHAIN_KEY = "faceoff_chain"  # where a client's state keeps its Chain, one per client
 
 
 def faceoff_table(state: ClientState, view: TableView) -> FaceoffTable:
     snap = state.snap
     bots = frozenset(p.seat for p in snap.players if p.is_local_bot)
     names = tuple(state.name_of(seat) for seat in range(len(view.tops)))
-    chain = _CHAINS.setdefault(state, Chain()).follow(view)
+    follower: Chain = vars(state).setdefault(CHAIN_KEY, Chain())
+    chain = follower.follow(view)
     return FaceoffTable(view=view, names=names, bots=bots, typed=state.typed, cascade=chain)
 
 
