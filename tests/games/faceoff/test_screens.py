@@ -9,6 +9,7 @@ from dataclasses import replace
 
 import pytest
 from dutchblitz.client.games.faceoff import keys, screens, words
+from dutchblitz.client.games.faceoff.face import Chain
 from dutchblitz.client.games.faceoff.screens import FaceoffTable, plain
 from dutchblitz.protocol.games.faceoff.pack import SYMBOLS, shipped
 from dutchblitz.protocol.games.faceoff.state import Faceoff, Game, Mode, Phase
@@ -118,6 +119,17 @@ def test_F20_a_cascade_is_said_and_found_from_two_views() -> None:
     assert not cascade(view(before), view(replace(after, turned=before.turned + 1)))
     assert "CASCADE ***" in words_of(screen(after, cascade=1))
     assert "CASCADE x3" in words_of(screen(after, cascade=3))
+
+
+def test_F20_the_client_counts_a_cascade_as_the_views_go_by() -> None:
+    first = table_for(4, a=0, b=1)
+    second = replace(first, faceoff=Faceoff(1, 2), faceoffs=first.faceoffs + 1)
+    third = replace(second, faceoff=Faceoff(2, 3), faceoffs=first.faceoffs + 3)
+    over = replace(third, faceoff=None)
+    turned = replace(third, turned=third.turned + 1, faceoffs=third.faceoffs + 1)
+    chain = Chain()
+    lengths = [chain.follow(view(g)) for g in (first, second, second, third, over, turned)]
+    assert lengths == [0, 1, 1, 3, 0, 0]
 
 
 def test_F36_a_tie_break_card_is_shown_to_both() -> None:
