@@ -14,10 +14,13 @@ from tests.lan.nodes import AGREED, BlitzNode, free_ports, loopback_args, stop_a
 
 PLAYERS = 4
 TARGET = 10  # one round of Dutch scores about 10 a hand: a game of a round or two
+# A round takes about 20 s on an idle 2-core machine and 75 s on a loaded one: the whole
+# game, waited for at once, gets the time of two loaded rounds and more.
+WAIT_S = 180.0
 
 
 @pytest.mark.lan
-@pytest.mark.timeout(240)
+@pytest.mark.timeout(300)
 def test_four_nodes_play_dutch_to_the_end(tmp_path: Path) -> None:
     """M-30 to M-34 between real nodes."""
     ports = free_ports(PLAYERS)
@@ -28,6 +31,7 @@ def test_four_nodes_play_dutch_to_the_end(tmp_path: Path) -> None:
             tmp_path / f"node{i}",
             loopback_args(i, ports, PLAYERS, *extra),
             role=("--join", "--bot", "--bot-level", "careful" if i % 2 else "forgetful"),
+            wait_s=WAIT_S,
         )
         for i in range(PLAYERS)
     ]
