@@ -10,12 +10,11 @@ which has the game build and check its body; a refusal comes back as a notice. A
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 
 from dutchblitz.node.api import HiddenCards, Notice, NoticeKind
 from dutchblitz.protocol.games.faceoff import TAG, TITLE
 from dutchblitz.protocol.games.faceoff.state import Phase
-from dutchblitz.protocol.games.faceoff.views import TableView, cascade
+from dutchblitz.protocol.games.faceoff.views import TableView
 from dutchblitz.protocol.views import Phase as TablePhase
 from prompt_toolkit.filters import Filter
 from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -39,34 +38,11 @@ def seat_view(state: ClientState) -> TableView | None:
     return view if isinstance(view, TableView) else None
 
 
-@dataclass(slots=True)
-class Chain:
-    """The face-offs in a row with no card turned in between (F-20), as this client has
-    seen the views go by: the banner's ``CASCADE``. A view seen again changes nothing."""
-
-    last: TableView | None = None
-    length: int = 0
-
-    def follow(self, view: TableView) -> int:
-        before, self.last = self.last, view
-        if view.faceoff is None or before is None:
-            self.length = 0
-        elif (view.faceoffs, view.turned) != (before.faceoffs, before.turned):
-            new = view.faceoffs - before.faceoffs  # a face-off begun: a cascade, or a turn's
-            self.length = self.length + new if cascade(before, view) else 0
-        return self.length
-
-
-CHAIN_KEY = "faceoff_chain"  # where a client's state keeps its Chain, one per client
-
-
 def faceoff_table(state: ClientState, view: TableView) -> FaceoffTable:
     snap = state.snap
     bots = frozenset(p.seat for p in snap.players if p.is_local_bot)
     names = tuple(state.name_of(seat) for seat in range(len(view.tops)))
-    follower: Chain = vars(state).setdefault(CHAIN_KEY, Chain())
-    chain = follower.follow(view)
-    return FaceoffTable(view=view, names=names, bots=bots, typed=state.typed, cascade=chain)
+    return FaceoffTable(view=view, names=names, bots=bots, typed=state.typed)
 
 
 def _waiting() -> StyleAndTextTuples:

@@ -40,7 +40,6 @@ class FaceoffTable:
     bots: frozenset[int] = frozenset()
     typed: str = ""  # the answer typed so far, not yet sent
     notice: str = ""  # why the last key did nothing
-    cascade: int = 0  # face-offs in a row with no card turned in between (views.cascade)
 
 
 def _cut(name: str, room: int) -> str:
@@ -117,7 +116,7 @@ def header_line(table: FaceoffTable) -> Line:
 def faceoff_lines(table: FaceoffTable, duel: FaceoffView, width: int) -> list[Line]:
     """The face-off, standing out: who against whom, what each answers, what waits."""
     view, names = table.view, table.names
-    lines = said(words.faceoff_head(view, names, duel, table.cascade), width, "class:faceoff")
+    lines = said(words.faceoff_head(view, names, duel, view.cascade), width, "class:faceoff")
     tie = duel.tie_card is not None
     for seat, card in ((duel.a, duel.a_answers), (duel.b, duel.b_answers)):
         owner = None if tie else (duel.b if seat == duel.a else duel.a)

@@ -99,7 +99,13 @@ def _settle(state: Game) -> Game:
         return _finish(state, Ending.DESERTED)
     duel = next_faceoff(state)
     if duel is not None:
-        return replace(state, phase=Phase.FACEOFF, faceoff=duel, faceoffs=state.faceoffs + 1)
+        return replace(
+            state,
+            phase=Phase.FACEOFF,
+            faceoff=duel,
+            faceoffs=state.faceoffs + 1,
+            since_turn=state.since_turn + 1,
+        )
     if state.draw_left() == 0:
         return _finish(state, Ending.PILES_OUT)
     # F-22: the next player clockwise from the last one who turned; F-15: a Duel's drawer
@@ -155,7 +161,9 @@ def _turn(state: Game, seat: int, move: Turn) -> Outcome:
     reason = _top_check(state, move.pile, move.card)
     if reason is not None:
         return _refuse(state, reason)
-    state = replace(_take(state, move.pile, move.card), turned=state.turned + 1, mover=seat)
+    state = replace(
+        _take(state, move.pile, move.card), turned=state.turned + 1, mover=seat, since_turn=0
+    )
     if is_duel(move.card):  # F-14: the Duel goes on the Duel pile; the table rolls
         return Outcome(replace(state, duels=(*state.duels, move.card), phase=Phase.ROLL))
     play = list(state.play)

@@ -88,6 +88,7 @@ class Game:
     ending: Ending | None = None
     turned: int = 0
     faceoffs: int = 0
+    since_turn: int = 0  # F-20: face-offs begun since a turn last turned a card
 
     def top(self, seat: int) -> int | None:
         pile = self.play[seat]

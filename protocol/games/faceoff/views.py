@@ -69,6 +69,9 @@ class TableView:
     turned: int = 0  # cards turned by turns so far (tie-break cards not counted)
     faceoffs: int = 0  # face-offs started so far: one more with no card turned is a cascade
     duels: int = 0  # Duels turned so far
+    # F-20: the face-offs in a row that a won card made with no card turned in between:
+    # 0 for the first after a turn, 1 for the first cascade, and so on.
+    cascade: int = 0
     # The last face-off won, as the table saw it: winner, loser, and the winning answer as
     # typed ("" for a concession or a spoken claim); None before the first.
     last: tuple[int, int, str] | None = None
@@ -128,6 +131,7 @@ def view(state: Game, seat: int | None = None) -> TableView:
         turned=state.turned,
         faceoffs=state.faceoffs,
         duels=len(state.duels),
+        cascade=max(0, state.since_turn - 1) if state.faceoff is not None else 0,
     )
 
 
@@ -167,11 +171,3 @@ def public_form(state: Game) -> list[Any]:
         state.turned,
         state.faceoffs,
     ]
-
-
-def cascade(before: TableView | None, after: TableView) -> bool:
-    """F-20: whether ``after``'s face-off followed straight from the one in ``before``: a new
-    face-off with no card turned in between (the loser's uncovered card made it)."""
-    if before is None or before.faceoff is None or after.faceoff is None:
-        return False
-    return after.faceoffs > before.faceoffs and after.turned == before.turned

@@ -157,11 +157,12 @@ def test_F19_F20_F22_the_winner_takes_the_top_card_and_the_cascade_follows() -> 
     # Seat 2 holds C under A; seat 3 shows C. Seat 0 turns A: 0 against 2.
     state = laid(4, {2: [card(C), card(A)], 3: [card(C, 1)]}, turn=0)
     state = ok(state, 0, Turn(0, card(A, 1))).state
-    assert state.faceoff == Faceoff(0, 2)
+    assert state.faceoff == Faceoff(0, 2) and view(state).cascade == 0  # a turn's face-off
     state = ok(state, 2, Concede()).state
     assert state.won[0] == (card(A),) and state.play[0] == (card(A, 1),)
     assert state.play[2] == (card(C),) and state.mover == 2
     assert state.faceoff == Faceoff(2, 3) and state.faceoffs == 2  # F-20: the cascade
+    assert view(state).cascade == 1
     state = ok(state, 2, Concede()).state
     assert state.won[3] == (card(C),) and state.play[2] == ()
     assert state.phase is Phase.TURN and state.turn == 1  # F-22: after the last who turned

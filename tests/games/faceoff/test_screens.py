@@ -9,11 +9,10 @@ from dataclasses import replace
 
 import pytest
 from dutchblitz.client.games.faceoff import keys, screens, words
-from dutchblitz.client.games.faceoff.face import Chain
 from dutchblitz.client.games.faceoff.screens import FaceoffTable, plain
 from dutchblitz.protocol.games.faceoff.pack import SYMBOLS, shipped
 from dutchblitz.protocol.games.faceoff.state import Faceoff, Game, Mode, Phase
-from dutchblitz.protocol.games.faceoff.views import cascade, view
+from dutchblitz.protocol.games.faceoff.views import view
 
 from .table import card, laid
 
@@ -112,24 +111,17 @@ def test_F25_spoken_answers_claim_with_one_key() -> None:
     assert (keys.CLAIM, "I answered first") in keys.live(view(state, 0))
 
 
-def test_F20_a_cascade_is_said_and_found_from_two_views() -> None:
-    before = table_for(4, a=0, b=1)
-    after = replace(before, faceoff=Faceoff(1, 2), faceoffs=before.faceoffs + 1)
-    assert cascade(view(before), view(after))
-    assert not cascade(view(before), view(replace(after, turned=before.turned + 1)))
-    assert "CASCADE ***" in words_of(screen(after, cascade=1))
-    assert "CASCADE x3" in words_of(screen(after, cascade=3))
-
-
-def test_F20_the_client_counts_a_cascade_as_the_views_go_by() -> None:
+def test_F20_a_cascade_is_said_with_its_length() -> None:
+    """The view counts the face-offs a won card made with no card turned (the rules'
+    ``since_turn``); the banner says it."""
     first = table_for(4, a=0, b=1)
-    second = replace(first, faceoff=Faceoff(1, 2), faceoffs=first.faceoffs + 1)
-    third = replace(second, faceoff=Faceoff(2, 3), faceoffs=first.faceoffs + 3)
-    over = replace(third, faceoff=None)
-    turned = replace(third, turned=third.turned + 1, faceoffs=third.faceoffs + 1)
-    chain = Chain()
-    lengths = [chain.follow(view(g)) for g in (first, second, second, third, over, turned)]
-    assert lengths == [0, 1, 1, 3, 0, 0]
+    chained = replace(first, faceoffs=first.faceoffs + 3, since_turn=3)
+    assert view(replace(first, since_turn=1)).cascade == 0  # the turn's own face-off
+    assert view(chained).cascade == 2
+    assert view(replace(chained, faceoff=None)).cascade == 0
+    assert "CASCADE" not in words_of(screen(replace(first, since_turn=1)))
+    assert "CASCADE ***" in words_of(screen(replace(first, since_turn=2)))
+    assert "CASCADE x3" in words_of(screen(replace(first, since_turn=4)))
 
 
 def test_F36_a_tie_break_card_is_shown_to_both() -> None:

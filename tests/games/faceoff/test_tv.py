@@ -1,6 +1,6 @@
 """The TV's data for Blitz! (protocol/games/faceoff/tv.py): the public view as plain JSON
-values, the face-off first, live answers and votes (spec/faceoff.md F-4, F-18, F-28,
-F-43)."""
+values in the page's vocabulary, the face-off first with a cascade's length, live answers
+and votes (spec/faceoff.md F-18, F-20, F-28, F-43, F-50)."""
 
 from __future__ import annotations
 
@@ -8,55 +8,40 @@ import json
 from dataclasses import replace
 
 import pytest
-from dutchblitz.protocol.games.faceoff.state import Faceoff, Phase
-from dutchblitz.protocol.games.faceoff.tv import board, tv_view
+from dutchblitz.protocol.games.faceoff.state import Faceoff, Phase, new_game
+from dutchblitz.protocol.games.faceoff.tv import board
 from dutchblitz.protocol.games.faceoff.views import view
 
 from .table import EN, card, laid, random_game
 
-NAMES = ("Ann", "Bob", "Cy", "Dee")
+NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve")
 
 
-def test_F18_F28_the_faceoff_headline_with_its_answer_and_vote_live() -> None:
-    state = laid(4, {0: [card(3)], 1: [card(3, 1)], 2: [card(6)]}, die=3)
-    duel = Faceoff(0, 1, claimant=1, answer="zz top", text="ZZ Top", voting=True,
-                   yes=frozenset({2}), no=frozenset({0}))  # fmt: skip
-    state = replace(state, phase=Phase.FACEOFF, faceoff=duel)
-    data = tv_view(view(state), NAMES, cascade=2)
-    shown = data["faceoff"]
-    assert shown["headline"] == "Ann vs Bob"
-    assert shown["cascade"] == 2
-    ann, bob = shown["players"]
-    assert ann["answers"]["category"] == EN.category_of(card(3, 1)).title
-    assert ann["card_of"] == 1 and bob["card_of"] == 0
-    assert shown["waiting"] == {"seat": 1, "name": "Bob", "text": "ZZ Top", "key": "zz top",
-                                "voting": True, "yes": 1, "no": 1, "voted": [0, 2]}  # fmt: skip
-    assert data["duel_pair"] == [{"letter": "A", "shape": "circle"},
-                                 {"letter": "D", "shape": "star"}]  # fmt: skip
-    assert [p["in_faceoff"] for p in data["players"]] == [True, True, False, False]
-    assert data["players"][2]["top"] == {"card": card(6), "letter": "G", "shape": "heart",
-                                         "category": EN.category_of(card(6)).title}  # fmt: skip
-    assert data["players"][3]["top"] is None
+SEATS = (0, 1, 2, 3, 4)
+BY_SEAT = dict(enumerate(NAMES))
 
 
 @pytest.mark.parametrize("seed", range(3))
 def test_F43_every_state_of_a_game_is_plain_json(seed: int) -> None:
     for state in random_game(5, seed)[::7]:
-        data = tv_view(view(state))
+        data = board(view(state), SEATS, BY_SEAT)
         assert json.loads(json.dumps(data)) == data
-        assert len(data["players"]) == 5
-        assert data["game"] == "faceoff"
+        assert sorted(data["areas"]) == ["0", "1", "2", "3", "4"]
 
 
-def test_F50_F52_the_last_face_off_won_and_a_refused_answer_show_on_the_tv() -> None:
-    """A hosted table's view (host.py) adds who won the last face-off, and what a vote refused."""
-    from dutchblitz.protocol.games.faceoff.state import new_game
+def test_F20_a_cascade_heads_the_face_off_on_the_tv() -> None:
+    state = laid(4, {0: [card(3)], 1: [card(3, 1)]}, die=3)
+    state = replace(state, phase=Phase.FACEOFF, faceoff=Faceoff(0, 1))
+    headline = board(view(replace(state, since_turn=1)), SEATS[:4], BY_SEAT)["headline"]
+    assert headline.startswith("FACE-OFF  Ann names ")
+    headline = board(view(replace(state, since_turn=3)), SEATS[:4], BY_SEAT)["headline"]
+    assert headline.startswith("CASCADE x2  FACE-OFF  Ann names ")
 
-    shown = replace(view(new_game(EN, 3)), last=(1, 0, "ZZ Top"), dropped=(2, "zzz"))
-    data = tv_view(shown, NAMES)
-    assert data["last"] == {"winner": "Bob", "loser": NAMES[0], "text": "ZZ Top"}
-    assert data["dropped"] == {"seat": 2, "name": NAMES[2], "text": "zzz"}
-    assert tv_view(view(new_game(EN, 3)), NAMES)["last"] is None
+
+def test_F50_the_last_face_off_won_heads_the_tv_between_face_offs() -> None:
+    """A hosted table's view (host.py) adds who won the last face-off."""
+    shown = replace(view(new_game(EN, 3)), last=(1, 0, "ZZ Top"))
+    assert board(shown, SEATS[:3], BY_SEAT)["headline"] == 'Bob beat Ann with "ZZ Top"'
 
 
 def test_F43_the_table_s_tv_page_draws_the_face_off_big_in_its_own_vocabulary() -> None:
