@@ -33,6 +33,7 @@ import re
 import unicodedata
 from collections.abc import Set
 from enum import StrEnum
+from functools import lru_cache
 from typing import Final, Protocol
 
 LIGATURES: Final = str.maketrans(
@@ -83,6 +84,7 @@ def _french_word(word: str) -> str:
     return word[:-1] if word.endswith(("s", "x")) else word
 
 
+@lru_cache(maxsize=8192)  # a pure function, asked the same keys again by every bot
 def normalise(text: str, language: str) -> str:
     """The key of ``text`` in ``language`` ("en" or "fr"); "" when no letter or digit is left."""
     if language not in ARTICLES:
