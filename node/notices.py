@@ -273,8 +273,9 @@ class SessionNotices:
             who = "" if stable.winner == me else winner.name
             self.notice(NoticeKind.GAME_OVER, Told(News.GAME_WON, who=who, count=points))
         elif over and game not in self._over_noticed and stable.results:
-            self._over_noticed.add(game)  # every round dealt was void
-            self.notice(NoticeKind.GAME_OVER, Told(News.NO_WINNER))
+            self._over_noticed.add(game)
+            void = all(result.void for result in stable.results)
+            self.notice(NoticeKind.GAME_OVER, Told(News.NO_WINNER if void else News.DRAWN))
 
 
 def _result_news(

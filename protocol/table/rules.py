@@ -207,7 +207,8 @@ class RoundRules(ABC, Generic[S, M, C]):
         on or no one seat wins."""
 
     def final_winner(self, totals: Mapping[int, int]) -> int | None:
-        """The winner once the rounds a START chose are played (``rounds_option``)."""
+        """The winner once the rounds a START chose are played (``rounds_option``), or None:
+        the game is a draw. The game ends then whatever this names (P-238)."""
         return None
 
     @abstractmethod

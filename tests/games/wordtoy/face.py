@@ -15,6 +15,7 @@ from dutchblitz.client.state import ClientState
 from dutchblitz.client.text import Text, bar
 from dutchblitz.client.words import GameWords
 from dutchblitz.node.api import HiddenCards, Notice, NoticeKind
+from dutchblitz.protocol.views import Phase
 from prompt_toolkit.filters import Filter
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.key_binding import KeyBindings
@@ -112,6 +113,8 @@ def scores_screen(state: ClientState) -> StyleAndTextTuples:
     text.line(f" In all: {totals}", "class:strong")
     if game.winner is not None:
         text.line(f" {state.name_of(game.winner)} won the game.", "class:strong")
+    elif game.phase == Phase.OVER:
+        text.line(" A draw: nobody won the game.", "class:strong")
     if shown is not None:
         text.fragments += _lines(state, shown, typing=False)[1:]
     return text.fragments
@@ -122,7 +125,7 @@ def help_screen(state: ClientState) -> StyleAndTextTuples:
     text.line(" Each card is a category. Type an answer and press Enter.")
     text.line(" The first answer in the table's order that the others accept wins the card:")
     text.line(" an answer in the game's list wins at once; any other waits, and anyone may")
-    text.line(" object to it with Tab. Silence accepts it. Most cards after two rounds wins.")
+    text.line(" object to it with Tab. Silence accepts it. Most cards wins; a tie is a draw.")
     text.line(" Keys: letters type, Enter sends, Esc clears, Tab objects.")
     return text.fragments
 

@@ -174,7 +174,7 @@ class WordToy(TokenDeck, TableGame[WordTable, WordMove, WordView, Token, bots.Le
         return winner(sorted(totals.items()))
 
     def final_winner(self, totals: Mapping[int, int]) -> int | None:
-        """After the rounds chosen: most cards wins; a tie plays one more round."""
+        """After the rounds chosen: most cards wins; a tie is a draw (None, P-238)."""
         return winner(sorted(totals.items()))
 
     def public_form(self, state: WordTable) -> list[Form]:

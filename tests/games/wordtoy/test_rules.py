@@ -251,3 +251,9 @@ def test_an_answer_typed_for_a_card_decided_meanwhile_is_too_late() -> None:
     assert table.round.card == 1
     late = GAME.body(table, 1, Typed("kiwi", 0), 1, None)
     assert getattr(late, "code", None) == "stale"
+
+
+def test_p238_a_tie_after_the_rounds_is_a_draw() -> None:
+    """P-238: the table ends the game after its rounds; a tie names nobody."""
+    assert GAME.final_winner({0: 2, 1: 3, 2: 1}) == 1
+    assert GAME.final_winner({0: 3, 1: 3, 2: 1}) is None

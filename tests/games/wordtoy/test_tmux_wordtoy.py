@@ -25,7 +25,7 @@ pytestmark = [
 ]
 __all__ = ["tmux"]  # the fixture
 ME = "ada"
-GAME_S = 200.0  # two rounds of three cards, a tie-break round at worst
+GAME_S = 200.0  # two rounds of three cards
 CARD = re.compile(r"Card (\d) of (\d)\s+Category: (.+?)\s*$", re.M)
 UNKNOWN = "zyzzyva"  # in no list: no bot objects to it
 
