@@ -42,7 +42,14 @@ def level_in(tag: str, level: object) -> object:
     this game or of another: the same name, else the level at the same place in its own
     game's list (its first, second...), the last when the list is shorter. A table that
     starts another game (P-241) keeps its bots, each at the level that matches."""
-    levels = game_for(tag).levels
+    return level_for(game_for(tag), level)
+
+
+def level_for(game: AnyGame, level: object) -> object:
+    """``level_in`` for a game in hand, registered or not: the level of ``game``'s own
+    type (``TableGame.levels``' value) that ``level`` stands for, as the game's
+    ``seat_bot`` and ``race_hold`` take it."""
+    levels = game.levels
     name = level_name(level)
     if name in levels:
         return levels[name]

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..games.registry import DEFAULT_GAME, game_for, level_in
+from ..games.registry import DEFAULT_GAME, game_for, level_for, level_in
 from ..replica.core import Replica
 from ..replica.effects import LogEntry
 from ..table.fairdeal import SECRET_SIZE, SHARE_SIZE, RoundSecret
@@ -299,7 +299,7 @@ class Steward:
         """
         rules = replica.stable.rules
         if rules.owes_bodies:
-            self._seat_bot(replica, now, str(level_in(rules.tag, self.level)))
+            self._seat_bot(replica, now, level_for(rules, self.level))
             return
         level = level_in(rules.tag, self.level)  # the table's game may be another than at first
         if bot.level is not level:
@@ -328,7 +328,7 @@ class Steward:
             return game.rules.bot_body(table, me.seat, game.round)
         return bot.next_play(replica.stable, table, me.seat, game.round)
 
-    def _seat_bot(self, replica: Replica, now: float, level: str) -> None:
+    def _seat_bot(self, replica: Replica, now: float, level: object) -> None:
         """A bot of a game with seats' duties: one move at a time, after its duties."""
         if replica.pending_own():
             return
@@ -342,7 +342,7 @@ class Steward:
         if body is not None and not self._holding(game, me.seat, now, level):
             self.submit(body)
 
-    def _holding(self, game: Game, seat: int, now: float, level: str = "") -> bool:
+    def _holding(self, game: Game, seat: int, now: float, level: object = None) -> bool:
         """Whether the bot waits before a move that closes a race (``race_hold``), so that a
         person has a chance at it: timed from when the table last changed."""
         rules = game.rules

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from ..games.registry import level_for
 from ..limits import SECRET_SIZE
 from ..replica.core import Replica
 from ..table.fairdeal import RoundSecret
@@ -114,14 +115,16 @@ class GameDuties:
         bodies = stable.rules.seat_farewell(stable.table, me.seat, secrets)
         return [body for body in bodies if body not in pending]
 
-    def bot_body(self, replica: Replica, game: Game, seat: int, level: str) -> GameBody | None:
-        """A bot's next move at ``seat`` on ``game`` (the optimistic one), or None."""
+    def bot_body(self, replica: Replica, game: Game, seat: int, level: object) -> GameBody | None:
+        """A bot's next move at ``seat`` on ``game`` (the optimistic one), or None; ``level``
+        a level of any game, or its name: the game's bot plays the one of its own that
+        stands for it (``registry.level_for``)."""
         if not game.rules.owes_bodies or game.table is None:
             return None
         secrets = self._for(replica, game)
         if secrets is None:
             return None
-        return game.rules.seat_bot(game.table, seat, secrets, level)
+        return game.rules.seat_bot(game.table, seat, secrets, level_for(game.rules, level))
 
 
 def node_key(replica: Replica, node: bytes) -> bytes | None:

@@ -181,15 +181,17 @@ class SeatPlayer(ABC, Generic[S, M, V, L]):
         none for that level, and a bot seat keeps the one it had."""
         return None
 
-    def seat_bot(self, state: S, seat: int, secrets: SeatSecrets, level: str) -> GameBody | None:
-        """A bot of ``level`` at ``seat``: its next move, or None to wait (``owes_bodies``)."""
+    def seat_bot(self, state: S, seat: int, secrets: SeatSecrets, level: L) -> GameBody | None:
+        """A bot of ``level`` at ``seat``: its next move, or None to wait (``owes_bodies``).
+        ``level`` is one of this game's ``levels``, whatever level the seat was given (the
+        node finds the one that stands for it, ``registry.level_for``)."""
         return None
 
-    def race_hold(self, state: S, seat: int, level: str = "") -> float:
+    def race_hold(self, state: S, seat: int, level: L | None = None) -> float:
         """Seconds a bot at ``seat`` waits, from when it finds the table so, before a move
         that would close a race a person could still join (Dutch: the next player's draw
-        closes the matching race, D-20); 0: no wait. ``level``: the bot's level's name, as
-        ``seat_bot`` gets it ("": not given)."""
+        closes the matching race, D-20); 0: no wait. ``level``: the bot's level, one of
+        this game's ``levels`` as ``seat_bot`` gets it (None: not given)."""
         return 0.0
 
     # -- duties -------------------------------------------------------------------------

@@ -12,6 +12,8 @@ from dutchblitz.protocol.games import registry
 from dutchblitz.protocol.games.blitz.cards import post_count
 from dutchblitz.protocol.games.blitz.game import GAME as RULES
 from dutchblitz.protocol.games.blitz.game import deck_order
+from dutchblitz.protocol.games.dutch.bots import BotLevel
+from dutchblitz.protocol.games.dutch.game import DutchGame
 from dutchblitz.protocol.table.game import Game
 from hypothesis import given
 from hypothesis import strategies as st
@@ -68,3 +70,21 @@ def test_the_registry_knows_dutch_blitz_first_and_refuses_an_unknown_tag() -> No
     assert Game().rules is RULES
     with pytest.raises(registry.UnknownGame):
         registry.game_for("no such game")
+
+
+class _Unregistered(DutchGame):
+    tag = "dutch-unregistered"
+
+
+@pytest.mark.parametrize(
+    ("level", "expected"),
+    [("careful", BotLevel.CAREFUL), ("easy", BotLevel.FORGETFUL), ("flat-out", BotLevel.CAREFUL)],
+)
+def test_a_game_s_bot_gets_a_level_of_its_own_type(level: str, expected: BotLevel) -> None:
+    """``seat_bot`` and ``race_hold`` take the game's own level (``TableGame.levels``' value),
+    found for any level or name by ``level_for``, for a game the registry does not hold too."""
+    game = _Unregistered()
+    found = registry.level_for(game, level)
+    assert found is expected and isinstance(found, BotLevel)
+    with pytest.raises(registry.UnknownGame):
+        registry.level_in(game.tag, level)

@@ -208,20 +208,19 @@ class WordToy(TokenDeck, TableGame[WordTable, WordMove, WordView, Token, bots.Le
         return float(rng.uniform(*LOOK_S))
 
     def seat_bot(
-        self, state: WordTable, seat: int, secrets: SeatSecrets, level: str
+        self, state: WordTable, seat: int, secrets: SeatSecrets, level: bots.Level
     ) -> GameBody | None:
         index = state.index(seat)
         if index is None:
             return None
-        chosen = bots.LEVELS.get(level, bots.LEVELS["sharp"])
-        message = bots.move(state.round, index, chosen, secrets.private, secrets.round)
+        message = bots.move(state.round, index, level, secrets.private, secrets.round)
         return None if message is None else GameBody(GAME_ID, encode(secrets.round, message))
 
-    def race_hold(self, state: WordTable, seat: int, level: str = "") -> float:
+    def race_hold(self, state: WordTable, seat: int, level: bots.Level | None = None) -> float:
         index = state.index(seat)
         if index is None:
             return 0.0
-        return bots.thinking(state.round, index, bots.LEVELS.get(level, bots.LEVELS["sharp"]))
+        return bots.thinking(state.round, index, level or bots.LEVELS["sharp"])
 
     # -- duties -----------------------------------------------------------------------
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import pytest
 from dutchblitz.protocol.games import registry
+from dutchblitz.protocol.games.registry import level_for
 from dutchblitz.protocol.table.player import ActRefusal
 from dutchblitz.protocol.table.rules import AnyGame
 from dutchblitz.protocol.wire.messages import GameBody
@@ -240,8 +241,13 @@ def test_the_tv_board_draws_only_public_places() -> None:
     assert isinstance(areas, dict) and set(areas) == {"0", "1", "2"}
 
 
-def test_a_level_reads_as_its_name_as_the_node_hands_it_on() -> None:
-    assert [str(level) for level in GAME.levels.values()] == list(GAME.levels)
+def test_the_node_hands_the_bot_its_own_level() -> None:
+    """Whatever level a seat was given, ``seat_bot`` and ``race_hold`` get word toy's own."""
+    assert level_for(GAME, "easy") is bots.LEVELS["easy"]
+    assert level_for(GAME, "careful") is bots.LEVELS["sharp"]  # Dutch's second: our second
+    state = dealt()
+    easy, sharp = bots.LEVELS["easy"], bots.LEVELS["sharp"]
+    assert GAME.race_hold(state, 0, easy) > GAME.race_hold(state, 0, sharp)
 
 
 def test_an_answer_typed_for_a_card_decided_meanwhile_is_too_late() -> None:
