@@ -315,7 +315,8 @@ class Session(Protocol):
 
     def set_length(self, target: int, rounds: int | None = None) -> Refused | None:
         """How long a game this node starts lasts (lobby only): to ``target`` points, or
-        ``rounds`` rounds where the game offers it."""
+        ``rounds`` rounds where the game offers it (then a ``target`` of 0 keeps the one
+        the table has: it ends nothing, P-238)."""
         ...
 
     def add_bot(self, level: str) -> Refused | None: ...

@@ -23,6 +23,7 @@ from ..replica.effects import LogEntry
 from ..table.fairdeal import SECRET_SIZE, SHARE_SIZE, RoundSecret
 from ..table.game import Game, Member, Phase
 from ..table.player import PlayBot, Rng
+from ..table.rules import AnyGame
 from ..wire.messages import Body, Options, Profile, Ready, Reveal, Start
 from .deal_duties import Grace, deal_duties, grace_duty, owned
 from .game_duties import PRIVATE_SIZE, GameDuties, wants_private
@@ -47,11 +48,18 @@ class Wishes:
     rounds: int | None = None  # a number of rounds instead of the target (P-237), if offered
 
 
+def _rounds(wishes: Wishes, rules: AnyGame) -> int | None:
+    """The rounds a START of ours carries for ``rules``: only where the game offers them
+    (P-237), and where the player chose none, the game's usual length."""
+    if not rules.rounds_option:
+        return None
+    return rules.default_rounds if wishes.rounds is None else wishes.rounds
+
+
 def table_options(wishes: Wishes, game: Game) -> Options | None:
     """The OPTIONS our wishes make, or None when they are the lobby's already (P-261)."""
     named = started_game(wishes, game)
-    offered = (game.rules if named is None else game_for(named)).rounds_option
-    rounds = wishes.rounds if offered else None
+    rounds = _rounds(wishes, game.rules if named is None else game_for(named))
     wished = (wishes.target, wishes.post_stacking, rounds, named)
     if wished == (game.target, game.post_stacking, game.rounds, game.offered):
         return None
@@ -74,8 +82,7 @@ def our_start(wishes: Wishes, stable: Game) -> Start:
     """The START our player's choices make: the game, its length, Post stacking. Rounds
     go only to a game that offers them (P-237)."""
     named = started_game(wishes, stable)
-    offered = (stable.rules if named is None else game_for(named)).rounds_option
-    rounds = wishes.rounds if offered else None
+    rounds = _rounds(wishes, stable.rules if named is None else game_for(named))
     return Start(wishes.target, wishes.post_stacking, rounds, named)
 
 

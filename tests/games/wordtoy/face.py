@@ -189,5 +189,5 @@ FACE = GameFace(
     hidden_lines=hidden_lines,
     has_option=False,
     words=GameWords(refusals=REFUSALS, bot_levels=BOT_LEVELS),
-    lengths=((75, 2),),  # the target is not read where rounds are chosen (P-238)
+    lengths=((0, 2), (0, 3), (0, 1)),  # 0: the table's target, which rounds leave unread
 )

@@ -114,6 +114,7 @@ class WordToy(TokenDeck, TableGame[WordTable, WordMove, WordView, Token, bots.Le
     worst_round: int = 0
     min_seats: int = 2
     rounds_option: bool = True
+    default_rounds: int | None = 2  # a START with no rounds chosen carries two
     owes_bodies: bool = True  # for ``timed_duty`` and ``seat_bot`` (the module's docstring)
 
     def check_backs(self, backs: Sequence[str]) -> str | None:
@@ -168,7 +169,7 @@ class WordToy(TokenDeck, TableGame[WordTable, WordMove, WordView, Token, bots.Le
         return None
 
     def game_winner(self, totals: Mapping[int, int], target: int) -> int | None:
-        """Played to a target (no ``--rounds``): the one player on the most cards at it."""
+        """Too few left to deal (P-239): the one player on the most cards, at ``target``."""
         if not totals or max(totals.values()) < target:
             return None
         return winner(sorted(totals.items()))

@@ -35,7 +35,7 @@ OVER = "window.tvFrames.some((data) => JSON.parse(data).phase === 'over')"
 
 def word_toy_table(root: Path) -> list[BlitzNode]:
     ports = free_ports(PLAYERS)
-    extra = ("--game", "wordtoy", "--rounds", "2")
+    extra = ("--game", "wordtoy")  # two rounds: the game's default
     return [
         BlitzNode(
             f"wt{i}",

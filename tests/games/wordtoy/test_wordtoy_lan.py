@@ -1,6 +1,6 @@
 """Word toy played by three real nodes over ZeroMQ on 127.0.0.1: headless bot seats of
-``python -m tests.games.wordtoy.node --game wordtoy --rounds 2`` answer, object and close
-silent cards through the real seat, replica and table, two rounds to the end of the game;
+``python -m tests.games.wordtoy.node --game wordtoy`` answer, object and close silent
+cards through the real seat, replica and table, two rounds (its default) to the game's end;
 every node writes the same results and log digest. Nothing outside this folder knows the
 game: ``node.py`` registers it before the node's main runs."""
 
@@ -32,7 +32,7 @@ def test_three_nodes_play_two_rounds_of_word_toy(
         BlitzNode(
             f"wt{i}",
             tmp_path / f"node{i}",
-            loopback_args(i, ports, PLAYERS, "--game", "wordtoy", "--rounds", "2"),
+            loopback_args(i, ports, PLAYERS, "--game", "wordtoy"),
             role=("--join", "--bot", "--bot-level", "sharp" if i % 2 else "easy"),
             wait_s=GAME_S,
             entry="tests.games.wordtoy.node",
