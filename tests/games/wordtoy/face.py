@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import functools
 from typing import Final
-from weakref import WeakKeyDictionary
 
 from dutchblitz.client.face import GameFace
 from dutchblitz.client.gamescreen import bind_every_key
@@ -40,11 +39,6 @@ REFUSALS: Final = {
 }
 BOT_LEVELS: Final = {"easy": "easy bot: knows half the cards, thinks slowly",
                      "sharp": "sharp bot: knows most cards, answers quickly"}  # fmt: skip
-
-
-# The card each screen's answer line was begun on. ``ClientState.typed`` is the one place
-# the frame keeps for a face's typing; what the face needs beside it, it keeps here.
-_BEGUN: WeakKeyDictionary[ClientState, int] = WeakKeyDictionary()
 
 
 def seat_view(state: ClientState) -> WordView | None:
@@ -140,6 +134,12 @@ def table_keybar(state: ClientState) -> StyleAndTextTuples:
     return bar(*keys)
 
 
+def begun(state: ClientState, shown: WordView) -> int:
+    """The card the answer on the line was begun on (``ClientState.typed_memo``)."""
+    memo = state.typed_memo
+    return memo if isinstance(memo, int) else shown.card
+
+
 def key(state: ClientState, pressed: str) -> None:
     """One key at the table: a letter of the answer, or an action for the session."""
     shown = seat_view(state)
@@ -147,10 +147,10 @@ def key(state: ClientState, pressed: str) -> None:
         return
     move: Typed | Objection | None = None
     if not state.typed:
-        _BEGUN[state] = shown.card
+        state.typed_memo = shown.card  # the card the answer is begun on (``begun``)
     if pressed == ENTER:
         if state.typed.strip():
-            move, state.typed = Typed(state.typed, _BEGUN.get(state, shown.card)), ""
+            move, state.typed = Typed(state.typed, begun(state, shown)), ""
     elif pressed == ESCAPE:
         state.typed = ""
     elif pressed == BACKSPACE:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 from dataclasses import dataclass
+from types import SimpleNamespace
 
 import pytest
 from dutchblitz.protocol.games import registry
@@ -16,7 +17,7 @@ from dutchblitz.protocol.wire.messages import GameBody
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.games.wordtoy import bots, wire
+from tests.games.wordtoy import bots, face, views, wire
 from tests.games.wordtoy.game import (
     GAME,
     Objection,
@@ -263,3 +264,22 @@ def test_p238_a_tie_after_the_rounds_is_a_draw() -> None:
     """P-238: the table ends the game after its rounds; a tie names nobody."""
     assert GAME.final_winner({0: 2, 1: 3, 2: 1}) == 1
     assert GAME.final_winner({0: 3, 1: 3, 2: 1}) is None
+
+
+def test_an_answer_goes_for_the_card_it_was_begun_on() -> None:
+    """The face keeps that card in ``ClientState.typed_memo``, the frame's slot for it."""
+    table = dealt()
+    played: list[object] = []
+    snap = SimpleNamespace(seat_view=views.view(table.round, table.seats, 0))
+    state = SimpleNamespace(
+        typed="", typed_memo=None, snap=snap, refresh=lambda: None,
+        session=SimpleNamespace(play=lambda move: played.append(move)),
+    )  # fmt: skip
+    face.key(state, "k")  # type: ignore[arg-type]
+    assert state.typed_memo == 0
+    assert apply(table.round, 1, Close(0, 0)) is None  # decided while Ada types
+    assert table.round.card == 1
+    snap.seat_view = views.view(table.round, table.seats, 0)
+    for pressed in ("i", "w", "i", face.ENTER):
+        face.key(state, pressed)  # type: ignore[arg-type]
+    assert played == [Typed("kiwi", 0)] and state.typed == ""
