@@ -88,3 +88,26 @@ def test_a_game_s_bot_gets_a_level_of_its_own_type(level: str, expected: BotLeve
     assert found is expected and isinstance(found, BotLevel)
     with pytest.raises(registry.UnknownGame):
         registry.level_in(game.tag, level)
+
+
+def test_a_game_from_outside_is_forgotten_again_and_the_package_s_stay() -> None:
+    """``unregister`` and ``registered``: a test that registers a game leaks none."""
+    game = _Unregistered()
+    before = registry.tags()
+    registry.register(game)
+    assert registry.game_for(game.tag) is game
+    registry.unregister(game.tag)
+    assert registry.tags() == before
+    with pytest.raises(registry.UnknownGame):
+        registry.unregister(game.tag)
+    for tag in before:
+        with pytest.raises(ValueError, match="this package's games"):
+            registry.unregister(tag)
+    with registry.registered(game):
+        assert registry.game_for(game.tag) is game
+    assert registry.tags() == before
+    dutch = registry.game_for("dutch")
+    with registry.registered(_Unregistered()) as other, pytest.raises(RuntimeError):
+        assert registry.game_for(other.tag) is other
+        raise RuntimeError  # the registry is put back however the block ends
+    assert registry.tags() == before and registry.game_for("dutch") is dutch
