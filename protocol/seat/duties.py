@@ -26,7 +26,7 @@ from ..table.player import PlayBot, Rng
 from ..table.rules import AnyGame
 from ..wire.messages import Body, Options, Profile, Ready, Reveal, Start
 from .deal_duties import Grace, deal_duties, grace_duty, owned
-from .game_duties import PRIVATE_SIZE, GameDuties, wants_private
+from .game_duties import PRIVATE_SIZE, GameDuties, holds_secrets, wants_private
 from .pace import Pace
 
 
@@ -305,7 +305,7 @@ class Steward:
         event of ours (a deal step, a profile) is on its way.
         """
         rules = replica.stable.rules
-        if rules.owes_bodies:
+        if holds_secrets(rules):
             self._seat_bot(replica, now, level_for(rules, self.level))
             return
         level = level_in(rules.tag, self.level)  # the table's game may be another than at first

@@ -154,12 +154,17 @@ class SeatPlayer(ABC, Generic[S, M, V, L]):
     pure. ``owes_bodies``: every seat, a person's or a bot's, owes the round GAME bodies of
     its own (Dutch: its keys, its shuffle, its decryption shares), worked out with the
     seat's ``SeatSecrets`` (``seat_duties``, ``seat_farewell``), and its bot plays by
-    ``seat_bot``. ``bots_send_bodies``: a bot of this game plays by ``bot_body``. A game
-    with neither is played by the table's own bot for PLAY moves (Dutch Blitz's,
+    ``seat_bot``. ``bots_use_secrets``: its bot plays by ``seat_bot`` too, and nothing
+    else is owed. ``bots_send_bodies``: a bot of this game plays by ``bot_body``. A game
+    with none of them is played by the table's own bot for PLAY moves (Dutch Blitz's,
     protocol/seat/duties.py)."""
 
     owes_bodies: bool = False
     bots_send_bodies: bool = False
+    # A bot of this game decides by ``seat_bot`` with its seat's ``SeatSecrets`` (a private
+    # seed each round), paced by ``race_hold``, though its seats owe no bodies of their own
+    # (``owes_bodies`` implies it). A ``timed_duty`` is asked of every game.
+    bots_use_secrets: bool = False
 
     # -- bots ---------------------------------------------------------------------------
 

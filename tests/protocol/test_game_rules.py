@@ -14,6 +14,7 @@ from dutchblitz.protocol.games.blitz.game import GAME as RULES
 from dutchblitz.protocol.games.blitz.game import deck_order
 from dutchblitz.protocol.games.dutch.bots import BotLevel
 from dutchblitz.protocol.games.dutch.game import DutchGame
+from dutchblitz.protocol.seat.game_duties import holds_secrets, wants_private
 from dutchblitz.protocol.table.game import Game
 from hypothesis import given
 from hypothesis import strategies as st
@@ -111,3 +112,21 @@ def test_a_game_from_outside_is_forgotten_again_and_the_package_s_stay() -> None
         assert registry.game_for(other.tag) is other
         raise RuntimeError  # the registry is put back however the block ends
     assert registry.tags() == before and registry.game_for("dutch") is dutch
+
+
+class _SecretBots(DutchGame):
+    """A game whose bots decide with their seats' secrets, though its seats owe nothing."""
+
+    owes_bodies = False
+    bots_use_secrets = True
+
+
+@pytest.mark.parametrize(
+    ("rules", "holds"),
+    [(RULES, False), (DutchGame(), True), (_SecretBots(), True)],
+)
+def test_a_seat_draws_a_private_seed_where_its_bots_use_secrets(rules: object, holds: bool) -> None:
+    """``owes_bodies`` or ``bots_use_secrets``: each seat holds ``SeatSecrets``; a Dutch Blitz
+    deal draws no private seed, as before."""
+    assert holds_secrets(rules) is holds  # type: ignore[arg-type]
+    assert wants_private(Game(rules=rules)) is holds  # type: ignore[arg-type]

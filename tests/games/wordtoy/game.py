@@ -4,9 +4,8 @@ registered under tag ``wordtoy`` by ``node.py``, from this folder alone.
 The fair deal runs for every round and only starts it: a seat's deck is a stand-in of
 tokens (``Token``), of which a DEAL shows ``SHOWN``; a hash of every dealt seat's DEAL
 (fresh each round, the same on every node) draws the round's categories. Moves ride GAME
-bodies (``wire.py``). Every seat owes nothing of its own but the close of a silent card
-(``timed_duty``), which is why the game sets ``owes_bodies``: a timed duty and ``seat_bot``
-are a game with seats' duties' only.
+bodies (``wire.py``). A seat owes nothing of its own but the close of a silent card
+(``timed_duty``); its bots decide with the seat's private seed (``bots_use_secrets``).
 """
 
 from __future__ import annotations
@@ -115,7 +114,7 @@ class WordToy(TokenDeck, TableGame[WordTable, WordMove, WordView, Token, bots.Le
     min_seats: int = 2
     rounds_option: bool = True
     default_rounds: int | None = 2  # a START with no rounds chosen carries two
-    owes_bodies: bool = True  # for ``timed_duty`` and ``seat_bot`` (the module's docstring)
+    bots_use_secrets: bool = True  # ``seat_bot``, with the seat's private seed
 
     def check_backs(self, backs: Sequence[str]) -> str | None:
         if not 2 <= len(backs) <= len(BACKS):

@@ -11,6 +11,7 @@ from types import SimpleNamespace
 import pytest
 from dutchblitz.protocol.games import registry
 from dutchblitz.protocol.games.registry import level_for
+from dutchblitz.protocol.seat.game_duties import holds_secrets
 from dutchblitz.protocol.table.player import ActRefusal
 from dutchblitz.protocol.table.rules import AnyGame
 from dutchblitz.protocol.wire.messages import GameBody
@@ -286,3 +287,7 @@ def test_an_answer_goes_for_the_card_it_was_begun_on() -> None:
     for pressed in ("i", "w", "i", face.ENTER):
         face.key(state, pressed)  # type: ignore[arg-type]
     assert played == [Typed("kiwi", 0)] and state.typed == ""
+
+
+def test_word_toy_owes_no_bodies_and_its_bots_hold_secrets() -> None:
+    assert not GAME.owes_bodies and holds_secrets(GAME)
