@@ -9,9 +9,10 @@ from collections.abc import Mapping
 import pytest
 from dutchblitz.protocol.games.blitz.game import GAME as BLITZ
 from dutchblitz.protocol.games.dutch.game import DutchGame
+from dutchblitz.protocol.table import audit
 from dutchblitz.protocol.table import game as table_game
-from dutchblitz.protocol.table.game import Game
-from dutchblitz.protocol.table.records import RoundResult
+from dutchblitz.protocol.table.game import Game, Phase
+from dutchblitz.protocol.table.records import FlagKind, RoundResult
 from dutchblitz.protocol.table.rules import AnyGame
 
 pytestmark = pytest.mark.timeout(30)
@@ -50,3 +51,24 @@ def test_p238_a_game_ends_after_its_rounds_and_may_end_drawn(case: str) -> None:
         for seat, points in round_scores.items():
             game.totals[seat] = game.totals.get(seat, 0) + points
     assert table_game._ends(game) == (over, winner)
+
+
+class FirstOfATie(DutchGame):
+    """A game of rounds whose highest total wins, the first seat of a tie (as Blitz!'s)."""
+
+    worst_round = 0
+
+    def final_winner(self, totals: Mapping[int, int]) -> int | None:
+        return max(totals, key=lambda seat: (totals[seat], -seat)) if totals else None
+
+
+def test_p238_r46_a_penalty_after_the_rounds_names_the_game_s_own_winner() -> None:
+    """R-46 after a game of rounds is over: its winner is named again by the game's
+    ``final_winner`` (here the first seat of a tie), not as the one highest total."""
+    game = Game(rules=FirstOfATie())
+    game.target, game.rounds, game.phase = 75, 1, Phase.OVER
+    game.results = [RoundResult(1, {0: 5, 1: 3, 2: 3}, None)]
+    game.totals = {0: 5, 1: 3, 2: 3}
+    game.winner = 0
+    audit.flag(game, 1, 0, FlagKind.MISMATCH, "a reveal that does not fit")
+    assert game.totals == {0: 0, 1: 3, 2: 3} and game.winner == 1
