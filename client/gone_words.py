@@ -32,5 +32,6 @@ GONE_NEWS: dict[News, Callable[[Told], str]] = {
     ),
     News.ROUND_VOID: _void,
     News.NO_WINNER: lambda told: "Game over: no round was played to its end, so nobody wins",
+    News.DRAWN: lambda told: "Game over: a draw, nobody wins",
     News.TOO_FEW: lambda told: f"{told.what} needs {told.count} players: the game ends",
 }

@@ -74,6 +74,10 @@ class ClientState:
         # A game's half-typed command, kept by its face: Dutch's "t" or "b3", Dutch Blitz's
         # "b" or "v" (a Post stacking move waiting for its stack).
         self.typed = ""
+        # What a face keeps beside it while a person types, of the face's own type, which it
+        # alone reads (word toy: the card an answer was begun on); None: nothing. The frame
+        # clears it with ``typed``.
+        self.typed_memo: object = None
         levels = self.snap.bot_levels
         self.bot_level = (
             levels[0] if levels and PREFERRED_BOT_LEVEL not in levels else PREFERRED_BOT_LEVEL
@@ -96,7 +100,7 @@ class ClientState:
         game = self.snap.game_tag if self.snap.game_tag in self.games else self.first_game
         if game != self.game:  # what l said of the old game's bot levels is past
             self.board.forget(set(self.words.bot_levels.values()))
-            self.typed = ""  # and so is a command half-typed in it
+            self.typed, self.typed_memo = "", None  # and so is a command half-typed in it
             self.words = all_of(self.games.values(), self.games[game])
         self.game = game
         results = len(self.snap.game.results)

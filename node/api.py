@@ -162,6 +162,7 @@ class News(StrEnum):
     ENDS_WITHOUT = "ends_without"  # names: those away; too few are left to deal (P-239)
     ROUND_VOID = "round_void"  # count: the round; names: those gone with their key (R-61)
     NO_WINNER = "no_winner"  # the game ended with every round it dealt void (R-61)
+    DRAWN = "drawn"  # the game ended with rounds played and nobody its winner: a draw
     TOO_FEW = "too_few"  # what: the game; count: its fewest seats; ended undealt (P-239)
     FLAGGED = "flagged"  # count: the round; who; what: the flag; detail
     STALEMATE = "stalemate"
@@ -314,7 +315,8 @@ class Session(Protocol):
 
     def set_length(self, target: int, rounds: int | None = None) -> Refused | None:
         """How long a game this node starts lasts (lobby only): to ``target`` points, or
-        ``rounds`` rounds where the game offers it."""
+        ``rounds`` rounds where the game offers it (then a ``target`` of 0 keeps the one
+        the table has: it ends nothing, P-238)."""
         ...
 
     def add_bot(self, level: str) -> Refused | None: ...

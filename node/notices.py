@@ -260,21 +260,23 @@ class SessionNotices:
                 self.notice(kind, told)
         self._results_seen = (replica_id, stable.game_number, len(stable.results))
         game = (replica_id, stable.game_number)
-        if over and game not in self._over_noticed and not stable.results:
-            self._over_noticed.add(game)  # too few were left to deal its first round (P-239)
-            rules = stable.rules
-            self.notice(
-                NoticeKind.GAME_OVER, Told(News.TOO_FEW, what=rules.name, count=rules.min_seats)
-            )
-        elif over and game not in self._over_noticed and stable.winner is not None:
+        if over and game not in self._over_noticed:
             self._over_noticed.add(game)
-            winner = stable.by_seat()[stable.winner]
-            points = stable.totals.get(stable.winner, 0)
-            who = "" if stable.winner == me else winner.name
-            self.notice(NoticeKind.GAME_OVER, Told(News.GAME_WON, who=who, count=points))
-        elif over and game not in self._over_noticed and stable.results:
-            self._over_noticed.add(game)  # every round dealt was void (R-61)
-            self.notice(NoticeKind.GAME_OVER, Told(News.NO_WINNER))
+            self.notice(NoticeKind.GAME_OVER, _game_over_news(stable, me))
+
+
+def _game_over_news(stable: Game, me: int | None) -> Told:
+    """How a game ended: too few were left to deal its first round (P-239), its winner,
+    every round it dealt void (R-61), or a draw (P-238)."""
+    if not stable.results:
+        rules = stable.rules
+        return Told(News.TOO_FEW, what=rules.name, count=rules.min_seats)
+    if stable.winner is not None:
+        winner = stable.by_seat()[stable.winner]
+        points = stable.totals.get(stable.winner, 0)
+        return Told(News.GAME_WON, who="" if stable.winner == me else winner.name, count=points)
+    void = all(result.void for result in stable.results)
+    return Told(News.NO_WINNER if void else News.DRAWN)
 
 
 def _result_news(

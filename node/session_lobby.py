@@ -182,7 +182,9 @@ class LobbyChoices:
         return _propose(self.seat, self._told)
 
     def set_length(self, target: int, rounds: int | None = None) -> Refused | None:
-        if not 1 <= target <= MAX_TARGET or not (rounds is None or 1 <= rounds <= MAX_GAME_ROUNDS):
+        wishes = self.seat.config.wishes
+        length = length_wish(target, rounds, wishes.target)
+        if length is None:
             return Refused(Why.BAD_LENGTH, what=str(MAX_TARGET), other=str(MAX_GAME_ROUNDS))
         if rounds is not None and not game_for(self.side.shown()).rounds_option:
             return Refused(Why.NO_ROUNDS)
@@ -190,8 +192,7 @@ class LobbyChoices:
             return None
         if (why := self._lobby_only("set_length")) is not None:
             return why
-        wishes = self.seat.config.wishes
-        wishes.target, wishes.rounds = target, rounds
+        wishes.target, wishes.rounds = length
         return _propose(self.seat, self._told)
 
     def set_game(self, tag: str) -> Refused | None:
@@ -312,3 +313,13 @@ def _propose(seat: LocalSeat, changed: Callable[[], None]) -> Refused | None:
         return not_sent(seat)
     changed()
     return None
+
+
+def length_wish(target: int, rounds: int | None, kept: int) -> tuple[int, int | None] | None:
+    """The target and rounds a player's choice of length makes, or None out of range. With
+    rounds, a target of 0 keeps the one wished before (``kept``): it ends nothing (P-238)."""
+    if rounds is not None and not 1 <= rounds <= MAX_GAME_ROUNDS:
+        return None
+    if rounds is not None and target == 0:
+        return kept, rounds
+    return (target, rounds) if 1 <= target <= MAX_TARGET else None

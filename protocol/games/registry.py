@@ -2,10 +2,14 @@
 (table/rules.py). Dutch Blitz is always here, and is the default.
 
 A game outside this package registers itself (``register``) before the node starts;
-every node at a table must host the same game.
+every node at a table must host the same game. ``unregister`` forgets it again, and
+``registered`` holds it for a ``with`` block only (a test's).
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from ..table.rules import AnyGame
 from .blitz.game import GAME as BLITZ
@@ -20,9 +24,36 @@ class UnknownGame(KeyError):
     """No game of that tag is registered."""
 
 
+_BUILT_IN = frozenset(_GAMES)
+
+
 def register(game: AnyGame) -> None:
     """Make a game known by its tag; registering the same tag again replaces it."""
     _GAMES[game.tag] = game
+
+
+def unregister(tag: str) -> None:
+    """Forget the game registered under ``tag`` (UnknownGame if none is); the games of this
+    package stay (ValueError)."""
+    if tag in _BUILT_IN:
+        raise ValueError(f"{tag} is one of this package's games")
+    if _GAMES.pop(tag, None) is None:
+        raise UnknownGame(tag)
+
+
+@contextmanager
+def registered(game: AnyGame) -> Iterator[AnyGame]:
+    """``game`` registered for the ``with`` block, and the registry as it was after it (a
+    game it replaced comes back)."""
+    before = _GAMES.get(game.tag)
+    _GAMES[game.tag] = game
+    try:
+        yield game
+    finally:
+        if before is None:
+            _GAMES.pop(game.tag, None)
+        else:
+            _GAMES[game.tag] = before
 
 
 def game_for(tag: str) -> AnyGame:
@@ -42,7 +73,14 @@ def level_in(tag: str, level: object) -> object:
     this game or of another: the same name, else the level at the same place in its own
     game's list (its first, second...), the last when the list is shorter. A table that
     starts another game (P-241) keeps its bots, each at the level that matches."""
-    levels = game_for(tag).levels
+    return level_for(game_for(tag), level)
+
+
+def level_for(game: AnyGame, level: object) -> object:
+    """``level_in`` for a game in hand, registered or not: the level of ``game``'s own
+    type (``TableGame.levels``' value) that ``level`` stands for, as the game's
+    ``seat_bot`` and ``race_hold`` take it."""
+    levels = game.levels
     name = level_name(level)
     if name in levels:
         return levels[name]

@@ -17,15 +17,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..games.registry import DEFAULT_GAME, game_for, level_in
+from ..games.registry import DEFAULT_GAME, game_for, level_for, level_in
 from ..replica.core import Replica
 from ..replica.effects import LogEntry
 from ..table.fairdeal import SECRET_SIZE, SHARE_SIZE, RoundSecret
 from ..table.game import Game, Member, Phase
 from ..table.player import PlayBot, Rng
+from ..table.rules import AnyGame
 from ..wire.messages import Body, Options, Profile, Ready, Reveal, Start
 from .deal_duties import Grace, deal_duties, grace_duty, owned
-from .game_duties import PRIVATE_SIZE, GameDuties, wants_private
+from .game_duties import PRIVATE_SIZE, GameDuties, holds_secrets, wants_private
 from .pace import Pace
 
 
@@ -47,11 +48,18 @@ class Wishes:
     rounds: int | None = None  # a number of rounds instead of the target (P-237), if offered
 
 
+def _rounds(wishes: Wishes, rules: AnyGame) -> int | None:
+    """The rounds a START of ours carries for ``rules``: only where the game offers them
+    (P-237), and where the player chose none, the game's usual length."""
+    if not rules.rounds_option:
+        return None
+    return rules.default_rounds if wishes.rounds is None else wishes.rounds
+
+
 def table_options(wishes: Wishes, game: Game) -> Options | None:
     """The OPTIONS our wishes make, or None when they are the lobby's already (P-261)."""
     named = started_game(wishes, game)
-    offered = (game.rules if named is None else game_for(named)).rounds_option
-    rounds = wishes.rounds if offered else None
+    rounds = _rounds(wishes, game.rules if named is None else game_for(named))
     wished = (wishes.target, wishes.post_stacking, rounds, named)
     if wished == (game.target, game.post_stacking, game.rounds, game.offered):
         return None
@@ -74,8 +82,7 @@ def our_start(wishes: Wishes, stable: Game) -> Start:
     """The START our player's choices make: the game, its length, Post stacking. Rounds
     go only to a game that offers them (P-237)."""
     named = started_game(wishes, stable)
-    offered = (stable.rules if named is None else game_for(named)).rounds_option
-    rounds = wishes.rounds if offered else None
+    rounds = _rounds(wishes, stable.rules if named is None else game_for(named))
     return Start(wishes.target, wishes.post_stacking, rounds, named)
 
 
@@ -298,8 +305,8 @@ class Steward:
         event of ours (a deal step, a profile) is on its way.
         """
         rules = replica.stable.rules
-        if rules.owes_bodies:
-            self._seat_bot(replica, now, str(level_in(rules.tag, self.level)))
+        if holds_secrets(rules):
+            self._seat_bot(replica, now, level_for(rules, self.level))
             return
         level = level_in(rules.tag, self.level)  # the table's game may be another than at first
         if bot.level is not level:
@@ -328,7 +335,7 @@ class Steward:
             return game.rules.bot_body(table, me.seat, game.round)
         return bot.next_play(replica.stable, table, me.seat, game.round)
 
-    def _seat_bot(self, replica: Replica, now: float, level: str) -> None:
+    def _seat_bot(self, replica: Replica, now: float, level: object) -> None:
         """A bot of a game with seats' duties: one move at a time, after its duties."""
         if replica.pending_own():
             return
@@ -342,7 +349,7 @@ class Steward:
         if body is not None and not self._holding(game, me.seat, now, level):
             self.submit(body)
 
-    def _holding(self, game: Game, seat: int, now: float, level: str = "") -> bool:
+    def _holding(self, game: Game, seat: int, now: float, level: object = None) -> bool:
         """Whether the bot waits before a move that closes a race (``race_hold``), so that a
         person has a chance at it: timed from when the table last changed."""
         rules = game.rules

@@ -1,6 +1,7 @@
 """What a seat owes its game's own round, for a game whose seats owe bodies (table/player.py
 ``owes_bodies``): Dutch's keys, shuffles and decryption shares, sent for a person's seat and
-a bot's alike, and a bot's moves decided with the seat's secrets.
+a bot's alike; a bot's moves decided with the seat's secrets (there and for a game with
+``bots_use_secrets``); and any game's timed duty.
 
 The node hands in what the game may not find in the log: the round's private seed (drawn
 with the fair deal's secret, kept in deals.log beside it: ``RoundSecret.private``), the node
@@ -13,11 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from ..games.registry import level_for
 from ..limits import SECRET_SIZE
 from ..replica.core import Replica
 from ..table.fairdeal import RoundSecret
 from ..table.game import Game, Phase
-from ..table.rules import SeatSecrets
+from ..table.rules import AnyGame, SeatSecrets
 from ..wire.codec import decode
 from ..wire.fields import ProtocolError
 from ..wire.messages import Body, GameBody
@@ -27,7 +29,13 @@ PRIVATE_SIZE = SECRET_SIZE  # 32 random bytes, fresh each round (spec/dutch-deal
 
 def wants_private(game: Game) -> bool:
     """Whether the game's seats draw a private seed each round beside the deal's secret."""
-    return game.rules.owes_bodies
+    return holds_secrets(game.rules)
+
+
+def holds_secrets(rules: AnyGame) -> bool:
+    """Whether each seat of this game holds ``SeatSecrets`` for its round: one that owes
+    bodies of its own (``owes_bodies``), or whose bots decide with them (``bots_use_secrets``)."""
+    return rules.owes_bodies or rules.bots_use_secrets
 
 
 class GameDuties:
@@ -90,8 +98,8 @@ class GameDuties:
         """The body this seat sends once the table has stayed as it is for a while, and
         that while (``TableGame.timed_duty``), unless it is on its way."""
         stable = replica.stable
-        if not stable.rules.owes_bodies or stable.phase != Phase.PLAYING or stable.table is None:
-            return None
+        if stable.phase != Phase.PLAYING or stable.table is None:
+            return None  # asked of every game: by default it has none
         me = stable.members.get(self.node_id)
         if me is None or not me.present:
             return None
@@ -114,14 +122,16 @@ class GameDuties:
         bodies = stable.rules.seat_farewell(stable.table, me.seat, secrets)
         return [body for body in bodies if body not in pending]
 
-    def bot_body(self, replica: Replica, game: Game, seat: int, level: str) -> GameBody | None:
-        """A bot's next move at ``seat`` on ``game`` (the optimistic one), or None."""
-        if not game.rules.owes_bodies or game.table is None:
+    def bot_body(self, replica: Replica, game: Game, seat: int, level: object) -> GameBody | None:
+        """A bot's next move at ``seat`` on ``game`` (the optimistic one), or None; ``level``
+        a level of any game, or its name: the game's bot plays the one of its own that
+        stands for it (``registry.level_for``)."""
+        if not holds_secrets(game.rules) or game.table is None:
             return None
         secrets = self._for(replica, game)
         if secrets is None:
             return None
-        return game.rules.seat_bot(game.table, seat, secrets, level)
+        return game.rules.seat_bot(game.table, seat, secrets, level_for(game.rules, level))
 
 
 def node_key(replica: Replica, node: bytes) -> bytes | None:

@@ -95,7 +95,10 @@ def _penalise(game: Game, round_number: int, seat: int) -> None:
 
 
 def _final_winner(game: Game, totals: dict[int, int], target: int) -> int | None:
-    """The winner of a finished game after penalties: the one highest total, if any."""
+    """The winner of a finished game after penalties: for a game of rounds, the game's own
+    (P-238, None: a draw); else the one highest total, if any."""
+    if game.rounds is not None and game.rules.rounds_option:
+        return game.rules.final_winner(totals)
     winner = game.rules.game_winner(totals, target)
     if winner is not None or not totals:
         return winner

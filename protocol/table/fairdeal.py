@@ -103,8 +103,8 @@ def deck_order(deck: Sequence[T], secret: bytes, joint: bytes) -> list[T]:
 @dataclass(frozen=True, slots=True)
 class RoundSecret:
     """What a player keeps to itself for one round: its secret until the reveal, its share
-    until the deal, and for a game with seats' duties (table/rules.py ``owes_bodies``) a
-    private seed that never leaves the node (empty for any other game)."""
+    until the deal, and for a game whose seats hold secrets (table/player.py ``owes_bodies``,
+    ``bots_use_secrets``) a private seed that never leaves the node (empty for any other)."""
 
     secret: bytes
     share: bytes

@@ -334,8 +334,8 @@ class Game:
                 )
         self.carry = self.rules.carry(self.table)
         self.last_table = self.table
-        self.winner = _winner(self)
-        if self.winner is not None:
+        over, self.winner = _ends(self)
+        if over:
             lobby.game_over(self)
         else:
             self.next_round()
@@ -379,13 +379,17 @@ class Game:
 Handler = Callable[[Game, bytes, Any], Outcome]
 
 
-def _winner(game: Game) -> int | None:
-    """The game's winner after this round, or None while it goes on (P-238)."""
+def _ends(game: Game) -> tuple[bool, int | None]:
+    """Whether the game ends after this round, and its winner. Played to a target, it ends
+    once the game names a winner. Played to a number of rounds, it ends once they are
+    played, whatever the totals (P-238): its winner is the game's own, and nobody where the
+    game names none (a draw)."""
     if game.rounds is None:
-        return game.rules.game_winner(game.totals, game.target)
+        winner = game.rules.game_winner(game.totals, game.target)
+        return winner is not None, winner
     if absence.counted_rounds(game) < game.rounds or not game.rules.rounds_option:
-        return None
-    return game.rules.final_winner(game.totals)
+        return False, None
+    return True, game.rules.final_winner(game.totals)
 
 
 def _stream_cut(game: Game, sender: bytes, body: Cut) -> Outcome:

@@ -154,12 +154,17 @@ class SeatPlayer(ABC, Generic[S, M, V, L]):
     pure. ``owes_bodies``: every seat, a person's or a bot's, owes the round GAME bodies of
     its own (Dutch: its keys, its shuffle, its decryption shares), worked out with the
     seat's ``SeatSecrets`` (``seat_duties``, ``seat_farewell``), and its bot plays by
-    ``seat_bot``. ``bots_send_bodies``: a bot of this game plays by ``bot_body``. A game
-    with neither is played by the table's own bot for PLAY moves (Dutch Blitz's,
+    ``seat_bot``. ``bots_use_secrets``: its bot plays by ``seat_bot`` too, and nothing
+    else is owed. ``bots_send_bodies``: a bot of this game plays by ``bot_body``. A game
+    with none of them is played by the table's own bot for PLAY moves (Dutch Blitz's,
     protocol/seat/duties.py)."""
 
     owes_bodies: bool = False
     bots_send_bodies: bool = False
+    # A bot of this game decides by ``seat_bot`` with its seat's ``SeatSecrets`` (a private
+    # seed each round), paced by ``race_hold``, though its seats owe no bodies of their own
+    # (``owes_bodies`` implies it). A ``timed_duty`` is asked of every game.
+    bots_use_secrets: bool = False
 
     # -- bots ---------------------------------------------------------------------------
 
@@ -181,15 +186,17 @@ class SeatPlayer(ABC, Generic[S, M, V, L]):
         none for that level, and a bot seat keeps the one it had."""
         return None
 
-    def seat_bot(self, state: S, seat: int, secrets: SeatSecrets, level: str) -> GameBody | None:
-        """A bot of ``level`` at ``seat``: its next move, or None to wait (``owes_bodies``)."""
+    def seat_bot(self, state: S, seat: int, secrets: SeatSecrets, level: L) -> GameBody | None:
+        """A bot of ``level`` at ``seat``: its next move, or None to wait (``owes_bodies``).
+        ``level`` is one of this game's ``levels``, whatever level the seat was given (the
+        node finds the one that stands for it, ``registry.level_for``)."""
         return None
 
-    def race_hold(self, state: S, seat: int, level: str = "") -> float:
+    def race_hold(self, state: S, seat: int, level: L | None = None) -> float:
         """Seconds a bot at ``seat`` waits, from when it finds the table so, before a move
         that would close a race a person could still join (Dutch: the next player's draw
-        closes the matching race, D-20); 0: no wait. ``level``: the bot's level's name, as
-        ``seat_bot`` gets it ("": not given)."""
+        closes the matching race, D-20); 0: no wait. ``level``: the bot's level, one of
+        this game's ``levels`` as ``seat_bot`` gets it (None: not given)."""
         return 0.0
 
     # -- duties -------------------------------------------------------------------------

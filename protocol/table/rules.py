@@ -207,7 +207,8 @@ class RoundRules(ABC, Generic[S, M, C]):
         on or no one seat wins."""
 
     def final_winner(self, totals: Mapping[int, int]) -> int | None:
-        """The winner once the rounds a START chose are played (``rounds_option``)."""
+        """The winner once the rounds a START chose are played (``rounds_option``), or None:
+        the game is a draw. The game ends then whatever this names (P-238)."""
         return None
 
     @abstractmethod
@@ -289,6 +290,10 @@ class TableGame(SeatDecks[C], RoundRules[S, M, C], SeatPlayer[S, M, V, L], Gener
     # Whether a START may choose a number of rounds instead of a target (P-237, P-238):
     # the game then names the winner once they are played (``final_winner``).
     rounds_option: bool = False
+    # The game's usual length, where it is a number of rounds (``rounds_option``): a START
+    # carries it when the player chose no rounds (None: the usual length is the target).
+    # Such a game is played to a number of rounds only.
+    default_rounds: int | None = None
 
 
 # A game of whatever types, as the table holds it: the table hands a game's state, moves

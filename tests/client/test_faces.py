@@ -55,7 +55,7 @@ OTHER = dataclasses.replace(
 def other_face() -> Iterator[None]:
     registry.register(OTHER)
     yield
-    registry._FACES.pop(OTHER.tag)
+    registry.unregister(OTHER.tag)
 
 
 def test_dutch_blitz_s_face_is_the_default_under_the_protocol_s_tag() -> None:
@@ -226,3 +226,30 @@ def test_a_game_without_deck_backs_or_post_stacking_says_so_for_b_and_p() -> Non
     assert texts == ["this game has no deck backs to choose", "Dutch has no Post stacking"]
     assert "Back" not in to_plain_text(body_text(state))
     assert " b back" not in to_plain_text(keybar_text(state))
+
+
+def test_a_face_keeps_its_own_state_beside_what_is_typed_until_the_game_changes() -> None:
+    """``ClientState.typed_memo``: a face's own, beside ``typed``; another game's face
+    (P-241) finds neither."""
+    session = FakeSession(lobby_game(2))
+    state = ClientState(session, games=registry.words())
+    assert state.typed_memo is None
+    state.typed, state.typed_memo = "kiw", ("a card", 2)
+    state.refresh()  # the same game: kept
+    assert (state.typed, state.typed_memo) == ("kiw", ("a card", 2))
+    commands.next_game(state)
+    assert state.game == "dutch" and (state.typed, state.typed_memo) == ("", None)
+
+
+def test_a_face_from_outside_is_forgotten_again_and_the_package_s_stay() -> None:
+    before = registry.tags()
+    with registry.registered(OTHER):
+        assert registry.face_for(OTHER.tag) is OTHER
+        with registry.registered(dataclasses.replace(OTHER, title="Again")):
+            assert registry.face_for(OTHER.tag).title == "Again"
+        assert registry.face_for(OTHER.tag) is OTHER  # the one it replaced comes back
+    assert registry.tags() == before
+    with pytest.raises(registry.UnknownFace):
+        registry.unregister(OTHER.tag)
+    with pytest.raises(ValueError, match="this package's faces"):
+        registry.unregister(DEFAULT_GAME)

@@ -89,6 +89,8 @@ def test_every_piece_of_news_has_words() -> None:
             " it is not scored and not counted"
         ),
         Told(News.NO_WINNER): "Game over: no round was played to its end, so nobody wins",
+        # spec/protocol.md P-238: a game of rounds whose game names no winner is a draw
+        Told(News.DRAWN): "Game over: a draw, nobody wins",
         # spec/protocol.md P-239, spec/faceoff.md F-57
         Told(News.TOO_FEW, what="Blitz!", count=3): "Blitz! needs 3 players: the game ends",
     }

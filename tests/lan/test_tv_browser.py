@@ -97,17 +97,27 @@ def centre_cards(page: Any) -> list[str]:
     )
 
 
-def bot_table(root: Path, prefix: str, extra: tuple[str, ...], level: str) -> list[BlitzNode]:
-    """Three bot nodes of one game on 127.0.0.1, the first serving the TV page."""
-    ports = free_ports(3)
+def bot_table(
+    root: Path,
+    prefix: str,
+    extra: tuple[str, ...],
+    level: str,
+    entry: str | None = None,
+    players: int = 3,
+) -> list[BlitzNode]:
+    """``players`` bot nodes of one game on 127.0.0.1, the first serving the TV page; each
+    runs ``entry`` (a module run with ``-m``, as a game from outside the package registers
+    itself and runs the node's main: ``tests.games.wordtoy.node``), else blitz-node."""
+    ports = free_ports(players)
     return [
         BlitzNode(
             f"{prefix}{i}",
             root / f"{prefix}{i}",
-            loopback_args(i, ports, 3, *extra, *(("--web", "0") if i == 0 else ())),
+            loopback_args(i, ports, players, *extra, *(("--web", "0") if i == 0 else ())),
             role=("--join", "--bot", "--bot-level", level),
+            entry=entry,
         )
-        for i in range(3)
+        for i in range(players)
     ]
 
 

@@ -7,11 +7,21 @@ from __future__ import annotations
 
 import pytest
 from dutchblitz.node.cli.main import build_parser, options_from_args
+from dutchblitz.node.session_lobby import length_wish
 from dutchblitz.protocol.games import registry
 from dutchblitz.protocol.games.blitz.bots import LEVELS
 from dutchblitz.protocol.games.dutch.bots import BotLevel
-from dutchblitz.protocol.seat.duties import Wishes, can_start, lobby_duty, our_start, started_game
+from dutchblitz.protocol.games.dutch.game import DutchGame
+from dutchblitz.protocol.seat.duties import (
+    Wishes,
+    can_start,
+    lobby_duty,
+    our_start,
+    started_game,
+    table_options,
+)
 from dutchblitz.protocol.table.game import Game
+from dutchblitz.protocol.table.rules import AnyGame
 from dutchblitz.protocol.wire.messages import Admit, Ready, Start
 
 A, B, C = b"a" * 16, b"b" * 16, b"c" * 16
@@ -89,3 +99,46 @@ def test_the_rounds_flag() -> None:
     assert options_from_args(build_parser().parse_args(["--join"])).rounds is None
     args = build_parser().parse_args(["--join", "--game", "dutch", "--rounds", "5"])
     assert options_from_args(args).rounds == 5
+
+
+class _TwoRounds(DutchGame):
+    """Dutch, as a game whose usual length is two rounds."""
+
+    default_rounds = 2
+
+
+@pytest.mark.parametrize(
+    ("rules", "chosen", "carried"),
+    [
+        (_TwoRounds(), None, 2),  # none chosen: the game's usual length
+        (_TwoRounds(), 5, 5),  # chosen: the player's
+        (DutchGame(), None, None),  # Dutch's usual length is its target
+        (registry.game_for("blitz"), 5, None),  # Dutch Blitz offers no rounds (P-237)
+    ],
+)
+def test_P237_a_start_carries_the_game_s_usual_rounds_where_none_are_chosen(
+    rules: AnyGame, chosen: int | None, carried: int | None
+) -> None:
+    game = Game(rules=rules)
+    wishes = Wishes("Ada", target=60, rounds=chosen)
+    assert our_start(wishes, game) == Start(60, True, carried)
+    options = table_options(wishes, game)
+    assert options is not None and options.rounds == (carried or 0)
+
+
+@pytest.mark.parametrize(
+    ("target", "rounds", "wished"),
+    [
+        (50, None, (50, None)),
+        (0, 3, (75, 3)),  # P-238: with rounds the target ends nothing; 0 keeps the one kept
+        (60, 3, (60, 3)),
+        (0, None, None),  # a target of 0 ends nothing: refused
+        (75, 0, None),
+        (1001, None, None),
+        (0, 101, None),
+    ],
+)
+def test_P238_a_length_with_rounds_may_leave_the_target_as_it_is(
+    target: int, rounds: int | None, wished: tuple[int, int | None] | None
+) -> None:
+    assert length_wish(target, rounds, 75) == wished

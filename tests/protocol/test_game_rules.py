@@ -12,6 +12,9 @@ from dutchblitz.protocol.games import registry
 from dutchblitz.protocol.games.blitz.cards import post_count
 from dutchblitz.protocol.games.blitz.game import GAME as RULES
 from dutchblitz.protocol.games.blitz.game import deck_order
+from dutchblitz.protocol.games.dutch.bots import BotLevel
+from dutchblitz.protocol.games.dutch.game import DutchGame
+from dutchblitz.protocol.seat.game_duties import holds_secrets, wants_private
 from dutchblitz.protocol.table.game import Game
 from hypothesis import given
 from hypothesis import strategies as st
@@ -68,3 +71,62 @@ def test_the_registry_knows_dutch_blitz_first_and_refuses_an_unknown_tag() -> No
     assert Game().rules is RULES
     with pytest.raises(registry.UnknownGame):
         registry.game_for("no such game")
+
+
+class _Unregistered(DutchGame):
+    tag = "dutch-unregistered"
+
+
+@pytest.mark.parametrize(
+    ("level", "expected"),
+    [("careful", BotLevel.CAREFUL), ("easy", BotLevel.FORGETFUL), ("flat-out", BotLevel.CAREFUL)],
+)
+def test_a_game_s_bot_gets_a_level_of_its_own_type(level: str, expected: BotLevel) -> None:
+    """``seat_bot`` and ``race_hold`` take the game's own level (``TableGame.levels``' value),
+    found for any level or name by ``level_for``, for a game the registry does not hold too."""
+    game = _Unregistered()
+    found = registry.level_for(game, level)
+    assert found is expected and isinstance(found, BotLevel)
+    with pytest.raises(registry.UnknownGame):
+        registry.level_in(game.tag, level)
+
+
+def test_a_game_from_outside_is_forgotten_again_and_the_package_s_stay() -> None:
+    """``unregister`` and ``registered``: a test that registers a game leaks none."""
+    game = _Unregistered()
+    before = registry.tags()
+    registry.register(game)
+    assert registry.game_for(game.tag) is game
+    registry.unregister(game.tag)
+    assert registry.tags() == before
+    with pytest.raises(registry.UnknownGame):
+        registry.unregister(game.tag)
+    for tag in before:
+        with pytest.raises(ValueError, match="this package's games"):
+            registry.unregister(tag)
+    with registry.registered(game):
+        assert registry.game_for(game.tag) is game
+    assert registry.tags() == before
+    dutch = registry.game_for("dutch")
+    with registry.registered(_Unregistered()) as other, pytest.raises(RuntimeError):
+        assert registry.game_for(other.tag) is other
+        raise RuntimeError  # the registry is put back however the block ends
+    assert registry.tags() == before and registry.game_for("dutch") is dutch
+
+
+class _SecretBots(DutchGame):
+    """A game whose bots decide with their seats' secrets, though its seats owe nothing."""
+
+    owes_bodies = False
+    bots_use_secrets = True
+
+
+@pytest.mark.parametrize(
+    ("rules", "holds"),
+    [(RULES, False), (DutchGame(), True), (_SecretBots(), True)],
+)
+def test_a_seat_draws_a_private_seed_where_its_bots_use_secrets(rules: object, holds: bool) -> None:
+    """``owes_bodies`` or ``bots_use_secrets``: each seat holds ``SeatSecrets``; a Dutch Blitz
+    deal draws no private seed, as before."""
+    assert holds_secrets(rules) is holds  # type: ignore[arg-type]
+    assert wants_private(Game(rules=rules)) is holds  # type: ignore[arg-type]

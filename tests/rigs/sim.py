@@ -50,6 +50,7 @@ from dutchblitz.protocol.replica.liveness import Liveness
 from dutchblitz.protocol.replica.viewchange import ViewChange
 from dutchblitz.protocol.seat.deal_duties import Grace
 from dutchblitz.protocol.seat.duties import Steward, Wishes, rematch_duty
+from dutchblitz.protocol.seat.game_duties import holds_secrets
 from dutchblitz.protocol.seat.pace import Pace
 from dutchblitz.protocol.table.fairdeal import RoundSecret
 from dutchblitz.protocol.table.game import FlagKind, Game, Phase
@@ -516,7 +517,7 @@ class Simulation:
         if me.seat in replica.stable.still_looking() and not replica.pending_own():
             self._submit(node, Ready(True), local)  # a bot has seen the scores at once
             return
-        if game.phase == Phase.PLAYING and game.rules.owes_bodies:
+        if game.phase == Phase.PLAYING and holds_secrets(game.rules):
             if not replica.pending_own() and node.pace.count_in_left(game, local) <= 0:
                 body = node.steward.game.bot_body(replica, game, me.seat, self.seat_level)
                 if body is not None:

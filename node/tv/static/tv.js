@@ -61,6 +61,8 @@ function bannerText(state) {
     const best = Math.max(0, ...state.players.map((p) => p.total));
     return state.winner + " wins with " + best + " " + (state.unit || "points") + "!";
   }
+  // A game of rounds that ends drawn, or one whose every round was void.
+  if (state.phase === "over" && state.results.length) return "Nobody wins";
   const last = state.results.length ? state.results[state.results.length - 1] : null;
   if (state.phase === "dealing" && last && last.ended_by) {
     return "Round " + last.round + " was ended by " + last.ended_by;

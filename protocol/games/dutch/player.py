@@ -96,7 +96,7 @@ class DutchPlayer(SeatPlayer[DutchTable, DutchMove, SeatView, BotLevel]):
         return mind.duties(state, state.seats.index(seat), secrets)
 
     def seat_bot(
-        self, state: DutchTable, seat: int, secrets: SeatSecrets, level: str
+        self, state: DutchTable, seat: int, secrets: SeatSecrets, level: BotLevel
     ) -> GameBody | None:
         if seat not in state.seats:
             return None
@@ -107,7 +107,7 @@ class DutchPlayer(SeatPlayer[DutchTable, DutchMove, SeatView, BotLevel]):
             return []
         return mind.farewell(state, state.seats.index(seat), secrets)
 
-    def race_hold(self, state: DutchTable, seat: int, level: str = "") -> float:
+    def race_hold(self, state: DutchTable, seat: int, level: BotLevel | None = None) -> float:
         played = state.round
         if played is None or seat not in state.seats or not played.window:
             return 0.0

@@ -56,8 +56,7 @@ class Level:
     abstains: float  # chance it lets a vote go by
 
     def __str__(self) -> str:
-        """Its name: a seat's node hands its bot the level as ``str(level)`` (``seat_bot``),
-        as it does a level that is a string already."""
+        """Its name, as a player gives it (``TableGame.levels``' key)."""
         return self.name
 
 

@@ -216,7 +216,7 @@ class FaceoffGame(TokenDeck, TableGame[FaceoffTable, FaceoffMove, TableView, Tok
         return float(rng.uniform(*LOOK_S))
 
     def seat_bot(
-        self, state: FaceoffTable, seat: int, secrets: SeatSecrets, level: str
+        self, state: FaceoffTable, seat: int, secrets: SeatSecrets, level: bots.Level
     ) -> GameBody | None:
         if seat not in state.seats or state.stage is not Stage.PLAY or state.wanted():
             return None
@@ -224,14 +224,13 @@ class FaceoffGame(TokenDeck, TableGame[FaceoffTable, FaceoffMove, TableView, Tok
         looks = int(secrets.memo.get("faceoff-looks", 0)) + 1
         secrets.memo["faceoff-looks"] = looks
         rng = _Whim(blake2b(secrets.private + looks.to_bytes(8, "big"), digest_size=16).digest())
-        chosen = bots.LEVELS.get(level, bots.LEVELS["sharp"])
-        move = bots.bot_move(state.game, index, chosen, rng)
+        move = bots.bot_move(state.game, index, level, rng)
         if move is None or (isinstance(move, TurnFrom) and state.wish is not None):
             return None
         body = self.body(state, seat, move, secrets.round, secrets)
         return body if isinstance(body, GameBody) else None
 
-    def race_hold(self, state: FaceoffTable, seat: int, level: str = "") -> float:
+    def race_hold(self, state: FaceoffTable, seat: int, level: bots.Level | None = None) -> float:
         """A bot thinks before it answers a face-off, as a person would, and glances at
         the table before anything else. Its level's answer time (``bots.Level.answer``)
         comes on top of a person's chance (``ANSWER_FLOOR_S``); a level not given waits
@@ -243,7 +242,7 @@ class FaceoffGame(TokenDeck, TableGame[FaceoffTable, FaceoffMove, TableView, Tok
             return MOVE_HOLD_S
         jitter = blake2b(bytes([index]) + state.moves.to_bytes(4, "big"), digest_size=1).digest()
         share = jitter[0] / 255
-        chosen = bots.LEVELS.get(level)
+        chosen = level
         if chosen is None:
             return ANSWER_HOLD_S + ANSWER_SPREAD_S * share
         low, high = chosen.answer

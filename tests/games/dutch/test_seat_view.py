@@ -40,7 +40,9 @@ class PersonRig(Rig):
                 self._send(seat, body)
                 moved = True
             if bots and seat != PERSON and game.phase == TablePhase.PLAYING:
-                move = RULES.seat_bot(game.table, seat, self.secrets(seat), self.level)
+                move = RULES.seat_bot(
+                    game.table, seat, self.secrets(seat), RULES.levels[self.level]
+                )
                 if move is not None:
                     self._send(seat, move)
                     moved = True

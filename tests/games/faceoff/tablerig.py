@@ -106,7 +106,7 @@ class Rig:
                 moved = True
             if game.phase != Phase.PLAYING:
                 continue
-            move = RULES.seat_bot(game.table, seat, self.secrets(seat), self.level)
+            move = RULES.seat_bot(game.table, seat, self.secrets(seat), RULES.levels[self.level])
             if move is not None:
                 self.apply(node, move)
                 moved = True

@@ -1,5 +1,5 @@
 """A Blitz! bot at a real table plays at the level its player chose (spec/faceoff.md, "Bots"):
-the node hands ``seat_bot`` the level's name (``str(level_in(tag, level))``), and the bot's
+the node hands ``seat_bot`` Blitz!'s own level (``level_for(game, level)``), and the bot's
 skill (misses, slips, contests, abstentions) and its thinking time before an answer
 (``race_hold``) are that level's. F-18: only face-off players answer."""
 
@@ -18,7 +18,7 @@ from dutchblitz.protocol.games.faceoff.host import (
 )
 from dutchblitz.protocol.games.faceoff.state import Phase
 from dutchblitz.protocol.games.faceoff.table import FaceoffTable
-from dutchblitz.protocol.games.registry import level_in
+from dutchblitz.protocol.games.registry import level_for, level_in
 from dutchblitz.protocol.table.rules import SeatSecrets
 
 from tests.games.faceoff.hostrig import dealt, duties
@@ -36,8 +36,9 @@ CHOSEN = [
 
 @pytest.mark.parametrize(("chosen", "played"), CHOSEN)
 def test_the_level_the_node_hands_the_bot_is_the_chosen_one(chosen: str, played: str) -> None:
-    """What the node hands ``seat_bot`` (protocol/seat/duties.py) names the level."""
-    assert str(level_in(TAG, chosen)) == played
+    """What the node hands ``seat_bot`` (protocol/seat/duties.py) is the level itself."""
+    assert level_in(TAG, chosen) is bots.LEVELS[played]
+    assert level_for(GAME, chosen) is bots.LEVELS[played]
 
 
 def _faceoff() -> tuple[FaceoffTable, list[SeatSecrets]]:
@@ -64,7 +65,7 @@ def test_f18_seat_bot_plays_the_level_it_is_handed(
 
     monkeypatch.setattr(host.bots, "bot_move", spy)
     seat = table.seats[duel.a]
-    GAME.seat_bot(table, seat, keys[seat], str(level_in(TAG, name)))
+    GAME.seat_bot(table, seat, keys[seat], bots.LEVELS[name])
     assert seen == [bots.LEVELS[name]]
 
 
@@ -77,7 +78,7 @@ def test_f18_an_easy_bot_misses_more_than_a_sharp_one_at_the_table() -> None:
     found = {}
     for name in ("easy", "sharp"):
         secrets = replace(keys[seat], memo={})
-        looks = [GAME.seat_bot(table, seat, secrets, name) for _ in range(200)]
+        looks = [GAME.seat_bot(table, seat, secrets, bots.LEVELS[name]) for _ in range(200)]
         found[name] = sum(body is not None for body in looks)
     assert found["easy"] < found["sharp"]
 
@@ -90,11 +91,11 @@ def test_f18_race_hold_is_the_level_s_thinking_time() -> None:
     assert duel is not None
     player = table.seats[duel.a]
     other = next(seat for seat in table.seats if seat not in (player, table.seats[duel.b]))
-    for name, level in bots.LEVELS.items():
+    for level in bots.LEVELS.values():
         low, high = level.answer
-        hold = GAME.race_hold(table, player, name)
+        hold = GAME.race_hold(table, player, level)
         assert ANSWER_FLOOR_S + low <= hold <= ANSWER_FLOOR_S + high
-        assert GAME.race_hold(table, other, name) == MOVE_HOLD_S
+        assert GAME.race_hold(table, other, level) == MOVE_HOLD_S
     unnamed = GAME.race_hold(table, player)
     assert ANSWER_HOLD_S <= unnamed <= ANSWER_HOLD_S + ANSWER_SPREAD_S
 
@@ -108,7 +109,7 @@ def test_f18_an_easy_bot_thinks_longer_than_a_sharp_one() -> None:
         duel = moved.game.faceoff
         assert duel is not None
         for name in totals:
-            totals[name] += GAME.race_hold(moved, moved.seats[duel.a], name)
+            totals[name] += GAME.race_hold(moved, moved.seats[duel.a], bots.LEVELS[name])
     assert totals["easy"] > totals["sharp"]
 
 

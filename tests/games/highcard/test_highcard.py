@@ -26,10 +26,10 @@ TARGET = 3
 
 def test_high_card_is_game_rules() -> None:
     rules: AnyGame = RULES  # mypy checks the interface; this checks the registry
-    registry.register(rules)
-    assert registry.game_for("highcard") is RULES
-    assert registry.tags()[0] == registry.DEFAULT_GAME
-    assert Game(rules=RULES).rules.tag == "highcard"
+    with registry.registered(rules):
+        assert registry.game_for("highcard") is RULES
+        assert registry.tags()[0] == registry.DEFAULT_GAME
+        assert Game(rules=RULES).rules.tag == "highcard"
 
 
 @pytest.mark.parametrize(

@@ -12,6 +12,6 @@ from tests.rigs.sim import Simulation
 
 @pytest.mark.parametrize("seed", range(6))
 def test_high_card_survives_the_simulator_faults(seed: int) -> None:
-    registry.register(RULES)
-    summary = Simulation(seed, game=RULES.tag).run()  # raises on any broken invariant
+    with registry.registered(RULES):
+        summary = Simulation(seed, game=RULES.tag).run()  # raises on any broken invariant
     assert int(summary["rounds"]) >= 1  # type: ignore[call-overload]

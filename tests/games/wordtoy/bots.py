@@ -18,10 +18,6 @@ class Level:
     knows: float  # the chance it knows an answer to a card
     answer_s: tuple[float, float]  # seconds it thinks before it answers: the least, the most
 
-    def __str__(self) -> str:
-        """Its name: the node hands ``seat_bot`` and ``race_hold`` the level as ``str(level)``."""
-        return self.name
-
 
 LEVELS: Final = {
     "easy": Level("easy", 0.5, (4.0, 7.0)),

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import functools
 from typing import Final
-from weakref import WeakKeyDictionary
 
 from dutchblitz.client.face import GameFace
 from dutchblitz.client.gamescreen import bind_every_key
@@ -15,6 +14,7 @@ from dutchblitz.client.state import ClientState
 from dutchblitz.client.text import Text, bar
 from dutchblitz.client.words import GameWords
 from dutchblitz.node.api import HiddenCards, Notice, NoticeKind
+from dutchblitz.protocol.views import Phase
 from prompt_toolkit.filters import Filter
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.key_binding import KeyBindings
@@ -39,11 +39,6 @@ REFUSALS: Final = {
 }
 BOT_LEVELS: Final = {"easy": "easy bot: knows half the cards, thinks slowly",
                      "sharp": "sharp bot: knows most cards, answers quickly"}  # fmt: skip
-
-
-# The card each screen's answer line was begun on. ``ClientState.typed`` is the one place
-# the frame keeps for a face's typing; what the face needs beside it, it keeps here.
-_BEGUN: WeakKeyDictionary[ClientState, int] = WeakKeyDictionary()
 
 
 def seat_view(state: ClientState) -> WordView | None:
@@ -112,6 +107,8 @@ def scores_screen(state: ClientState) -> StyleAndTextTuples:
     text.line(f" In all: {totals}", "class:strong")
     if game.winner is not None:
         text.line(f" {state.name_of(game.winner)} won the game.", "class:strong")
+    elif game.phase == Phase.OVER:
+        text.line(" A draw: nobody won the game.", "class:strong")
     if shown is not None:
         text.fragments += _lines(state, shown, typing=False)[1:]
     return text.fragments
@@ -122,7 +119,7 @@ def help_screen(state: ClientState) -> StyleAndTextTuples:
     text.line(" Each card is a category. Type an answer and press Enter.")
     text.line(" The first answer in the table's order that the others accept wins the card:")
     text.line(" an answer in the game's list wins at once; any other waits, and anyone may")
-    text.line(" object to it with Tab. Silence accepts it. Most cards after two rounds wins.")
+    text.line(" object to it with Tab. Silence accepts it. Most cards wins; a tie is a draw.")
     text.line(" Keys: letters type, Enter sends, Esc clears, Tab objects.")
     return text.fragments
 
@@ -137,6 +134,12 @@ def table_keybar(state: ClientState) -> StyleAndTextTuples:
     return bar(*keys)
 
 
+def begun(state: ClientState, shown: WordView) -> int:
+    """The card the answer on the line was begun on (``ClientState.typed_memo``)."""
+    memo = state.typed_memo
+    return memo if isinstance(memo, int) else shown.card
+
+
 def key(state: ClientState, pressed: str) -> None:
     """One key at the table: a letter of the answer, or an action for the session."""
     shown = seat_view(state)
@@ -144,10 +147,10 @@ def key(state: ClientState, pressed: str) -> None:
         return
     move: Typed | Objection | None = None
     if not state.typed:
-        _BEGUN[state] = shown.card
+        state.typed_memo = shown.card  # the card the answer is begun on (``begun``)
     if pressed == ENTER:
         if state.typed.strip():
-            move, state.typed = Typed(state.typed, _BEGUN.get(state, shown.card)), ""
+            move, state.typed = Typed(state.typed, begun(state, shown)), ""
     elif pressed == ESCAPE:
         state.typed = ""
     elif pressed == BACKSPACE:
@@ -186,5 +189,5 @@ FACE = GameFace(
     hidden_lines=hidden_lines,
     has_option=False,
     words=GameWords(refusals=REFUSALS, bot_levels=BOT_LEVELS),
-    lengths=((75, 2),),  # the target is not read where rounds are chosen (P-238)
+    lengths=((0, 2), (0, 3), (0, 1)),  # 0: the table's target, which rounds leave unread
 )

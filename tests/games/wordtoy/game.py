@@ -4,9 +4,8 @@ registered under tag ``wordtoy`` by ``node.py``, from this folder alone.
 The fair deal runs for every round and only starts it: a seat's deck is a stand-in of
 tokens (``Token``), of which a DEAL shows ``SHOWN``; a hash of every dealt seat's DEAL
 (fresh each round, the same on every node) draws the round's categories. Moves ride GAME
-bodies (``wire.py``). Every seat owes nothing of its own but the close of a silent card
-(``timed_duty``), which is why the game sets ``owes_bodies``: a timed duty and ``seat_bot``
-are a game with seats' duties' only.
+bodies (``wire.py``). A seat owes nothing of its own but the close of a silent card
+(``timed_duty``); its bots decide with the seat's private seed (``bots_use_secrets``).
 """
 
 from __future__ import annotations
@@ -114,7 +113,8 @@ class WordToy(TokenDeck, TableGame[WordTable, WordMove, WordView, Token, bots.Le
     worst_round: int = 0
     min_seats: int = 2
     rounds_option: bool = True
-    owes_bodies: bool = True  # for ``timed_duty`` and ``seat_bot`` (the module's docstring)
+    default_rounds: int | None = 2  # a START with no rounds chosen carries two
+    bots_use_secrets: bool = True  # ``seat_bot``, with the seat's private seed
 
     def check_backs(self, backs: Sequence[str]) -> str | None:
         if not 2 <= len(backs) <= len(BACKS):
@@ -168,13 +168,13 @@ class WordToy(TokenDeck, TableGame[WordTable, WordMove, WordView, Token, bots.Le
         return None
 
     def game_winner(self, totals: Mapping[int, int], target: int) -> int | None:
-        """Played to a target (no ``--rounds``): the one player on the most cards at it."""
+        """Too few left to deal (P-239): the one player on the most cards, at ``target``."""
         if not totals or max(totals.values()) < target:
             return None
         return winner(sorted(totals.items()))
 
     def final_winner(self, totals: Mapping[int, int]) -> int | None:
-        """After the rounds chosen: most cards wins; a tie plays one more round."""
+        """After the rounds chosen: most cards wins; a tie is a draw (None, P-238)."""
         return winner(sorted(totals.items()))
 
     def public_form(self, state: WordTable) -> list[Form]:
@@ -208,20 +208,19 @@ class WordToy(TokenDeck, TableGame[WordTable, WordMove, WordView, Token, bots.Le
         return float(rng.uniform(*LOOK_S))
 
     def seat_bot(
-        self, state: WordTable, seat: int, secrets: SeatSecrets, level: str
+        self, state: WordTable, seat: int, secrets: SeatSecrets, level: bots.Level
     ) -> GameBody | None:
         index = state.index(seat)
         if index is None:
             return None
-        chosen = bots.LEVELS.get(level, bots.LEVELS["sharp"])
-        message = bots.move(state.round, index, chosen, secrets.private, secrets.round)
+        message = bots.move(state.round, index, level, secrets.private, secrets.round)
         return None if message is None else GameBody(GAME_ID, encode(secrets.round, message))
 
-    def race_hold(self, state: WordTable, seat: int, level: str = "") -> float:
+    def race_hold(self, state: WordTable, seat: int, level: bots.Level | None = None) -> float:
         index = state.index(seat)
         if index is None:
             return 0.0
-        return bots.thinking(state.round, index, bots.LEVELS.get(level, bots.LEVELS["sharp"]))
+        return bots.thinking(state.round, index, level or bots.LEVELS["sharp"])
 
     # -- duties -----------------------------------------------------------------------
 

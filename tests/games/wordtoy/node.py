@@ -1,5 +1,5 @@
 """``blitz-node`` with word toy: ``python -m tests.games.wordtoy.node --game wordtoy
---rounds 2 ...`` takes the arguments of blitz-node. The game registers its rules with the
+...`` takes the arguments of blitz-node. The game registers its rules with the
 protocol's registry and its face with the client's, then runs the node's main."""
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ waits, and any other player may object to it (it is dropped, and the next answer
 queue decides); once the table has been silent for a while, a close accepts the waiting
 answer, or with none the card goes to nobody. An answer accepted earlier in the round
 cannot win again. A round scores each player's cards won; the game is two rounds, most
-cards wins (a tie plays one more round).
+cards wins (a tie is a draw).
 
 No time and no randomness here: the draw of the categories is the fair deal's, handed in
 as ``seed``, and silence is a ``Close`` move that some seat sends.

@@ -6,16 +6,19 @@ from __future__ import annotations
 
 import contextlib
 from dataclasses import dataclass
+from types import SimpleNamespace
 
 import pytest
 from dutchblitz.protocol.games import registry
+from dutchblitz.protocol.games.registry import level_for
+from dutchblitz.protocol.seat.game_duties import holds_secrets
 from dutchblitz.protocol.table.player import ActRefusal
 from dutchblitz.protocol.table.rules import AnyGame
 from dutchblitz.protocol.wire.messages import GameBody
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.games.wordtoy import bots, wire
+from tests.games.wordtoy import bots, face, views, wire
 from tests.games.wordtoy.game import (
     GAME,
     Objection,
@@ -157,12 +160,15 @@ def test_any_payload_reads_or_is_refused_cleanly(payload: bytes) -> None:
         wire.decode(payload)
 
 
-def test_word_toy_is_a_table_game_from_its_own_folder(monkeypatch: pytest.MonkeyPatch) -> None:
-    # The registry has no way to forget a game: register into a copy, put back after.
-    monkeypatch.setattr(registry, "_GAMES", dict(registry._GAMES))
+def test_word_toy_is_a_table_game_from_its_own_folder() -> None:
     game: AnyGame = GAME  # mypy checks the interface; this checks the registry
     registry.register(game)
     assert registry.game_for("wordtoy") is GAME
+    registry.unregister("wordtoy")  # forgotten again: no other test finds it
+    assert "wordtoy" not in registry.tags()
+    with registry.registered(game):
+        assert registry.game_for("wordtoy") is GAME
+    assert "wordtoy" not in registry.tags()
     assert GAME.check_backs(["acorn"]) is not None and GAME.check_backs(["a", "b"]) is None
 
 
@@ -240,8 +246,13 @@ def test_the_tv_board_draws_only_public_places() -> None:
     assert isinstance(areas, dict) and set(areas) == {"0", "1", "2"}
 
 
-def test_a_level_reads_as_its_name_as_the_node_hands_it_on() -> None:
-    assert [str(level) for level in GAME.levels.values()] == list(GAME.levels)
+def test_the_node_hands_the_bot_its_own_level() -> None:
+    """Whatever level a seat was given, ``seat_bot`` and ``race_hold`` get word toy's own."""
+    assert level_for(GAME, "easy") is bots.LEVELS["easy"]
+    assert level_for(GAME, "careful") is bots.LEVELS["sharp"]  # Dutch's second: our second
+    state = dealt()
+    easy, sharp = bots.LEVELS["easy"], bots.LEVELS["sharp"]
+    assert GAME.race_hold(state, 0, easy) > GAME.race_hold(state, 0, sharp)
 
 
 def test_an_answer_typed_for_a_card_decided_meanwhile_is_too_late() -> None:
@@ -251,3 +262,32 @@ def test_an_answer_typed_for_a_card_decided_meanwhile_is_too_late() -> None:
     assert table.round.card == 1
     late = GAME.body(table, 1, Typed("kiwi", 0), 1, None)
     assert getattr(late, "code", None) == "stale"
+
+
+def test_p238_a_tie_after_the_rounds_is_a_draw() -> None:
+    """P-238: the table ends the game after its rounds; a tie names nobody."""
+    assert GAME.final_winner({0: 2, 1: 3, 2: 1}) == 1
+    assert GAME.final_winner({0: 3, 1: 3, 2: 1}) is None
+
+
+def test_an_answer_goes_for_the_card_it_was_begun_on() -> None:
+    """The face keeps that card in ``ClientState.typed_memo``, the frame's slot for it."""
+    table = dealt()
+    played: list[object] = []
+    snap = SimpleNamespace(seat_view=views.view(table.round, table.seats, 0))
+    state = SimpleNamespace(
+        typed="", typed_memo=None, snap=snap, refresh=lambda: None,
+        session=SimpleNamespace(play=lambda move: played.append(move)),
+    )  # fmt: skip
+    face.key(state, "k")  # type: ignore[arg-type]
+    assert state.typed_memo == 0
+    assert apply(table.round, 1, Close(0, 0)) is None  # decided while Ada types
+    assert table.round.card == 1
+    snap.seat_view = views.view(table.round, table.seats, 0)
+    for pressed in ("i", "w", "i", face.ENTER):
+        face.key(state, pressed)  # type: ignore[arg-type]
+    assert played == [Typed("kiwi", 0)] and state.typed == ""
+
+
+def test_word_toy_owes_no_bodies_and_its_bots_hold_secrets() -> None:
+    assert not GAME.owes_bodies and holds_secrets(GAME)

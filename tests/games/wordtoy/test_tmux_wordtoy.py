@@ -1,5 +1,5 @@
 """Word toy in a real terminal (tmux, 80x24): Ada starts ``python -m tests.games.wordtoy.node
---join --game wordtoy --rounds 2``, seats two easy bots in the lobby, and types answers
+--join --game wordtoy``, seats two easy bots in the lobby, and types answers
 with keys through the real client and node, reading the screen, to the end of the game:
 a word of another category is objected to by a bot, a word nobody knows is accepted by
 silence, a listed answer wins its card at once."""
@@ -25,7 +25,7 @@ pytestmark = [
 ]
 __all__ = ["tmux"]  # the fixture
 ME = "ada"
-GAME_S = 200.0  # two rounds of three cards, a tie-break round at worst
+GAME_S = 200.0  # two rounds of three cards
 CARD = re.compile(r"Card (\d) of (\d)\s+Category: (.+?)\s*$", re.M)
 UNKNOWN = "zyzzyva"  # in no list: no bot objects to it
 
@@ -89,9 +89,12 @@ class Ada:
 def test_a_person_plays_word_toy_against_bots_to_the_end(tmux: Tmux, tmp_path: Path) -> None:
     argv = [sys.executable, "-m", "tests.games.wordtoy.node", "--join", "--no-discovery",
             "--interface", "127.0.0.1", "--port", str(free_port()), "--name", "Ada",
-            "--state-dir", str(tmp_path / "ada"), "--game", "wordtoy", "--rounds", "2"]  # fmt: skip
+            "--state-dir", str(tmp_path / "ada"), "--game", "wordtoy"]  # fmt: skip
     tmux.start(ME, argv, REPO, child_env())
-    shown = tmux.wait_text(ME, "Game: Word toy, 2 rounds")
+    shown = tmux.wait_text(ME, "Game: Word toy, 2 rounds")  # the game's default length
+    for length in ("3 rounds", "1 round", "2 rounds"):  # t: the face's lengths, in turn
+        tmux.keys(ME, "t")
+        tmux.wait_text(ME, f"Game: Word toy, {length}")
     assert shown[0].startswith(" Word toy  ·  ")
     tmux.keys(ME, "+")
     tmux.wait_text(ME, "easy bot")

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.lan.nodes import BlitzNode, free_ports, loopback_args, stop_all
+from tests.lan.nodes import stop_all
 
 if not Path("/usr/bin/chromium").exists():
     pytest.skip("the browser test needs /usr/bin/chromium", allow_module_level=True)
@@ -20,6 +20,7 @@ pytest.importorskip("playwright.sync_api", reason="pip install playwright")
 
 from tests.lan.test_tv_browser import (  # after the skips, as that module
     WAIT_MS,
+    bot_table,
     browser,
     cards_in,
     open_page,
@@ -33,23 +34,10 @@ PLAYERS = 3
 OVER = "window.tvFrames.some((data) => JSON.parse(data).phase === 'over')"
 
 
-def word_toy_table(root: Path) -> list[BlitzNode]:
-    ports = free_ports(PLAYERS)
-    extra = ("--game", "wordtoy", "--rounds", "2")
-    return [
-        BlitzNode(
-            f"wt{i}",
-            root / f"wt{i}",
-            loopback_args(i, ports, PLAYERS, *extra, *(("--web", "0") if i == 0 else ())),
-            role=("--join", "--bot", "--bot-level", "sharp"),
-            entry="tests.games.wordtoy.node",
-        )
-        for i in range(PLAYERS)
-    ]
-
-
 def test_the_tv_page_shows_a_game_of_word_toy(tmp_path: Path, browser: Any) -> None:
-    nodes = word_toy_table(tmp_path)
+    # Two rounds: the game's default. The node module registers the game, then runs main.
+    extra = ("--game", "wordtoy")
+    nodes = bot_table(tmp_path, "wt", extra, "sharp", "tests.games.wordtoy.node", PLAYERS)
     errors: list[str] = []
     try:
         page = open_page(browser, tv_url(nodes[0]), errors)
@@ -76,6 +64,8 @@ def test_the_tv_page_shows_a_game_of_word_toy(tmp_path: Path, browser: Any) -> N
     assert playing and all(frame["title"] == "Word toy" for frame in playing)
     rounds = {frame.get("round") for frame in playing}
     assert {1, 2} <= rounds, rounds  # both rounds were on the page
+    over = next(frame for frame in frames if frame.get("phase") == "over")
+    assert over["rounds"] == 2 and len(over["results"]) == 2  # its default, not one more
     for frame in frames:
         assert cards_in(frame) == public_places(frame, set()), "a card outside its public place"
     assert errors == [], "the page's script failed"
