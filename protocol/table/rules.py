@@ -290,6 +290,12 @@ class TableGame(SeatDecks[C], RoundRules[S, M, C], SeatPlayer[S, M, V, L], Gener
     # the game then names the winner once they are played (``final_winner``).
     rounds_option: bool = False
 
+    def data_digest(self) -> bytes | None:
+        """The SHA-256 of the data every node must hold to play the game alike (Blitz!'s
+        pack and answer lists), which a START carries (spec/protocol.md P-291 to P-293);
+        None for a game whose rules are all its code: by default."""
+        return None
+
 
 # A game of whatever types, as the table holds it: the table hands a game's state, moves
 # and cards back only to the same game, so it needs none of their types.
