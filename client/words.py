@@ -199,7 +199,7 @@ def _refused_us(told: Told) -> str:
 
 
 def other_data(told: Told, game: GameWords = NO_GAME) -> list[str]:
-    """P-293: the table plays the game with other data than ours, the line said longest
+    """P-294: the table plays the game with other data than ours, the line said longest
     first and then shorter, for the screen to take the first that fits: whose data (the
     table's and ours, short), and what to do."""
     data = game.data or f"{told.what} data"

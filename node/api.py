@@ -163,7 +163,7 @@ class News(StrEnum):
     ROUND_VOID = "round_void"  # count: the round; names: those gone with their key
     NO_WINNER = "no_winner"  # the game ended with every round it dealt void
     TOO_FEW = "too_few"  # what: the game; count: its fewest seats; ended undealt (P-239)
-    # what: the game; names: its data as the START gave it, then ours, short ("": none) (P-293)
+    # what: the game; names: its data as the START gave it, then ours, short ("": none) (P-294)
     OTHER_DATA = "other_data"
     FLAGGED = "flagged"  # count: the round; who; what: the flag; detail
     STALEMATE = "stalemate"

@@ -20,7 +20,7 @@ from .api import MAX_NOTICES, News, Notice, NoticeKind, Refused, Told
 from .seat.local import LocalSeat
 
 GONE_TOGETHER_S = 1.5  # players gone this close are told as one (a node and its bots)
-SHORT_DATA = 8  # hex digits of a data digest a player reads (P-293)
+SHORT_DATA = 8  # hex digits of a data digest a player reads (P-294)
 
 
 class SessionNotices:
@@ -123,7 +123,7 @@ class SessionNotices:
 
     def _on_started(self, entry: LogEntry, stable: Game) -> None:
         """A START that began a new game: a rematch (a START in a deal ends a wait: R-57);
-        and, once a game, a START whose game data is not ours (P-293)."""
+        and, once a game, a START whose game data is not ours (P-294)."""
         self._other_data(entry, stable)
         if stable.game_number > self._games_seen:
             self._games_seen = stable.game_number
@@ -131,7 +131,7 @@ class SessionNotices:
             self.notice(NoticeKind.INFO, Told(News.REMATCH))
 
     def _other_data(self, entry: LogEntry, stable: Game) -> None:
-        """P-293: the START names other data for its game than this node holds, so this
+        """P-294: the START names other data for its game than this node holds, so this
         node's seat will not play there (F-47 leaves it out): say so, once a game."""
         assert isinstance(entry.body, Start)
         differs = other_data(stable.rules, entry.body)

@@ -145,10 +145,10 @@ def start(game: Game, sender: bytes, body: Start) -> Outcome:
 
 
 def other_data(rules: AnyGame, body: Start) -> tuple[bytes | None, bytes | None] | None:
-    """P-293: the data digest an accepted START carries and this node's own for the game
+    """P-294: the data digest an accepted START carries and this node's own for the game
     it starts (``rules``), when the two differ; None when they are the same (a game with
-    no data: both none). The table's decisions never read it: every node accepts the same
-    STARTs whatever data it holds, and only its own screen says that it differs."""
+    no data: both none). The table's decisions never read it (P-293): every node accepts
+    the same STARTs whatever data it holds, and only its own screen says that it differs."""
     ours = rules.data_digest()
     return None if body.data == ours else (body.data, ours)
 

@@ -292,7 +292,7 @@ class TableGame(SeatDecks[C], RoundRules[S, M, C], SeatPlayer[S, M, V, L], Gener
 
     def data_digest(self) -> bytes | None:
         """The SHA-256 of the data every node must hold to play the game alike (Blitz!'s
-        pack and answer lists), which a START carries (spec/protocol.md P-291 to P-293);
+        pack and answer lists), which a START carries (spec/protocol.md P-291 to P-294);
         None for a game whose rules are all its code: by default."""
         return None
 

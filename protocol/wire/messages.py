@@ -211,7 +211,7 @@ class Start:
     ``game``, when given, the game the table plays from this START on, in place of the
     one it hosts (P-240, P-241); ``data``, when given, the digest of the data that game
     plays with on the starter's node, which every node compares with its own (P-291 to
-    P-293)."""
+    P-294)."""
 
     target: int
     post_stacking: bool
