@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from dutchblitz.node.api import News, Notice, NoticeKind, Told
 
 from .text import cut_name
-from .words import GameWords, notice_text, round_scores
+from .words import GameWords, notice_text, other_data, round_scores
 
 # How long each kind of notice stays on screen, in seconds.
 NOTICE_SECONDS = {
@@ -71,6 +71,9 @@ class NoticeBoard:
         text = notice_text(notice, game)
         if notice.told is not None and notice.told.news == News.ROUND_SCORES:
             text = fit_scores(notice.told, columns - NOTICE_INDENT)
+        elif notice.told is not None and notice.told.news == News.OTHER_DATA:
+            said = other_data(notice.told, game)
+            text = next((line for line in said if len(line) <= columns - NOTICE_INDENT), said[-1])
         return Notice(notice.kind, text)
 
     def flash(self, notice: Notice, game: GameWords, columns: int) -> None:

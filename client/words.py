@@ -30,6 +30,7 @@ class GameWords:
     held: Mapping[str, str] = field(default_factory=dict)  # a held play that came back
     lobby_actions: Mapping[str, str] = field(default_factory=dict)  # "you can ... only in"
     bot_levels: Mapping[str, str] = field(default_factory=dict)  # what each bot level does
+    data: str = ""  # the game's data as players call it ("Blitz! word data"); "": "<game> data"
 
 
 NO_GAME = GameWords()
@@ -197,6 +198,23 @@ def _refused_us(told: Told) -> str:
     return f"{told.what} turned you away: {why}"
 
 
+def other_data(told: Told, game: GameWords = NO_GAME) -> list[str]:
+    """P-294: the table plays the game with other data than ours, the line said longest
+    first and then shorter, for the screen to take the first that fits: whose data (the
+    table's and ours, short), and what to do."""
+    data = game.data or f"{told.what} data"
+    table, ours = (*(name or "none" for name in told.names), "none", "none")[:2]
+    return [
+        f"this table plays other {data} than yours (table {table}, yours {ours}):"
+        " you cannot play here; run the same version of the game on every laptop",
+        f"this table plays other {data} (table {table}, yours {ours}):"
+        " same version on every laptop",
+        f"other {data} here ({table}, yours {ours}): same version on every laptop",
+        f"other {data} here ({table}, yours {ours}): same version everywhere",
+        f"other {data} ({table}, yours {ours}): one version for all",
+    ]
+
+
 NEWS: dict[News, Teller] = {
     News.REMATCH: lambda told: "Rematch! Same table, scores back to 0: round 1",
     News.WANTS_REMATCH: lambda told: f"{told.who} wants a rematch",
@@ -213,6 +231,7 @@ NEWS: dict[News, Teller] = {
     News.GAME_WON: _game_won,
     News.FAILED: lambda told: f"could not do that: {told.detail}",
     News.DESYNC: lambda told: told.detail,
+    News.OTHER_DATA: lambda told: other_data(told)[0],
     News.DOOR_WRONG_PHRASE: lambda told: (
         f"your door turned away {_knocks(told)} with a wrong passphrase"
         + (f" from {told.what}" if told.what else "")
@@ -242,4 +261,6 @@ def notice_text(notice: Notice, game: GameWords = NO_GAME) -> str:
         return say(notice.refused, game)
     if notice.told is not None and notice.told.news == News.BLITZ and game.call:
         return tell(replace(notice.told, what=game.call), game)
+    if notice.told is not None and notice.told.news == News.OTHER_DATA:
+        return other_data(notice.told, game)[0]
     return tell(notice.told, game) if notice.told is not None else notice.text

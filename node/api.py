@@ -164,6 +164,8 @@ class News(StrEnum):
     NO_WINNER = "no_winner"  # the game ended with every round it dealt void
     DRAWN = "drawn"  # the game ended with rounds played and nobody its winner: a draw
     TOO_FEW = "too_few"  # what: the game; count: its fewest seats; ended undealt (P-239)
+    # what: the game; names: its data as the START gave it, then ours, short ("": none) (P-294)
+    OTHER_DATA = "other_data"
     FLAGGED = "flagged"  # count: the round; who; what: the flag; detail
     STALEMATE = "stalemate"
     BLITZ = "blitz"  # who ("": you)

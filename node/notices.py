@@ -11,6 +11,7 @@ from collections import deque
 from dutchblitz.protocol.replica.core import Replica
 from dutchblitz.protocol.replica.effects import Alarm, Delivered, Effect, LogEntry, Withdrawn
 from dutchblitz.protocol.table.game import Game, Phase
+from dutchblitz.protocol.table.lobby import other_data
 from dutchblitz.protocol.table.records import RoundResult
 from dutchblitz.protocol.table.rules import AnyGame
 from dutchblitz.protocol.wire.messages import Admit, Bye, Profile, Ready, Start, Suspect
@@ -19,6 +20,7 @@ from .api import MAX_NOTICES, News, Notice, NoticeKind, Refused, Told
 from .seat.local import LocalSeat
 
 GONE_TOGETHER_S = 1.5  # players gone this close are told as one (a node and its bots)
+SHORT_DATA = 8  # hex digits of a data digest a player reads (P-294)
 
 
 class SessionNotices:
@@ -33,6 +35,7 @@ class SessionNotices:
         self._results_seen: tuple[int, int, int] = (0, 0, 0)
         self._flags_seen: tuple[int, int] = (0, 0)  # (id of the replica, flags noticed)
         self._over_noticed: set[tuple[int, int]] = set()
+        self._data_told: set[tuple[int, int]] = set()  # (id of the replica, game number)
         self._stalemates_seen: tuple[int, int, int] = (0, 0, 0)  # (replica id, round, count)
         self._seen_members: set[bytes] = set()
         # Newcomers admitted as "player N": told once their own name is in (their PROFILE).
@@ -119,11 +122,25 @@ class SessionNotices:
             self.refused(Refused.of(outcome.refusal or ""))
 
     def _on_started(self, entry: LogEntry, stable: Game) -> None:
-        """A START that began a new game: a rematch (a START in a deal ends a wait: R-57)."""
+        """A START that began a new game: a rematch (a START in a deal ends a wait: R-57);
+        and, once a game, a START whose game data is not ours (P-294)."""
+        self._other_data(entry, stable)
         if stable.game_number > self._games_seen:
             self._games_seen = stable.game_number
             self._away.clear()  # a rematch seats those present (R-51)
             self.notice(NoticeKind.INFO, Told(News.REMATCH))
+
+    def _other_data(self, entry: LogEntry, stable: Game) -> None:
+        """P-294: the START names other data for its game than this node holds, so this
+        node's seat will not play there (F-47 leaves it out): say so, once a game."""
+        assert isinstance(entry.body, Start)
+        differs = other_data(stable.rules, entry.body)
+        game = (id(self.seat.replica), stable.game_number)
+        if differs is None or game in self._data_told:
+            return
+        self._data_told.add(game)
+        names = tuple("" if d is None else d.hex()[:SHORT_DATA] for d in differs)
+        self.notice(NoticeKind.ALARM, Told(News.OTHER_DATA, what=stable.rules.name, names=names))
 
     def _on_ready(self, entry: LogEntry, stable: Game) -> None:
         """Another player's READY once the game is over: it wants a rematch."""

@@ -141,4 +141,13 @@ def grace_duty(
     wait = grace.seconds + rank * grace.step
     if any(silent_for(by_seat[seat].node) < wait for seat in awaited):
         return None
-    return Start(stable.target, stable.post_stacking, stable.rounds)
+    return repeated_start(stable)
+
+
+def repeated_start(stable: Game) -> Start:
+    """A START of the game on: a rematch's (R-50) or one that deals on without those away
+    (R-57). It repeats the game's options, names no game, and carries the game's data
+    digest when it has data (spec/protocol.md P-292)."""
+    return Start(
+        stable.target, stable.post_stacking, stable.rounds, None, stable.rules.data_digest()
+    )

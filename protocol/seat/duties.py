@@ -25,7 +25,7 @@ from ..table.game import Game, Member, Phase
 from ..table.player import PlayBot, Rng
 from ..table.rules import AnyGame
 from ..wire.messages import Body, Options, Profile, Ready, Reveal, Start
-from .deal_duties import Grace, deal_duties, grace_duty, owned
+from .deal_duties import Grace, deal_duties, grace_duty, owned, repeated_start
 from .game_duties import PRIVATE_SIZE, GameDuties, holds_secrets, wants_private
 from .pace import Pace
 
@@ -80,10 +80,12 @@ def started_game(wishes: Wishes, stable: Game) -> str | None:
 
 def our_start(wishes: Wishes, stable: Game) -> Start:
     """The START our player's choices make: the game, its length, Post stacking. Rounds
-    go only to a game that offers them (P-237)."""
+    go only to a game that offers them (P-237); the game's data digest, to a game that
+    has data (P-292)."""
     named = started_game(wishes, stable)
-    rounds = _rounds(wishes, stable.rules if named is None else game_for(named))
-    return Start(wishes.target, wishes.post_stacking, rounds, named)
+    rules = stable.rules if named is None else game_for(named)
+    rounds = _rounds(wishes, rules)
+    return Start(wishes.target, wishes.post_stacking, rounds, named, rules.data_digest())
 
 
 def lobby_duty(game: Game, me: Member, wishes: Wishes, stable: Game) -> Body | None:
@@ -112,7 +114,7 @@ def rematch_duty(game: Game, me: Member, stable: Game, *, bot: bool) -> Body | N
         return Ready(True)
     players = stable.rematch_ready()
     if players and players[0].node == me.node:
-        return Start(stable.target, stable.post_stacking, stable.rounds)
+        return repeated_start(stable)
     return None
 
 

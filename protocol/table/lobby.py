@@ -12,6 +12,7 @@ from ..games.registry import DEFAULT_GAME, UnknownGame, game_for
 from ..limits import MAX_NAME
 from ..wire.messages import Admit, Options, Profile, Ready, Start
 from .records import ACCEPTED, Member, Outcome, Phase
+from .rules import AnyGame
 
 if TYPE_CHECKING:
     from .game import Game
@@ -141,6 +142,15 @@ def start(game: Game, sender: bytes, body: Start) -> Outcome:
     game.totals = {seat: 0 for seat in game.players}
     game.next_round()
     return ACCEPTED
+
+
+def other_data(rules: AnyGame, body: Start) -> tuple[bytes | None, bytes | None] | None:
+    """P-294: the data digest an accepted START carries and this node's own for the game
+    it starts (``rules``), when the two differ; None when they are the same (a game with
+    no data: both none). The table's decisions never read it (P-293): every node accepts
+    the same STARTs whatever data it holds, and only its own screen says that it differs."""
+    ours = rules.data_digest()
+    return None if body.data == ours else (body.data, ours)
 
 
 def game_over(game: Game) -> None:

@@ -295,6 +295,12 @@ class TableGame(SeatDecks[C], RoundRules[S, M, C], SeatPlayer[S, M, V, L], Gener
     # Such a game is played to a number of rounds only.
     default_rounds: int | None = None
 
+    def data_digest(self) -> bytes | None:
+        """The SHA-256 of the data every node must hold to play the game alike (Blitz!'s
+        pack and answer lists), which a START carries (spec/protocol.md P-291 to P-294);
+        None for a game whose rules are all its code: by default."""
+        return None
+
 
 # A game of whatever types, as the table holds it: the table hands a game's state, moves
 # and cards back only to the same game, so it needs none of their types.

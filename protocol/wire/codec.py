@@ -113,7 +113,7 @@ MAX_WATCHERS = 64  # names in a FEED's list of those a member feeds
 MAX_CARD = MAX_PLAYERS * DECK_CODES - 1
 MAX_SLOT = 4  # a PLAY's Post stack (P-50): the longest Post row has five
 MAX_PILE = MAX_PLAYERS * 4 - 1  # a PLAY's centre pile (P-50): four centre piles a seat
-START_NIL_FROM = 3  # a START's event array: [4, target, post-stacking, rounds, game]
+START_NIL_FROM = 3  # a START's event array: [4, target, post-stacking, rounds, game, data]
 
 # The parser's own bounds: no declared length can make it allocate more than these.
 _UNPACKER_LIMITS = {
@@ -170,9 +170,10 @@ BODIES: dict[BodyKind, Record] = {
             ("target", Int(1, MAX_TARGET)),
             ("post_stacking", Flag()),
             ("rounds", Maybe(Int(1, MAX_GAME_ROUNDS))),  # nil before a game (P-240)
-            ("game", NAME),
+            ("game", Maybe(NAME)),  # nil before the data (P-291)
+            ("data", HASH),  # the digest of the game's data, when it has some (P-291)
         ),
-        optional=2,
+        optional=3,
     ),
     BodyKind.OPTIONS: Record(
         Options,
@@ -365,7 +366,7 @@ _SCALARS = (bool, int, str, bytes)
 
 def _check_shape(value: object) -> None:
     """Only int, bool, str, bin and arrays nested at most MAX_DEPTH deep; and nil only as a
-    START's rounds or game (P-6, P-240), for the START's own record to judge."""
+    START's rounds, game or data (P-6, P-240, P-291), for the START's own record to judge."""
     may_be_nil = _start_body(value)
     for item, depth, parent in _walk(value):
         if isinstance(item, list):

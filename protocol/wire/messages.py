@@ -209,12 +209,15 @@ class Start:
     """Start the game once every seated player is ready; ``rounds``, when given, is the
     game's length in rounds instead of its target (a game that offers it: P-237);
     ``game``, when given, the game the table plays from this START on, in place of the
-    one it hosts (P-240, P-241)."""
+    one it hosts (P-240, P-241); ``data``, when given, the digest of the data that game
+    plays with on the starter's node, which every node compares with its own (P-291 to
+    P-294)."""
 
     target: int
     post_stacking: bool
     rounds: int | None = None
     game: str | None = None
+    data: bytes | None = None
 
 
 @dataclass(frozen=True, slots=True)

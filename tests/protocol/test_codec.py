@@ -97,6 +97,8 @@ ONE_OF_EACH_BODY = [
     Start(75, True),
     Start(75, True, None, "dutch"),  # P-240: nil rounds before a game
     Start(75, True, 5, "dutch"),
+    Start(1, True, 1, None, b"d" * 32),  # P-291: a game's data, nil before it
+    Start(75, True, None, "faceoff", b"d" * 32),
     Deal(1, (0, 1, 2, 3, 4, 5), b"c" * 32),
     Play(1, MoveKind.CENTRE, 0, 0, 9, -1, 8),
     Reveal(1, b"s" * 32, tuple(range(40))),

@@ -243,6 +243,7 @@ bodies: st.SearchStrategy[Body] = st.one_of(
         st.booleans(),
         st.none() | st.integers(1, 100),
         st.none() | names,  # P-240: with a game and no rounds, the rounds are nil
+        st.none() | st.binary(min_size=32, max_size=32),  # P-291: nil before the data
     ),
     st.builds(Deal, rounds, one_deck(st.integers(4, 6)), secrets),
     plays(),

@@ -125,7 +125,7 @@ FACE = GameFace(
     bind_table_keys=bind_table_keys,
     hidden_lines=hidden_lines,
     has_option=True,  # the table's option is the answer mode here (F-23, F-51)
-    words=GameWords(call="Blitz!", bot_levels=words.BOT_LEVELS),
+    words=GameWords(call="Blitz!", bot_levels=words.BOT_LEVELS, data="Blitz! word data"),
     option_name="Answers",
     option_key_word="answers",
     option_values=("typed", "spoken"),

@@ -126,6 +126,10 @@ class FaceoffGame(TokenDeck, TableGame[FaceoffTable, FaceoffMove, TableView, Tok
     def check_backs(self, backs: Sequence[str]) -> str | None:
         return check_backs(backs)
 
+    def data_digest(self) -> bytes:
+        """F-33: the pack this node plays, its answer lists with it; a START carries it."""
+        return digest()
+
     # -- the round ------------------------------------------------------------------------
 
     def deal(
