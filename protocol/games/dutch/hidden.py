@@ -14,25 +14,26 @@ from enum import Enum
 from functools import lru_cache
 from typing import Final, TypeAlias
 
-from . import mental, seal
-from .deal import (
+from ...table.masked.checks import (
     AuditMessage,
     Cheat,
     CheatKind,
     KeyShareMessage,
     ShareMessage,
     ShuffleMessage,
-    audit,
     check_handover,
     check_key_message,
     check_share_message,
     check_shuffle_message,
 )
-from .mental import Deck, Masked
+from ...table.masked.deck import MaskedDeck, opening_context
+from ...table.masked.elgamal import Deck, Masked
+from ...table.masked.seal import SealedShare
+from .cards import CARDS_IN_DECK
 from .moves import Opening
-from .seal import SealedShare
 from .wire import HandoverMessage, SealedShareMessage
 
+DECK: Final = MaskedDeck(CARDS_IN_DECK)  # Dutch's 54 cards on the table's masked deck (M-4)
 CHECKS_KEPT: Final = 4096  # checks remembered: a node applies a body again for its optimistic game
 
 # The checks are pure functions of what they check: each is made once in a process, however
@@ -48,7 +49,7 @@ def _audited(
     audits: tuple[AuditMessage, ...],
     excused: frozenset[int],
 ) -> tuple[Cheat, ...]:
-    return tuple(audit(joint, shuffles, audits, excused))
+    return tuple(DECK.audit(joint, shuffles, audits, excused))
 
 
 @lru_cache(maxsize=64)
@@ -68,8 +69,8 @@ def _check_sealed(
     number: int,
 ) -> Cheat | None:
     """M-26: a sealed share whose proof fails is its sender's cheat, found on every node."""
-    context = mental.opening_context(binding, number, message.token)
-    if seal.check_sealed(public, recipient, card, message.sealed, context):
+    context = opening_context(binding, number, message.token)
+    if DECK.check_sealed(public, recipient, card, message.sealed, context):
         return None
     return Cheat(
         message.seat, CheatKind.BAD_SHARE, f"the sealed share of card {message.token} is false"
@@ -147,7 +148,7 @@ class HiddenDeal:
             return cheat
         self.publics[message.seat] = message.public
         if len(self.publics) == self.players:
-            self.joint = mental.joint_key(list(self._keys()))
+            self.joint = DECK.joint(self._keys())
         return None
 
     def shuffle(self, message: ShuffleMessage, in_time: bool) -> Step:
@@ -156,7 +157,7 @@ class HiddenDeal:
             return Refused("not_shuffle_time")
         if message.seat != len(self.shuffles):
             return Refused("not_your_shuffle")
-        cheat = _check_shuffle(message)
+        cheat = _check_shuffle(message, DECK.size)
         if cheat is not None:
             return cheat
         self.shuffles.append(message)

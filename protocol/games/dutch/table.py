@@ -17,11 +17,18 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Final
 
-from . import mental, scoring
+from ...table.masked.checks import (
+    AuditMessage,
+    Cheat,
+    CheatKind,
+    KeyShareMessage,
+    ShareMessage,
+    ShuffleMessage,
+)
 from . import rules as dutch_rules
+from . import scoring
 from .cards import DutchCard
-from .deal import AuditMessage, Cheat, CheatKind, KeyShareMessage, ShareMessage, ShuffleMessage
-from .hidden import HiddenDeal, Opened, Refused, Step
+from .hidden import DECK, HiddenDeal, Opened, Refused, Step
 from .moves import Leave, Move, Opening, Reason
 from .scoring import RoundScore
 from .state import Ending, Phase, Round, deal, with_faces
@@ -250,7 +257,8 @@ class DutchTable:
             held = self.deal.shares_of(token)
             if len(held) < self.players:
                 return False
-            code = mental.open_card(self.deal.deck()[token], [held[s] for s in range(self.players)])
+            shares = [held[s] for s in range(self.players)]
+            code = DECK.open(self.deal.deck()[token], shares)
             if code is None:  # every share was checked: the deck itself is false
                 self.cheats.append(Cheat(0, CheatKind.BAD_SHUFFLE, f"card {token} is no card"))
                 self.strand()

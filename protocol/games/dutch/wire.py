@@ -20,12 +20,20 @@ from typing import Final, NoReturn
 import msgpack
 
 from ...limits import MAX_GAME_PAYLOAD
+from ...table.masked.checks import (
+    AuditMessage,
+    Cheat,
+    CheatKind,
+    KeyShareMessage,
+    ShareMessage,
+    ShuffleMessage,
+)
+from ...table.masked.elgamal import Masked, Proof, Share
+from ...table.masked.group import POINT_BYTES, SCALAR_BYTES, canonical_scalar, valid_point
+from ...table.masked.seal import SealedShare, SealProof
 from ...wire.codec import MAX_ROUND
 from ...wire.fields import Field, Int, ListOf, ProtocolError, Record, type_name
 from .cards import CARDS_IN_DECK
-from .deal import AuditMessage, Cheat, CheatKind, KeyShareMessage, ShareMessage, ShuffleMessage
-from .group import POINT_BYTES, SCALAR_BYTES, canonical_scalar, valid_point
-from .mental import Masked, Proof, Share
 from .moves import (
     CallDutch,
     Discard,
@@ -40,7 +48,6 @@ from .moves import (
     Swap,
     Throw,
 )
-from .seal import SealedShare, SealProof
 from .state import MAX_DUTCH_SEATS
 
 GAME_ID: Final = 2  # Dutch's id in a GAME body (M-22); 1 stays Dutch Blitz's
