@@ -12,8 +12,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from hashlib import blake2b
 
-from dutchblitz.protocol.games.dutch import game, hidden, wire
-from dutchblitz.protocol.table.masked import elgamal, group, seal
+from dutchblitz.protocol.games.dutch import game, wire
+from dutchblitz.protocol.table.masked import elgamal, group, record, seal
 
 ORDER = 2**252 + 27742317777372353535851937790883648493
 
@@ -71,8 +71,8 @@ def _clear_caches() -> None:
     elgamal.card_points.cache_clear()
     elgamal._card_of_point.cache_clear()
     game._decoded.cache_clear()
-    checks = (hidden._check_key, hidden._check_shuffle, hidden._check_share, hidden._check_sealed)
-    for check in (*checks, hidden._check_handover, hidden._audited):
+    checks = (record._check_key, record._check_shuffle, record._check_share, record._check_sealed)
+    for check in (*checks, record._check_handover, record._audited):
         check.cache_clear()
 
 

@@ -15,7 +15,14 @@ from collections.abc import Callable
 from hashlib import blake2b
 from typing import Any, Final
 
-from ...table.masked.checks import AuditMessage, KeyShareMessage, ShareMessage, ShuffleMessage
+from ...table.masked.checks import (
+    AuditMessage,
+    HandoverMessage,
+    KeyShareMessage,
+    SealedShareMessage,
+    ShareMessage,
+    ShuffleMessage,
+)
 from ...table.masked.deck import key_context, opening_context
 from ...table.masked.elgamal import Share
 from ...table.masked.seal import SealedShare
@@ -29,10 +36,8 @@ from .state import Round, with_faces
 from .table import DutchTable, Stage
 from .wire import (
     GAME_ID,
-    HandoverMessage,
     Message,
     Payload,
-    SealedShareMessage,
     SharesMessage,
     TokenShare,
     encode,

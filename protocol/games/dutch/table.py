@@ -21,18 +21,21 @@ from ...table.masked.checks import (
     AuditMessage,
     Cheat,
     CheatKind,
+    HandoverMessage,
     KeyShareMessage,
+    SealedShareMessage,
     ShareMessage,
     ShuffleMessage,
 )
+from ...table.masked.record import MaskedRecord, NotTaken, Opened, Step
 from . import rules as dutch_rules
 from . import scoring
 from .cards import DutchCard
-from .hidden import DECK, HiddenDeal, Opened, Refused, Step
+from .hidden import DECK, Refused
 from .moves import Leave, Move, Opening, Reason
 from .scoring import RoundScore
 from .state import Ending, Phase, Round, deal, with_faces
-from .wire import HandoverMessage, Message, SealedShareMessage, SharesMessage
+from .wire import Message, SharesMessage
 
 BINDING_BYTES: Final = 16  # what stands for the table's epoch in every proof's context (M-29)
 PLAYED_KEPT: Final = 12  # the latest moves a table keeps for its players' screens (views.py)
@@ -72,7 +75,8 @@ class DutchMove:
 @dataclass(slots=True)
 class DutchTable:
     """One round of Dutch as the ordered log has made it, the same on every node: its deal
-    with no dealer (``deal``, hidden.py) and its play, reveal and scoring over that deal.
+    with no dealer (``deal``, the table's ``MaskedRecord``) and its play, reveal and scoring
+    over that deal.
 
     Seats here are Dutch's, 0 to n-1: Dutch seat ``i`` is table seat ``seats[i]``.
     """
@@ -82,7 +86,7 @@ class DutchTable:
     starter: int = 0
     penalised: frozenset[int] = frozenset()
     stage: Stage = Stage.KEYS
-    deal: HiddenDeal = field(init=False)
+    deal: MaskedRecord = field(init=False)
     round: Round | None = None
     grants: list[Opening] = field(default_factory=list)  # private openings, in order
     queue: list[tuple[int, Move]] = field(default_factory=list)  # moves waiting for a card
@@ -99,7 +103,7 @@ class DutchTable:
     moves: int = 0
 
     def __post_init__(self) -> None:
-        self.deal = HiddenDeal(len(self.seats), self.binding)
+        self.deal = MaskedRecord(DECK, len(self.seats), self.binding)
 
     @property
     def players(self) -> int:
@@ -159,7 +163,8 @@ class DutchTable:
                 hidden.take_shares(message.seat, (message,), self.wanted(), round_number)
             )
         if isinstance(message, SealedShareMessage):
-            return self._dealt(hidden.seal(message, self.grants, round_number))
+            granted = Opening(message.token, message.to) in self.grants
+            return self._dealt(hidden.seal(message, granted, round_number))
         if isinstance(message, AuditMessage):
             return self._dealt(hidden.audit(message, stage is Stage.AUDIT))
         if isinstance(message, HandoverMessage):
@@ -188,8 +193,8 @@ class DutchTable:
         every audit (M-34)."""
         if isinstance(step, Cheat):
             return self._cheat(step)
-        if isinstance(step, Refused):
-            return step
+        if isinstance(step, NotTaken):
+            return Refused(step.reason)
         if step is Opened.CARD:
             self._advance()  # a card's last share: it opens, and what waited for it goes on
         elif self.stage is Stage.KEYS and self.deal.joint is not None:

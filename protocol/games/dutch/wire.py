@@ -24,7 +24,9 @@ from ...table.masked.checks import (
     AuditMessage,
     Cheat,
     CheatKind,
+    HandoverMessage,
     KeyShareMessage,
+    SealedShareMessage,
     ShareMessage,
     ShuffleMessage,
 )
@@ -102,26 +104,6 @@ class MessageKind(IntEnum):
     SKIP = 17
     THROW = 18
     CALL_DUTCH = 19
-
-
-@dataclass(frozen=True, slots=True)
-class SealedShareMessage:
-    """M-19, M-25: a decryption share for seat ``to`` alone, encrypted to that seat's round
-    key, with a proof every node checks."""
-
-    seat: int
-    token: int
-    to: int
-    sealed: SealedShare
-
-
-@dataclass(frozen=True, slots=True)
-class HandoverMessage:
-    """M-23: a leaving player's share of every card, position ``token`` for token ``token``,
-    sent to all so that the players left can still open every card."""
-
-    seat: int
-    shares: tuple[Share, ...]
 
 
 @dataclass(frozen=True, slots=True)

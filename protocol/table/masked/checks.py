@@ -14,6 +14,7 @@ from enum import StrEnum
 
 from . import elgamal
 from .elgamal import Deck, Masked, Proof, Share
+from .seal import SealedShare
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +52,26 @@ class AuditMessage:
     seat: int
     permutation: tuple[int, ...]
     masks: tuple[bytes, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SealedShareMessage:
+    """M-19, M-25: a decryption share for seat ``to`` alone, encrypted to that seat's round
+    key, with a proof every node checks."""
+
+    seat: int
+    token: int
+    to: int
+    sealed: SealedShare
+
+
+@dataclass(frozen=True, slots=True)
+class HandoverMessage:
+    """M-23: a leaving player's share of every card, position ``token`` for token ``token``,
+    sent to all so that the players left can still open every card."""
+
+    seat: int
+    shares: tuple[Share, ...]
 
 
 class CheatKind(StrEnum):

@@ -9,9 +9,10 @@ shufflers reveal their permutations and masks, and the audit names any that lied
 
 Everything here is a pure function of bytes handed in: secrets and seeds come from the
 seat, contexts bind a proof to the table, the round and the card (``key_context``,
-``opening_context``). The game carries the messages in its own bodies and keeps the record
-of the round; the group (``group.py``), the masking and shares (``elgamal.py``), the sealed
-shares (``seal.py``) and the messages' checks (``checks.py``) sit behind this interface.
+``opening_context``). The game carries the messages in its own bodies; ``MaskedRecord``
+(record.py) keeps the round's record of them. The group (``group.py``), the masking and
+shares (``elgamal.py``), the sealed shares (``seal.py``) and the messages' checks
+(``checks.py``) sit behind this interface.
 """
 
 from __future__ import annotations
