@@ -26,8 +26,10 @@ import statistics
 import time
 from collections.abc import Callable
 
-from dutchblitz.protocol.games.dutch import group, mental, seal, wire
-from dutchblitz.protocol.games.dutch.deal import ShuffleMessage
+from dutchblitz.protocol.games.dutch import wire
+from dutchblitz.protocol.games.dutch.cards import CARDS_IN_DECK
+from dutchblitz.protocol.table.masked import elgamal, group, seal
+from dutchblitz.protocol.table.masked.checks import ShuffleMessage
 
 
 def _seed(tag: str, n: int) -> bytes:
@@ -46,37 +48,39 @@ def _cpu(work: Callable[[], object], repeat: int) -> float:
 
 def figures(players: int, repeat: int) -> dict[str, float]:
     """Each figure's median processor time in milliseconds (``baseline_ms`` the baseline)."""
-    secrets = [mental.key_secret(_seed("key", s)) for s in range(players)]
-    publics = [mental.public_key(x) for x in secrets]
-    joint = mental.joint_key(publics)
-    scalar = mental.key_secret(_seed("baseline", 0))
+    secrets = [elgamal.key_secret(_seed("key", s)) for s in range(players)]
+    publics = [elgamal.public_key(x) for x in secrets]
+    joint = elgamal.joint_key(publics)
+    scalar = elgamal.key_secret(_seed("baseline", 0))
 
     def one_multiply() -> None:
         for _ in range(1000):
             group.times(scalar, joint)
 
-    def shuffles() -> mental.Deck:
-        deck = mental.initial_deck()
+    def shuffles() -> elgamal.Deck:
+        deck = elgamal.initial_deck(CARDS_IN_DECK)
         for seat in range(players):
-            deck = mental.shuffle(deck, joint, _seed("shuffle", seat)).deck
+            deck = elgamal.shuffle(deck, joint, _seed("shuffle", seat)).deck
         return deck
 
     deck = shuffles()
 
     def one_node_checks() -> None:
         for _ in range(players):
-            assert mental.check_deck(deck) is None
+            assert elgamal.check_deck(deck, CARDS_IN_DECK) is None
 
-    context = mental.opening_context(bytes(16), 1, 0)
+    context = elgamal.opening_context(bytes(16), 1, 0)
 
     def opening() -> None:
-        shares = [mental.decryption_share(x, deck[0], context) for x in secrets[1:]]
+        shares = [elgamal.decryption_share(x, deck[0], context) for x in secrets[1:]]
         assert all(
-            mental.check_share(publics[s + 1], deck[0], share, context)
+            elgamal.check_share(publics[s + 1], deck[0], share, context)
             for s, share in enumerate(shares)
         )
-        own = mental.decryption_share(secrets[0], deck[0], context).point
-        assert mental.open_card(deck[0], [own, *(s.point for s in shares)]) is not None
+        own = elgamal.decryption_share(secrets[0], deck[0], context).point
+        assert (
+            elgamal.open_card(deck[0], [own, *(s.point for s in shares)], CARDS_IN_DECK) is not None
+        )
 
     def sealed_opening() -> None:
         sent = [
@@ -87,13 +91,13 @@ def figures(players: int, repeat: int) -> dict[str, float]:
             )
             for s, x in enumerate(secrets[1:])
         ]  # fmt: skip
-        points = [mental.decryption_share(secrets[0], deck[0], context).point]
+        points = [elgamal.decryption_share(secrets[0], deck[0], context).point]
         for s, data in enumerate(sent):
             message = wire.decode(data).message
             assert isinstance(message, wire.SealedShareMessage)
             assert seal.check_sealed(publics[s + 1], publics[0], deck[0], message.sealed, context)
             points.append(seal.unseal(secrets[0], message.sealed))
-        assert mental.open_card(deck[0], points) is not None
+        assert elgamal.open_card(deck[0], points, CARDS_IN_DECK) is not None
 
     deck_bytes = wire.encode(wire.Payload(1, ShuffleMessage(0, deck)))
 

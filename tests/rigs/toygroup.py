@@ -12,7 +12,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from hashlib import blake2b
 
-from dutchblitz.protocol.games.dutch import game, group, hidden, mental, seal, wire
+from dutchblitz.protocol.games.dutch import game, wire
+from dutchblitz.protocol.table.masked import elgamal, group, record, seal
 
 ORDER = 2**252 + 27742317777372353535851937790883648493
 
@@ -67,11 +68,11 @@ _STAND_INS: dict[str, Callable[..., object]] = {
 
 
 def _clear_caches() -> None:
-    mental.card_points.cache_clear()
-    mental._card_of_point.cache_clear()
+    elgamal.card_points.cache_clear()
+    elgamal._card_of_point.cache_clear()
     game._decoded.cache_clear()
-    checks = (hidden._check_key, hidden._check_shuffle, hidden._check_share, hidden._check_sealed)
-    for check in (*checks, hidden._check_handover, hidden._audited):
+    checks = (record._check_key, record._check_shuffle, record._check_share, record._check_sealed)
+    for check in (*checks, record._check_handover, record._audited):
         check.cache_clear()
 
 

@@ -1,1 +1,2 @@
-"""Dutch: the pure rules of a round (spec/dutch.md) and the dealer-less deal (mental.py)."""
+"""Dutch: the pure rules of a round (spec/dutch.md) and its deal with no dealer, on the
+table's masked deck (protocol/table/masked/)."""

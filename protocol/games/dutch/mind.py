@@ -15,23 +15,29 @@ from collections.abc import Callable
 from hashlib import blake2b
 from typing import Any, Final
 
+from ...table.masked.checks import (
+    AuditMessage,
+    HandoverMessage,
+    KeyShareMessage,
+    SealedShareMessage,
+    ShareMessage,
+    ShuffleMessage,
+)
+from ...table.masked.deck import key_context, opening_context
+from ...table.masked.elgamal import Share
+from ...table.masked.seal import SealedShare
 from ...table.rules import SeatSecrets
 from ...wire.messages import GameBody
-from . import mental, seal
 from .bots import BotLevel, bot_move
 from .cards import DutchCard
-from .deal import AuditMessage, KeyShareMessage, ShareMessage, ShuffleMessage
-from .mental import Share
+from .hidden import DECK
 from .moves import Move, Opening
-from .seal import SealedShare
 from .state import Round, with_faces
 from .table import DutchTable, Stage
 from .wire import (
     GAME_ID,
-    HandoverMessage,
     Message,
     Payload,
-    SealedShareMessage,
     SharesMessage,
     TokenShare,
     encode,
@@ -50,7 +56,7 @@ def derived(private: bytes, *parts: bytes) -> bytes:
 def key_secret(secrets: SeatSecrets) -> bytes:
     found = secrets.memo.get("key")
     if found is None:
-        found = mental.key_secret(derived(secrets.private, b"key"))
+        found = DECK.secret(derived(secrets.private, b"key"))
         secrets.memo["key"] = found
     assert isinstance(found, bytes)
     return found
@@ -72,8 +78,8 @@ def _share(table: DutchTable, secrets: SeatSecrets, token: int) -> Share:
     made: dict[int, Share] = secrets.memo.setdefault("shares", {})
     share = made.get(token)
     if share is None:
-        context = mental.opening_context(table.binding, secrets.round, token)
-        share = mental.decryption_share(key_secret(secrets), table.deal.deck()[token], context)
+        context = opening_context(table.binding, secrets.round, token)
+        share = DECK.share(key_secret(secrets), table.deal.deck()[token], context)
         made[token] = share
     return share
 
@@ -96,14 +102,14 @@ def duties(table: DutchTable, me: int, secrets: SeatSecrets) -> list[GameBody]:
     number = secrets.round
     if table.stage is Stage.KEYS and me not in table.deal.publics:
         secret = key_secret(secrets)
-        context = mental.key_context(table.binding, number, me)
-        proof = mental.prove_key(secret, context)
-        return [_body(number, KeyShareMessage(me, mental.public_key(secret), proof))]
+        context = key_context(table.binding, number, me)
+        proof = DECK.prove_key(secret, context)
+        return [_body(number, KeyShareMessage(me, DECK.public(secret), proof))]
     if table.stage is Stage.SHUFFLE and len(table.deal.shuffles) == me:
         return [_remembered(secrets, ("shuffle",), lambda: _shuffled(table, me, secrets))]
     if table.stage is Stage.AUDIT and me not in table.deal.audits:
         seed = shuffle_seed(secrets)
-        permutation, masks = mental.permutation_from(seed), mental.masks_from(seed)
+        permutation, masks = DECK.revealed(seed)
         return [_body(number, AuditMessage(me, permutation, masks))]
     tokens = tuple(sorted(t for t in table.wanted() if me not in table.deal.shares.get(t, {})))
     owed = []
@@ -137,17 +143,17 @@ def _shares(table: DutchTable, me: int, secrets: SeatSecrets, tokens: tuple[int,
 
 
 def _shuffled(table: DutchTable, me: int, secrets: SeatSecrets) -> GameBody:
-    before = table.deal.shuffles[-1].deck if table.deal.shuffles else mental.initial_deck()
+    before = table.deal.shuffles[-1].deck if table.deal.shuffles else DECK.initial()
     assert table.deal.joint is not None
-    step = mental.shuffle(before, table.deal.joint, shuffle_seed(secrets))
+    step = DECK.shuffle(before, table.deal.joint, shuffle_seed(secrets))
     return _body(secrets.round, ShuffleMessage(me, step.deck))
 
 
 def _sealed(table: DutchTable, me: int, secrets: SeatSecrets, grant: Opening) -> GameBody:
     """M-25: this seat's share of the granted card, encrypted to its recipient's round key."""
     assert grant.seat is not None
-    context = mental.opening_context(table.binding, secrets.round, grant.token)
-    sealed = seal.seal_share(
+    context = opening_context(table.binding, secrets.round, grant.token)
+    sealed = DECK.seal(
         key_secret(secrets),
         table.deal.deck()[grant.token],
         table.deal.publics[grant.seat],
@@ -193,8 +199,8 @@ def _open(
         elif seat in table.deal.handovers:
             points.append(table.deal.handovers[seat][token])
         else:
-            points.append(seal.unseal(key_secret(secrets), sealed[seat]))
-    return mental.open_card(table.deal.deck()[token], points)
+            points.append(DECK.unseal(key_secret(secrets), sealed[seat]))
+    return DECK.open(table.deal.deck()[token], points)
 
 
 def farewell(table: DutchTable, me: int, secrets: SeatSecrets) -> list[GameBody]:

@@ -3,8 +3,8 @@
 ``apply(state, seat, move)`` is pure: it returns an ``Outcome`` with the next state, or
 the same state and a named refusal; every check happens before the first change. A move
 that turns a card face up needs that card's face first (``needs_open``: the shell opens it
-to all with mental.py, then applies); the private openings a move grants come back in the
-outcome for the shell to carry out.
+to all on the table's masked deck, then applies); the private openings a move grants come
+back in the outcome for the shell to carry out.
 """
 
 from __future__ import annotations

@@ -3,7 +3,8 @@
 Cards are named by *tokens*: a token is a position in the round's shuffled deck (D-3), so
 the rules can move a card that nobody has seen. ``faces`` holds the card under each token
 as far as the holder of this state knows it: a full table (a test, the simulator, the
-audit) knows every face; a player's node knows only the faces opened to it (mental.py).
+audit) knows every face; a player's node knows only the faces opened to it (the table's
+masked deck, protocol/table/masked/).
 ``seen_by`` and ``public`` say who the rules have let see each card, whoever holds the state.
 """
 
@@ -128,7 +129,7 @@ def deal(
 
 
 def with_faces(state: Round, opened: Mapping[int, DutchCard]) -> Round:
-    """The state once cards were opened to its holder (mental.py): faces learnt by token."""
+    """The state once cards were opened to its holder (the masked deck): faces learnt by token."""
     faces = list(state.faces)
     for token, card in opened.items():
         if faces[token] is not None and faces[token] != card:

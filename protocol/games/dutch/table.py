@@ -17,15 +17,25 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Final
 
-from . import mental, scoring
+from ...table.masked.checks import (
+    AuditMessage,
+    Cheat,
+    CheatKind,
+    HandoverMessage,
+    KeyShareMessage,
+    SealedShareMessage,
+    ShareMessage,
+    ShuffleMessage,
+)
+from ...table.masked.record import MaskedRecord, NotTaken, Opened, Step
 from . import rules as dutch_rules
+from . import scoring
 from .cards import DutchCard
-from .deal import AuditMessage, Cheat, CheatKind, KeyShareMessage, ShareMessage, ShuffleMessage
-from .hidden import HiddenDeal, Opened, Refused, Step
+from .hidden import DECK, Refused
 from .moves import Leave, Move, Opening, Reason
 from .scoring import RoundScore
 from .state import Ending, Phase, Round, deal, with_faces
-from .wire import HandoverMessage, Message, SealedShareMessage, SharesMessage
+from .wire import Message, SharesMessage
 
 BINDING_BYTES: Final = 16  # what stands for the table's epoch in every proof's context (M-29)
 PLAYED_KEPT: Final = 12  # the latest moves a table keeps for its players' screens (views.py)
@@ -65,7 +75,8 @@ class DutchMove:
 @dataclass(slots=True)
 class DutchTable:
     """One round of Dutch as the ordered log has made it, the same on every node: its deal
-    with no dealer (``deal``, hidden.py) and its play, reveal and scoring over that deal.
+    with no dealer (``deal``, the table's ``MaskedRecord``) and its play, reveal and scoring
+    over that deal.
 
     Seats here are Dutch's, 0 to n-1: Dutch seat ``i`` is table seat ``seats[i]``.
     """
@@ -75,7 +86,7 @@ class DutchTable:
     starter: int = 0
     penalised: frozenset[int] = frozenset()
     stage: Stage = Stage.KEYS
-    deal: HiddenDeal = field(init=False)
+    deal: MaskedRecord = field(init=False)
     round: Round | None = None
     grants: list[Opening] = field(default_factory=list)  # private openings, in order
     queue: list[tuple[int, Move]] = field(default_factory=list)  # moves waiting for a card
@@ -92,7 +103,7 @@ class DutchTable:
     moves: int = 0
 
     def __post_init__(self) -> None:
-        self.deal = HiddenDeal(len(self.seats), self.binding)
+        self.deal = MaskedRecord(DECK, len(self.seats), self.binding)
 
     @property
     def players(self) -> int:
@@ -152,7 +163,8 @@ class DutchTable:
                 hidden.take_shares(message.seat, (message,), self.wanted(), round_number)
             )
         if isinstance(message, SealedShareMessage):
-            return self._dealt(hidden.seal(message, self.grants, round_number))
+            granted = Opening(message.token, message.to) in self.grants
+            return self._dealt(hidden.seal(message, granted, round_number))
         if isinstance(message, AuditMessage):
             return self._dealt(hidden.audit(message, stage is Stage.AUDIT))
         if isinstance(message, HandoverMessage):
@@ -181,8 +193,8 @@ class DutchTable:
         every audit (M-34)."""
         if isinstance(step, Cheat):
             return self._cheat(step)
-        if isinstance(step, Refused):
-            return step
+        if isinstance(step, NotTaken):
+            return Refused(step.reason)
         if step is Opened.CARD:
             self._advance()  # a card's last share: it opens, and what waited for it goes on
         elif self.stage is Stage.KEYS and self.deal.joint is not None:
@@ -250,7 +262,8 @@ class DutchTable:
             held = self.deal.shares_of(token)
             if len(held) < self.players:
                 return False
-            code = mental.open_card(self.deal.deck()[token], [held[s] for s in range(self.players)])
+            shares = [held[s] for s in range(self.players)]
+            code = DECK.open(self.deal.deck()[token], shares)
             if code is None:  # every share was checked: the deck itself is false
                 self.cheats.append(Cheat(0, CheatKind.BAD_SHUFFLE, f"card {token} is no card"))
                 self.strand()

@@ -22,10 +22,11 @@ from hashlib import blake2b
 from typing import Any
 
 from ...conformance.case import Case
-from . import mental
-from .deal import AuditMessage, ShuffleMessage, audit
-from .group import Stream
-from .mental import Deck, Masked, Proof, Share
+from ...table.masked import elgamal
+from ...table.masked.checks import AuditMessage, ShuffleMessage, audit
+from ...table.masked.elgamal import Deck, Masked, Proof, Share
+from ...table.masked.group import Stream
+from .cards import CARDS_IN_DECK
 
 
 def _hex(values: Sequence[str]) -> list[bytes]:
@@ -37,7 +38,7 @@ def _digest(deck: Deck) -> str:
 
 
 def _cards(vector: Mapping[str, Any]) -> str | None:
-    found = [p.hex() for p in mental.card_points()]
+    found = [p.hex() for p in elgamal.card_points(CARDS_IN_DECK)]
     return None if found == vector["points"] else "card points differ"
 
 
@@ -49,23 +50,23 @@ def _stream(vector: Mapping[str, Any]) -> str | None:
 
 def _keys(vector: Mapping[str, Any]) -> tuple[list[bytes], str | None]:
     table, number = bytes.fromhex(vector["table"]), int(vector["round"])
-    secrets = [mental.key_secret(seed) for seed in _hex(vector["key_seeds"])]
+    secrets = [elgamal.key_secret(seed) for seed in _hex(vector["key_seeds"])]
     for seat, (secret, public, proof) in enumerate(
         zip(secrets, vector["publics"], vector["key_proofs"], strict=True)
     ):
-        context = mental.key_context(table, number, seat)
-        made = mental.prove_key(secret, context)
-        if mental.public_key(secret).hex() != public or [made.e.hex(), made.s.hex()] != proof:
+        context = elgamal.key_context(table, number, seat)
+        made = elgamal.prove_key(secret, context)
+        if elgamal.public_key(secret).hex() != public or [made.e.hex(), made.s.hex()] != proof:
             return secrets, f"seat {seat}'s key or its proof differs"
-        if not mental.check_key(bytes.fromhex(public), made, context):
+        if not elgamal.check_key(bytes.fromhex(public), made, context):
             return secrets, f"seat {seat}'s key proof does not check"
     return secrets, None
 
 
 def _shuffles(vector: Mapping[str, Any], joint: bytes) -> tuple[Deck, str | None]:
-    deck = mental.initial_deck()
+    deck = elgamal.initial_deck(CARDS_IN_DECK)
     for seat, seed in enumerate(_hex(vector["shuffle_seeds"])):
-        step = mental.shuffle(deck, joint, seed)
+        step = elgamal.shuffle(deck, joint, seed)
         deck = step.deck
         if list(step.permutation) != vector["permutations"][seat]:
             return deck, f"seat {seat}'s permutation differs"
@@ -76,7 +77,7 @@ def _shuffles(vector: Mapping[str, Any], joint: bytes) -> tuple[Deck, str | None
 
 def _deal(vector: Mapping[str, Any]) -> str | None:
     secrets, failed = _keys(vector)
-    joint = mental.joint_key(_hex(vector["publics"]))
+    joint = elgamal.joint_key(_hex(vector["publics"]))
     if failed or joint.hex() != vector["joint"]:
         return failed or "the joint key differs"
     deck, failed = _shuffles(vector, joint)
@@ -86,11 +87,11 @@ def _deal(vector: Mapping[str, Any]) -> str | None:
     card = deck[token]
     if [card.c1.hex(), card.c2.hex()] != vector["card"]:
         return "the masked card differs"
-    context = mental.opening_context(bytes.fromhex(vector["table"]), int(vector["round"]), token)
-    shares = [mental.decryption_share(secret, card, context) for secret in secrets]
+    context = elgamal.opening_context(bytes.fromhex(vector["table"]), int(vector["round"]), token)
+    shares = [elgamal.decryption_share(secret, card, context) for secret in secrets]
     if [[s.point.hex(), s.proof.e.hex(), s.proof.s.hex()] for s in shares] != vector["shares"]:
         return "a share or its proof differs"
-    code = mental.open_card(card, [s.point for s in shares])
+    code = elgamal.open_card(card, [s.point for s in shares], CARDS_IN_DECK)
     return None if code == vector["code"] else f"opened {code}"
 
 
@@ -100,7 +101,7 @@ def _share(vector: Mapping[str, Any]) -> str | None:
         bytes.fromhex(vector["point"]),
         Proof(bytes.fromhex(vector["e"]), bytes.fromhex(vector["s"])),
     )
-    found = mental.check_share(
+    found = elgamal.check_share(
         bytes.fromhex(vector["public"]), Masked(c1, c2), share, bytes.fromhex(vector["context"])
     )
     return None if found == vector["valid"] else f"checked {found}"
@@ -110,9 +111,9 @@ def _audit(deals: Sequence[Mapping[str, Any]], vector: Mapping[str, Any]) -> str
     deal = deals[int(vector["deal"])]
     joint = bytes.fromhex(deal["joint"])
     tamper = vector["tamper"]
-    deck, shuffles, reveals = mental.initial_deck(), [], []
+    deck, shuffles, reveals = elgamal.initial_deck(CARDS_IN_DECK), [], []
     for seat, seed in enumerate(_hex(deal["shuffle_seeds"])):
-        step = mental.shuffle(deck, joint, seed)
+        step = elgamal.shuffle(deck, joint, seed)
         deck = step.deck
         if tamper is not None and tamper["seat"] == seat:
             cards = list(deck)
@@ -120,7 +121,7 @@ def _audit(deals: Sequence[Mapping[str, Any]], vector: Mapping[str, Any]) -> str
             deck = tuple(cards)
         shuffles.append(ShuffleMessage(seat, deck))
         reveals.append(AuditMessage(seat, step.permutation, step.masks))
-    found = [[c.seat, c.kind.value] for c in audit(joint, shuffles, reveals)]
+    found = [[c.seat, c.kind.value] for c in audit(joint, CARDS_IN_DECK, shuffles, reveals)]
     return None if found == vector["cheats"] else f"cheats {found}"
 
 

@@ -20,12 +20,22 @@ from typing import Final, NoReturn
 import msgpack
 
 from ...limits import MAX_GAME_PAYLOAD
+from ...table.masked.checks import (
+    AuditMessage,
+    Cheat,
+    CheatKind,
+    HandoverMessage,
+    KeyShareMessage,
+    SealedShareMessage,
+    ShareMessage,
+    ShuffleMessage,
+)
+from ...table.masked.elgamal import Masked, Proof, Share
+from ...table.masked.group import POINT_BYTES, SCALAR_BYTES, canonical_scalar, valid_point
+from ...table.masked.seal import SealedShare, SealProof
 from ...wire.codec import MAX_ROUND
 from ...wire.fields import Field, Int, ListOf, ProtocolError, Record, type_name
 from .cards import CARDS_IN_DECK
-from .deal import AuditMessage, Cheat, CheatKind, KeyShareMessage, ShareMessage, ShuffleMessage
-from .group import POINT_BYTES, SCALAR_BYTES, canonical_scalar, valid_point
-from .mental import Masked, Proof, Share
 from .moves import (
     CallDutch,
     Discard,
@@ -40,7 +50,6 @@ from .moves import (
     Swap,
     Throw,
 )
-from .seal import SealedShare, SealProof
 from .state import MAX_DUTCH_SEATS
 
 GAME_ID: Final = 2  # Dutch's id in a GAME body (M-22); 1 stays Dutch Blitz's
@@ -95,26 +104,6 @@ class MessageKind(IntEnum):
     SKIP = 17
     THROW = 18
     CALL_DUTCH = 19
-
-
-@dataclass(frozen=True, slots=True)
-class SealedShareMessage:
-    """M-19, M-25: a decryption share for seat ``to`` alone, encrypted to that seat's round
-    key, with a proof every node checks."""
-
-    seat: int
-    token: int
-    to: int
-    sealed: SealedShare
-
-
-@dataclass(frozen=True, slots=True)
-class HandoverMessage:
-    """M-23: a leaving player's share of every card, position ``token`` for token ``token``,
-    sent to all so that the players left can still open every card."""
-
-    seat: int
-    shares: tuple[Share, ...]
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,11 +21,12 @@ from functools import partial
 from typing import Any, get_args, get_type_hints
 
 from ...conformance.case import Case
-from . import deal, group, mental, moves, seal, wire
+from ...table.masked import checks, elgamal, group, seal
+from . import moves, wire
 
 _CLASSES: dict[str, type] = {
     cls.__name__: cls
-    for module in (deal, mental, moves, seal, wire)
+    for module in (checks, elgamal, moves, seal, wire)
     for cls in vars(module).values()
     if isinstance(cls, type) and is_dataclass(cls) and cls.__module__ == module.__name__
 }
@@ -82,11 +83,11 @@ def _unencodable(vector: Mapping[str, Any]) -> str | None:
 
 def _seal(vector: Mapping[str, Any]) -> str | None:
     secret, to_secret = (
-        mental.key_secret(bytes.fromhex(vector[k])) for k in ("key_seed", "to_seed")
+        elgamal.key_secret(bytes.fromhex(vector[k])) for k in ("key_seed", "to_seed")
     )
-    recipient = mental.public_key(to_secret)
-    card = mental.Masked(bytes.fromhex(vector["c1"]), group.IDENTITY)
-    context = mental.opening_context(
+    recipient = elgamal.public_key(to_secret)
+    card = elgamal.Masked(bytes.fromhex(vector["c1"]), group.IDENTITY)
+    context = elgamal.opening_context(
         bytes.fromhex(vector["table"]), vector["round"], vector["token"]
     )
     sealed = seal.seal_share(secret, card, recipient, context, bytes.fromhex(vector["seed"]))
@@ -94,7 +95,7 @@ def _seal(vector: Mapping[str, Any]) -> str | None:
     made = (sealed.a, sealed.b, proof.e, proof.s1, proof.s2)
     if tuple(v.hex() for v in made) != tuple(vector[k] for k in ("a", "b", "e", "s1", "s2")):
         return "sealed to other bytes"
-    public = mental.public_key(secret)
+    public = elgamal.public_key(secret)
     if not seal.check_sealed(public, recipient, card, sealed, context):
         return "its proof does not hold"
     if seal.unseal(to_secret, sealed).hex() != vector["point"]:
@@ -106,7 +107,7 @@ def _seal(vector: Mapping[str, Any]) -> str | None:
 
 
 def cases(data: Mapping[str, Any]) -> list[Case]:
-    checks: dict[str, Callable[[Mapping[str, Any]], str | None]] = {
+    by_group: dict[str, Callable[[Mapping[str, Any]], str | None]] = {
         "valid": _valid,
         "invalid": _invalid,
         "unencodable": _unencodable,
@@ -114,6 +115,6 @@ def cases(data: Mapping[str, Any]) -> list[Case]:
     }
     return [
         Case(str(v.get("spec", "?")), f"{group}: {v.get('name', '?')}", partial(check, v))
-        for group, check in checks.items()
+        for group, check in by_group.items()
         for v in data.get(group, [])
     ]

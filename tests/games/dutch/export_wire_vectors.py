@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import Any
 
 import msgpack
-from dutchblitz.protocol.games.dutch import mental
-from dutchblitz.protocol.games.dutch.mental import Share
+from dutchblitz.protocol.games.dutch.cards import CARDS_IN_DECK
+from dutchblitz.protocol.table.masked import elgamal
+from dutchblitz.protocol.table.masked.elgamal import Share
 from nacl import bindings as na
 
 TARGET = Path(__file__).resolve().parents[3] / "spec" / "vectors" / "dutch_wire.json"
@@ -43,16 +44,16 @@ class Round:
     """One seat's key, a shuffled deck and a share, from fixed seeds."""
 
     def __init__(self) -> None:
-        self.secret = mental.key_secret(bytes([1]) * 32)
-        self.public = mental.public_key(self.secret)
-        self.proof = mental.prove_key(self.secret, mental.key_context(TABLE, ROUND, 0))
-        step = mental.shuffle(mental.initial_deck(), self.public, bytes([2]) * 32)
+        self.secret = elgamal.key_secret(bytes([1]) * 32)
+        self.public = elgamal.public_key(self.secret)
+        self.proof = elgamal.prove_key(self.secret, elgamal.key_context(TABLE, ROUND, 0))
+        step = elgamal.shuffle(elgamal.initial_deck(CARDS_IN_DECK), self.public, bytes([2]) * 32)
         self.deck, self.permutation, self.masks = step.deck, step.permutation, step.masks
         self.share = self.share_of(5)
 
     def share_of(self, token: int) -> Share:
-        context = mental.opening_context(TABLE, ROUND, token)
-        return mental.decryption_share(self.secret, self.deck[token], context)
+        context = elgamal.opening_context(TABLE, ROUND, token)
+        return elgamal.decryption_share(self.secret, self.deck[token], context)
 
 
 def proof_json(e: bytes, s: bytes) -> dict[str, Any]:
@@ -327,9 +328,9 @@ def _times_plus(scalar: bytes, nonce: bytes, secret: bytes) -> bytes:
 
 def sealed_share(r: Round, token: int, to_seed: bytes, seed: bytes) -> dict[str, Any]:
     """M-25 by hand: the share of ``token`` by seat 0, encrypted to the key of ``to_seed``."""
-    recipient = mental.public_key(mental.key_secret(to_seed))
+    recipient = elgamal.public_key(elgamal.key_secret(to_seed))
     c1 = r.deck[token].c1
-    context = mental.opening_context(TABLE, ROUND, token)
+    context = elgamal.opening_context(TABLE, ROUND, token)
     mask = _scalar(b"dutch-seal-v1", b"mask", context, recipient, key=seed)
     point = _mul(r.secret, c1)
     a, b = _base(mask), _plus(point, _mul(mask, recipient))

@@ -13,14 +13,14 @@ import random
 from dataclasses import replace
 
 import pytest
-from dutchblitz.protocol.games.dutch import mental
-from dutchblitz.protocol.games.dutch.cards import DutchCard
-from dutchblitz.protocol.games.dutch.deal import ShareMessage, check_share_message
+from dutchblitz.protocol.games.dutch.cards import CARDS_IN_DECK, DutchCard
 from dutchblitz.protocol.games.dutch.legal import legal_moves
 from dutchblitz.protocol.games.dutch.moves import CallDutch, Move
 from dutchblitz.protocol.games.dutch.rules import apply, needs_open
 from dutchblitz.protocol.games.dutch.scoring import reveal_tokens, score_round
 from dutchblitz.protocol.games.dutch.state import Phase, Round, deal, with_faces
+from dutchblitz.protocol.table.masked import elgamal
+from dutchblitz.protocol.table.masked.checks import ShareMessage, check_share_message
 
 TABLE, ROUND, SEATS = bytes(16), 1, 3
 
@@ -29,12 +29,12 @@ class Tables:
     """The deal, every node's secret and state, and the referee's full table."""
 
     def __init__(self, seed: int) -> None:
-        self.secrets = [mental.key_secret(bytes([seed, s]) * 16) for s in range(SEATS)]
-        self.publics = [mental.public_key(x) for x in self.secrets]
-        joint = mental.joint_key(self.publics)
-        deck, steps = mental.initial_deck(), []
+        self.secrets = [elgamal.key_secret(bytes([seed, s]) * 16) for s in range(SEATS)]
+        self.publics = [elgamal.public_key(x) for x in self.secrets]
+        joint = elgamal.joint_key(self.publics)
+        deck, steps = elgamal.initial_deck(CARDS_IN_DECK), []
         for seat in range(SEATS):
-            steps.append(mental.shuffle(deck, joint, bytes([seed, 100 + seat]) * 16))
+            steps.append(elgamal.shuffle(deck, joint, bytes([seed, 100 + seat]) * 16))
             deck = steps[-1].deck
         self.deck = deck
         faces = []
@@ -47,8 +47,8 @@ class Tables:
         self.shares_sent: list[ShareMessage] = []
 
     def _share(self, seat: int, token: int, to: int | None) -> ShareMessage:
-        context = mental.opening_context(TABLE, ROUND, token)
-        share = mental.decryption_share(self.secrets[seat], self.deck[token], context)
+        context = elgamal.opening_context(TABLE, ROUND, token)
+        share = elgamal.decryption_share(self.secrets[seat], self.deck[token], context)
         message = ShareMessage(seat, token, to, share)
         self.shares_sent.append(message)
         return message
@@ -58,9 +58,11 @@ class Tables:
         received = [self._share(s, token, to) for s in range(SEATS) if s != to]
         for message in received:
             assert check_share_message(message, self.publics, self.deck, TABLE, ROUND) is None
-        context = mental.opening_context(TABLE, ROUND, token)
-        own = mental.decryption_share(self.secrets[to], self.deck[token], context).point
-        code = mental.open_card(self.deck[token], [own, *(m.share.point for m in received)])
+        context = elgamal.opening_context(TABLE, ROUND, token)
+        own = elgamal.decryption_share(self.secrets[to], self.deck[token], context).point
+        code = elgamal.open_card(
+            self.deck[token], [own, *(m.share.point for m in received)], CARDS_IN_DECK
+        )
         assert code is not None
         self.nodes[to] = with_faces(self.nodes[to], {token: DutchCard(code)})
 
@@ -69,7 +71,7 @@ class Tables:
         for seat in range(SEATS):
             if self.nodes[seat].faces[token] is None:
                 points = [m.share.point for m in sent]
-                code = mental.open_card(self.deck[token], points)
+                code = elgamal.open_card(self.deck[token], points, CARDS_IN_DECK)
                 assert code is not None
                 self.nodes[seat] = with_faces(self.nodes[seat], {token: DutchCard(code)})
 

@@ -12,8 +12,9 @@ from dutchblitz.protocol.games.dutch.moves import Reason
 
 ROOT = Path(__file__).resolve().parents[3]
 SPECS = {"D": ROOT / "spec" / "dutch.md", "M": ROOT / "spec" / "dutch-deal.md"}
-CODE = ROOT / "protocol" / "games" / "dutch"
-TESTS = ROOT / "tests" / "games" / "dutch"
+# The deal's M-ids live in Dutch's folder and in the table's masked deck, which Dutch uses.
+CODE = (ROOT / "protocol" / "games" / "dutch", ROOT / "protocol" / "table" / "masked")
+TESTS = (ROOT / "tests" / "games" / "dutch", ROOT / "tests" / "protocol" / "masked")
 
 
 def _defined(prefix: str) -> list[int]:
@@ -35,7 +36,7 @@ def test_ids_run_from_1_without_gaps(prefix: str) -> None:
 
 @pytest.mark.parametrize("prefix", SPECS)
 def test_every_id_is_named_by_a_test_or_a_vector(prefix: str) -> None:
-    tests = [p for p in TESTS.rglob("*.py") if p.name != Path(__file__).name]
+    tests = [p for d in TESTS for p in d.rglob("*.py") if p.name != Path(__file__).name]
     named = _named(tests, prefix, loose=True)
     for vectors in (ROOT / "spec" / "vectors").glob("dutch_*.json"):
         found = re.findall(rf'"spec": "{prefix}-(\d+)"', vectors.read_text(encoding="utf-8"))
@@ -46,7 +47,7 @@ def test_every_id_is_named_by_a_test_or_a_vector(prefix: str) -> None:
 
 @pytest.mark.parametrize("prefix", SPECS)
 def test_the_code_cites_only_ids_that_exist(prefix: str) -> None:
-    cited = _named(sorted(CODE.glob("*.py")), prefix, loose=False)
+    cited = _named(sorted(p for d in CODE for p in d.glob("*.py")), prefix, loose=False)
     assert cited <= set(_defined(prefix)), sorted(cited - set(_defined(prefix)))
 
 

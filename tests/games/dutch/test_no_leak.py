@@ -7,12 +7,13 @@ and opens every card it could: each must be one the rules opened to it."""
 from __future__ import annotations
 
 import pytest
-from dutchblitz.protocol.games.dutch import group, mental, seal
-from dutchblitz.protocol.games.dutch.deal import ShareMessage
+from dutchblitz.protocol.games.dutch.cards import CARDS_IN_DECK
 from dutchblitz.protocol.games.dutch.mind import key_secret
 from dutchblitz.protocol.games.dutch.scoring import reveal_tokens
 from dutchblitz.protocol.games.dutch.table import DutchTable
 from dutchblitz.protocol.games.dutch.wire import SealedShareMessage, decode
+from dutchblitz.protocol.table.masked import elgamal, group, seal
+from dutchblitz.protocol.table.masked.checks import ShareMessage
 
 from tests.games.dutch.tablerig import Rig
 
@@ -23,12 +24,12 @@ def _real_cards(rig: Rig, table: DutchTable, number: int) -> list[int]:
     """The card under every token, opened with every seat's key (the test holds them all)."""
     deck, cards = table.deal.deck(), []
     for token in range(54):
-        context = mental.opening_context(table.binding, number, token)
+        context = elgamal.opening_context(table.binding, number, token)
         points = [
-            mental.decryption_share(key_secret(rig.secrets(seat)), deck[token], context).point
+            elgamal.decryption_share(key_secret(rig.secrets(seat)), deck[token], context).point
             for seat in range(SEATS)
         ]
-        code = mental.open_card(deck[token], points)
+        code = elgamal.open_card(deck[token], points, CARDS_IN_DECK)
         assert code is not None
         cards.append(code)
     return cards
@@ -44,7 +45,7 @@ def test_no_seat_can_open_a_card_the_rules_did_not_open_to_it(seed: int, level: 
     number = 1
     assert table.round is not None and game.results
     cards = _real_cards(rig, table, number)
-    points = set(mental.card_points())
+    points = set(elgamal.card_points(CARDS_IN_DECK))
     readable: dict[int, dict[int, set[int]]] = {
         s: {} for s in range(SEATS)
     }  # seat -> token -> seats

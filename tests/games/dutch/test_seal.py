@@ -4,11 +4,12 @@ round a leaver strands."""
 
 from __future__ import annotations
 
-from dutchblitz.protocol.games.dutch import mental, seal
-from dutchblitz.protocol.games.dutch.deal import CheatKind, check_handover
+from dutchblitz.protocol.games.dutch.cards import CARDS_IN_DECK
 from dutchblitz.protocol.games.dutch.moves import Draw, Leave
 from dutchblitz.protocol.games.dutch.scoring import DutchResult, reveal_tokens, score_round
 from dutchblitz.protocol.games.dutch.state import Ending, Phase
+from dutchblitz.protocol.table.masked import elgamal, seal
+from dutchblitz.protocol.table.masked.checks import CheatKind, check_handover
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -21,33 +22,33 @@ class Deal:
     """Three seats' keys and a deck shuffled by all three, from fixed seeds."""
 
     def __init__(self) -> None:
-        self.secrets = [mental.key_secret(bytes([seat + 1]) * 32) for seat in range(3)]
-        self.publics = [mental.public_key(x) for x in self.secrets]
-        joint = mental.joint_key(self.publics)
-        deck = mental.initial_deck()
+        self.secrets = [elgamal.key_secret(bytes([seat + 1]) * 32) for seat in range(3)]
+        self.publics = [elgamal.public_key(x) for x in self.secrets]
+        joint = elgamal.joint_key(self.publics)
+        deck = elgamal.initial_deck(CARDS_IN_DECK)
         for seat in range(3):
-            deck = mental.shuffle(deck, joint, bytes([seat + 9]) * 32).deck
+            deck = elgamal.shuffle(deck, joint, bytes([seat + 9]) * 32).deck
         self.deck = deck
 
-    def share(self, seat: int, token: int) -> mental.Share:
-        context = mental.opening_context(TABLE, ROUND, token)
-        return mental.decryption_share(self.secrets[seat], self.deck[token], context)
+    def share(self, seat: int, token: int) -> elgamal.Share:
+        context = elgamal.opening_context(TABLE, ROUND, token)
+        return elgamal.decryption_share(self.secrets[seat], self.deck[token], context)
 
-    def valid(self, seat: int, token: int, share: mental.Share) -> bool:
-        context = mental.opening_context(TABLE, ROUND, token)
-        return mental.check_share(self.publics[seat], self.deck[token], share, context)
+    def valid(self, seat: int, token: int, share: elgamal.Share) -> bool:
+        context = elgamal.opening_context(TABLE, ROUND, token)
+        return elgamal.check_share(self.publics[seat], self.deck[token], share, context)
 
 
 DEAL = Deal()
 
 
 def _sealed(seat: int, token: int, to: int, seed: bytes = bytes(32)) -> seal.SealedShare:
-    context = mental.opening_context(TABLE, ROUND, token)
+    context = elgamal.opening_context(TABLE, ROUND, token)
     return seal.seal_share(DEAL.secrets[seat], DEAL.deck[token], DEAL.publics[to], context, seed)
 
 
 def _checks(seat: int, token: int, to: int, sealed: seal.SealedShare) -> bool:
-    context = mental.opening_context(TABLE, ROUND, token)
+    context = elgamal.opening_context(TABLE, ROUND, token)
     card = DEAL.deck[token]
     return seal.check_sealed(DEAL.publics[seat], DEAL.publics[to], card, sealed, context)
 
@@ -67,11 +68,11 @@ def test_M26_a_peek_opens_to_its_player_alone() -> None:
     token = 4
     sealed = [_sealed(s, token, 2, bytes([s]) * 32) for s in (0, 1)]
     points = [seal.unseal(DEAL.secrets[2], box) for box in sealed] + [DEAL.share(2, token).point]
-    assert mental.open_card(DEAL.deck[token], points) is not None
+    assert elgamal.open_card(DEAL.deck[token], points, CARDS_IN_DECK) is not None
     for reader in (0, 1):
         guessed = [seal.unseal(DEAL.secrets[reader], box) for box in sealed]
         guessed.append(DEAL.share(2, token).point)
-        assert mental.open_card(DEAL.deck[token], guessed) is None
+        assert elgamal.open_card(DEAL.deck[token], guessed, CARDS_IN_DECK) is None
 
 
 def test_M26_every_node_checks_a_sealed_share_and_a_false_one_fails() -> None:
@@ -83,8 +84,8 @@ def test_M26_every_node_checks_a_sealed_share_and_a_false_one_fails() -> None:
     lie = seal.SealedShare(honest.a, _sealed(0, 5, 2).b, honest.proof)
     assert not _checks(0, 4, 2, lie)  # another card's share under this proof
     # A share made with another secret, under a proof made for it, is still refused.
-    context = mental.opening_context(TABLE, ROUND, 4)
-    other = mental.key_secret(bytes([77]) * 32)
+    context = elgamal.opening_context(TABLE, ROUND, 4)
+    other = elgamal.key_secret(bytes([77]) * 32)
     forged = seal.seal_share(other, DEAL.deck[4], DEAL.publics[2], context, bytes(32))
     assert not _checks(0, 4, 2, forged)
 
@@ -101,9 +102,9 @@ def test_M27_a_handover_lets_the_players_left_open_every_card() -> None:
     assert check_handover(1, shares, DEAL.publics, DEAL.deck, TABLE, ROUND) is None
     token = 11
     points = [DEAL.share(0, token).point, shares[token].point, DEAL.share(2, token).point]
-    assert mental.open_card(DEAL.deck[token], points) is not None
+    assert elgamal.open_card(DEAL.deck[token], points, CARDS_IN_DECK) is not None
     # The handover alone opens nothing: every player left is still needed.
-    assert mental.open_card(DEAL.deck[token], [shares[token].point]) is None
+    assert elgamal.open_card(DEAL.deck[token], [shares[token].point], CARDS_IN_DECK) is None
 
 
 def test_M27_a_false_handed_over_share_names_the_leaver() -> None:

@@ -6,17 +6,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from dutchblitz.protocol.games.dutch import mental
-from dutchblitz.protocol.games.dutch.deal import (
-    KeyShareMessage,
-    ShareMessage,
-    ShuffleMessage,
-)
+from dutchblitz.protocol.games.dutch.cards import CARDS_IN_DECK
 from dutchblitz.protocol.games.dutch.game import GAME as RULES
 from dutchblitz.protocol.games.dutch.game import handed_on
 from dutchblitz.protocol.games.dutch.mind import derived, faces, key_secret
 from dutchblitz.protocol.games.dutch.moves import Draw
-from dutchblitz.protocol.games.dutch.seal import SealedShare, SealProof
 from dutchblitz.protocol.games.dutch.state import Ending
 from dutchblitz.protocol.games.dutch.state import Phase as Phase_
 from dutchblitz.protocol.games.dutch.table import DutchTable, Stage
@@ -30,6 +24,13 @@ from dutchblitz.protocol.games.dutch.wire import (
     encode,
 )
 from dutchblitz.protocol.table.game import FlagKind, Phase
+from dutchblitz.protocol.table.masked import elgamal
+from dutchblitz.protocol.table.masked.checks import (
+    KeyShareMessage,
+    ShareMessage,
+    ShuffleMessage,
+)
+from dutchblitz.protocol.table.masked.seal import SealedShare, SealProof
 from dutchblitz.protocol.table.rules import TableGame
 from dutchblitz.protocol.wire.messages import GameBody
 
@@ -78,7 +79,7 @@ def test_m30_keys_come_first_then_the_shuffles_in_seat_order() -> None:
 
 
 def _false_sealed() -> SealedShare:
-    point = mental.public_key(mental.key_secret(bytes(32)))
+    point = elgamal.public_key(elgamal.key_secret(bytes(32)))
     return SealedShare(point, point, SealProof(bytes(32), bytes(32), bytes(32)))
 
 
@@ -100,7 +101,7 @@ def test_m30_a_shuffle_out_of_turn_and_a_second_key_are_refused() -> None:
     assert table.take(2, key, number) is not None
     assert rig.game.apply(rig.nodes[2], _body(number, key)).refusal == "not_key_time"
     assert table.deal.joint is not None
-    deck = mental.shuffle(mental.initial_deck(), table.deal.joint, bytes(32)).deck
+    deck = elgamal.shuffle(elgamal.initial_deck(CARDS_IN_DECK), table.deal.joint, bytes(32)).deck
     assert rig.game.apply(rig.nodes[2], _body(number, ShuffleMessage(2, deck))).refusal == (
         "not_your_shuffle"
     )
@@ -110,10 +111,10 @@ def test_m31_m32_shares_go_only_where_the_rules_open_a_card() -> None:
     """M-31, M-32."""
     rig = _dealt(4)
     number, table = rig.game.round, rig.table()
-    share = mental.decryption_share(
+    share = elgamal.decryption_share(
         key_secret(rig.secrets(1)),
         table.deal.deck()[0],
-        mental.opening_context(table.binding, number, 0),
+        elgamal.opening_context(table.binding, number, 0),
     )
     refusal = rig.game.apply(rig.nodes[1], _body(number, ShareMessage(1, 0, None, share)))
     assert refusal.refusal == "not_wanted"
@@ -166,7 +167,7 @@ def test_m34_a_dishonest_shuffle_is_found_by_the_audit_and_flagged() -> None:
         if seat == 1 and isinstance(message, ShuffleMessage):
             table = rig_holder[0].table()
             assert table.deal.joint is not None
-            other = mental.shuffle(table.deal.shuffles[-1].deck, table.deal.joint, bytes(32))
+            other = elgamal.shuffle(table.deal.shuffles[-1].deck, table.deal.joint, bytes(32))
             return _body(decode(body.payload).round, ShuffleMessage(1, other.deck))
         return body
 
@@ -192,7 +193,9 @@ def test_m33_m36_each_node_can_open_only_the_cards_the_rules_open_to_it() -> Non
         # M-36: the key is the private seed's, and the seed never travels.
         key = next(m for s, b in rig.bodies if s == seat for m in [_message(b)])
         assert isinstance(key, KeyShareMessage)
-        assert key.public == mental.public_key(mental.key_secret(derived(secrets.private, b"key")))
+        assert key.public == elgamal.public_key(
+            elgamal.key_secret(derived(secrets.private, b"key"))
+        )
         assert all(secrets.private not in body.payload for _, body in rig.bodies)
         allowed = {t for t in range(54) if table.round.knows(seat, t)}
         known = set(faces(table, seat, secrets))

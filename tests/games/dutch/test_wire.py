@@ -12,16 +12,8 @@ from typing import Any
 import msgpack
 import pytest
 from dutchblitz.protocol.conformance.case import Case
-from dutchblitz.protocol.games.dutch import group, mental, wire, wire_vectors
-from dutchblitz.protocol.games.dutch.deal import (
-    AuditMessage,
-    Cheat,
-    CheatKind,
-    KeyShareMessage,
-    ShareMessage,
-    ShuffleMessage,
-)
-from dutchblitz.protocol.games.dutch.mental import Masked, Proof, Share
+from dutchblitz.protocol.games.dutch import wire, wire_vectors
+from dutchblitz.protocol.games.dutch.cards import CARDS_IN_DECK
 from dutchblitz.protocol.games.dutch.moves import (
     CallDutch,
     Discard,
@@ -36,7 +28,6 @@ from dutchblitz.protocol.games.dutch.moves import (
     Swap,
     Throw,
 )
-from dutchblitz.protocol.games.dutch.seal import SealedShare, SealProof
 from dutchblitz.protocol.games.dutch.wire import (
     HandoverMessage,
     Payload,
@@ -48,6 +39,17 @@ from dutchblitz.protocol.games.dutch.wire import (
     decode,
     encode,
 )
+from dutchblitz.protocol.table.masked import elgamal, group
+from dutchblitz.protocol.table.masked.checks import (
+    AuditMessage,
+    Cheat,
+    CheatKind,
+    KeyShareMessage,
+    ShareMessage,
+    ShuffleMessage,
+)
+from dutchblitz.protocol.table.masked.elgamal import Masked, Proof, Share
+from dutchblitz.protocol.table.masked.seal import SealedShare, SealProof
 from dutchblitz.protocol.wire import codec
 from dutchblitz.protocol.wire.messages import Envelope, Event, GameBody
 from hypothesis import HealthCheck, given, settings
@@ -94,9 +96,9 @@ def test_the_vectors_name_every_refusal_and_every_message() -> None:
 
 # -- a table of refusals, one field broken at a time ----------------------------------------
 
-SECRET = mental.key_secret(bytes([3]) * 32)
-PUBLIC = mental.public_key(SECRET)
-PROOF = mental.prove_key(SECRET, b"context")
+SECRET = elgamal.key_secret(bytes([3]) * 32)
+PUBLIC = elgamal.public_key(SECRET)
+PROOF = elgamal.prove_key(SECRET, b"context")
 ORDER_FOUR = bytes(32)
 TOO_BIG = (2**252 + 27742317777372353535851937790883648493).to_bytes(32, "little")
 
@@ -287,7 +289,7 @@ def test_P209_a_dutch_payload_rides_a_table_game_body() -> None:
 
 
 def test_a_whole_shuffle_fits_a_game_body() -> None:
-    step = mental.shuffle(mental.initial_deck(), PUBLIC, bytes([4]) * 32)
+    step = elgamal.shuffle(elgamal.initial_deck(CARDS_IN_DECK), PUBLIC, bytes([4]) * 32)
     data = encode(Payload(1, ShuffleMessage(0, step.deck)))
     sent = Envelope("kitchen", bytes(range(16)), 3, 1, Event(GameBody(wire.GAME_ID, data)))
     assert len(codec.encode(sent)) < codec.MAX_MESSAGE_SIZE

@@ -1,8 +1,9 @@
-"""The deal's messages as data, each checked the moment it arrives, and the audit after the
-round (spec/dutch-deal.md). A bad message names its sender: ``Cheat``.
+"""A masked deck's messages as data, each checked the moment it arrives, and the audit after
+the round (spec/dutch-deal.md). A bad message names its sender: ``Cheat``.
 
-The messages will travel as the table's events; here they are plain frozen data and the
-checks are pure functions of them and of what came before in the total order.
+The messages travel in a game's bodies (Dutch's ``wire.py``); here they are plain frozen
+data and the checks are pure functions of them, of the deck's size and of what came before
+in the total order.
 """
 
 from __future__ import annotations
@@ -11,8 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from . import mental
-from .mental import Deck, Masked, Proof, Share
+from . import elgamal
+from .elgamal import Deck, Masked, Proof, Share
+from .seal import SealedShare
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,9 +54,29 @@ class AuditMessage:
     masks: tuple[bytes, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class SealedShareMessage:
+    """M-19, M-25: a decryption share for seat ``to`` alone, encrypted to that seat's round
+    key, with a proof every node checks."""
+
+    seat: int
+    token: int
+    to: int
+    sealed: SealedShare
+
+
+@dataclass(frozen=True, slots=True)
+class HandoverMessage:
+    """M-23: a leaving player's share of every card, position ``token`` for token ``token``,
+    sent to all so that the players left can still open every card."""
+
+    seat: int
+    shares: tuple[Share, ...]
+
+
 class CheatKind(StrEnum):
     BAD_KEY = "bad_key"  # a key whose proof fails
-    BAD_DECK = "bad_deck"  # a shuffled deck that is not 54 pairs of group points
+    BAD_DECK = "bad_deck"  # a shuffled deck that is not the deck's size in pairs of group points
     BAD_SHARE = "bad_share"  # a decryption share whose proof fails
     BAD_SHUFFLE = "bad_shuffle"  # the audit does not reproduce the published deck
     WITHHELD = "withheld"  # a shuffler sent no audit
@@ -71,14 +93,14 @@ class Cheat:
 
 
 def check_key_message(message: KeyShareMessage, table: bytes, round_number: int) -> Cheat | None:
-    context = mental.key_context(table, round_number, message.seat)
-    if mental.check_key(message.public, message.proof, context):
+    context = elgamal.key_context(table, round_number, message.seat)
+    if elgamal.check_key(message.public, message.proof, context):
         return None
     return Cheat(message.seat, CheatKind.BAD_KEY, "the key's proof does not hold")
 
 
-def check_shuffle_message(message: ShuffleMessage) -> Cheat | None:
-    reason = mental.check_deck(message.deck)
+def check_shuffle_message(message: ShuffleMessage, size: int) -> Cheat | None:
+    reason = elgamal.check_deck(message.deck, size)
     return None if reason is None else Cheat(message.seat, CheatKind.BAD_DECK, reason)
 
 
@@ -88,14 +110,15 @@ def check_share_message(
     """M-14: a share whose proof fails is a cheat by its sender, found on arrival."""
     if not 0 <= message.token < len(deck) or not 0 <= message.seat < len(publics):
         return Cheat(message.seat, CheatKind.BAD_SHARE, "no such card or seat")
-    context = mental.opening_context(table, round_number, message.token)
-    if mental.check_share(publics[message.seat], deck[message.token], message.share, context):
+    context = elgamal.opening_context(table, round_number, message.token)
+    if elgamal.check_share(publics[message.seat], deck[message.token], message.share, context):
         return None
     return Cheat(message.seat, CheatKind.BAD_SHARE, f"the share of card {message.token} is false")
 
 
 def audit(
     joint: bytes,
+    size: int,
     shuffles: Sequence[ShuffleMessage],
     reveals: Sequence[AuditMessage],
     excused: frozenset[int] = frozenset(),
@@ -107,7 +130,7 @@ def audit(
     M-35) is passed over without hiding the steps after it."""
     revealed = {r.seat: r for r in reveals}
     cheats: list[Cheat] = []
-    before: Deck = mental.initial_deck()
+    before: Deck = elgamal.initial_deck(size)
     for step in shuffles:
         reveal = revealed.get(step.seat)
         if reveal is None and step.seat in excused:
@@ -122,15 +145,15 @@ def audit(
 
 def _replays(before: Deck, joint: bytes, reveal: AuditMessage, published: Deck) -> bool:
     try:
-        return mental.apply_shuffle(before, joint, reveal.permutation, reveal.masks) == published
+        return elgamal.apply_shuffle(before, joint, reveal.permutation, reveal.masks) == published
     except ValueError:  # not a permutation, a wrong mask count, or a scalar libsodium refused
         return False
 
 
 def card_at(deck: Deck, token: int, shares: Sequence[bytes]) -> int | None:
-    """The card code under ``token`` once every player's share point is in (M-15)."""
+    """The card value under ``token`` once every player's share point is in (M-15)."""
     card: Masked = deck[token]
-    return mental.open_card(card, shares)
+    return elgamal.open_card(card, shares, len(deck))
 
 
 def check_handover(
@@ -146,7 +169,7 @@ def check_handover(
     if len(shares) != len(deck) or not 0 <= seat < len(publics):
         return Cheat(seat, CheatKind.BAD_SHARE, "not one share per card")
     for token, share in enumerate(shares):
-        context = mental.opening_context(table, round_number, token)
-        if not mental.check_share(publics[seat], deck[token], share, context):
+        context = elgamal.opening_context(table, round_number, token)
+        if not elgamal.check_share(publics[seat], deck[token], share, context):
             return Cheat(seat, CheatKind.BAD_SHARE, f"the handed-over share of card {token}")
     return None

@@ -1,6 +1,6 @@
 """spec/dutch-deal.md section 1 by its algorithms: a plain transcription of M-1 to M-4 in
 Python integers (RFC 8032's edwards25519, Elligator 2 as M-4 says) gives the same bytes as
-protocol/games/dutch/group.py, which calls libsodium: so an implementer may use either."""
+protocol/table/masked/group.py, which calls libsodium: so an implementer may use either."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import random
 from hashlib import blake2b
 
 import pytest
-from dutchblitz.protocol.games.dutch import group
+from dutchblitz.protocol.table.masked import group
 
 P = 2**255 - 19
 L = 2**252 + 27742317777372353535851937790883648493

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from typing import Final
 
 from . import group
+from .elgamal import NONCE_PERSON, Masked, public_key
 from .group import GENERATOR, GroupError, canonical_scalar, hash_to_scalar, valid_point
-from .mental import NONCE_PERSON, Masked, public_key
 
 SEAL_PERSON: Final = b"dutch-seal-v1"  # the mask a, from the seal's seed (M-36)
 SEALED_PERSON: Final = b"dutch-sealed-v1"  # the proof's challenge

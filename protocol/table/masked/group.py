@@ -1,4 +1,4 @@
-"""The prime-order group that hides Dutch's cards: Ed25519 points through libsodium.
+"""The prime-order group that hides a masked deck's cards: Ed25519 points through libsodium.
 
 Every operation is libsodium's (PyNaCl's bindings); nothing here does big-integer
 arithmetic. Points are 32-byte encodings. ``crypto_core_ed25519_is_valid_point`` accepts

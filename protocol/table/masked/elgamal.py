@@ -1,6 +1,7 @@
-"""Mental poker with no dealer (spec/dutch-deal.md): Dutch's deck masked and shuffled by
-every player in turn, so that nobody knows the order, and each card opened to one player
-or to all by decryption shares that carry a proof.
+"""Mental poker with no dealer (spec/dutch-deal.md): a deck of ``size`` card values masked
+and shuffled by every player in turn, so that nobody knows the order, and each card opened
+to one player or to all by decryption shares that carry a proof. What a value means is the
+game's; the table knows only how many there are.
 
 ElGamal over the prime-order group of group.py, in the style of Barnett and Smart: every
 player holds a key share x_i and publishes Y_i = x_i G with a Schnorr proof; the joint key
@@ -10,7 +11,9 @@ Chaum-Pedersen proof that log_G Y_i = log_c1 d_i; then M = c2 - sum d_i.
 
 Pure: every secret and every bit of randomness is handed in as bytes (a node draws them
 with its operating system's generator). Proof nonces are derived from the prover's secret
-and the transcript, so a proof is a function of its inputs and vectors are fixed.
+and the transcript, so a proof is a function of its inputs and vectors are fixed. The hash
+personalisations keep the names Dutch gave them (``dutch-key-v1``...): they are wire bytes
+(spec/dutch-deal.md M-3 to M-7), the same for every game that uses the deck.
 """
 
 from __future__ import annotations
@@ -21,10 +24,10 @@ from functools import cache
 from typing import Final
 
 from . import group
-from .cards import CARDS_IN_DECK
 from .group import GENERATOR, IDENTITY, GroupError, Stream, hash_to_scalar
 
 DEAL_SEED_BYTES: Final = 32  # a key secret or a shuffle seed, handed in
+MAX_VALUES: Final = 256  # a card value is one byte in the hash that makes its point (M-4)
 KEY_PERSON: Final = b"dutch-key-v1"
 SHARE_PERSON: Final = b"dutch-share-v1"
 NONCE_PERSON: Final = b"dutch-nonce-v1"
@@ -52,14 +55,17 @@ class Proof:
 
 
 @cache
-def card_points() -> tuple[bytes, ...]:
-    """M-4: card ``code`` is the point hashed from ``"card" || code`` (one byte)."""
-    return tuple(group.hash_to_point(CARD_PERSON, b"card" + bytes([c])) for c in range(54))
+def card_points(size: int) -> tuple[bytes, ...]:
+    """M-4: card value ``code`` of a deck of ``size`` is the point hashed from
+    ``"card" || code`` (one byte); value ``i`` of a smaller deck is value ``i`` of a larger."""
+    if not 0 < size <= MAX_VALUES:
+        raise ValueError(f"a masked deck holds 1 to {MAX_VALUES} card values, not {size}")
+    return tuple(group.hash_to_point(CARD_PERSON, b"card" + bytes([c])) for c in range(size))
 
 
 @cache
-def _card_of_point() -> dict[bytes, int]:
-    return {point: code for code, point in enumerate(card_points())}
+def _card_of_point(size: int) -> dict[bytes, int]:
+    return {point: code for code, point in enumerate(card_points(size))}
 
 
 def _canonical(proof: Proof) -> bool:
@@ -114,10 +120,10 @@ def joint_key(publics: Sequence[bytes]) -> bytes:
     return joint
 
 
-def initial_deck() -> Deck:
+def initial_deck(size: int) -> Deck:
     """M-9: the deck before any shuffle, card ``i`` at position ``i``, masked with r = 0:
     (identity, M_i). Every node builds it; it never travels."""
-    return tuple(Masked(IDENTITY, point) for point in card_points())
+    return tuple(Masked(IDENTITY, point) for point in card_points(size))
 
 
 def remask(card: Masked, joint: bytes, mask: bytes) -> Masked:
@@ -136,7 +142,7 @@ class ShuffleStep:
     masks: tuple[bytes, ...]
 
 
-def permutation_from(seed: bytes, size: int = CARDS_IN_DECK) -> tuple[int, ...]:
+def permutation_from(seed: bytes, size: int) -> tuple[int, ...]:
     """M-11: Fisher-Yates from the end, each swap index from the seed's stream."""
     order = list(range(size))
     stream = Stream(_seed(seed), b"permutation")
@@ -146,7 +152,7 @@ def permutation_from(seed: bytes, size: int = CARDS_IN_DECK) -> tuple[int, ...]:
     return tuple(order)
 
 
-def masks_from(seed: bytes, size: int = CARDS_IN_DECK) -> tuple[bytes, ...]:
+def masks_from(seed: bytes, size: int) -> tuple[bytes, ...]:
     """M-11: mask ``j`` is the hash of ``"mask" || j`` keyed by the seed."""
     return tuple(
         hash_to_scalar(MASK_PERSON, b"mask", j.to_bytes(2, "big"), key=_seed(seed))
@@ -170,10 +176,11 @@ def shuffle(deck: Deck, joint: bytes, seed: bytes) -> ShuffleStep:
     return ShuffleStep(apply_shuffle(deck, joint, permutation, masks), permutation, masks)
 
 
-def check_deck(deck: Sequence[Masked]) -> str | None:
-    """M-12: why a received deck is refused (not 54 cards, a point not in the group), or None."""
-    if len(deck) != CARDS_IN_DECK:
-        return f"{len(deck)} cards, not {CARDS_IN_DECK}"
+def check_deck(deck: Sequence[Masked], size: int) -> str | None:
+    """M-12: why a received deck is refused (not ``size`` cards, a point not in the group),
+    or None."""
+    if len(deck) != size:
+        return f"{len(deck)} cards, not {size}"
     for position, card in enumerate(deck):
         if not (group.valid_point(card.c1) and group.valid_point(card.c2)):
             return f"card {position} is not a pair of points of the group"
@@ -217,16 +224,16 @@ def check_share(public: bytes, card: Masked, share: Share, context: bytes) -> bo
     return _share_challenge(context, public, card.c1, share.point, a1, a2) == share.proof.e
 
 
-def open_card(card: Masked, shares: Sequence[bytes]) -> int | None:
-    """M-15: the card code under ``card`` given every player's share point, or None when
-    the result is no card (a share was wrong)."""
+def open_card(card: Masked, shares: Sequence[bytes], size: int) -> int | None:
+    """M-15: the card value under ``card`` (of a deck of ``size``) given every player's
+    share point, or None when the result is no card (a share was wrong)."""
     point = card.c2
     try:
         for share in shares:
             point = group.sub(point, share)
     except GroupError:
         return None
-    return _card_of_point().get(point)
+    return _card_of_point(size).get(point)
 
 
 def opening_context(table: bytes, round_number: int, token: int) -> bytes:
