@@ -122,7 +122,7 @@ async def worker(args: argparse.Namespace) -> None:
     from dutchblitz.node.runtime import Node, Options
     from dutchblitz.protocol.games.blitz.bots import LEVELS, think_time
     from dutchblitz.protocol.replica.effects import Delivered, Effect
-    from dutchblitz.protocol.table.game import Phase
+    from dutchblitz.protocol.table.state import Phase
     from dutchblitz.protocol.wire.messages import Body, Play, Profile
 
     ports = [int(p) for p in args.ports.split(",")]

@@ -10,10 +10,10 @@ from collections import deque
 
 from dutchblitz.protocol.replica.core import Replica
 from dutchblitz.protocol.replica.effects import Alarm, Delivered, Effect, LogEntry, Withdrawn
-from dutchblitz.protocol.table.game import Game, Phase
 from dutchblitz.protocol.table.lobby import other_data
 from dutchblitz.protocol.table.records import RoundResult
 from dutchblitz.protocol.table.rules import AnyGame
+from dutchblitz.protocol.table.state import Game, Phase
 from dutchblitz.protocol.wire.messages import Admit, Bye, Profile, Ready, Start, Suspect
 
 from .api import MAX_NOTICES, News, Notice, NoticeKind, Refused, Told

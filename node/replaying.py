@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dutchblitz.protocol.replays.gamefile import CheckedGame, check_game_file
 from dutchblitz.protocol.replays.steps import Replay
-from dutchblitz.protocol.table.game import Game
 from dutchblitz.protocol.table.player import GameSeatView
+from dutchblitz.protocol.table.state import Game
 from dutchblitz.protocol.views import GameView, Phase, game_view
 
 from .api import HiddenCards, PlayerInfo, Snapshot

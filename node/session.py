@@ -18,9 +18,9 @@ from collections.abc import Callable, Collection
 from dutchblitz.protocol.games.registry import game_for
 from dutchblitz.protocol.replica.core import Replica
 from dutchblitz.protocol.seat.duties import our_start
-from dutchblitz.protocol.table.game import Game, Phase
 from dutchblitz.protocol.table.player import ActRefusal, GameMove, GameSeatView
 from dutchblitz.protocol.table.rules import AnyGame
+from dutchblitz.protocol.table.state import Game, Phase
 from dutchblitz.protocol.views import game_view
 from dutchblitz.protocol.wire.auth import fingerprint
 

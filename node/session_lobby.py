@@ -16,7 +16,7 @@ from dutchblitz.protocol.games.registry import game_for, tags
 from dutchblitz.protocol.limits import MAX_GAME_ROUNDS, MAX_NAME, MAX_PLAYERS, MAX_TARGET
 from dutchblitz.protocol.replica.core import Replica
 from dutchblitz.protocol.seat.duties import can_start, our_start, started_game, table_options
-from dutchblitz.protocol.table.game import Phase
+from dutchblitz.protocol.table.state import Phase
 from dutchblitz.protocol.wire.messages import Ready
 
 from .api import News, NoticeKind, Refused, Told, Why

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from functools import partial
 from types import MappingProxyType
 
-from .table.game import FlagKind, Game, Member, Phase
 from .table.rules import Json, PublicTable
+from .table.state import FlagKind, Game, Member, Phase
 
 __all__ = [
     "FlagKind",

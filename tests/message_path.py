@@ -154,7 +154,7 @@ async def _trace() -> PathTrace:
     from dutchblitz.client.app import build_app
     from dutchblitz.node.runtime import Node, Options
     from dutchblitz.node.session import NodeSession
-    from dutchblitz.protocol.table.game import Phase
+    from dutchblitz.protocol.table.state import Phase
     from prompt_toolkit.data_structures import Size
     from prompt_toolkit.input import create_pipe_input
     from prompt_toolkit.output import DummyOutput

@@ -134,7 +134,7 @@ async def _count() -> list[Step]:
     from dutchblitz.node.runtime import Node, Options
     from dutchblitz.node.session import NodeSession
     from dutchblitz.protocol.games.blitz.intents import Action, Intent
-    from dutchblitz.protocol.table.game import Phase
+    from dutchblitz.protocol.table.state import Phase
     from dutchblitz.protocol.wire.messages import Ready
 
     table = f"calls-{os.getpid()}"

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from dutchblitz.protocol.seat.duties import Wishes
-from dutchblitz.protocol.table.game import Game, Phase
+from dutchblitz.protocol.table.state import Game, Phase
 
 log = logging.getLogger("dutchblitz.node")
 

@@ -17,7 +17,7 @@ from dutchblitz.protocol.replica.core import Replica
 from dutchblitz.protocol.seat.finding import TableFinder
 from dutchblitz.protocol.seat.machine import SeatMachine, game_played
 from dutchblitz.protocol.seat.pace import Pace
-from dutchblitz.protocol.table.game import Game
+from dutchblitz.protocol.table.state import Game
 
 from ..api import GameOn
 from ..net.contacts import Contacts

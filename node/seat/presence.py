@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dutchblitz.protocol.replica.core import Replica
 from dutchblitz.protocol.seat.deal_duties import Grace
-from dutchblitz.protocol.table.game import Phase
+from dutchblitz.protocol.table.state import Phase
 
 from ..api import Missing
 

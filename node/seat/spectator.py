@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from dutchblitz.protocol.games.registry import game_for
 from dutchblitz.protocol.replica.effects import Delivered, Effect
-from dutchblitz.protocol.table.game import Game, Phase
+from dutchblitz.protocol.table.state import Game, Phase
 from dutchblitz.protocol.views import game_view
 
 from ..api import (

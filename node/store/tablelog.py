@@ -7,7 +7,7 @@ import logging
 from collections import Counter
 
 from dutchblitz.protocol.replica.effects import Alarm, Delivered
-from dutchblitz.protocol.table.game import Game, Phase
+from dutchblitz.protocol.table.state import Game, Phase
 from dutchblitz.protocol.wire.messages import Admit, Bye, Suspect
 
 log = logging.getLogger("dutchblitz.node")

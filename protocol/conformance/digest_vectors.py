@@ -22,7 +22,7 @@ from typing import Any
 
 from ..limits import DIGEST_SIZE
 from ..replica.digest import canonical_bytes
-from ..table.game import Game
+from ..table.state import Game
 from ..wire.codec import decode
 from ..wire.messages import Event
 from .case import Case

@@ -18,7 +18,7 @@ import msgpack
 
 from ..limits import DIGEST_SIZE, MAX_GAME_FILE, MAX_NAME, NODE_ID_SIZE
 from ..replica.digest import chain_step, log_digest
-from ..table.game import Game, Outcome, Phase
+from ..table.state import Game, Outcome, Phase
 from ..wire.auth import AUTH_SIZE, PUBLIC_KEY_SIZE, Signer, check_auth, fingerprint, node_id_of
 from ..wire.codec import ProtocolError, decode
 from ..wire.messages import Body, Envelope, Event

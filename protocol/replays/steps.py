@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..table.game import FlagKind, Game, Phase
 from ..table.rules import Card as TableCard
 from ..table.rules import SeatCards
+from ..table.state import FlagKind, Game, Phase
 from ..views import GameView, game_view
 from ..wire.messages import Bye, Play, Reveal, Suspect
 from .gamefile import CheckedGame, Entry

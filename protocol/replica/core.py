@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
 from ..games.registry import DEFAULT_GAME
-from ..table.game import Game
+from ..table.state import Game
 from ..wire.auth import AUTH_SIZE, Signer
 from ..wire.codec import ProtocolError, decode, encode
 from ..wire.messages import (

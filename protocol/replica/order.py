@@ -13,7 +13,7 @@ import bisect
 from typing import TYPE_CHECKING
 
 from ..games.registry import game_for
-from ..table.game import Game, Phase
+from ..table.state import Game, Phase
 from ..wire.codec import MAX_PEERS, encode
 from ..wire.messages import (
     Ack,

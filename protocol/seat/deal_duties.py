@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from ..table.fairdeal import RoundSecret, deck_order, secret_hash, share_hash
-from ..table.game import Game, Phase
+from ..table.state import Game, Phase
 from ..wire.messages import Body, Commit, Deal, Reveal, Share, Start
 
 

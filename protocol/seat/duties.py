@@ -21,9 +21,9 @@ from ..games.registry import DEFAULT_GAME, game_for, level_for, level_in
 from ..replica.core import Replica
 from ..replica.effects import LogEntry
 from ..table.fairdeal import SECRET_SIZE, SHARE_SIZE, RoundSecret
-from ..table.game import Game, Member, Phase
 from ..table.player import PlayBot, Rng
 from ..table.rules import AnyGame
+from ..table.state import Game, Member, Phase
 from ..wire.messages import Body, Options, Profile, Ready, Reveal, Start
 from .deal_duties import Grace, deal_duties, grace_duty, owned, repeated_start
 from .game_duties import PRIVATE_SIZE, GameDuties, holds_secrets, wants_private

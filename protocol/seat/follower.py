@@ -18,7 +18,7 @@ from ..limits import DIGEST_SIZE
 from ..replica.digest import canonical_bytes
 from ..replica.effects import Alarm, Delivered, Effect, LogEntry, Send
 from ..replica.spectators import LEASE_S, PRESENCE
-from ..table.game import Game, Phase
+from ..table.state import Game, Phase
 from ..wire.codec import ProtocolError, decode, encode
 from ..wire.messages import Envelope, Event, Watch, WatchOp
 from ..wire.signing import authentic

@@ -18,8 +18,8 @@ from ..games.registry import level_for
 from ..limits import SECRET_SIZE
 from ..replica.core import Replica
 from ..table.fairdeal import RoundSecret
-from ..table.game import Game, Phase
 from ..table.rules import AnyGame, SeatSecrets
+from ..table.state import Game, Phase
 from ..wire.codec import decode
 from ..wire.fields import ProtocolError
 from ..wire.messages import Body, GameBody

@@ -31,8 +31,8 @@ from ..replica.core import Replica
 from ..replica.effects import Delivered, SpectatorSeen
 from ..replica.throttle import Throttle, Verdict
 from ..table.fairdeal import RoundSecret
-from ..table.game import Game, Phase
 from ..table.player import HeldPlays, Rng, SeatPlayer
+from ..table.state import Game, Phase
 from ..wire.codec import ProtocolError, decode
 from ..wire.messages import Body, Bye, Envelope, Hello, Kind
 from ..wire.peek import message_kind, message_sender

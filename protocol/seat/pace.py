@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..table.game import Game, Phase
+from ..table.state import Game, Phase
 
 SCORES_S = 15.0  # the scores stay up this long unless the person presses a key first
 COUNT_IN_S = 3.0  # "3, 2, 1": no move of this node's seats before it has run out

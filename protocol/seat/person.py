@@ -9,8 +9,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ..replica.core import Replica
-from ..table.game import Phase
 from ..table.player import ActRefusal, CameBack, HeldPlays, NoPlays, SeatPlayer
+from ..table.state import Phase
 from ..wire.messages import Body
 from .pace import Pace
 

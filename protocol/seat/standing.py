@@ -13,7 +13,7 @@ from collections.abc import Mapping
 
 from ..replica.core import Replica
 from ..replica.effects import Effect, Timer
-from ..table.game import Phase
+from ..table.state import Phase
 from ..wire.codec import ProtocolError, decode
 from ..wire.messages import Envelope, Heartbeat, Kind
 from .effects import Admits, AskHello, Finished, GameEnded, MoveTable, Out, Rematch

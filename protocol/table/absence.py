@@ -16,7 +16,7 @@ from ..wire.messages import Start
 from .records import ACCEPTED, Outcome, Phase
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .state import Game
 
 
 class AwaitsAbsent(Protocol):

@@ -10,7 +10,7 @@ from .fairdeal import audit_kept
 from .records import ACCEPTED, PENALISED, Flag, FlagKind, Outcome, Phase, RoundResult
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .state import Game
 
 
 def reveal(game: Game, sender: bytes, body: Reveal) -> Outcome:

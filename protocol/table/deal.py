@@ -14,8 +14,8 @@ from .lobby import game_over
 from .records import ACCEPTED, FlagKind, Outcome, Phase
 
 if TYPE_CHECKING:
-    from .game import Game
     from .rules import Card
+    from .state import Game
 
 
 def present_players(game: Game) -> list[int]:

@@ -10,7 +10,7 @@ from ..wire.messages import Bye, Suspect
 from .records import ACCEPTED, FlagKind, Outcome, Phase
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .state import Game
 
 
 def bye(game: Game, sender: bytes, body: Bye) -> Outcome:

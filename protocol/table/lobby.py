@@ -15,7 +15,7 @@ from .records import ACCEPTED, Member, Outcome, Phase
 from .rules import AnyGame
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .state import Game
 
 
 def admit(game: Game, sender: bytes, body: Admit) -> Outcome:

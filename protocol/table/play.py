@@ -11,7 +11,7 @@ from . import audit
 from .records import Outcome
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .state import Game
 
 
 def play(game: Game, sender: bytes, body: Play) -> Outcome:

@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 if TYPE_CHECKING:
     from ..replica.core import Replica
     from ..wire.messages import Body, GameBody
-    from .game import Game
     from .rules import SeatSecrets
+    from .state import Game
 
 S = TypeVar("S")  # a round's state
 M = TypeVar("M")  # a move

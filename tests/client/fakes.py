@@ -32,7 +32,7 @@ from dutchblitz.protocol.games.blitz.rules import apply
 from dutchblitz.protocol.games.blitz.state import Table, deal, visible_codes
 from dutchblitz.protocol.games.blitz.wire_moves import play_from_move
 from dutchblitz.protocol.table.fairdeal import secret_hash, share_hash
-from dutchblitz.protocol.table.game import Game, Phase
+from dutchblitz.protocol.table.state import Game, Phase
 from dutchblitz.protocol.views import game_view
 from dutchblitz.protocol.wire.messages import (
     Admit,

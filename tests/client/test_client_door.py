@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from dutchblitz.protocol.games.blitz.rules import visible_centre_plays
-from dutchblitz.protocol.table.game import Game
+from dutchblitz.protocol.table.state import Game
 from dutchblitz.protocol.views import game_view
 
 from tests.client.fakes import playing_game

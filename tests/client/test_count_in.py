@@ -16,7 +16,7 @@ from dutchblitz.client.layout import body_text, title_text
 from dutchblitz.client.state import ClientState, Screen
 from dutchblitz.node.api import NoticeKind
 from dutchblitz.protocol.games.blitz.intents import Action, Intent
-from dutchblitz.protocol.table.game import Phase, RoundResult
+from dutchblitz.protocol.table.state import Phase, RoundResult
 from dutchblitz.protocol.wire.messages import Ready
 from prompt_toolkit.formatted_text import to_plain_text
 

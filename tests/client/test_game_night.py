@@ -13,7 +13,7 @@ from dutchblitz.client.layout import body_text
 from dutchblitz.client.size import MIN_COLUMNS, MIN_ROWS
 from dutchblitz.node.api import NoticeKind
 from dutchblitz.protocol.games.blitz.intents import Action
-from dutchblitz.protocol.table.game import Phase, RoundResult
+from dutchblitz.protocol.table.state import Phase, RoundResult
 from dutchblitz.protocol.wire.messages import Ready
 from prompt_toolkit.formatted_text import to_plain_text
 

@@ -12,7 +12,7 @@ import pytest
 from dutchblitz.client.presence import missing_line
 from dutchblitz.client.words import game_on_text
 from dutchblitz.node.api import GameOn, Missing, Snapshot
-from dutchblitz.protocol.table.game import Game
+from dutchblitz.protocol.table.state import Game
 
 from tests.client.driving import Clock, running, until
 from tests.client.fakes import FakeSession, lobby_game, playing_session

@@ -14,7 +14,7 @@ from dutchblitz.client.state import Screen
 from dutchblitz.node.api import News, Notice, NoticeKind, Told, TvLink
 from dutchblitz.protocol.games.blitz.cards import Colour, card
 from dutchblitz.protocol.games.blitz.intents import Action, Intent
-from dutchblitz.protocol.table.game import Flag, FlagKind, Phase, RoundResult
+from dutchblitz.protocol.table.state import Flag, FlagKind, Phase, RoundResult
 from prompt_toolkit.formatted_text import to_plain_text
 
 from tests.client import fakes

@@ -14,7 +14,7 @@ from dutchblitz.node.api import NoticeKind, Refused
 from dutchblitz.protocol.games.blitz.intents import Action, Intent
 from dutchblitz.protocol.games.blitz.moves import Source
 from dutchblitz.protocol.games.blitz.plays import centre_play
-from dutchblitz.protocol.table.game import RoundResult
+from dutchblitz.protocol.table.state import RoundResult
 
 from tests.client.driving import ESCAPE, TAB, Clock, running
 from tests.client.fakes import FakeSession, playing_session

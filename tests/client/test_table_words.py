@@ -13,7 +13,7 @@ from dutchblitz.client.games.blitz.words import tell
 from dutchblitz.client.layout import NOTICE_MARKERS, keybar_text
 from dutchblitz.client.text import fit_name
 from dutchblitz.node.api import News, NoticeKind, Told
-from dutchblitz.protocol.table.game import Phase, RoundResult
+from dutchblitz.protocol.table.state import Phase, RoundResult
 from prompt_toolkit.formatted_text import to_plain_text
 
 from tests.client.driving import Clock, running

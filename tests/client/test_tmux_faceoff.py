@@ -56,9 +56,14 @@ def start(tmux: Tmux, tmp_path: Path, spoken: bool) -> None:
     if spoken:
         tmux.keys("ada", "p")
         tmux.wait_text("ada", "Answers: spoken")
-    for _ in range(3):
+    seat_bots_and_start(tmux, 3)
+
+
+def seat_bots_and_start(tmux: Tmux, bots: int) -> None:
+    """In Ada's Blitz! lobby: ``bots`` bots seated with +, ready with r, started with s."""
+    for _ in range(bots):
         tmux.keys("ada", "+")
-    tmux.wait("ada", lambda s: text(s).count(" bot ") >= 3, "three bots seated")
+    tmux.wait("ada", lambda s: text(s).count(" bot ") >= bots, f"{bots} bots seated")
     tmux.keys("ada", "r")
     tmux.wait_text("ada", "Everyone is ready")
     tmux.keys("ada", "s")

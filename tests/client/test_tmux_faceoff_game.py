@@ -23,7 +23,7 @@ import pytest
 from dutchblitz.protocol.games.faceoff.host import pack
 
 from tests.client.test_tmux_e2e import REPO, child_env, free_port, text
-from tests.client.test_tmux_faceoff import in_faceoff, listed, within
+from tests.client.test_tmux_faceoff import in_faceoff, listed, seat_bots_and_start, within
 from tests.client.tmux import Screen, Tmux, have_tmux
 
 pytestmark = [
@@ -60,13 +60,7 @@ def start(tmux: Tmux, tmp_path: Path) -> None:
     tmux.wait_text("ada", "Next bot:")
     tmux.keys("ada", "l")
     tmux.wait_text("ada", "Next bot: sharp")
-    for _ in range(2):
-        tmux.keys("ada", "+")
-    tmux.wait("ada", lambda s: text(s).count(" bot ") >= 2, "two bots seated")
-    tmux.keys("ada", "r")
-    tmux.wait_text("ada", "Everyone is ready")
-    tmux.keys("ada", "s")
-    tmux.wait_text("ada", "Draw pile 1:", timeout=30)
+    seat_bots_and_start(tmux, 2)
 
 
 def counts(shown: Screen) -> dict[str, int]:

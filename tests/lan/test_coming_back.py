@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from dutchblitz.node.runtime import Node, Options
 from dutchblitz.node.session import NodeSession
-from dutchblitz.protocol.table.game import Phase
+from dutchblitz.protocol.table.state import Phase
 
 from tests.client.test_tmux_e2e import free_port
 from tests.lan.test_rematch import press_until

@@ -19,7 +19,7 @@ from dutchblitz.node.session import NodeSession
 from dutchblitz.protocol.games.blitz.intents import Action, Intent
 from dutchblitz.protocol.replica.effects import Delivered, Effect
 from dutchblitz.protocol.seat.pace import COUNT_IN_S
-from dutchblitz.protocol.table.game import Game, Phase
+from dutchblitz.protocol.table.state import Game, Phase
 from dutchblitz.protocol.wire.messages import Play
 
 from tests.lan.test_session import play_a_while, run, until

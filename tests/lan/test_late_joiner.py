@@ -18,7 +18,7 @@ import pytest
 from dutchblitz.client.games.blitz.words import notice_text, said
 from dutchblitz.node.runtime import Node, Options
 from dutchblitz.node.session import NodeSession
-from dutchblitz.protocol.table.game import Phase
+from dutchblitz.protocol.table.state import Phase
 
 from tests.lan.nodes import free_ports
 from tests.lan.test_rematch import press_until

@@ -21,7 +21,7 @@ from dutchblitz.node.session import NodeSession
 from dutchblitz.protocol.games.blitz.cards import Card
 from dutchblitz.protocol.games.blitz.intents import Action, Intent
 from dutchblitz.protocol.games.blitz.views import AreaView
-from dutchblitz.protocol.table.game import Phase
+from dutchblitz.protocol.table.state import Phase
 
 from tests.lan.test_session import until
 

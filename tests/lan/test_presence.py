@@ -20,7 +20,7 @@ from dutchblitz.client.games.blitz.words import notice_text
 from dutchblitz.node.api import Notice
 from dutchblitz.node.runtime import Node, Options
 from dutchblitz.node.session import NodeSession
-from dutchblitz.protocol.table.game import Phase
+from dutchblitz.protocol.table.state import Phase
 
 from tests.lan.nodes import free_ports
 

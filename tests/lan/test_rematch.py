@@ -14,7 +14,7 @@ from dutchblitz.client.games.blitz.words import notice_text
 from dutchblitz.node.runtime import Node, Options
 from dutchblitz.node.session import NodeSession
 from dutchblitz.protocol.games.blitz.intents import Intent
-from dutchblitz.protocol.table.game import Phase
+from dutchblitz.protocol.table.state import Phase
 
 from tests.lan.test_session import KEYS, run, until
 

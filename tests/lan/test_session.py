@@ -19,7 +19,7 @@ from dutchblitz.node.api import News, Session, Why
 from dutchblitz.node.runtime import Node, Options
 from dutchblitz.node.session import NodeSession
 from dutchblitz.protocol.games.blitz.intents import Action, Intent
-from dutchblitz.protocol.table.game import Phase
+from dutchblitz.protocol.table.state import Phase
 
 from tests.lan.nodes import free_ports
 

@@ -10,7 +10,7 @@ from dutchblitz.client.games.blitz.words import said
 from dutchblitz.node.runtime import Node
 from dutchblitz.node.session import NodeSession
 from dutchblitz.protocol.games.blitz.intents import Action, Intent
-from dutchblitz.protocol.table.game import Phase
+from dutchblitz.protocol.table.state import Phase
 
 from tests.lan.test_session import options, run, until
 

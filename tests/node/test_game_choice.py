@@ -20,8 +20,8 @@ from dutchblitz.protocol.seat.duties import (
     started_game,
     table_options,
 )
-from dutchblitz.protocol.table.game import Game
 from dutchblitz.protocol.table.rules import AnyGame
+from dutchblitz.protocol.table.state import Game
 from dutchblitz.protocol.wire.messages import Admit, Ready, Start
 
 A, B, C = b"a" * 16, b"b" * 16, b"c" * 16

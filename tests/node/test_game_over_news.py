@@ -7,8 +7,8 @@ import pytest
 from dutchblitz.node.api import News
 from dutchblitz.node.notices import _game_over_news
 from dutchblitz.protocol.games.dutch.game import GAME as DUTCH
-from dutchblitz.protocol.table.game import Game
 from dutchblitz.protocol.table.records import RoundResult
+from dutchblitz.protocol.table.state import Game
 from dutchblitz.protocol.wire.messages import Admit
 
 pytestmark = pytest.mark.timeout(30)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dutchblitz.node.cli.main import build_parser, options_from_args
 from dutchblitz.node.seat.ending import game_summary
 from dutchblitz.protocol.seat.duties import Wishes, lobby_duty
-from dutchblitz.protocol.table.game import Game, Phase
+from dutchblitz.protocol.table.state import Game, Phase
 from dutchblitz.protocol.wire.messages import Admit, Ready, Start
 
 A, B = b"a" * 16, b"b" * 16

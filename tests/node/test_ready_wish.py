@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from dutchblitz.protocol.seat.duties import Wishes, lobby_duty
-from dutchblitz.protocol.table.game import Game
+from dutchblitz.protocol.table.state import Game
 from dutchblitz.protocol.wire.messages import Admit, Ready
 
 A = b"a" * 16

@@ -24,7 +24,7 @@ from dutchblitz.protocol.games.blitz.cards import Card
 from dutchblitz.protocol.games.blitz.intents import Action, Intent
 from dutchblitz.protocol.games.blitz.state import Table
 from dutchblitz.protocol.limits import MAX_TV_VIEWERS
-from dutchblitz.protocol.table.game import Phase, RoundResult
+from dutchblitz.protocol.table.state import Phase, RoundResult
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

@@ -25,7 +25,7 @@ from typing import Any
 from dutchblitz.protocol.conformance.digest_vectors import replay
 from dutchblitz.protocol.games.blitz.moves import CentrePlay, PostPlay, StuckCall
 from dutchblitz.protocol.games.blitz.plays import legal_moves
-from dutchblitz.protocol.table.game import Phase
+from dutchblitz.protocol.table.state import Phase
 from dutchblitz.protocol.wire.codec import decode
 from dutchblitz.protocol.wire.messages import Bye, Commit, Heartbeat, Profile, Ready, Start, Suspect
 

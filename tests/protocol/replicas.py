@@ -42,7 +42,7 @@ from dutchblitz.protocol.replica.effects import (
 )
 from dutchblitz.protocol.seat.deal_duties import deal_duties
 from dutchblitz.protocol.table.fairdeal import RoundSecret
-from dutchblitz.protocol.table.game import Game, Phase
+from dutchblitz.protocol.table.state import Game, Phase
 from dutchblitz.protocol.wire.auth import Signer
 from dutchblitz.protocol.wire.codec import decode
 from dutchblitz.protocol.wire.messages import (

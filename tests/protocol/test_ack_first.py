@@ -6,7 +6,7 @@ import random
 
 from dutchblitz.protocol.games.blitz.plays import legal_moves
 from dutchblitz.protocol.replica.effects import Delivered, Send
-from dutchblitz.protocol.table.game import Game
+from dutchblitz.protocol.table.state import Game
 from dutchblitz.protocol.wire.messages import Event, Heartbeat, Profile, Ready
 
 from tests.protocol.replicas import Net, RandomSchedule

@@ -7,7 +7,7 @@ from dutchblitz.protocol.games.blitz.game import deck_order
 from dutchblitz.protocol.games.blitz.state import visible_codes
 from dutchblitz.protocol.seat.deal_duties import Grace, grace_duty
 from dutchblitz.protocol.table.fairdeal import secret_hash, share_hash
-from dutchblitz.protocol.table.game import Game, Phase
+from dutchblitz.protocol.table.state import Game, Phase
 from dutchblitz.protocol.wire.messages import (
     Admit,
     Body,

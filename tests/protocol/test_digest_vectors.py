@@ -78,7 +78,7 @@ def test_the_table_part_is_the_rules_public_view() -> None:
 
 
 def _games() -> Any:
-    from dutchblitz.protocol.table.game import Game
+    from dutchblitz.protocol.table.state import Game
     from dutchblitz.protocol.wire.codec import decode
 
     game = Game()

@@ -21,7 +21,7 @@ from dutchblitz.protocol.table.fairdeal import (
     share_hash,
     shuffle,
 )
-from dutchblitz.protocol.table.game import FlagKind, Game, Phase
+from dutchblitz.protocol.table.state import FlagKind, Game, Phase
 from dutchblitz.protocol.wire.codec import encode
 from dutchblitz.protocol.wire.messages import (
     Admit,

@@ -9,7 +9,7 @@ leave, or are removed.
 from __future__ import annotations
 
 import pytest
-from dutchblitz.protocol.table.game import Game, Phase
+from dutchblitz.protocol.table.state import Game, Phase
 from dutchblitz.protocol.wire.messages import Admit, Body, Bye, Ready, Start
 
 from tests.protocol.replicas import NODE_IDS, Net

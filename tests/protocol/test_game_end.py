@@ -10,10 +10,10 @@ import pytest
 from dutchblitz.protocol.games.blitz.game import GAME as BLITZ
 from dutchblitz.protocol.games.dutch.game import DutchGame
 from dutchblitz.protocol.table import audit
-from dutchblitz.protocol.table import game as table_game
-from dutchblitz.protocol.table.game import Game, Phase
+from dutchblitz.protocol.table import state as table_game
 from dutchblitz.protocol.table.records import FlagKind, RoundResult
 from dutchblitz.protocol.table.rules import AnyGame
+from dutchblitz.protocol.table.state import Game, Phase
 
 pytestmark = pytest.mark.timeout(30)
 

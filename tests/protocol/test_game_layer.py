@@ -14,7 +14,7 @@ from dutchblitz.protocol.games.blitz.game import deck_order
 from dutchblitz.protocol.games.blitz.state import visible_codes
 from dutchblitz.protocol.replica.digest import canonical_bytes
 from dutchblitz.protocol.table.fairdeal import secret_hash, share_hash
-from dutchblitz.protocol.table.game import Flag, FlagKind, Game, Phase
+from dutchblitz.protocol.table.state import Flag, FlagKind, Game, Phase
 from dutchblitz.protocol.wire.messages import (
     Admit,
     Backdated,

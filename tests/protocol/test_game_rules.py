@@ -15,7 +15,7 @@ from dutchblitz.protocol.games.blitz.game import deck_order
 from dutchblitz.protocol.games.dutch.bots import BotLevel
 from dutchblitz.protocol.games.dutch.game import DutchGame
 from dutchblitz.protocol.seat.game_duties import holds_secrets, wants_private
-from dutchblitz.protocol.table.game import Game
+from dutchblitz.protocol.table.state import Game
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -101,7 +101,7 @@ def test_a_game_from_outside_is_forgotten_again_and_the_package_s_stay() -> None
     assert registry.tags() == before
     with pytest.raises(registry.UnknownGame):
         registry.unregister(game.tag)
-    for tag in before:
+    for tag in ("blitz", "dutch", "faceoff"):  # the package's own (another test may add one)
         with pytest.raises(ValueError, match="this package's games"):
             registry.unregister(tag)
     with registry.registered(game):

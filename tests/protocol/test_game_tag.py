@@ -7,7 +7,7 @@ import pytest
 from dutchblitz.protocol.games import registry
 from dutchblitz.protocol.replica.core import Identity, Replica, Settings
 from dutchblitz.protocol.replica.effects import Persist
-from dutchblitz.protocol.table.game import Game
+from dutchblitz.protocol.table.state import Game
 from dutchblitz.protocol.wire.codec import decode
 from dutchblitz.protocol.wire.messages import Admit, Event
 

@@ -22,7 +22,7 @@ from dutchblitz.protocol.replays.gamefile import (
     read_game_file,
 )
 from dutchblitz.protocol.replays.steps import Replay
-from dutchblitz.protocol.table.game import Phase
+from dutchblitz.protocol.table.state import Phase
 from dutchblitz.protocol.wire.auth import Signer
 from dutchblitz.protocol.wire.messages import Start
 from hypothesis import HealthCheck, given, settings

@@ -4,7 +4,7 @@ a free one, so that a START can still be accepted (spec/rules.md R-5)."""
 from __future__ import annotations
 
 import pytest
-from dutchblitz.protocol.table.game import Game, Phase
+from dutchblitz.protocol.table.state import Game, Phase
 from dutchblitz.protocol.wire.messages import Admit, Bye, Profile, Ready, Start
 
 A, B, C = b"a" * 16, b"b" * 16, b"c" * 16

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from dutchblitz.protocol.seat.duties import Wishes, adopt_options, our_start, table_options
-from dutchblitz.protocol.table.game import Game, Phase
+from dutchblitz.protocol.table.state import Game, Phase
 from dutchblitz.protocol.wire.messages import Admit, Body, Options, Ready, Start
 
 NODES = [bytes([n]) * 16 for n in range(1, 4)]

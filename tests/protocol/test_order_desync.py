@@ -55,7 +55,7 @@ def test_every_heartbeat_digest_matches_the_senders_log_then_P95() -> None:
 
 def _replayed_digests(net: Net, index: int) -> dict[int, bytes]:
     """The digest after each prefix of a node's log, rebuilt from scratch per P-96."""
-    from dutchblitz.protocol.table.game import Game
+    from dutchblitz.protocol.table.state import Game
 
     replica = net.replica(index)
     game = Game(own_orders=replica.stable.own_orders, own_secrets=replica.stable.own_secrets)

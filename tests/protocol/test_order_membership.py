@@ -11,7 +11,7 @@ import pytest
 from dutchblitz.protocol.games.blitz.plays import legal_moves
 from dutchblitz.protocol.replica.effects import Send
 from dutchblitz.protocol.replica.flush import Flushes
-from dutchblitz.protocol.table.game import Phase
+from dutchblitz.protocol.table.state import Phase
 from dutchblitz.protocol.wire.codec import decode, encode
 from dutchblitz.protocol.wire.messages import (
     Admit,

@@ -18,7 +18,7 @@ import random
 from dataclasses import dataclass
 
 from dutchblitz.protocol.games.blitz.plays import legal_moves
-from dutchblitz.protocol.table.game import Phase
+from dutchblitz.protocol.table.state import Phase
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

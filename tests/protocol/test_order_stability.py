@@ -8,7 +8,7 @@ from dutchblitz.protocol.games.blitz.cards import Colour
 from dutchblitz.protocol.games.blitz.plays import legal_moves
 from dutchblitz.protocol.replica.clock import order_key
 from dutchblitz.protocol.replica.effects import Send
-from dutchblitz.protocol.table.game import Phase
+from dutchblitz.protocol.table.state import Phase
 from dutchblitz.protocol.wire.codec import decode, encode
 from dutchblitz.protocol.wire.messages import Ack, Envelope, Event, Heartbeat, Ready
 

@@ -7,7 +7,7 @@ clock: each call is given the time, so these tests walk it by hand.
 from __future__ import annotations
 
 from dutchblitz.protocol.seat.pace import COUNT_IN_S, SCORES_S, Pace
-from dutchblitz.protocol.table.game import Game, Phase
+from dutchblitz.protocol.table.state import Game, Phase
 
 
 def at(phase: Phase, number: int) -> Game:

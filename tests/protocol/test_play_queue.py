@@ -15,7 +15,7 @@ from dutchblitz.protocol.games.blitz.plays import centre_play, wood_flip
 from dutchblitz.protocol.games.blitz.rules import Reason
 from dutchblitz.protocol.games.blitz.wire_moves import play_from_move
 from dutchblitz.protocol.replica.core import Replica
-from dutchblitz.protocol.table.game import Phase
+from dutchblitz.protocol.table.state import Phase
 from dutchblitz.protocol.wire.codec import decode
 from dutchblitz.protocol.wire.messages import Body, Event, Play
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from dutchblitz.protocol.table.fairdeal import RoundRecord
-from dutchblitz.protocol.table.game import Game, Member, Phase, RoundResult
+from dutchblitz.protocol.table.state import Game, Member, Phase, RoundResult
 from dutchblitz.protocol.wire.messages import Admit, Body, Bye, Ready, Start, Suspect
 
 NODES = [bytes([n]) * 16 for n in range(1, 4)]
@@ -124,7 +124,7 @@ def test_a_ready_in_the_lobby_still_means_ready_to_start() -> None:
 
 
 def test_R52_screens_show_this_games_flags_with_rounds_counted_from_1() -> None:
-    from dutchblitz.protocol.table.game import Flag, FlagKind
+    from dutchblitz.protocol.table.state import Flag, FlagKind
 
     game = game_over()
     game.flags = [Flag(2, 1, NODES[1], FlagKind.BACKDATED, "old game")]

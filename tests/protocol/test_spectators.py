@@ -11,7 +11,7 @@ from dutchblitz.protocol.limits import MAX_SPECTATORS
 from dutchblitz.protocol.replica.effects import Delivered, Send, SpectatorSeen
 from dutchblitz.protocol.replica.spectators import LEASE_S, PRESENCE
 from dutchblitz.protocol.seat.follower import RENEW_S, SILENT_S, Follower
-from dutchblitz.protocol.table.game import Phase
+from dutchblitz.protocol.table.state import Phase
 from dutchblitz.protocol.wire.codec import decode, encode
 from dutchblitz.protocol.wire.messages import Envelope, Event, Hello, Profile, Watch, WatchOp
 from dutchblitz.protocol.wire.signing import sign_encoded

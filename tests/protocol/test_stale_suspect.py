@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dutchblitz.protocol.table.game import Game
+from dutchblitz.protocol.table.state import Game
 from dutchblitz.protocol.wire.messages import Admit, Suspect
 
 A, B, C = (bytes([n]) * 16 for n in (1, 2, 3))

@@ -14,7 +14,7 @@ from dutchblitz.protocol.games.blitz.moves import StuckCall
 from dutchblitz.protocol.games.blitz.rules import DEADLOCK_STALEMATES
 from dutchblitz.protocol.games.blitz.state import Table
 from dutchblitz.protocol.games.blitz.wire_moves import play_from_move
-from dutchblitz.protocol.table.game import Game, Member, Phase
+from dutchblitz.protocol.table.state import Game, Member, Phase
 from dutchblitz.protocol.wire.messages import Bye, Suspect
 
 from tests.protocol.scenario_language import Scenario

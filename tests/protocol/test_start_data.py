@@ -13,9 +13,9 @@ import pytest
 from dutchblitz.protocol.games.registry import game_for
 from dutchblitz.protocol.seat.deal_duties import Grace, grace_duty, repeated_start
 from dutchblitz.protocol.seat.duties import Wishes, our_start
-from dutchblitz.protocol.table.game import Game, Phase
 from dutchblitz.protocol.table.lobby import other_data
 from dutchblitz.protocol.table.rules import AnyGame
+from dutchblitz.protocol.table.state import Game, Phase
 from dutchblitz.protocol.wire.codec import decode, encode
 from dutchblitz.protocol.wire.messages import Admit, Envelope, Event, Ready, Start
 

@@ -8,7 +8,7 @@ from dutchblitz.protocol.games.blitz.state import Table as BlitzTable
 from dutchblitz.protocol.games.dutch.table import DutchTable
 from dutchblitz.protocol.games.registry import game_for
 from dutchblitz.protocol.seat.deal_duties import deal_duties
-from dutchblitz.protocol.table.game import Game, Phase
+from dutchblitz.protocol.table.state import Game, Phase
 from dutchblitz.protocol.wire.messages import Admit, GameBody, Ready, Start, Suspect
 
 from tests.games.dutch.tablerig import Rig

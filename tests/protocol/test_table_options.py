@@ -8,7 +8,7 @@ from dutchblitz.protocol.games.blitz import rules
 from dutchblitz.protocol.games.blitz.moves import PostPlay, Source
 from dutchblitz.protocol.games.blitz.plays import legal_moves
 from dutchblitz.protocol.games.blitz.rules import Reason, Refusal
-from dutchblitz.protocol.table.game import Phase
+from dutchblitz.protocol.table.state import Phase
 
 from tests.protocol.replicas import NODE_IDS, Net
 

@@ -39,7 +39,7 @@ from functools import partial
 from dutchblitz.protocol.games.registry import DEFAULT_GAME, game_for
 from dutchblitz.protocol.seat.duties import can_start
 from dutchblitz.protocol.seat.finding import AskAgain, Seating, TableFinder
-from dutchblitz.protocol.table.game import FlagKind, Game, Phase
+from dutchblitz.protocol.table.state import FlagKind, Game, Phase
 from dutchblitz.protocol.wire.auth import Signer
 from dutchblitz.protocol.wire.messages import Bye, Options, Profile, Ready, Start
 

@@ -53,7 +53,7 @@ from dutchblitz.protocol.seat.duties import Steward, Wishes, rematch_duty
 from dutchblitz.protocol.seat.game_duties import holds_secrets
 from dutchblitz.protocol.seat.pace import Pace
 from dutchblitz.protocol.table.fairdeal import RoundSecret
-from dutchblitz.protocol.table.game import FlagKind, Game, Phase
+from dutchblitz.protocol.table.state import FlagKind, Game, Phase
 from dutchblitz.protocol.wire.auth import Signer
 from dutchblitz.protocol.wire.codec import decode
 from dutchblitz.protocol.wire.messages import Body, Envelope, Profile, Ready, Start

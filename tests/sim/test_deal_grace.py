@@ -12,7 +12,7 @@ from dataclasses import replace
 import pytest
 from dutchblitz.protocol.replica.effects import Delivered
 from dutchblitz.protocol.seat.deal_duties import Grace
-from dutchblitz.protocol.table.game import Phase
+from dutchblitz.protocol.table.state import Phase
 
 from tests.rigs.sim import SimNode, Simulation
 

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 import pytest
 from dutchblitz.protocol.replica.effects import Delivered, Effect
 from dutchblitz.protocol.seat.pace import COUNT_IN_S
-from dutchblitz.protocol.table.game import Phase
+from dutchblitz.protocol.table.state import Phase
 from dutchblitz.protocol.wire.messages import Body, Play, Ready
 
 from tests.rigs.sim import InvariantViolated, SimNode, Simulation

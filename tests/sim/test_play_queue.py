@@ -15,7 +15,7 @@ from functools import partial
 import pytest
 from dutchblitz.protocol.games.blitz.bots import LEVELS, Bot, think_time
 from dutchblitz.protocol.games.blitz.playqueue import PlayQueue
-from dutchblitz.protocol.table.game import Phase
+from dutchblitz.protocol.table.state import Phase
 from dutchblitz.protocol.wire.messages import Body
 
 from tests.rigs.sim import InvariantViolated, SimNode, Simulation

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import pytest
 from dutchblitz.protocol.replica.effects import Effect, Send
 from dutchblitz.protocol.seat.follower import Follower
-from dutchblitz.protocol.table.game import Game
+from dutchblitz.protocol.table.state import Game
 from dutchblitz.protocol.wire.messages import Reveal
 
 from tests.rigs.sim import TABLE, InvariantViolated, SimNode, Simulation

@@ -12,7 +12,7 @@ from functools import partial
 
 import pytest
 from dutchblitz.protocol.games.blitz.bots import LEVELS, think_time
-from dutchblitz.protocol.table.game import Phase
+from dutchblitz.protocol.table.state import Phase
 from dutchblitz.protocol.wire.messages import Bye
 
 from tests.rigs.sim import SimNode, Simulation

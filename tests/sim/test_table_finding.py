@@ -14,7 +14,7 @@ import sys
 from dataclasses import replace
 
 import pytest
-from dutchblitz.protocol.table.game import Phase
+from dutchblitz.protocol.table.state import Phase
 
 from tests.rigs.finding import FindingSimulation
 from tests.rigs.watch import LOBBY_BOUND, LOBBY_LOG_LIMIT, Stalled, Watch

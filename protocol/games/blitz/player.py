@@ -23,7 +23,7 @@ from .rules import Reason
 from .state import Area, Table
 
 if TYPE_CHECKING:
-    from ...table.game import Game
+    from ...table.state import Game
     from .playqueue import PlayQueue
 
 

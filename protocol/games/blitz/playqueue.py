@@ -24,7 +24,7 @@ from .wire_moves import WireMoveError, move_from_play, play_from_move
 
 if TYPE_CHECKING:  # the replica and its game are handed in; the queue builds neither
     from ...replica.core import Replica
-    from ...table.game import Game
+    from ...table.state import Game
 
 MAX_HELD = 16  # more held than this is a key held down, not a plan
 

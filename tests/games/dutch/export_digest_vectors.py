@@ -27,7 +27,7 @@ from dutchblitz.protocol.games.dutch.game import GAME as RULES
 from dutchblitz.protocol.games.dutch.table import DutchTable
 from dutchblitz.protocol.replica.digest import log_digest
 from dutchblitz.protocol.seat.deal_duties import deal_duties
-from dutchblitz.protocol.table.game import Game, Phase
+from dutchblitz.protocol.table.state import Game, Phase
 from dutchblitz.protocol.wire.codec import encode
 from dutchblitz.protocol.wire.messages import Admit, Envelope, Event, Profile, Ready, Start
 from dutchblitz.protocol.wire.signing import sign_encoded

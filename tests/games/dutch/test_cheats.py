@@ -9,7 +9,7 @@ from dataclasses import replace
 from dutchblitz.protocol.games.dutch.state import Phase as Phase_
 from dutchblitz.protocol.games.dutch.table import DutchTable, Stage
 from dutchblitz.protocol.games.dutch.wire import GAME_ID, SealedShareMessage, decode, encode
-from dutchblitz.protocol.table.game import FlagKind, Phase
+from dutchblitz.protocol.table.state import FlagKind, Phase
 from dutchblitz.protocol.wire.messages import GameBody
 
 from tests.games.dutch.tablerig import Rig

@@ -11,7 +11,7 @@ from dutchblitz.protocol.games.dutch.state import Phase as Phase_
 from dutchblitz.protocol.games.dutch.table import DutchTable, Stage
 from dutchblitz.protocol.seat.deal_duties import Grace, grace_duty
 from dutchblitz.protocol.table.absence import counted_rounds
-from dutchblitz.protocol.table.game import Phase
+from dutchblitz.protocol.table.state import Phase
 from dutchblitz.protocol.wire.messages import Admit, Start, Suspect
 
 from tests.games.dutch.tablerig import Rig

@@ -17,7 +17,7 @@ from dutchblitz.protocol.games.dutch.game import GAME as RULES
 from dutchblitz.protocol.games.dutch.game import public_form
 from dutchblitz.protocol.games.dutch.table import DutchTable
 from dutchblitz.protocol.games.dutch.wire import GAME_ID
-from dutchblitz.protocol.table.game import Game
+from dutchblitz.protocol.table.state import Game
 from dutchblitz.protocol.wire.codec import decode
 from dutchblitz.protocol.wire.messages import Admit, Deal, Event, GameBody, Start
 

@@ -10,8 +10,8 @@ from dutchblitz.protocol.games.blitz.game import GAME as BLITZ
 from dutchblitz.protocol.games.dutch.game import GAME as RULES
 from dutchblitz.protocol.games.dutch.table import DutchTable, Stage
 from dutchblitz.protocol.table.audit import flag
-from dutchblitz.protocol.table.game import Game, Phase
 from dutchblitz.protocol.table.records import FlagKind
+from dutchblitz.protocol.table.state import Game, Phase
 
 from tests.games.dutch.tablerig import Rig
 

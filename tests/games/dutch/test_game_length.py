@@ -4,7 +4,7 @@ D-38; spec/protocol.md P-237, P-238), and a table whose game offers none refusin
 from __future__ import annotations
 
 from dutchblitz.protocol.games.registry import DEFAULT_GAME, game_for
-from dutchblitz.protocol.table.game import Game, Phase
+from dutchblitz.protocol.table.state import Game, Phase
 from dutchblitz.protocol.wire.messages import Admit, Ready, Start
 
 from tests.games.dutch.tablerig import Rig

@@ -22,7 +22,7 @@ from dutchblitz.protocol.games.dutch.wire import (
 )
 from dutchblitz.protocol.seat.duties import Steward, Wishes
 from dutchblitz.protocol.seat.game_duties import GameDuties
-from dutchblitz.protocol.table.game import FlagKind, Phase
+from dutchblitz.protocol.table.state import FlagKind, Phase
 from dutchblitz.protocol.wire.messages import Bye, GameBody
 
 from tests.games.dutch.tablerig import Rig

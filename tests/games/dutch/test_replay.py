@@ -11,7 +11,7 @@ import pytest
 from dutchblitz.node.replaying import ReplaySession
 from dutchblitz.protocol.games.dutch.views import SeatView
 from dutchblitz.protocol.replays.gamefile import sealed_game
-from dutchblitz.protocol.table.game import Phase
+from dutchblitz.protocol.table.state import Phase
 
 from tests.rigs.dutchsim import DutchSimulation
 from tests.rigs.toygroup import toy_group

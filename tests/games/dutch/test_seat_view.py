@@ -11,8 +11,8 @@ from dutchblitz.protocol.games.dutch.player import RACE_HOLD_S
 from dutchblitz.protocol.games.dutch.table import Stage
 from dutchblitz.protocol.games.dutch.views import Did, Phase, SeatView
 from dutchblitz.protocol.seat.deal_duties import deal_duties
-from dutchblitz.protocol.table.game import Phase as TablePhase
 from dutchblitz.protocol.table.player import ActRefusal
+from dutchblitz.protocol.table.state import Phase as TablePhase
 from dutchblitz.protocol.wire.messages import GameBody, Ready
 
 from tests.games.dutch.tablerig import Rig

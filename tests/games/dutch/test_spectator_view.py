@@ -16,7 +16,7 @@ from dutchblitz.protocol.games.dutch.scoring import reveal_tokens
 from dutchblitz.protocol.games.dutch.state import Phase, Round
 from dutchblitz.protocol.games.dutch.table import DutchTable
 from dutchblitz.protocol.games.dutch.views import CardView, Did, SeatView, happened, round_view
-from dutchblitz.protocol.table.game import Phase as TablePhase
+from dutchblitz.protocol.table.state import Phase as TablePhase
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

@@ -23,7 +23,6 @@ from dutchblitz.protocol.games.dutch.wire import (
     decode,
     encode,
 )
-from dutchblitz.protocol.table.game import FlagKind, Phase
 from dutchblitz.protocol.table.masked import elgamal
 from dutchblitz.protocol.table.masked.checks import (
     KeyShareMessage,
@@ -32,6 +31,7 @@ from dutchblitz.protocol.table.masked.checks import (
 )
 from dutchblitz.protocol.table.masked.seal import SealedShare, SealProof
 from dutchblitz.protocol.table.rules import TableGame
+from dutchblitz.protocol.table.state import FlagKind, Phase
 from dutchblitz.protocol.wire.messages import GameBody
 
 from tests.games.dutch.tablerig import Rig

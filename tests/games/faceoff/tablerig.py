@@ -16,8 +16,8 @@ from dutchblitz.protocol.games.faceoff.host import GAME as RULES
 from dutchblitz.protocol.games.faceoff.table import FaceoffTable
 from dutchblitz.protocol.seat.deal_duties import deal_duties
 from dutchblitz.protocol.table.fairdeal import RoundSecret
-from dutchblitz.protocol.table.game import Game, Phase
 from dutchblitz.protocol.table.rules import SeatSecrets
+from dutchblitz.protocol.table.state import Game, Phase
 from dutchblitz.protocol.wire.auth import Signer
 from dutchblitz.protocol.wire.messages import Admit, Body, Bye, Ready, Start, Suspect
 

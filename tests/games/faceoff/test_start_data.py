@@ -18,8 +18,8 @@ from dutchblitz.protocol.games.faceoff.host import GAME, digest
 from dutchblitz.protocol.games.faceoff.table import FaceoffTable
 from dutchblitz.protocol.games.faceoff.wire import GAME_ID, Chain, Payload, decode, encode
 from dutchblitz.protocol.replica.effects import Delivered, LogEntry
-from dutchblitz.protocol.table.game import Game, Phase
 from dutchblitz.protocol.table.records import ACCEPTED
+from dutchblitz.protocol.table.state import Game, Phase
 from dutchblitz.protocol.wire.messages import Admit, Body, GameBody, Ready, Start
 
 from tests.games.faceoff.tablerig import Rig

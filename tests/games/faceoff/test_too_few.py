@@ -17,8 +17,8 @@ from dutchblitz.protocol.games.faceoff import TAG
 from dutchblitz.protocol.games.faceoff.state import MIN_FACEOFF_SEATS, Ending
 from dutchblitz.protocol.games.registry import game_for
 from dutchblitz.protocol.replica.effects import Delivered, LogEntry
-from dutchblitz.protocol.table.game import Phase
 from dutchblitz.protocol.table.records import ACCEPTED
+from dutchblitz.protocol.table.state import Phase
 from dutchblitz.protocol.wire.messages import Body, Bye, Start
 from hypothesis import given, settings
 from hypothesis import strategies as st

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 from dutchblitz.protocol.games import registry
-from dutchblitz.protocol.table.game import Game
 from dutchblitz.protocol.table.rules import AnyGame
+from dutchblitz.protocol.table.state import Game
 
 from tests.games.highcard.rules import RULES, HighCard
 from tests.lan.nodes import AGREED, BlitzNode, free_ports, loopback_args, stop_all

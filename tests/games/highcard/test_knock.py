@@ -10,7 +10,7 @@ from dutchblitz.node.store.archive import Archive, ArchiveError
 from dutchblitz.protocol.games import registry
 from dutchblitz.protocol.replays.gamefile import check_game_file
 from dutchblitz.protocol.replays.steps import Replay
-from dutchblitz.protocol.table.game import Game, Phase
+from dutchblitz.protocol.table.state import Game, Phase
 from dutchblitz.protocol.wire.messages import Admit, GameBody, Play
 
 from tests.games.highcard.rules import KNOCKING, RULES, Knock, KnockRefused, Round, knock
