@@ -604,6 +604,7 @@ class Simulation:
     def _restart(self, node: SimNode) -> None:
         self.log(f"restart node {node.index}")
         node.replica = self._replica(node.node_id)
+        self._watch_of(node).fresh_log(node.index)
         node.pace = Pace(eager=True)
         node.steward = self._steward(node)  # the secrets kept on disk come back
         node.up = True
@@ -637,7 +638,7 @@ class Simulation:
         else:
             reference.append(ident)
         self.watch.last_progress = self.now
-        cuts = (other.replica.liveness.settled for other in self._same_log(node))
+        cuts = ((other.index, other.replica.liveness.settled) for other in self._same_log(node))
         self._watch_of(node).delivered(node.index, entry, cuts)
         if entry.sender == node.node_id:
             node.settled_seqs.add(entry.seq)
