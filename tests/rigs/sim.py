@@ -838,8 +838,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             failures += 1
             print(f"seed {seed}: FAILED: {error}")
             finding = " --finding" if args.finding else ""
+            rounds = " --rounds" if args.rounds else ""
             print(
-                f"  replay: python -m tests.rigs.sim --seed {seed} --faults {args.faults}{finding}"
+                f"  replay: python -m tests.rigs.sim --seed {seed} --faults {args.faults}"
+                f"{finding}{rounds}"
             )
         elif args.verbose:
             print(summary)
