@@ -220,6 +220,7 @@ class FindingSimulation(Simulation):
         shell = self.shells[node.index]
         shell.machine.steward.take_secrets(replica, node.disk.secrets)
         node.replica = shell.machine.replica = replica
+        self._watch_of(node).fresh_log(node.index)
         node.submitted, node.settled_seqs = {}, set()
         shell.probing = False
 

@@ -605,6 +605,7 @@ class Simulation:
     def _restart(self, node: SimNode) -> None:
         self.log(f"restart node {node.index}")
         node.replica = self._replica(node.node_id)
+        self._watch_of(node).fresh_log(node.index)
         node.pace = Pace(eager=True)
         node.steward = self._steward(node)  # the secrets kept on disk come back
         node.up = True
@@ -638,7 +639,7 @@ class Simulation:
         else:
             reference.append(ident)
         self.watch.last_progress = self.now
-        cuts = (other.replica.liveness.settled for other in self._same_log(node))
+        cuts = ((other.index, other.replica.liveness.settled) for other in self._same_log(node))
         self._watch_of(node).delivered(node.index, entry, cuts)
         if entry.sender == node.node_id:
             node.settled_seqs.add(entry.seq)
@@ -838,8 +839,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             failures += 1
             print(f"seed {seed}: FAILED: {error}")
             finding = " --finding" if args.finding else ""
+            rounds = " --rounds" if args.rounds else ""
             print(
-                f"  replay: python -m tests.rigs.sim --seed {seed} --faults {args.faults}{finding}"
+                f"  replay: python -m tests.rigs.sim --seed {seed} --faults {args.faults}"
+                f"{finding}{rounds}"
             )
         elif args.verbose:
             print(summary)

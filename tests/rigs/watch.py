@@ -2,6 +2,9 @@
 
 - No event is final at one node and cut at another: once some node has applied event s of
   X's stay, no node may hold an agreed cut of that stay below s, and the other way round.
+  A stay is known by the log index of the ADMIT that begins it (every node holds one log),
+  not by its first-seq: two stays that sent nothing begin at the same first-seq (P-84), and
+  a node's agreed cut of X ends the stay its own stable game is in (P-198, P-279).
 - Nodes whose logs have the same length have the same digest there (each digest a node
   computes is compared with the first computed anywhere for that length).
 - The table makes progress once the network heals: some node's stable log grows at least
@@ -51,45 +54,58 @@ class Stalled(InvariantViolated):
 class Watch:
     """What every node has made final, agreed as a cut, and digested, as the run goes."""
 
-    finals: dict[bytes, set[int]] = field(default_factory=dict)  # sender -> final seqs
+    finals: dict[bytes, set[tuple[int, int]]] = field(default_factory=dict)  # sender -> (stay, seq)
     highest: dict[bytes, int] = field(default_factory=dict)  # sender -> highest final seq
-    stays: dict[bytes, set[int]] = field(default_factory=dict)  # node -> ADMITs' first-seqs
+    # (node index, member) -> the log index of the member's latest ADMIT applied there: the
+    # stay that node's stable game is in, which its agreed cut of the member ends
+    stays: dict[tuple[int, bytes], int] = field(default_factory=dict)
     digests: dict[int, bytes] = field(default_factory=dict)  # log length -> digest
     last_progress: float = 0.0
     lobby_left_at: float | None = None  # when the first node left the lobby
 
-    def delivered(self, index: int, entry: LogEntry, cuts: Iterable[Mapping[bytes, int]]) -> None:
-        """``entry`` became final at node ``index``: no node may have cut it off."""
-        self.finals.setdefault(entry.sender, set()).add(entry.seq)
-        self.highest[entry.sender] = max(self.highest.get(entry.sender, 0), entry.seq)
+    def delivered(
+        self, index: int, entry: LogEntry, cuts: Iterable[tuple[int, Mapping[bytes, int]]]
+    ) -> None:
+        """``entry`` became final at node ``index``: no node (``cuts`` holds each node's
+        index and agreed cuts) may have cut off the stay it belongs to below it."""
         body = entry.body
         if isinstance(body, Admit) and entry.outcome.accepted:
-            self.stays.setdefault(body.node, set()).add(body.first_seq)
-        for settled in cuts:
+            self.stays[(index, body.node)] = entry.index
+        stay = self.stays.get((index, entry.sender), -1)
+        self.finals.setdefault(entry.sender, set()).add((stay, entry.seq))
+        self.highest[entry.sender] = max(self.highest.get(entry.sender, 0), entry.seq)
+        for other, settled in cuts:
             cut = settled.get(entry.sender)
-            if cut is not None and self._cut_off(entry.sender, cut, entry.seq):
+            if cut is not None and cut < entry.seq and self._in_stay(other, entry.sender, stay):
                 raise Diverged(
                     f"event {entry.seq} of {entry.sender.hex()[:4]} is final at node {index}"
                     f" and cut at {cut} elsewhere"
                 )
 
     def cuts_held(self, index: int, settled: Mapping[bytes, int]) -> None:
-        """Node ``index`` holds these agreed cuts: none may cut off an event final anywhere."""
+        """Node ``index`` holds these agreed cuts: none may cut off an event final anywhere
+        in the stay its stable game is in (a cut learnt for a later stay lies at or above
+        everything of an earlier one, P-84)."""
         for node, cut in settled.items():
             if self.highest.get(node, 0) <= cut:
                 continue
-            for seq in self.finals[node]:
-                if seq > cut and self._cut_off(node, cut, seq):
+            stay = self.stays.get((index, node), -1)
+            for final_stay, seq in self.finals[node]:
+                if seq > cut and final_stay == stay:
                     raise Diverged(
                         f"node {index} cut {node.hex()[:4]} at {cut} but its event {seq}"
                         " is final elsewhere"
                     )
 
-    def _cut_off(self, node: bytes, cut: int, seq: int) -> bool:
-        """Whether a cut at ``cut`` ends the stay that event ``seq`` of ``node`` belongs to."""
-        if seq <= cut:
-            return False
-        return not any(cut + 1 < first <= seq for first in self.stays.get(node, ()))
+    def fresh_log(self, index: int) -> None:
+        """Node ``index`` takes up a log afresh (a restart, another table): it applies it
+        again from the start, and is in no stay until it applies an ADMIT again."""
+        for key in [key for key in self.stays if key[0] == index]:
+            del self.stays[key]
+
+    def _in_stay(self, index: int, node: bytes, stay: int) -> bool:
+        """Whether node ``index``'s stable game is in ``node``'s stay ``stay``."""
+        return self.stays.get((index, node), -1) == stay
 
     def digest(self, index: int, length: int, digest: bytes) -> None:
         """Node ``index`` computed ``digest`` after ``length`` events."""
