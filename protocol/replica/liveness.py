@@ -61,7 +61,7 @@ class Liveness:
         present = [m.node for m in replica.order.stable.members.values() if m.present]
         if replica.viewchange.enabled:
             # With rounds, a member whose removal a decision told us of is no longer one of
-            # the view, heard or not: it must not make up a majority to remove another (P-491).
+            # the view, heard or not: it must not make up a majority to remove another (P-295).
             present = [n for n in present if n not in self.settled]
         # Half the suspicion timeout: silences that start together (a partition) must not
         # count each other as heard while their timers run out one by one.

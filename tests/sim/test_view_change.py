@@ -247,7 +247,7 @@ def test_acks_of_a_later_view_wait_until_its_decision_is_learnt_P287(rounds: Non
 # in the order, whose promise the quorum needed, would not promise (P-276); links 70
 # removed both other players of three, one after the other, so that the game ended and a
 # second began, when the member that heard neither counted the first, whose removal it had
-# learnt, towards the majority that let it suspect the second (P-491); links 240 broke
+# learnt, towards the majority that let it suspect the second (P-295); links 240 broke
 # only the watch (two stays begun at one first-seq, tests/rigs/test_watch.py).
 ROUND_REGRESSIONS = [
     ("overlapping", 19),
@@ -261,10 +261,10 @@ ROUND_REGRESSIONS = [
 
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize(("faults", "seed"), ROUND_REGRESSIONS, ids=str)
-def test_the_seeds_that_broke_with_rounds_hold_P276_P282_P287_P491(
+def test_the_seeds_that_broke_with_rounds_hold_P276_P282_P287_P295(
     rounds: None, faults: str, seed: int
 ) -> None:
-    """P-276, P-282, P-287, P-491: the seeds hold every invariant with rounds on."""
+    """P-276, P-282, P-287, P-295: the seeds hold every invariant with rounds on."""
     assert run_seed(seed, faults)["rounds"] >= 1
 
 
@@ -283,10 +283,10 @@ def _deaf_to_b(learnt: bool) -> Net:
 
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize(("learnt", "suspects"), [(False, True), (True, False)], ids=str)
-def test_a_member_whose_removal_is_decided_makes_up_no_majority_P491(
+def test_a_member_whose_removal_is_decided_makes_up_no_majority_P295(
     rounds: None, learnt: bool, suspects: bool
 ) -> None:
-    """P-491 (with P-85): A hears itself and the third member, but not B. While the third is
+    """P-295 (with P-85): A hears itself and the third member, but not B. While the third is
     a member of A's view, two of three is a majority and A suspects B; once a decision has
     removed the third, A hears one of the two members of its view, and suspects nobody."""
     net = _deaf_to_b(learnt)
