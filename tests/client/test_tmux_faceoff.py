@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from dutchblitz.protocol.games.faceoff.host import pack
 from dutchblitz.protocol.games.faceoff.normalise import normalise
+from dutchblitz.protocol.games.faceoff.pack import table_pack as pack
 
 from tests.client.test_tmux_e2e import REPO, child_env, free_port, text
 from tests.client.tmux import Screen, Tmux, have_tmux

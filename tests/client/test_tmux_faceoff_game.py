@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from dutchblitz.protocol.games.faceoff.host import pack
+from dutchblitz.protocol.games.faceoff.pack import table_pack as pack
 
 from tests.client.test_tmux_e2e import REPO, child_env, free_port, text
 from tests.client.test_tmux_faceoff import in_faceoff, listed, seat_bots_and_start, within

@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any, Final
 
@@ -177,3 +178,17 @@ def shipped(language: str) -> Pack:
 def same_ids(first: Pack, second: Pack) -> bool:
     """F-3: two languages' packs have the same category ids in the same order."""
     return [c.id for c in first.categories] == [c.id for c in second.categories]
+
+
+LANGUAGE: Final = "en"  # the pack a table plays (F-33: every node must hold the same)
+
+
+@cache
+def table_pack() -> Pack:
+    """The pack every hosted table of this node plays."""
+    return shipped(LANGUAGE)
+
+
+def table_digest() -> bytes:
+    """F-33: the digest of ``table_pack``, its answer lists with it."""
+    return bytes.fromhex(table_pack().digest)

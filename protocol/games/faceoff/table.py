@@ -302,3 +302,12 @@ def _move(message: Message) -> Move | None:
     if isinstance(message, Voted):
         return Vote(message.accept)
     return None
+
+
+@dataclass(frozen=True, slots=True)
+class FaceoffMove:
+    """A seat's body as the table applies it: the seat, the round it names, its message."""
+
+    seat: int
+    round: int
+    message: Message

@@ -19,7 +19,7 @@ from typing import Any
 from ...conformance.case import Case
 from ...table import openings
 from . import wire
-from .host import CHAIN_CONTEXT
+from .seat import CHAIN_CONTEXT
 
 _CLASSES: dict[str, type] = {
     cls.__name__: cls

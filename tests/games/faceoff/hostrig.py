@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from hashlib import blake2b
 
-from dutchblitz.protocol.games.faceoff.host import GAME, FaceoffMove
-from dutchblitz.protocol.games.faceoff.table import FaceoffTable, Refused
+from dutchblitz.protocol.games.faceoff.host import GAME
+from dutchblitz.protocol.games.faceoff.table import FaceoffMove, FaceoffTable, Refused
 from dutchblitz.protocol.games.faceoff.wire import Message, Payload, decode, encode
 from dutchblitz.protocol.table.rules import SeatSecrets
 from dutchblitz.protocol.wire.messages import GameBody, Start

@@ -9,11 +9,11 @@ from dataclasses import replace
 
 import pytest
 from dutchblitz.protocol.games.faceoff import TAG, bots, host
-from dutchblitz.protocol.games.faceoff.host import (
+from dutchblitz.protocol.games.faceoff.host import GAME
+from dutchblitz.protocol.games.faceoff.seat import (
     ANSWER_FLOOR_S,
     ANSWER_HOLD_S,
     ANSWER_SPREAD_S,
-    GAME,
     MOVE_HOLD_S,
 )
 from dutchblitz.protocol.games.faceoff.state import Phase

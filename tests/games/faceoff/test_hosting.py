@@ -10,8 +10,9 @@ import pytest
 from dutchblitz.client.games.faceoff import words
 from dutchblitz.protocol.games.faceoff import bots
 from dutchblitz.protocol.games.faceoff.decks import binding
-from dutchblitz.protocol.games.faceoff.host import GAME, digest
+from dutchblitz.protocol.games.faceoff.host import GAME
 from dutchblitz.protocol.games.faceoff.moves import TurnFrom
+from dutchblitz.protocol.games.faceoff.pack import table_digest as digest
 from dutchblitz.protocol.games.faceoff.state import Mode, Phase
 from dutchblitz.protocol.games.faceoff.table import FaceoffTable, Stage
 from dutchblitz.protocol.games.faceoff.wire import (

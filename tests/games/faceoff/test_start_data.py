@@ -14,7 +14,8 @@ from dutchblitz.client.notices import NOTICE_INDENT, NoticeBoard
 from dutchblitz.node.api import News, Notice, NoticeKind
 from dutchblitz.node.notices import SessionNotices
 from dutchblitz.protocol.games.faceoff import TAG, TITLE
-from dutchblitz.protocol.games.faceoff.host import GAME, digest
+from dutchblitz.protocol.games.faceoff.host import GAME
+from dutchblitz.protocol.games.faceoff.pack import table_digest as digest
 from dutchblitz.protocol.games.faceoff.table import FaceoffTable
 from dutchblitz.protocol.games.faceoff.wire import GAME_ID, Chain, Payload, decode, encode
 from dutchblitz.protocol.replica.effects import Delivered, LogEntry
