@@ -128,11 +128,17 @@ def test_a_person_plays_dutch_against_bots_at_a_real_node(tmux: Tmux, tmp_path: 
     assert "DUTCH" in row(shown, MINE)
 
     # The last turns, the reveal (every card opened to all), the scores and the audit.
-    shown = tmux.wait(
-        ME, lambda s: "You called Dutch, and it" in " ".join(text(s).split()), "the reveal", TURN_S
-    )
+    seats = (MINE, "b forgetful", "c careful")
+
+    def revealed(shown: Screen) -> bool:
+        """The reveal drawn whole: a screen read while it is drawn may hold old rows."""
+        rows = [line for line in shown if line.startswith(seats)]
+        whole = " ".join(text(shown).split())
+        return "You called Dutch, and it" in whole and len(rows) == len(seats)
+
+    shown = tmux.wait(ME, revealed, "the reveal", TURN_S)
     assert "The round is over" in text(shown)
-    for start in (MINE, "b forgetful", "c careful"):
+    for start in seats:
         assert "##" not in row(shown, start)  # every card face up (D-30)
     assert "hand  round   game" in text(shown)
     shown = tmux.wait_text(ME, "DUTCH!", timeout=TURN_S)  # the round scored, and audited
