@@ -8,64 +8,28 @@ every node at a table must host the same game. ``unregister`` forgets it again, 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-
 from ..table.rules import AnyGame
 from .blitz.game import GAME as BLITZ
 from .dutch.game import GAME as DUTCH
 from .faceoff.host import GAME as FACEOFF
+from .tagged import Registry
 
 DEFAULT_GAME = BLITZ.tag
-_GAMES: dict[str, AnyGame] = {BLITZ.tag: BLITZ, DUTCH.tag: DUTCH, FACEOFF.tag: FACEOFF}
 
 
 class UnknownGame(KeyError):
     """No game of that tag is registered."""
 
 
-_BUILT_IN = frozenset(_GAMES)
-
-
-def register(game: AnyGame) -> None:
-    """Make a game known by its tag; registering the same tag again replaces it."""
-    _GAMES[game.tag] = game
-
-
-def unregister(tag: str) -> None:
-    """Forget the game registered under ``tag`` (UnknownGame if none is); the games of this
-    package stay (ValueError)."""
-    if tag in _BUILT_IN:
-        raise ValueError(f"{tag} is one of this package's games")
-    if _GAMES.pop(tag, None) is None:
-        raise UnknownGame(tag)
-
-
-@contextmanager
-def registered(game: AnyGame) -> Iterator[AnyGame]:
-    """``game`` registered for the ``with`` block, and the registry as it was after it (a
-    game it replaced comes back)."""
-    before = _GAMES.get(game.tag)
-    _GAMES[game.tag] = game
-    try:
-        yield game
-    finally:
-        if before is None:
-            _GAMES.pop(game.tag, None)
-        else:
-            _GAMES[game.tag] = before
+_GAMES: Registry[AnyGame] = Registry((BLITZ, DUTCH, FACEOFF), DEFAULT_GAME, "games", UnknownGame)
+register = _GAMES.register
+unregister = _GAMES.unregister
+registered = _GAMES.registered
+tags = _GAMES.tags
 
 
 def game_for(tag: str) -> AnyGame:
-    try:
-        return _GAMES[tag]
-    except KeyError:
-        raise UnknownGame(tag) from None
-
-
-def tags() -> list[str]:
-    """Every registered game's tag, the default first."""
-    return [DEFAULT_GAME, *sorted(tag for tag in _GAMES if tag != DEFAULT_GAME)]
+    return _GAMES[tag]
 
 
 def level_in(tag: str, level: object) -> object:

@@ -111,12 +111,11 @@ def test_a_registered_face_binds_its_keys_at_the_table() -> None:
 
 
 @pytest.fixture
-def highcard(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+def highcard(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Any]]:
     """A second game's rules registered with the protocol (tests/games/highcard), and the
     node's run recorded instead of run."""
     from tests.games.highcard.rules import RULES
 
-    monkeypatch.setitem(rules_registry._GAMES, RULES.tag, RULES)
     seen: list[Any] = []
 
     async def fake_run_node(options: Any, attach_ui: Any = None) -> int:
@@ -125,7 +124,8 @@ def highcard(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
 
     monkeypatch.setattr(cli, "run_node", fake_run_node)
     monkeypatch.setattr(entry, "no_terminal", lambda: None)  # as if run in a terminal
-    return seen
+    with rules_registry.registered(RULES):
+        yield seen
 
 
 def test_a_game_without_a_face_is_one_line_not_a_traceback(
@@ -138,12 +138,10 @@ def test_a_game_without_a_face_is_one_line_not_a_traceback(
     assert highcard == []
 
 
-def test_the_node_s_game_picks_the_face_that_draws_it(
-    highcard: list[Any], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setitem(registry._FACES, "highcard", dataclasses.replace(OTHER, tag="highcard"))
-    assert entry.main(["--join", "--game", "highcard", "--no-discovery"]) == 0
-    assert entry.main(["--join", "--no-discovery"]) == 0
+def test_the_node_s_game_picks_the_face_that_draws_it(highcard: list[Any]) -> None:
+    with registry.registered(dataclasses.replace(OTHER, tag="highcard")):
+        assert entry.main(["--join", "--game", "highcard", "--no-discovery"]) == 0
+        assert entry.main(["--join", "--no-discovery"]) == 0
     [(tag, ui), (default, blitz_ui)] = highcard
     assert (tag, default) == ("highcard", DEFAULT_GAME)
     assert isinstance(ui, functools.partial) and ui.func is run_app
