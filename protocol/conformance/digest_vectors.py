@@ -62,7 +62,7 @@ def replay(events: Iterable[bytes]) -> Iterator[Step]:
         payload = envelope.payload
         if not isinstance(payload, Event):
             raise ValueError(f"entry {index} is not an EVENT")
-        game.apply(envelope.sender, payload.body)
+        game.apply(envelope.sender, payload.body, envelope.lamport)
         chain = next_chain(chain, envelope.sender, envelope.seq, message)
         public = canonical_bytes(game.public_form())
         digest = run_digest(chain, public)

@@ -78,6 +78,7 @@ class Entry:
     sender: bytes
     body: Body
     outcome: Outcome
+    lamport: int = 0  # its stamp in the order (P-296)
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,10 +234,10 @@ def check_game_file(data: bytes) -> CheckedGame:
         held.add((envelope.sender, envelope.seq))
         assert isinstance(envelope.payload, Event)
         phase = game.phase
-        outcome = game.apply(envelope.sender, envelope.payload.body)
+        outcome = game.apply(envelope.sender, envelope.payload.body, envelope.lamport)
         _check_known(outcome, envelope.payload.body)
         chain = chain_step(chain, envelope.sender, envelope.seq, raw)
-        entries.append(Entry(envelope.sender, envelope.payload.body, outcome))
+        entries.append(Entry(envelope.sender, envelope.payload.body, outcome, envelope.lamport))
         began = phase in (Phase.LOBBY, Phase.OVER) and game.phase == Phase.DEALING
         if began and game.game_number == found.game:
             start = index

@@ -41,7 +41,7 @@ class Replay:
         for index, entry in enumerate(self.entries):
             before = (game.phase, game.round, len(game.results))
             moves = _moves(game)
-            game.apply(entry.sender, entry.body)
+            game.apply(entry.sender, entry.body, entry.lamport)
             if index < self.checked.start:
                 continue
             if game.phase == Phase.DEALING and game.round != before[1]:
@@ -65,7 +65,7 @@ class Replay:
             game = base.copy()
             game.own_orders = {} if seat is None else self._orders.get(seat, {})
         for entry in self.entries[done:applied]:
-            game.apply(entry.sender, entry.body)
+            game.apply(entry.sender, entry.body, entry.lamport)
         self._cached = (seat, applied, game)
         return game
 

@@ -82,7 +82,7 @@ class Order:
             for _key, sender, seq in self.pending:
                 held = streams[sender].events.get(seq)
                 if held is not None and isinstance(held.envelope.payload, Event):
-                    game.apply(sender, held.envelope.payload.body)
+                    game.apply(sender, held.envelope.payload.body, held.envelope.lamport)
             self.optimistic_game = game
         return self.optimistic_game
 
@@ -157,7 +157,7 @@ class Order:
             # needs only this one applied on top, not a fresh copy of everything.
             self.pending.append(item)
             if self.optimistic_game is not None:
-                self.optimistic_game.apply(envelope.sender, body)
+                self.optimistic_game.apply(envelope.sender, body, envelope.lamport)
         effects = self.check_backdated(envelope.sender, envelope.seq, envelope.lamport, now)
         if envelope.seq == 1 and isinstance(body, Admit) and body.node == envelope.sender:
             self.genesis = True
@@ -295,7 +295,7 @@ class Order:
                 return [Withdrawn(seq, body, "not_at_the_table")]
             return []
         back = isinstance(body, Admit) and body.node in self.stable.members  # a stay ended
-        outcome = self.stable.apply(sender, body)
+        outcome = self.stable.apply(sender, body, envelope.lamport)
         self.chain = chain_step(self.chain, sender, seq, held.raw)
         entry = LogEntry(len(self.log), sender, seq, envelope.lamport, body, outcome)
         self.log.append(entry)
@@ -451,7 +451,7 @@ class Order:
             own_orders=stable.own_orders, own_secrets=stable.own_secrets, rules=stable.rules
         )
         for entry in self.log:
-            game.apply(entry.sender, entry.body)
+            game.apply(entry.sender, entry.body, entry.lamport)
         self.stable = game
         self.optimistic_game = None
         self.digests.clear()

@@ -196,7 +196,7 @@ class Follower:
             self.dropped["bad_signature"] = self.dropped.get("bad_signature", 0) + 1
             return Alarm("dropped", f"a fed event of {event.sender.hex()[:8]} is not signed")
         body = event.payload.body
-        outcome = self.game.apply(event.sender, body)
+        outcome = self.game.apply(event.sender, body, event.lamport)
         entry = LogEntry(len(self.log), event.sender, event.seq, event.lamport, body, outcome)
         self.log.append(entry)
         link = self.chain + event.sender + event.seq.to_bytes(8, "big") + raw

@@ -56,10 +56,17 @@ def game_findings(game: Game) -> None:
         flag(game, game.round, seat, FlagKind.MISMATCH, detail)
 
 
-def owed_reveals(game: Game, seat: int, kind: FlagKind, detail: str) -> None:
+def owed_reveals(
+    game: Game, seat: int, kind: FlagKind, detail: str, stamp: int | None = None
+) -> None:
+    """Flag ``kind`` each finished round ``seat`` was dealt and has not revealed; for a
+    goodbye of Lamport stamp ``stamp``, a round that ended at that stamp or later, which
+    its sender cannot have seen end, is flagged ``unaudited`` instead (P-296)."""
     for number, record in game.records.items():
         if seat in record.seats and (number, seat) not in game.revealed:
-            flag(game, number, seat, kind, detail)
+            ended = game.ended_at.get(number)
+            unseen = stamp is not None and ended is not None and ended >= stamp
+            flag(game, number, seat, FlagKind.UNAUDITED if unseen else kind, detail)
 
 
 def flag(game: Game, round_number: int, seat: int, kind: FlagKind, detail: str) -> None:

@@ -123,6 +123,10 @@ class Game:
     audits: dict[AuditKey, tuple[RoundRecord, str | None]] = field(
         default_factory=dict, compare=False, repr=False
     )
+    # P-296: the Lamport stamp of the event that ended each finished round, and of the
+    # event being applied (None where the applier has none: a play tried locally).
+    ended_at: dict[int, int] = field(default_factory=dict)
+    stamp: int | None = None
 
     # -- queries -------------------------------------------------------------------
 
@@ -196,6 +200,8 @@ class Game:
             self.rounds,
             self.offered,
             self.audits,  # shared on purpose: answers of a pure function, as own_orders
+            dict(self.ended_at),
+            self.stamp,
         )
 
     def shown_round(self, number: int | None = None) -> int:
@@ -237,9 +243,11 @@ class Game:
 
     # -- transitions ---------------------------------------------------------------
 
-    def apply(self, sender: bytes, body: Body) -> Outcome:
-        """Apply one ordered event. Never raises on a peer's bad event: refuses it."""
+    def apply(self, sender: bytes, body: Body, stamp: int | None = None) -> Outcome:
+        """Apply one ordered event, of Lamport stamp ``stamp`` where the applier knows it
+        (P-296). Never raises on a peer's bad event: refuses it."""
         self.events += 1
+        self.stamp = stamp
         if not isinstance(body, Admit) and sender not in self.members:
             return self.refuse("not_member")
         if not isinstance(body, Admit) and not self.members[sender].present:
@@ -259,7 +267,8 @@ class Game:
             return
         member.present = False
         member.ready = False
-        audit.owed_reveals(self, member.seat, kind, "left the table without revealing it")
+        stamp = self.stamp if kind is FlagKind.WITHHELD else None  # a goodbye's (P-296)
+        audit.owed_reveals(self, member.seat, kind, "left the table without revealing it", stamp)
         playing = self.set_active(member.seat, False)
         if playing and member.seat not in self.away:
             absence.gone(self, [member.seat])  # a goodbye is never waited for (R-59)
@@ -311,6 +320,8 @@ class Game:
         scores = self.rules.round_scores(self.table)
         ended_by, void = self.rules.ended_by(self.table), absence.void(self)
         self.results.append(RoundResult(self.round, scores, ended_by, void))
+        if self.stamp is not None:
+            self.ended_at[self.round] = self.stamp
         self.totals = {s: self.totals.get(s, 0) + scores.get(s, 0) for s in {*self.totals, *scores}}
         seats = self.rules.seats(self.table)
         nodes = {seat: self.by_seat()[seat].node for seat in seats}

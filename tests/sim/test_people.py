@@ -19,13 +19,16 @@ from dutchblitz.protocol.replica.effects import Effect
 from dutchblitz.protocol.replica.liveness import Liveness
 from dutchblitz.protocol.replica.order import Order
 from dutchblitz.protocol.seat import finding
+from dutchblitz.protocol.table import audit
+from dutchblitz.protocol.table.records import FlagKind
+from dutchblitz.protocol.table.state import Game
 from dutchblitz.protocol.wire.messages import Cut
 
 from tests.rigs.people import PeopleSimulation, failures, run_seed
 from tests.rigs.sim import InvariantViolated
 
 CHUNK = 10
-KNOWN = {35}  # seeds that still break: docs/testing.md
+KNOWN: set[int] = set()  # seeds that still break: docs/testing.md
 CHUNKS = [range(first, first + CHUNK) for first in range(0, 20, CHUNK)]
 
 # Wedges found and not fixed yet, each a strict xfail with what goes wrong. They show with
@@ -75,6 +78,27 @@ def test_a_late_goodbye_seats_its_node_again() -> None:
 
 
 @pytest.mark.timeout(120)
+@pytest.mark.timeout(120)
+def test_a_goodbye_concurrent_with_the_round_s_end_withholds_nothing_P296(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """P-296, seed 35: a bot's BYE ends round 1 (too few left), and a person's BYE of the
+    same Lamport stamp, sent without seeing it, comes next in the order. That person could
+    not reveal a round it never saw end: flagged unaudited, not withheld (and penalised).
+    Under the old rule every node flags an honest player."""
+    run_seed(35)
+    old = audit.owed_reveals
+
+    def stampless(
+        game: Game, seat: int, kind: FlagKind, detail: str, stamp: int | None = None
+    ) -> None:
+        old(game, seat, kind, detail)
+
+    monkeypatch.setattr(audit, "owed_reveals", stampless)
+    with pytest.raises(InvariantViolated, match="honest players flagged"):
+        run_seed(35)
+
+
 @pytest.mark.parametrize("seed", [37, 43])
 def test_a_goodbye_nobody_heard_gives_way_to_the_cut_P288(seed: int) -> None:
     """P-288, seeds 37 and 43: a person leaves, its BYE reaches nobody, and the others agree
