@@ -46,6 +46,8 @@ ENTRY = {
     "main.py": {"dutchblitz.node.cli.main"},
     "games/dutch/local.py": {f"{DUTCH}.{m}" for m in ("bots", "rules", "scoring", "state")},
     "games/dutch/demo.py": {f"{DUTCH}.bots", f"{DUTCH}.scoring"},
+    # The faces' registry is the rules' own kind of registry by tag, one class for both.
+    "games/registry.py": {"dutchblitz.protocol.games.tagged"},
 }
 
 
